@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The command-line layer: the only place that prints. Each command returns the process exit code. */
+#ifndef SSDBENCH_CLI_H
+#define SSDBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,
+	EXIT_INTERRUPTED = 130,
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cli_main(int argc, char **argv);
+
+/* "ssdbench: <message>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The argument vector as one shell-quoted line. Caller frees. */
+char *cli_command_line(int argc, char **argv);
+
+#endif

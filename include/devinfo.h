@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What sysfs says of the disk behind a target: model, vendor, serial, firmware, transport, rotational,
+ * scheduler, sizes. Reads only files under a sysfs root given by the caller ("/sys" in the program,
+ * tests/fixtures/sysfs in the tests), so it is testable without devices.
+ */
+#ifndef SSDBENCH_DEVINFO_H
+#define SSDBENCH_DEVINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define DEVINFO_STR 128
+
+struct devinfo {
+	char disk[64];        /* kernel name of the whole disk ("nvme0n1", "sda", "loop3", "zram1") */
+	char part[64];        /* kernel name of the partition when the device is one ("sda2"), else "" */
+	unsigned major, minor;/* of the device itself (the partition where there is one) */
+	char model[DEVINFO_STR];
+	char vendor[DEVINFO_STR];
+	char serial[DEVINFO_STR];
+	char firmware[DEVINFO_STR];
+	char transport[32];   /* "nvme", "sata", "sas", "scsi", "usb", "virtio", "loop", "zram", "mmc", "md", "dm", "" */
+	char scheduler[32];   /* the active one, without brackets ("none", "mq-deadline") */
+	int rotational;       /* 1, 0, or -1 where unknown */
+	uint64_t size_bytes;  /* of the device itself (partition size for a partition), from size * 512 */
+	unsigned logical_block_size, physical_block_size; /* from queue/, 0 where unknown */
+	bool discard;         /* queue/discard_max_bytes > 0 */
+	char backing_file[256]; /* loop devices: loop/backing_file, else "" */
+};
+
+/*
+ * Fills di for the block device MAJ:MIN, following <root>/dev/block/MAJ:MIN to the device and, for a
+ * partition, to its whole disk for model, serial, queue attributes. Strings are trimmed of white space
+ * and absent attributes left empty. Returns 0, or -ENOENT if sysfs has no such device (err says which
+ * path was missing).
+ */
+int devinfo_read(const char *sysfs_root, unsigned major, unsigned minor, struct devinfo *di,
+		 char *err, size_t errlen);
+
+/*
+ * For a regular file: the block device its filesystem lives on (st_dev of the file). Same as
+ * devinfo_read on major(st_dev):minor(st_dev); fails with -ENOENT for filesystems without one
+ * (tmpfs, overlay), which callers treat as "no device info".
+ */
+int devinfo_for_dev(const char *sysfs_root, dev_t dev, struct devinfo *di, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Log-linear latency histogram. Values below 2^HIST_SUB_BITS are counted exactly; above, each power of
+ * two is split into 2^(HIST_SUB_BITS-1) equal buckets, so a bucket's width is at most 1/64 of its lower
+ * bound and the midpoint used for percentiles is within 1/128 (0.79 %) of any value in it. Fixed memory,
+ * and merging is exact (counts add).
+ */
+#ifndef SSDBENCH_HIST_H
+#define SSDBENCH_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS 7
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_HALF (HIST_SUB / 2)
+/* Group 0 covers [0, HIST_SUB) exactly; group g >= 1 covers [2^(g+5), 2^(g+6)) for 64-bit values. */
+#define HIST_GROUPS (64 - HIST_SUB_BITS + 1)
+#define HIST_NBUCKETS (HIST_SUB + (HIST_GROUPS - 1) * HIST_HALF)
+
+struct hist {
+	uint64_t count;
+	uint64_t min, max;
+	uint64_t sum;     /* wraps only past 584 years of summed nanoseconds */
+	double sumsq;
+	uint64_t *buckets; /* HIST_NBUCKETS counters */
+};
+
+/* Allocates the buckets. Returns 0 or -ENOMEM. */
+int hist_init(struct hist *h);
+void hist_release(struct hist *h);
+void hist_reset(struct hist *h);
+
+static inline unsigned hist_index(uint64_t v)
+{
+	unsigned msb, shift;
+
+	if (v < HIST_SUB)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	shift = msb - (HIST_SUB_BITS - 1);
+	/* (v >> shift) is in [HIST_HALF, HIST_SUB): the top HIST_SUB_BITS bits of v. */
+	return HIST_SUB + (shift - 1) * HIST_HALF + (unsigned)((v >> shift) - HIST_HALF);
+}
+
+/* The hot path: one add per completed I/O. */
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	h->buckets[hist_index(v)]++;
+	h->count++;
+	h->sum += v;
+	h->sumsq += (double)v * (double)v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+/* Lowest and highest value that fall in bucket idx (inclusive). */
+uint64_t hist_bucket_lo(unsigned idx);
+uint64_t hist_bucket_hi(unsigned idx);
+
+/* Adds src into dst exactly (counts, sums, min, max). */
+void hist_merge(struct hist *dst, const struct hist *src);
+/* Adds count values that lay in the bucket holding value lo (for loading stored histograms). */
+void hist_add_bucket(struct hist *h, uint64_t lo, uint64_t count);
+
+/*
+ * The p-th percentile (0 < p <= 100): the midpoint of the bucket that holds the value of rank
+ * ceil(p/100 * count), clamped to [min, max]. Returns 0 for an empty histogram.
+ */
+uint64_t hist_percentile(const struct hist *h, double p);
+double hist_mean(const struct hist *h);
+/* Sample standard deviation (n - 1), 0 for fewer than two values. */
+double hist_stddev(const struct hist *h);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A job: every parameter of SPEC section 2, parsed from "name=value" strings (the command line, --set,
+ * profiles all go through job_set), checked, and resolved against a target's size. Pure: no I/O.
+ */
+#ifndef SSDBENCH_JOB_H
+#define SSDBENCH_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parse.h"
+
+enum rw_pattern {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_MIX,        /* "rw": sequential mix */
+	RW_RANDMIX,    /* "randrw" */
+	RW_STRIDE_READ,
+	RW_STRIDE_WRITE,
+};
+
+enum data_kind {
+	DATA_RANDOM,
+	DATA_ZERO,
+	DATA_COMPRESS,
+};
+
+enum ss_metric {
+	SS_OFF,
+	SS_IOPS,
+	SS_BW,
+	SS_LAT,
+};
+
+#define JOB_NAME_MAX 64
+#define JOB_LABEL_MAX 128
+
+struct job {
+	enum rw_pattern rw;
+	unsigned rwmix_write;       /* percent of writes in mixes */
+	uint64_t bs;
+	uint64_t stride;            /* 0 = 2 x bs */
+	unsigned qd;
+	unsigned threads;
+	char engine[16];
+	bool direct;
+	struct amount span;
+	bool span_set;              /* span given explicitly (else fill bounds it) */
+	struct amount offset;
+	uint64_t runtime_ns;        /* 0 = no time limit */
+	struct amount io_limit;
+	bool io_limit_set;
+	uint64_t ramp_ns;
+	bool trim;
+	struct amount fill;
+	enum data_kind data;
+	unsigned compress_pct;      /* DATA_COMPRESS: percent of each block that compresses away */
+	unsigned repeat;
+	uint64_t interval_ns;
+	enum ss_metric ss_metric;   /* steady_state */
+	unsigned ss_window;         /* rounds in the window */
+	uint64_t ss_round_ns;       /* length of one round */
+	uint64_t seed;
+	bool seed_set;
+	char label[JOB_LABEL_MAX];
+	double price;               /* USD; < 0 = unknown */
+
+	/* Filled by job_resolve against a target. */
+	struct job_resolved {
+		uint64_t target_size;
+		uint64_t offset, span;  /* bytes */
+		uint64_t io_limit;      /* bytes over all threads; 0 = none */
+		uint64_t fill;          /* bytes */
+		uint64_t stride;
+	} r;
+};
+
+#define JOB_DEFAULT_SEED 0x55d8e7c4a1f3b269ull
+
+/* Fills the defaults of SPEC section 2. */
+void job_init(struct job *j);
+
+/*
+ * Sets one parameter from its text. name takes dashes or underscores. Returns 0, -ENOENT for an
+ * unknown name, or -EINVAL; err then reads "<name>: '<value>': <what is allowed>".
+ */
+int job_set(struct job *j, const char *name, const char *value, char *err, size_t errlen);
+
+/* True if name (dashes or underscores) is a job parameter. */
+bool job_is_param(const char *name);
+
+/* The canonical (underscore) name of a parameter, or NULL. */
+const char *job_param_name(const char *name);
+
+/* One line of help per parameter, for --help. Returns the number of parameters; fills at index i. */
+size_t job_param_count(void);
+const char *job_param_help(size_t i, const char **name, const char **dflt);
+
+/* Checks the combination of parameters that do not depend on the target. */
+int job_check(const struct job *j, char *err, size_t errlen);
+
+/*
+ * Resolves percents, multiples and defaults against a target of size bytes with logical block size
+ * lbs (0 for the null engine's imaginary target), and checks alignment and bounds. Returns 0 or
+ * -EINVAL with a message naming the parameter.
+ */
+int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen);
+
+/* Size a file target that does not exist yet must have for this job, or 0 if the job does not say. */
+uint64_t job_file_size_needed(const struct job *j);
+
+static inline bool job_writes(const struct job *j)
+{
+	return j->rw != RW_READ && j->rw != RW_RANDREAD && j->rw != RW_STRIDE_READ;
+}
+
+static inline bool job_reads(const struct job *j)
+{
+	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE && j->rw != RW_STRIDE_WRITE;
+}
+
+/* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */
+unsigned job_write_pct(const struct job *j);
+
+const char *rw_name(enum rw_pattern rw);
+const char *data_name(const struct job *j, char *buf, size_t len);
+
+#endif

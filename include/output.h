@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* Terminal output of run: the summary table (stdout) and the progress line (stderr). */
+#ifndef SSDBENCH_OUTPUT_H
+#define SSDBENCH_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "run.h"
+
+void summary_header(FILE *f);
+/* One row per op that moved data (read, write) and a total row for mixes. */
+void summary_rows(FILE *f, const char *case_name, const struct run_result *res);
+
+struct progress {
+	bool enabled;
+	unsigned case_no, ncases;   /* 1-based */
+	char what[128];             /* the case's short description */
+	bool drawn;
+};
+
+/* run_opts.progress callback. */
+void progress_update(void *ctx, const struct run_progress *p);
+/* run_opts.phase_progress callback (layout). */
+void progress_phase(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* Erases the line before other output. */
+void progress_clear(struct progress *pg);
+
+/* "12.3k", "1.23M" for rates. */
+void format_rate(double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Parsers for the units of SPEC section 2: sizes, durations, percents, amounts, booleans. */
+#ifndef SSDBENCH_PARSE_H
+#define SSDBENCH_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How an amount (span, offset, io_limit, fill) was given. */
+enum amount_kind {
+	AMOUNT_BYTES,    /* "4g", "4096" */
+	AMOUNT_PERCENT,  /* "20%": of the target (span, offset, fill) or of the span (io_limit) */
+	AMOUNT_MULTIPLE, /* "2x": multiple of the target's capacity (io_limit only) */
+};
+
+struct amount {
+	enum amount_kind kind;
+	uint64_t bytes;  /* AMOUNT_BYTES */
+	double value;    /* AMOUNT_PERCENT (0..100) or AMOUNT_MULTIPLE (> 0) */
+};
+
+/*
+ * Each parser returns 0 on success or -EINVAL with a message in err ("'4q': unknown size suffix 'q'";
+ * the caller prefixes the parameter's name). Numbers may have a fraction ("1.5g") where the result is
+ * a whole number of the unit's base. Leading/trailing white space is an error.
+ */
+/* Sizes: plain bytes or k m g t (powers of 1024, any case), optional "iB"/"B". */
+int parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
+/* Durations: ns us ms s m h; a plain number is seconds. */
+int parse_duration(const char *s, uint64_t *ns, char *err, size_t errlen);
+/* Percent: "NN%" or "NN.N%", 0..100. */
+int parse_percent(const char *s, double *pct, char *err, size_t errlen);
+/* Amount: a size, a percent, or (allow_multiple) "Nx". */
+int parse_amount(const char *s, bool allow_multiple, struct amount *a, char *err, size_t errlen);
+/* Booleans: true/false, yes/no, on/off, 1/0. */
+int parse_bool(const char *s, bool *b, char *err, size_t errlen);
+/* Unsigned integer in [min, max], decimal. */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t errlen);
+
+/* Formats bytes in the largest exact binary unit ("4k", "1m", "1536"), as parse_size reads back. */
+void format_size(uint64_t bytes, char *buf, size_t len);
+/* Formats a duration for humans ("1.50 ms", "12.0 us", "2m05s"). */
+void format_duration(uint64_t ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The result file of SPEC section 4 ("ssdbench-result", schema_version 1; docs/result-format.md and
+ * schema/ssdbench-result.schema.json), the manifest, and the writer that never leaves a partial file.
+ */
+#ifndef SSDBENCH_RESULT_H
+#define SSDBENCH_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "job.h"
+#include "run.h"
+#include "target.h"
+
+#define RESULT_SCHEMA "ssdbench-result"
+#define RESULT_SCHEMA_VERSION 1
+#define MANIFEST_SCHEMA "ssdbench-manifest"
+
+/* Where a run sits in an invocation (profile name and case, or NULL for a plain job). */
+struct run_context {
+	const char *command_line;
+	const char *profile;     /* NULL for a plain job */
+	const char *case_name;   /* NULL for a single plain job */
+	unsigned repeat_index;   /* 1-based */
+	unsigned repeat_count;
+};
+
+/* Builds the result object of one run. Returns a new reference, or NULL on allocation failure. */
+json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
+		     const struct run_context *ctx);
+
+/* The job parameters as resolved, numbers in bytes and ns (the result's "job" object). */
+json_t *result_job(const struct job *j);
+
+/* The latency histogram as stored: {"scheme", "sub_bucket_bits", "buckets": [[lower_ns, count]...]}. */
+json_t *result_hist(const struct hist *h);
+
+/*
+ * Loads a stored histogram (and the min/max/mean/count of its lat_ns object) into h, which must be
+ * initialised. Returns 0 or -EINVAL with a message.
+ */
+int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen);
+
+/* Checks "schema" and "schema_version" of a loaded result; a newer version is refused by name. */
+int result_check_schema(const json_t *root, char *err, size_t errlen);
+
+/*
+ * Writes obj to dir/name through a temporary file, fsync and rename, so the file is always whole.
+ * Returns 0 or -errno with a message.
+ */
+int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen);
+
+/* RFC 3339 UTC with milliseconds, from CLOCK_REALTIME ns. */
+void format_rfc3339(uint64_t ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A worker: one thread, qd request slots, its own engine state, generators and statistics. The hot
+ * loop (worker_run) never allocates, takes no lock and reads the clock once per submit and per reap.
+ */
+#ifndef SSDBENCH_WORKER_H
+#define SSDBENCH_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "hist.h"
+#include "job.h"
+#include "offgen.h"
+
+#define WORKER_MAX_ERRS 8
+
+/* What all workers of one run share; written by the run before the start barrier. */
+struct run_ctl {
+	uint64_t t_start;        /* CLOCK_MONOTONIC ns */
+	uint64_t t_ramp_end;     /* measuring starts here */
+	uint64_t t_deadline;     /* UINT64_MAX = no time limit */
+	bool continue_on_error;
+	atomic_int stop;         /* set by a signal, or by a worker that failed */
+	atomic_uint running;     /* workers not yet finished */
+	pthread_barrier_t ready; /* workers initialised; the run then sets the times */
+	pthread_barrier_t go;
+	pthread_mutex_t done_lock;
+	pthread_cond_t done_cond;   /* broadcast when running drops to 0 (CLOCK_MONOTONIC) */
+};
+
+struct opstats {
+	struct hist lat;
+	uint64_t ios;
+	uint64_t bytes;
+};
+
+struct err_rec {
+	uint8_t op;
+	int err;                 /* errno, or EIO for a short transfer */
+	uint64_t offset;         /* of the first occurrence */
+	uint64_t count;
+};
+
+/* Cumulative counters the monitor samples for the time series (single writer, relaxed). */
+struct live {
+	_Alignas(64) atomic_uint_fast64_t ios[2];
+	atomic_uint_fast64_t bytes[2];
+	atomic_uint_fast64_t lat_sum[2];
+	atomic_uint_fast64_t issued_bytes;
+};
+
+struct worker {
+	/* Set up by the run. */
+	const struct job *job;
+	const struct engine_ops *eng;
+	struct run_ctl *ctl;
+	int fd;
+	unsigned id;
+	unsigned qd;
+	uint64_t budget;         /* bytes to issue once measuring; 0 = unlimited */
+	uint64_t lbs_align;      /* buffer alignment */
+
+	void *priv;              /* the engine's */
+
+	struct ioreq *reqs;
+	struct ioreq **free;
+	unsigned nfree;
+	struct ioreq **queued;   /* queued since the last submit */
+	unsigned nqueued;
+	struct ioreq **done;     /* filled by reap */
+	unsigned ndone;
+	unsigned inflight;
+	void *bufmem;
+	size_t bufsize;          /* per slot */
+
+	struct offgen og;
+	struct mixgen mix;
+	struct rng data_rng;
+	unsigned write_pct;
+	unsigned rand_bytes;     /* random bytes at the start of each 4 KiB of a write buffer */
+
+	/* Results, valid after worker_run. */
+	struct opstats st[2];
+	uint64_t issued;
+	uint64_t t_measure;      /* when this worker's measured phase began */
+	uint64_t t_end;          /* last completion (after the final fsync of a buffered run) */
+	double cpu_user, cpu_sys;
+	struct err_rec errs[WORKER_MAX_ERRS];
+	unsigned nerrs;
+	int ret;                 /* 0, or -errno of a setup or engine failure */
+	char errmsg[256];
+
+	struct live live;
+	uint64_t ramp_base[3][2]; /* what the ramp counted (ios, bytes, lat_sum), kept in live */
+	pthread_t tid;
+};
+
+/* Allocates slots, buffers and histograms for w->qd requests; generators from the job and w->id. */
+int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len);
+void worker_release(struct worker *w);
+/* The thread body: engine init, the barriers, the loop, engine exit. Returns NULL. */
+void *worker_main(void *arg);
+
+static inline uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#endif

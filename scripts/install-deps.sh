@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Installs what building and testing ssdbench need, and only what is missing.
+#
+#   scripts/install-deps.sh               build and test dependencies
+#   scripts/install-deps.sh --build-only  build dependencies only
+#   scripts/install-deps.sh --check       print the missing packages, exit 1 if any; install nothing
+#
+# Debian/Ubuntu (apt) and Fedora (dnf), detected from /etc/os-release. Runs the package manager as
+# root or through sudo. When nothing is missing it prints nothing and does nothing (it runs at the
+# start of every `make check` and `make run`). What it installs is reported on stderr.
+set -euo pipefail
+
+prog=${0##*/}
+
+usage() {
+    sed -n '4,12s/^# \{0,1\}//p' "$0"
+}
+
+build_only=0
+check_only=0
+for arg in "$@"; do
+    case $arg in
+        --build-only) build_only=1 ;;
+        --check) check_only=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "$prog: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+# Which package family? ID first, then ID_LIKE ("ubuntu" has ID_LIKE=debian, "rocky" has "rhel ... fedora").
+family=
+if [[ -r /etc/os-release ]]; then
+    # shellcheck disable=SC1091
+    os_ids=$(. /etc/os-release && echo "${ID:-} ${ID_LIKE:-}")
+    for id in $os_ids; do
+        case $id in
+            debian | ubuntu) family=debian; break ;;
+            fedora | rhel | centos) family=fedora; break ;;
+        esac
+    done
+fi
+if [[ -z $family ]]; then
+    echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
+        "install by hand: gcc make pkg-config liburing libaio jansson cmocka libblkid (headers)," \
+        "fio jq e2fsprogs util-linux python3-jsonschema xmllint" >&2
+    exit 1
+fi
+
+# "a|b" means: satisfied when a or b is installed; a is what gets installed.
+case $family in
+    debian)
+        build_pkgs=(gcc make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
+                    libblkid-dev)
+        # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
+        test_pkgs=(fio jq e2fsprogs util-linux mount python3-jsonschema libxml2-utils)
+        ;;
+    fedora)
+        build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
+                    libblkid-devel)
+        test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2)
+        ;;
+esac
+wanted=("${build_pkgs[@]}")
+if ((!build_only)); then
+    wanted+=("${test_pkgs[@]}")
+fi
+
+# Every package name mentioned, alternatives included.
+all_names() {
+    local w
+    for w in "${wanted[@]}"; do
+        printf '%s\n' "${w//|/$'\n'}"
+    done
+}
+
+# Prints the installed ones among the given names, one a line.
+installed_names() {
+    case $family in
+        debian)
+            # One dpkg-query for all of them; unknown names only make it complain on stderr.
+            dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null |
+                awk '/ install ok installed$/ { print $1 }' || true
+            ;;
+        fedora)
+            # Fast path: one rpm call when all are there; otherwise ask one by one.
+            if rpm -q --quiet --whatprovides "$@" >/dev/null 2>&1; then
+                printf '%s\n' "$@"
+            else
+                local n
+                for n in "$@"; do
+                    if rpm -q --quiet --whatprovides "$n" >/dev/null 2>&1; then
+                        printf '%s\n' "$n"
+                    fi
+                done
+            fi
+            ;;
+    esac
+}
+
+# Sets the array "missing" to the wanted packages (first alternative) that are not installed.
+find_missing() {
+    local have w alt ok
+    local -a names alts
+    mapfile -t names < <(all_names)
+    have=$'\n'$(installed_names "${names[@]}")$'\n'
+    missing=()
+    for w in "${wanted[@]}"; do
+        ok=0
+        IFS='|' read -ra alts <<<"$w"
+        for alt in "${alts[@]}"; do
+            if [[ $have == *$'\n'"$alt"$'\n'* ]]; then
+                ok=1
+                break
+            fi
+        done
+        if ((!ok)); then
+            missing+=("${alts[0]}")
+        fi
+    done
+}
+
+find_missing
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+
+if ((check_only)); then
+    echo "missing: ${missing[*]}"
+    exit 1
+fi
+
+case $family in
+    debian) install_cmd=(apt-get install -y -q --no-install-recommends) ;;
+    fedora) install_cmd=(dnf install -y -q) ;;
+esac
+
+if ((EUID == 0)); then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "$prog: missing packages: ${missing[*]}" >&2
+    echo "$prog: not root and no sudo; as root, run: ${install_cmd[*]} ${missing[*]}" >&2
+    exit 1
+fi
+
+echo "$prog: installing: ${missing[*]}" >&2
+case $family in
+    debian)
+        "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
+        "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive "${install_cmd[@]}" "${missing[@]}" >&2
+        ;;
+    fedora)
+        "${as_root[@]}" "${install_cmd[@]}" "${missing[@]}" >&2
+        ;;
+esac
+
+find_missing
+if ((${#missing[@]} > 0)); then
+    echo "$prog: still missing after install: ${missing[*]}" >&2
+    exit 1
+fi
+echo "$prog: done" >&2

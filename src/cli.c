@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/* Command dispatch, help, version and the small helpers every command uses. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "job.h"
+
+static const char usage_main[] =
+	"usage: ssdbench COMMAND [OPTIONS] [ARGS]\n"
+	"\n"
+	"A storage benchmark: sequential, random, strided and mixed workloads against block devices\n"
+	"or files, one JSON result per run.\n"
+	"\n"
+	"commands:\n"
+	"  run [OPTIONS] [TARGET...]   run a job against each TARGET (default ./ssdbench.scratch)\n"
+	"  info TARGET                 what ssdbench knows of a device or file\n"
+	"  help COMMAND                help for one command\n"
+	"\n"
+	"options:\n"
+	"  -h, --help                  this help\n"
+	"  -V, --version               version and git revision\n"
+	"\n"
+	"Example: ssdbench run --rw randread --bs 4k --qd 32 --runtime 30s /dev/nvme0n1\n";
+
+static const char usage_run[] =
+	"usage: ssdbench run [OPTIONS] [TARGET...]\n"
+	"\n"
+	"Runs a job against each TARGET (a block device or a regular file; default ./ssdbench.scratch,\n"
+	"created and laid out with real data). A comma list (--bs 4k,64k) makes one case per value;\n"
+	"several lists make their cross product. Results go to OUTPUT/<job>-<label>-<time>/.\n"
+	"\n"
+	"job parameters (also --set NAME=VALUE):\n";
+
+static const char usage_run_tail[] =
+	"\n"
+	"sizes take k m g t (powers of 1024); durations ms s m h; percents end in %%.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output DIR            where results go (default ./results)\n"
+	"      --json                  print each result as JSON on stdout instead of the table\n"
+	"      --progress WHEN         auto (when stderr is a terminal), always or never\n"
+	"      --force                 allow writes to a device that holds data (see SPEC section 7)\n"
+	"      --continue-on-error     record I/O errors and go on instead of stopping the run\n"
+	"  -h, --help                  this help\n"
+	"\n"
+	"exit: 0 ok, 1 a run failed, 2 bad usage (nothing written), 130 interrupted.\n";
+
+static const char usage_info[] =
+	"usage: ssdbench info [--json] TARGET\n"
+	"\n"
+	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, serial, firmware,\n"
+	"transport, rotational, scheduler. Opens nothing for writing.\n";
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ssdbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ssdbench: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static bool needs_quote(const char *s)
+{
+	return !*s || strpbrk(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") != NULL;
+}
+
+char *cli_command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	char *out, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	out = p = malloc(len);
+	if (!out)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (i)
+			*p++ = ' ';
+		if (!needs_quote(s)) {
+			p = stpcpy(p, s);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *s; s++)
+			p = *s == '\'' ? stpcpy(p, "'\\''") : (*p = *s, p + 1);
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return out;
+}
+
+static void print_run_help(FILE *f)
+{
+	fputs(usage_run, f);
+	for (size_t i = 0; i < job_param_count(); i++) {
+		const char *name, *dflt, *help = job_param_help(i, &name, &dflt);
+		char opt[40];
+		size_t k;
+
+		snprintf(opt, sizeof(opt), "--%s", name);
+		for (k = 2; opt[k]; k++)
+			opt[k] = opt[k] == '_' ? '-' : opt[k];
+		fprintf(f, "  %-18s %s%s%s%s\n", opt, help, *dflt ? " [" : "", dflt, *dflt ? "]" : "");
+	}
+	fprintf(f, usage_run_tail);
+}
+
+static int cmd_help(const char *cmd, FILE *f)
+{
+	if (!cmd)
+		fputs(usage_main, f);
+	else if (!strcmp(cmd, "run"))
+		print_run_help(f);
+	else if (!strcmp(cmd, "info"))
+		fputs(usage_info, f);
+	else {
+		cli_error("help: unknown command '%s' (commands: run, info)", cmd);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cli_main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		fputs(usage_main, stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		return cmd_help(NULL, stdout);
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("ssdbench %s (git %s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "help"))
+		return cmd_help(argc > 2 ? argv[2] : NULL, stdout);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return cmd_help(cmd, stdout);
+	}
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "info"))
+		return cmd_info(argc - 1, argv + 1);
+	cli_error("unknown command '%s' (commands: run, info; see ssdbench --help)", cmd);
+	return EXIT_USAGE;
+}

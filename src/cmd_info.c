@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/* ssdbench info: what is known of a target, for humans or (--json) for scripts. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "target.h"
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static json_t *info_json(const struct target *t)
+{
+	const struct devinfo *d = &t->di;
+	json_t *o = json_pack("{s:s, s:s, s:b, s:I, s:i, s:i, s:s}", "path", t->path, "kind",
+			      target_kind_name(t), "exists", t->exists, "size", (json_int_t)t->size,
+			      "logical_block_size", (int)t->lbs, "physical_block_size", (int)t->pbs,
+			      "label", t->label);
+
+	if (!t->has_devinfo)
+		return o;
+	json_object_set_new(o, "device", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
+		"disk", d->disk, "partition", d->part, "model", d->model, "vendor", d->vendor,
+		"serial", d->serial, "firmware", d->firmware, "transport", d->transport,
+		"scheduler", d->scheduler,
+		"rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),
+		"discard", d->discard, "backing_file", d->backing_file));
+	return o;
+}
+
+static void info_text(const struct target *t)
+{
+	const struct devinfo *d = &t->di;
+
+	printf("path:        %s\n", t->path);
+	printf("kind:        %s%s\n", target_kind_name(t), t->exists ? "" : " (does not exist yet)");
+	printf("size:        %llu bytes (%.2f GB, %.2f GiB)\n", (unsigned long long)t->size,
+	       (double)t->size / 1e9, (double)t->size / 1073741824.0);
+	printf("block size:  logical %u, physical %u\n", t->lbs, t->pbs);
+	printf("label:       %s\n", t->label);
+	if (!t->has_devinfo) {
+		printf("device:      - (no block device behind it)\n");
+		return;
+	}
+	printf("device:      %s%s%s\n", d->disk, d->part[0] ? ", partition " : "", d->part);
+	printf("model:       %s\n", or_dash(d->model));
+	printf("vendor:      %s\n", or_dash(d->vendor));
+	printf("serial:      %s\n", or_dash(d->serial));
+	printf("firmware:    %s\n", or_dash(d->firmware));
+	printf("transport:   %s\n", or_dash(d->transport));
+	printf("rotational:  %s\n", d->rotational < 0 ? "unknown" : d->rotational ? "yes" : "no");
+	printf("scheduler:   %s\n", or_dash(d->scheduler));
+	printf("discard:     %s\n", d->discard ? "yes" : "no");
+	if (d->backing_file[0])
+		printf("backing:     %s\n", d->backing_file);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *path = NULL;
+	bool json = false;
+	struct target t;
+	char err[512];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("info: unknown option '%s'", argv[i]);
+			return EXIT_USAGE;
+		} else if (path) {
+			cli_error("info: one TARGET at a time ('%s' and '%s')", path, argv[i]);
+			return EXIT_USAGE;
+		} else
+			path = argv[i];
+	}
+	if (!path) {
+		cli_error("info: which TARGET? (ssdbench info /dev/nvme0n1)");
+		return EXIT_USAGE;
+	}
+	if (target_probe(path, "/sys", &t, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (!t.exists) {
+		cli_error("'%s': No such file or directory", path);
+		return EXIT_USAGE;
+	}
+	if (json) {
+		json_t *o = info_json(&t);
+
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+	} else {
+		info_text(&t);
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+/* Job parameters: the table of SPEC section 2, their parsing, checks and resolution. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+
+enum ptype {
+	P_SIZE,      /* uint64_t bytes, in [min, max] */
+	P_UINT,      /* unsigned, in [min, max] */
+	P_DURATION,  /* uint64_t ns */
+	P_BOOL,
+	P_SPECIAL,   /* its own setter */
+};
+
+struct param {
+	const char *name;
+	enum ptype type;
+	size_t off;
+	uint64_t min, max;
+	int (*set)(struct job *j, const char *v, char *err, size_t errlen);
+	const char *dflt;
+	const char *help;
+};
+
+static const char *const rw_names[] = {
+	[RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
+	[RW_RANDWRITE] = "randwrite", [RW_MIX] = "rw", [RW_RANDMIX] = "randrw",
+	[RW_STRIDE_READ] = "stride-read", [RW_STRIDE_WRITE] = "stride-write",
+};
+
+static const char *const engine_names[] = { "io_uring", "libaio", "psync", "null" };
+
+const char *rw_name(enum rw_pattern rw)
+{
+	return rw_names[rw];
+}
+
+static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++) {
+		if (!strcmp(v, rw_names[i])) {
+			j->rw = (enum rw_pattern)i;
+			return 0;
+		}
+	}
+	if (!strcmp(v, "stride_read") || !strcmp(v, "stride_write")) {
+		j->rw = v[7] == 'r' ? RW_STRIDE_READ : RW_STRIDE_WRITE;
+		return 0;
+	}
+	snprintf(err, errlen, "'%s': expected read, write, randread, randwrite, rw, randrw, "
+		 "stride-read or stride-write", v);
+	return -EINVAL;
+}
+
+static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(engine_names) / sizeof(engine_names[0]); i++) {
+		if (!strcmp(v, engine_names[i])) {
+			snprintf(j->engine, sizeof(j->engine), "%s", v);
+			return 0;
+		}
+	}
+	if (!strcmp(v, "io-uring") || !strcmp(v, "uring")) {
+		snprintf(j->engine, sizeof(j->engine), "io_uring");
+		return 0;
+	}
+	snprintf(err, errlen, "'%s': expected io_uring, libaio, psync or null", v);
+	return -EINVAL;
+}
+
+static int set_stride(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (parse_size(v, &j->stride, err, errlen))
+		return -EINVAL;
+	if (j->stride < 512 || j->stride > (1ull << 40)) {
+		snprintf(err, errlen, "'%s': out of range 512..1t", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_amount(struct amount *a, bool multiple, const char *v, char *err, size_t errlen)
+{
+	return parse_amount(v, multiple, a, err, errlen);
+}
+
+static int set_span(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (set_amount(&j->span, false, v, err, errlen))
+		return -EINVAL;
+	if ((j->span.kind == AMOUNT_BYTES && j->span.bytes == 0) ||
+	    (j->span.kind == AMOUNT_PERCENT && j->span.value <= 0)) {
+		snprintf(err, errlen, "'%s': must be more than 0", v);
+		return -EINVAL;
+	}
+	j->span_set = true;
+	return 0;
+}
+
+static int set_offset(struct job *j, const char *v, char *err, size_t errlen)
+{
+	return set_amount(&j->offset, false, v, err, errlen);
+}
+
+static int set_io_limit(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (set_amount(&j->io_limit, true, v, err, errlen))
+		return -EINVAL;
+	j->io_limit_set = !(j->io_limit.kind == AMOUNT_BYTES && j->io_limit.bytes == 0);
+	return 0;
+}
+
+static int set_fill(struct job *j, const char *v, char *err, size_t errlen)
+{
+	return set_amount(&j->fill, false, v, err, errlen);
+}
+
+static int set_data(struct job *j, const char *v, char *err, size_t errlen)
+{
+	uint64_t pct;
+
+	if (!strcmp(v, "random")) {
+		j->data = DATA_RANDOM;
+		return 0;
+	}
+	if (!strcmp(v, "zero")) {
+		j->data = DATA_ZERO;
+		return 0;
+	}
+	if (!strncmp(v, "compress:", 9)) {
+		const char *n = v + 9;
+		size_t len = strlen(n);
+		char tmp[16];
+
+		if (len && n[len - 1] == '%' && len < sizeof(tmp)) {
+			memcpy(tmp, n, len - 1);
+			tmp[len - 1] = '\0';
+			n = tmp;
+		}
+		if (parse_uint(n, 0, 100, &pct, err, errlen) == 0) {
+			j->data = DATA_COMPRESS;
+			j->compress_pct = (unsigned)pct;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "'%s': expected random, zero or compress:NN (NN = 0..100)", v);
+	return -EINVAL;
+}
+
+static int set_seed(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (parse_uint(v, 0, UINT64_MAX, &j->seed, err, errlen))
+		return -EINVAL;
+	j->seed_set = true;
+	return 0;
+}
+
+static int set_label(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (strlen(v) >= sizeof(j->label) || !*v) {
+		snprintf(err, errlen, "'%s': must be 1..%zu characters", v, sizeof(j->label) - 1);
+		return -EINVAL;
+	}
+	snprintf(j->label, sizeof(j->label), "%s", v);
+	return 0;
+}
+
+static int set_price(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	double p;
+
+	if (*v == '$')
+		v++;
+	p = strtod(v, &end);
+	if (end == v || *end || !isfinite(p) || p < 0) {
+		snprintf(err, errlen, "'%s': expected a price in USD, e.g. 370 or 129.99", v);
+		return -EINVAL;
+	}
+	j->price = p;
+	return 0;
+}
+
+static int set_steady_state(struct job *j, const char *v, char *err, size_t errlen)
+{
+	static const char *const metrics[] = { [SS_IOPS] = "iops", [SS_BW] = "bw", [SS_LAT] = "lat" };
+	char metric[16];
+	unsigned window;
+	char round[32], extra;
+	uint64_t ns;
+
+	if (!strcmp(v, "off") || !strcmp(v, "false")) {
+		j->ss_metric = SS_OFF;
+		return 0;
+	}
+	if (sscanf(v, "%15[a-z]:%ux%31[0-9a-z.]%c", metric, &window, round, &extra) != 3 ||
+	    window < 2 || window > 1000 || parse_duration(round, &ns, err, errlen) || ns == 0)
+		goto bad;
+	for (int m = SS_IOPS; m <= SS_LAT; m++) {
+		if (!strcmp(metric, metrics[m])) {
+			j->ss_metric = (enum ss_metric)m;
+			j->ss_window = window;
+			j->ss_round_ns = ns;
+			return 0;
+		}
+	}
+bad:
+	snprintf(err, errlen, "'%s': expected off or METRIC:WxROUND, e.g. iops:5x60s "
+		 "(METRIC iops, bw or lat; W 2..1000 rounds)", v);
+	return -EINVAL;
+}
+
+#define F(field) offsetof(struct job, field)
+static const struct param params[] = {
+	{ "rw", P_SPECIAL, 0, 0, 0, set_rw, "randread",
+	  "read, write, randread, randwrite, rw, randrw, stride-read, stride-write" },
+	{ "rwmix_write", P_UINT, F(rwmix_write), 0, 100, NULL, "50", "percent of writes in a mix" },
+	{ "bs", P_SIZE, F(bs), 512, 64ull << 20, NULL, "4k", "request size, 512..64m" },
+	{ "stride", P_SPECIAL, 0, 0, 0, set_stride, "2 x bs", "distance between request starts (stride patterns)" },
+	{ "qd", P_UINT, F(qd), 1, 4096, NULL, "1", "requests in flight per thread, 1..4096" },
+	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
+	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring", "io_uring, libaio, psync or null" },
+	{ "direct", P_BOOL, F(direct), 0, 0, NULL, "true", "O_DIRECT (true) or buffered with fsync at the end" },
+	{ "span", P_SPECIAL, 0, 0, 0, set_span, "100%", "region touched, bytes or percent of the target" },
+	{ "offset", P_SPECIAL, 0, 0, 0, set_offset, "0", "start of the span, bytes or percent" },
+	{ "runtime", P_DURATION, F(runtime_ns), 0, 0, NULL, "0", "stop after this long (0 = no limit)" },
+	{ "io_limit", P_SPECIAL, 0, 0, 0, set_io_limit, "100% if runtime is 0",
+	  "stop after this many bytes: size, percent of the span, or Nx the capacity" },
+	{ "ramp", P_DURATION, F(ramp_ns), 0, 0, NULL, "0", "warm-up excluded from the results" },
+	{ "trim", P_BOOL, F(trim), 0, 0, NULL, "false", "discard the span before the run" },
+	{ "fill", P_SPECIAL, 0, 0, 0, set_fill, "0", "precondition: write this much sequentially first" },
+	{ "data", P_SPECIAL, 0, 0, 0, set_data, "random", "write payload: random, zero or compress:NN" },
+	{ "repeat", P_UINT, F(repeat), 1, 1000, NULL, "1", "runs of each case, 1..1000" },
+	{ "interval", P_DURATION, F(interval_ns), 0, 0, NULL, "1s", "width of one time-series sample" },
+	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off", "SNIA rule, e.g. iops:5x60s" },
+	{ "seed", P_SPECIAL, 0, 0, 0, set_seed, "fixed", "random seed (same seed, same offsets)" },
+	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or file name", "the device's name in reports" },
+	{ "price", P_SPECIAL, 0, 0, 0, set_price, "", "the device's price in USD" },
+};
+#undef F
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+static const struct param *find_param(const char *name)
+{
+	char canon[32];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(canon) - 1; i++)
+		canon[i] = name[i] == '-' ? '_' : name[i];
+	canon[i] = '\0';
+	if (name[i])
+		return NULL;
+	for (i = 0; i < NPARAMS; i++)
+		if (!strcmp(params[i].name, canon))
+			return &params[i];
+	return NULL;
+}
+
+bool job_is_param(const char *name)
+{
+	return find_param(name) != NULL;
+}
+
+const char *job_param_name(const char *name)
+{
+	const struct param *p = find_param(name);
+
+	return p ? p->name : NULL;
+}
+
+size_t job_param_count(void)
+{
+	return NPARAMS;
+}
+
+const char *job_param_help(size_t i, const char **name, const char **dflt)
+{
+	*name = params[i].name;
+	*dflt = params[i].dflt;
+	return params[i].help;
+}
+
+void job_init(struct job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->rw = RW_RANDREAD;
+	j->rwmix_write = 50;
+	j->bs = 4096;
+	j->qd = 1;
+	j->threads = 1;
+	snprintf(j->engine, sizeof(j->engine), "io_uring");
+	j->direct = true;
+	j->span.kind = AMOUNT_PERCENT;
+	j->span.value = 100;
+	j->offset.kind = AMOUNT_BYTES;
+	j->fill.kind = AMOUNT_BYTES;
+	j->io_limit.kind = AMOUNT_PERCENT;
+	j->io_limit.value = 100;
+	j->data = DATA_RANDOM;
+	j->repeat = 1;
+	j->interval_ns = 1000000000ull;
+	j->seed = JOB_DEFAULT_SEED;
+	j->price = -1;
+}
+
+static int set_typed(const struct param *p, struct job *j, const char *v, char *err, size_t errlen)
+{
+	char *base = (char *)j + p->off;
+	char lo[24], hi[24];
+	uint64_t x;
+	int ret;
+
+	switch (p->type) {
+	case P_SIZE:
+		if ((ret = parse_size(v, &x, err, errlen)))
+			return ret;
+		if (x < p->min || x > p->max) {
+			format_size(p->min, lo, sizeof(lo));
+			format_size(p->max, hi, sizeof(hi));
+			snprintf(err, errlen, "'%s': out of range %s..%s", v, lo, hi);
+			return -EINVAL;
+		}
+		*(uint64_t *)(void *)base = x;
+		return 0;
+	case P_UINT:
+		if ((ret = parse_uint(v, p->min, p->max, &x, err, errlen)))
+			return ret;
+		*(unsigned *)(void *)base = (unsigned)x;
+		return 0;
+	case P_DURATION:
+		return parse_duration(v, (uint64_t *)(void *)base, err, errlen);
+	case P_BOOL:
+		return parse_bool(v, (bool *)base, err, errlen);
+	case P_SPECIAL:
+	default:
+		return p->set(j, v, err, errlen);
+	}
+}
+
+int job_set(struct job *j, const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct param *p = find_param(name);
+	char msg[256];
+
+	if (!p) {
+		snprintf(err, errlen, "unknown parameter '%s'", name);
+		return -ENOENT;
+	}
+	msg[0] = '\0';
+	if (set_typed(p, j, value, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s: %s", p->name, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+unsigned job_write_pct(const struct job *j)
+{
+	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
+		return j->rwmix_write;
+	return job_writes(j) ? 100 : 0;
+}
+
+const char *data_name(const struct job *j, char *buf, size_t len)
+{
+	if (j->data == DATA_COMPRESS)
+		snprintf(buf, len, "compress:%u", j->compress_pct);
+	else
+		snprintf(buf, len, "%s", j->data == DATA_ZERO ? "zero" : "random");
+	return buf;
+}
+
+int job_check(const struct job *j, char *err, size_t errlen)
+{
+	bool is_null = !strcmp(j->engine, "null");
+
+	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull) {
+		snprintf(err, errlen, "interval: must be 10ms..1h");
+		return -EINVAL;
+	}
+	if (j->stride && j->stride < j->bs) {
+		snprintf(err, errlen, "stride: %llu is smaller than bs %llu; a stride must be at least bs",
+			 (unsigned long long)j->stride, (unsigned long long)j->bs);
+		return -EINVAL;
+	}
+	if (is_null && (j->trim || j->fill.bytes || j->fill.value > 0)) {
+		snprintf(err, errlen, "%s: the null engine does no I/O; use a real engine to %s",
+			 j->trim ? "trim" : "fill", j->trim ? "trim" : "fill");
+		return -EINVAL;
+	}
+	if (j->ss_metric != SS_OFF && j->runtime_ns == 0 && !j->io_limit_set) {
+		snprintf(err, errlen, "steady_state: needs a runtime or an io_limit as an upper bound");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint64_t of_percent(double pct, uint64_t whole)
+{
+	return (uint64_t)((long double)whole * pct / 100.0L);
+}
+
+static int check_aligned(const char *name, uint64_t v, unsigned lbs, char *err, size_t errlen)
+{
+	if (lbs && v % lbs) {
+		snprintf(err, errlen, "%s: %llu is not a multiple of the target's logical block size %u "
+			 "(required with direct=true)", name, (unsigned long long)v, lbs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen)
+{
+	struct job_resolved *r = &j->r;
+	char a[24], b[24];
+
+	r->offset = j->offset.kind == AMOUNT_PERCENT ? of_percent(j->offset.value, size) / j->bs * j->bs
+						     : j->offset.bytes;
+	if (r->offset >= size) {
+		format_size(r->offset, a, sizeof(a));
+		format_size(size, b, sizeof(b));
+		snprintf(err, errlen, "offset: %s is at or past the end of the target (%s)", a, b);
+		return -EINVAL;
+	}
+	r->fill = j->fill.kind == AMOUNT_PERCENT ? of_percent(j->fill.value, size) : j->fill.bytes;
+	if (r->fill > size) {
+		snprintf(err, errlen, "fill: %llu bytes is more than the target holds (%llu)",
+			 (unsigned long long)r->fill, (unsigned long long)size);
+		return -EINVAL;
+	}
+	if (j->span.kind == AMOUNT_PERCENT) {
+		r->span = of_percent(j->span.value, size);
+		if (r->span > size - r->offset)
+			r->span = size - r->offset;
+	} else {
+		r->span = j->span.bytes;
+		if (r->span > size - r->offset) {
+			format_size(r->offset, a, sizeof(a));
+			format_size(r->span, b, sizeof(b));
+			snprintf(err, errlen, "span: offset %s + span %s runs past the end of the target "
+				 "(%llu bytes)", a, b, (unsigned long long)size);
+			return -EINVAL;
+		}
+	}
+	/* A fill bounds the measured phase to the filled region unless span was given. */
+	if (r->fill && !j->span_set && r->offset < r->fill && r->span > r->fill - r->offset)
+		r->span = r->fill - r->offset;
+	r->span = r->span / j->bs * j->bs;
+	return 0;
+}
+
+int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
+{
+	struct job_resolved *r = &j->r;
+	unsigned slices = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDMIX)
+				  ? 1 : j->threads;
+	char a[24];
+
+	memset(r, 0, sizeof(*r));
+	r->target_size = size;
+	if (!j->direct)
+		lbs = 0;
+	if (check_aligned("bs", j->bs, lbs, err, errlen) ||
+	    check_aligned("stride", j->stride, lbs, err, errlen) ||
+	    (j->offset.kind == AMOUNT_BYTES && check_aligned("offset", j->offset.bytes, lbs, err, errlen)) ||
+	    (j->span.kind == AMOUNT_BYTES && check_aligned("span", j->span.bytes, lbs, err, errlen)))
+		return -EINVAL;
+	if (resolve_region(j, size, err, errlen))
+		return -EINVAL;
+	if (r->span < j->bs * slices) {
+		format_size(j->bs, a, sizeof(a));
+		snprintf(err, errlen, "span: %llu bytes holds fewer than %u request(s) of bs %s%s",
+			 (unsigned long long)r->span, slices, a,
+			 slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
+		return -EINVAL;
+	}
+	r->stride = j->stride ? j->stride : 2 * j->bs;
+	if (j->io_limit_set) {
+		if (j->io_limit.kind == AMOUNT_PERCENT)
+			r->io_limit = of_percent(j->io_limit.value, r->span);
+		else if (j->io_limit.kind == AMOUNT_MULTIPLE)
+			r->io_limit = (uint64_t)((long double)size * j->io_limit.value);
+		else
+			r->io_limit = j->io_limit.bytes;
+		if (r->io_limit < j->bs) {
+			snprintf(err, errlen, "io_limit: %llu bytes is less than one request (bs %llu)",
+				 (unsigned long long)r->io_limit, (unsigned long long)j->bs);
+			return -EINVAL;
+		}
+	} else if (j->runtime_ns == 0) {
+		r->io_limit = r->span;
+	}
+	return 0;
+}
+
+uint64_t job_file_size_needed(const struct job *j)
+{
+	uint64_t need = 0;
+
+	if (j->span.kind == AMOUNT_BYTES && j->offset.kind == AMOUNT_BYTES)
+		need = j->offset.bytes + j->span.bytes;
+	if (j->fill.kind == AMOUNT_BYTES && j->fill.bytes > need)
+		need = j->fill.bytes;
+	return need;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/* Result files: building the JSON of a run, histograms in and out, and the atomic writer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "result.h"
+
+static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99" };
+static const double pct_vals[] = { 50, 90, 95, 99, 99.9, 99.99 };
+
+void format_rfc3339(uint64_t ns, char *buf, size_t len)
+{
+	time_t s = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char tmp[32];
+
+	gmtime_r(&s, &tm);
+	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03uZ", tmp, (unsigned)(ns / 1000000ull % 1000));
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+json_t *result_hist(const struct hist *h)
+{
+	json_t *b = json_array();
+
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (h->buckets[i])
+			json_array_append_new(b, json_pack("[II]", (json_int_t)hist_bucket_lo(i),
+							   (json_int_t)h->buckets[i]));
+	return json_pack("{s:s, s:i, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS,
+			 "buckets", b);
+}
+
+static json_t *lat_object(const struct hist *h)
+{
+	json_t *p = json_object();
+
+	for (size_t i = 0; i < sizeof(pct_vals) / sizeof(pct_vals[0]); i++)
+		json_object_set_new(p, pct_keys[i], json_integer((json_int_t)hist_percentile(h, pct_vals[i])));
+	return json_pack("{s:I, s:I, s:f, s:f, s:o}", "min", (json_int_t)(h->count ? h->min : 0),
+			 "max", (json_int_t)h->max, "mean", hist_mean(h), "stddev", hist_stddev(h),
+			 "percentiles", p);
+}
+
+static json_t *op_object(const struct opstats *s, uint64_t runtime_ns)
+{
+	double secs = runtime_ns ? (double)runtime_ns / 1e9 : 0;
+
+	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "ios", (json_int_t)s->ios,
+			 "bytes", (json_int_t)s->bytes, "iops", secs ? (double)s->ios / secs : 0.0,
+			 "bw_bytes", secs ? (double)s->bytes / secs : 0.0, "lat_ns", lat_object(&s->lat),
+			 "lat_hist", result_hist(&s->lat));
+}
+
+static json_t *double_array(const double *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return a;
+}
+
+static json_t *results_object(const struct run_result *res)
+{
+	struct opstats total = { 0 };
+	json_t *o;
+
+	if (hist_init(&total.lat))
+		return NULL;
+	for (int op = 0; op < 2; op++) {
+		hist_merge(&total.lat, &res->op[op].lat);
+		total.ios += res->op[op].ios;
+		total.bytes += res->op[op].bytes;
+	}
+	o = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:{s:I, s:o, s:o, s:o}, s:n}",
+		      "read", op_object(&res->op[OP_READ], res->runtime_ns),
+		      "write", op_object(&res->op[OP_WRITE], res->runtime_ns),
+		      "total", op_object(&total, res->runtime_ns),
+		      "runtime_ns", (json_int_t)res->runtime_ns,
+		      "cpu", "user_s", res->cpu_user, "sys_s", res->cpu_sys,
+		      "timeseries", "interval_ns", (json_int_t)res->ts.interval_ns,
+		      "iops", double_array(res->ts.iops, res->ts.n),
+		      "bw_bytes", double_array(res->ts.bw, res->ts.n),
+		      "lat_mean_ns", double_array(res->ts.lat_mean, res->ts.n),
+		      "steady_state");
+	hist_release(&total.lat);
+	return o;
+}
+
+json_t *result_job(const struct job *j)
+{
+	static const char *const ss[] = { "off", "iops", "bw", "lat" };
+	char data[24];
+	json_t *o, *steady;
+
+	steady = j->ss_metric == SS_OFF ? json_null()
+		 : json_pack("{s:s, s:i, s:I}", "metric", ss[j->ss_metric], "window", j->ss_window,
+			     "round_ns", (json_int_t)j->ss_round_ns);
+	o = json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s,"
+		      " s:i, s:I, s:o, s:I}",
+		      "rw", rw_name(j->rw), "rwmix_write", (int)job_write_pct(j), "bs", (json_int_t)j->bs,
+		      "stride", (json_int_t)j->r.stride, "qd", (int)j->qd, "threads", (int)j->threads,
+		      "engine", j->engine, "direct", j->direct, "span", (json_int_t)j->r.span,
+		      "offset", (json_int_t)j->r.offset, "runtime", (json_int_t)j->runtime_ns,
+		      "io_limit", (json_int_t)j->r.io_limit, "ramp", (json_int_t)j->ramp_ns,
+		      "trim", j->trim, "fill", (json_int_t)j->r.fill, "data", data_name(j, data, sizeof(data)),
+		      "repeat", (int)j->repeat, "interval", (json_int_t)j->interval_ns,
+		      "steady_state", steady, "seed", (json_int_t)j->seed);
+	json_object_set_new(o, "label", str_or_null(j->label));
+	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
+	return o;
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			colon += 2;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static json_t *host_object(void)
+{
+	struct utsname u;
+	char host[256] = "", cpu[256];
+
+	gethostname(host, sizeof(host) - 1);
+	uname(&u);
+	cpu_model(cpu, sizeof(cpu));
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "hostname", host, "kernel", u.release,
+			 "arch", u.machine, "cpu_model", cpu, "cpu_count", (int)sysconf(_SC_NPROCESSORS_ONLN),
+			 "memory_bytes",
+			 (json_int_t)sysconf(_SC_PHYS_PAGES) * (json_int_t)sysconf(_SC_PAGESIZE));
+}
+
+static json_t *target_object(const struct job *j, const struct target *t)
+{
+	const struct devinfo *d = t->has_devinfo ? &t->di : NULL;
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:i}", "path", t->path, "kind", target_kind_name(t),
+			      "size", (json_int_t)j->r.target_size, "logical_block_size", (int)t->lbs,
+			      "physical_block_size", (int)t->pbs);
+
+	if (engine_find(j->engine)->no_io)
+		json_object_set_new(o, "kind", json_string("none"));
+	json_object_set_new(o, "rotational", d && d->rotational >= 0 ? json_boolean(d->rotational) : json_null());
+	json_object_set_new(o, "model", str_or_null(d ? d->model : NULL));
+	json_object_set_new(o, "serial", str_or_null(d ? d->serial : NULL));
+	json_object_set_new(o, "firmware", str_or_null(d ? d->firmware : NULL));
+	json_object_set_new(o, "vendor", str_or_null(d ? d->vendor : NULL));
+	json_object_set_new(o, "transport", str_or_null(d ? d->transport : NULL));
+	json_object_set_new(o, "scheduler", str_or_null(d ? d->scheduler : NULL));
+	json_object_set_new(o, "device", str_or_null(d ? (d->part[0] ? d->part : d->disk) : NULL));
+	json_object_set_new(o, "label", json_string(j->label[0] ? j->label : t->label));
+	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
+	return o;
+}
+
+static json_t *errors_array(const struct run_result *res)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < res->nerrs; i++) {
+		const struct err_rec *e = &res->errs[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:I, s:i, s:s, s:I}", "op",
+						   e->op == OP_WRITE ? "write" : "read", "offset",
+						   (json_int_t)e->offset, "errno", e->err, "message",
+						   strerror(e->err), "count", (json_int_t)e->count));
+	}
+	return a;
+}
+
+static json_t *phase_object(const struct phase *p)
+{
+	if (!p->done)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f}", "bytes", (json_int_t)p->bytes, "seconds", (double)p->ns / 1e9,
+			 "bw_bytes", p->ns ? (double)p->bytes * 1e9 / (double)p->ns : 0.0);
+}
+
+json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
+		     const struct run_context *ctx)
+{
+	static const char *const status[] = { "ok", "interrupted", "failed" };
+	char start[40], end[40];
+	json_t *o;
+
+	format_rfc3339(res->started_at, start, sizeof(start));
+	format_rfc3339(res->finished_at, end, sizeof(end));
+	o = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:{s:o, s:i, s:i},"
+			 " s:o, s:{s:o, s:o, s:o}, s:o}",
+			 "schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
+			 "tool", "name", "ssdbench", "version", SSDBENCH_VERSION, "git_revision", SSDBENCH_GITREV,
+			 "command_line", ctx->command_line ? ctx->command_line : "",
+			 "started_at", start, "finished_at", end, "status", status[res->status],
+			 "message", res->message[0] ? json_string(res->message) : json_null(),
+			 "errors", errors_array(res), "host", host_object(), "target", target_object(j, t),
+			 "profile", "name", str_or_null(ctx->profile), "repeat_index", (int)ctx->repeat_index,
+			 "repeat_count", (int)ctx->repeat_count,
+			 "job", result_job(j),
+			 "phases", "layout", phase_object(&res->layout), "trim", phase_object(&res->trim),
+			 "fill", phase_object(&res->fill),
+			 "results", results_object(res));
+	if (o)
+		json_object_set_new(json_object_get(o, "profile"), "case", str_or_null(ctx->case_name));
+	return o;
+}
+
+int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen)
+{
+	const json_t *hj = json_object_get(op_obj, "lat_hist");
+	const json_t *lat = json_object_get(op_obj, "lat_ns");
+	const json_t *b = json_object_get(hj, "buckets"), *pair;
+	json_int_t bits = json_integer_value(json_object_get(hj, "sub_bucket_bits"));
+	uint64_t count;
+	size_t i;
+
+	if (!json_is_array(b) || bits != HIST_SUB_BITS || !json_is_object(lat)) {
+		snprintf(err, errlen, "lat_hist: missing, or not a log-linear histogram of %u sub-bucket bits",
+			 HIST_SUB_BITS);
+		return -EINVAL;
+	}
+	json_array_foreach(b, i, pair) {
+		json_int_t lo = json_integer_value(json_array_get(pair, 0));
+		json_int_t n = json_integer_value(json_array_get(pair, 1));
+
+		if (json_array_size(pair) != 2 || lo < 0 || n < 0) {
+			snprintf(err, errlen, "lat_hist: bucket %zu is not [lower_ns, count]", i);
+			return -EINVAL;
+		}
+		hist_add_bucket(h, (uint64_t)lo, (uint64_t)n);
+	}
+	count = h->count;
+	h->min = count ? (uint64_t)json_integer_value(json_object_get(lat, "min")) : UINT64_MAX;
+	h->max = (uint64_t)json_integer_value(json_object_get(lat, "max"));
+	h->sum = (uint64_t)(json_number_value(json_object_get(lat, "mean")) * (double)count + 0.5);
+	if (count > 1) {
+		double sd = json_number_value(json_object_get(lat, "stddev"));
+		double mean = json_number_value(json_object_get(lat, "mean"));
+
+		h->sumsq = sd * sd * (double)(count - 1) + (double)count * mean * mean;
+	} else {
+		h->sumsq = (double)h->sum * (double)h->sum;
+	}
+	return 0;
+}
+
+int result_check_schema(const json_t *root, char *err, size_t errlen)
+{
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	const json_t *v = json_object_get(root, "schema_version");
+
+	if (!schema || strcmp(schema, RESULT_SCHEMA)) {
+		snprintf(err, errlen, "not an ssdbench result (schema is '%s', expected '%s')",
+			 schema ? schema : "missing", RESULT_SCHEMA);
+		return -EINVAL;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		snprintf(err, errlen, "schema_version: missing or not a positive integer");
+		return -EINVAL;
+	}
+	if (json_integer_value(v) > RESULT_SCHEMA_VERSION) {
+		snprintf(err, errlen, "schema_version %lld is newer than this ssdbench reads (up to %d); "
+			 "upgrade ssdbench", (long long)json_integer_value(v), RESULT_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen)
+{
+	char path[4096], tmp[4096];
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	if (json_dumpfd(obj, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || write(fd, "\n", 1) != 1 ||
+	    fsync(fd) < 0) {
+		e = errno ? errno : EIO;
+		close(fd);
+		unlink(tmp);
+		errno = e;
+		goto fail;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		goto fail;
+	}
+	return 0;
+fail:
+	e = errno;
+	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+	return -e;
+}

@@ -1,0 +1,419 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+#
+# Library for the integration tests. Each test is tests/integration/t-*.sh, starts with
+#
+#     . "$(dirname "$0")/lib.sh"
+#
+# and is run by tests/integration/run-all.sh (or on its own: bash tests/integration/t-NN-name.sh).
+# Exit status: 0 pass, 77 skip, anything else fail.
+#
+# What it gives a test:
+#   $SSDBENCH        the binary under test (default: <repo>/ssdbench); $REPO the repository root
+#   $TMPDIR          a fresh directory for this test (exported), removed at exit
+#   $TEST_NAME       the script's name without .sh
+#   skip REASON      prints "SKIP: <test>: REASON", exits 77
+#   fail MSG         prints "FAIL: <test>: MSG", exits 1
+#   ok DESCRIPTION   prints "ok - DESCRIPTION", counts it in $OK_COUNT
+#   pass             ends the test now, successfully
+#   need_root, need_cmd CMD..., need_ssdbench
+#   at_exit CMD...   registers a cleanup command; all run in reverse order at EXIT/INT/TERM
+#   make_zram SIZE, make_loop SIZE [DIR], make_tiny_tmpfs_loop   scratch block devices (echo /dev/X)
+#   throttle_create NAME, throttle_set CGDIR FILE "MAJ:MIN VALUE", throttle_run CGDIR CMD...
+#   devnum /dev/X    prints MAJ:MIN
+#   jget FILE FILTER, assert_eq, assert_within, assert_ge, assert_le, assert_exit, result_files DIR
+#   now              seconds since the epoch with nanoseconds (for timing)
+#
+# The helpers that create something register its removal themselves, in a registry file, so that
+# they also work inside command substitution: dev=$(make_zram 64M). They only ever remove what they
+# created: a zram device added by hot_add, a loop device attached to the test's own file, the
+# test's own tmpfs mount and cgroup.
+#
+# The lib's own messages (ok, SKIP, FAIL, warnings) go to the test's stdout and stderr as they were when
+# the lib was sourced, so that `assert_exit 0 "$SSDBENCH" info --json X >out.json` gets only the
+# command's output in out.json, and dev=$(make_zram 1G) only the device name.
+#
+# The shell runs with errexit (a failing command fails the test, with its line and status). To expect
+# a failure, use assert_exit, or: rc=0; cmd || rc=$?
+
+if [[ -n ${_SSDBENCH_TEST_LIB:-} ]]; then
+    return 0
+fi
+_SSDBENCH_TEST_LIB=1
+
+set -Eeuo pipefail
+shopt -s inherit_errexit
+
+TEST_NAME=$(basename "$0" .sh)
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SSDBENCH=${SSDBENCH:-$REPO/ssdbench}
+export SSDBENCH
+OK_COUNT=0
+
+_LIB_PID=$BASHPID
+exec {_LIB_OUT}>&1 {_LIB_ERR}>&2
+_LIB_FAIL_SHOWN=0
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/ssdbench-$TEST_NAME.XXXXXX")
+export TMPDIR
+_LIB_REGISTRY=$TMPDIR/.at_exit
+: >"$_LIB_REGISTRY"
+
+# --- reporting ---------------------------------------------------------------------------------
+
+warn() {
+    echo "warning: $TEST_NAME: $*" >&"$_LIB_ERR"
+}
+
+skip() {
+    echo "SKIP: $TEST_NAME: $*" >&"$_LIB_ERR"
+    exit 77
+}
+
+fail() {
+    echo "FAIL: $TEST_NAME: $*" >&"$_LIB_ERR"
+    _LIB_FAIL_SHOWN=1
+    exit 1
+}
+
+ok() {
+    OK_COUNT=$((OK_COUNT + 1))
+    echo "ok - $*" >&"$_LIB_OUT"
+}
+
+pass() {
+    exit 0
+}
+
+need_root() {
+    if ((EUID != 0)); then
+        skip "needs root"
+    fi
+}
+
+need_cmd() {
+    local c
+    for c in "$@"; do
+        command -v "$c" >/dev/null 2>&1 || skip "needs command '$c'"
+    done
+}
+
+need_ssdbench() {
+    [[ -x $SSDBENCH ]] || fail "no ssdbench binary at $SSDBENCH (run make, or set SSDBENCH)"
+}
+
+now() {
+    date +%s.%N
+}
+
+# --- cleanup registry ------------------------------------------------------------------------------
+
+# at_exit "command string"  or  at_exit cmd arg...  (args are quoted). One line per command.
+at_exit() {
+    local cmd
+    if (($# == 1)); then
+        cmd=$1
+    else
+        cmd=$(printf '%q ' "$@")
+    fi
+    [[ $cmd != *$'\n'* ]] || fail "at_exit: the command must be a single line"
+    printf '%s\n' "$cmd" >>"$_LIB_REGISTRY"
+}
+
+_lib_on_err() {
+    local rc=$? line=$1 cmd=$2
+    # 77: a skip inside a command substitution; it already said why.
+    if ((rc != 77)); then
+        echo "FAIL: $TEST_NAME: line $line: '$cmd' exited with status $rc" >&"$_LIB_ERR"
+        _LIB_FAIL_SHOWN=1
+    fi
+}
+
+_lib_on_exit() {
+    local rc=${1:-$?} cmd
+    trap - EXIT INT TERM ERR
+    set +eE
+    if [[ $BASHPID != "$_LIB_PID" ]]; then
+        exit "$rc"
+    fi
+    if [[ -f $_LIB_REGISTRY ]]; then
+        while IFS= read -r cmd; do
+            [[ -n $cmd ]] || continue
+            eval "$cmd" || warn "cleanup '$cmd' failed"
+        done < <(tac "$_LIB_REGISTRY")
+    fi
+    rm -rf --one-file-system -- "$TMPDIR"
+    case $rc in
+        0) echo "PASS: $TEST_NAME ($OK_COUNT checks)" >&"$_LIB_OUT" ;;
+        77) ;;
+        130 | 143) echo "FAIL: $TEST_NAME: interrupted (status $rc)" >&"$_LIB_ERR" ;;
+        *) ((_LIB_FAIL_SHOWN)) || echo "FAIL: $TEST_NAME: exit status $rc" >&"$_LIB_ERR" ;;
+    esac
+    exit "$rc"
+}
+
+trap '_lib_on_err "$LINENO" "$BASH_COMMAND"' ERR
+trap '_lib_on_exit' EXIT
+trap '_lib_on_exit 130' INT
+trap '_lib_on_exit 143' TERM
+
+# Writes VALUE to a sysfs/cgroupfs FILE; status only, no message.
+_lib_write() {
+    { printf '%s\n' "$2" >"$1"; } 2>/dev/null
+}
+
+# Retries CMD... every 0.1 s for up to 5 s.
+_lib_retry() {
+    local _
+    for _ in {1..50}; do
+        if "$@"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}
+
+_lib_wait_block() {
+    _lib_retry test -b "$1" || fail "$1 did not appear as a block device"
+}
+
+# --- scratch block devices -------------------------------------------------------------------------
+
+# make_zram SIZE: a new zram device of SIZE (e.g. 64M, 1G); echoes /dev/zramN.
+make_zram() {
+    local size=${1:?make_zram SIZE} ctl=/sys/class/zram-control id
+    need_root
+    if [[ ! -d $ctl ]]; then
+        modprobe zram num_devices=0 >/dev/null 2>&1 || true
+        [[ -d $ctl ]] || skip "no $ctl (zram module missing?)"
+    fi
+    id=$(cat "$ctl/hot_add" 2>/dev/null) || skip "zram hot_add failed"
+    [[ $id =~ ^[0-9]+$ ]] || fail "zram hot_add returned '$id'"
+    at_exit _lib_zram_remove "$id"
+    _lib_write "/sys/block/zram$id/disksize" "$size" || fail "cannot set disksize $size on zram$id"
+    _lib_wait_block "/dev/zram$id"
+    echo "/dev/zram$id"
+}
+
+_lib_zram_try_remove() {
+    _lib_write "/sys/block/zram$1/reset" 1 || true
+    _lib_write /sys/class/zram-control/hot_remove "$1"
+}
+
+_lib_zram_remove() {
+    [[ -e /sys/block/zram$1 ]] || return 0
+    _lib_retry _lib_zram_try_remove "$1" || {
+        warn "could not remove zram$1 (busy?)"
+        return 1
+    }
+}
+
+# Attaches FILE to a free loop device, direct I/O on if the backing filesystem allows it.
+_lib_loop_attach() {
+    local file=$1 dev d
+    if ! dev=$(losetup -f --show --direct-io=on "$file" 2>/dev/null); then
+        # In case a failed attempt left a device behind on our file.
+        for d in $(losetup -n -O NAME -j "$file" 2>/dev/null); do
+            at_exit _lib_loop_detach "$d" "$file"
+        done
+        dev=$(losetup -f --show --direct-io=off "$file") || fail "losetup failed on $file"
+        warn "$dev: direct I/O not allowed on the backing filesystem, attached with direct-io=off"
+    fi
+    at_exit _lib_loop_detach "$dev" "$file"
+    _lib_wait_block "$dev"
+    echo "$dev"
+}
+
+# Detaches DEV only if it is still backed by FILE (ours).
+_lib_loop_detach() {
+    local dev=$1 file=$2 back sys
+    sys=/sys/block/${dev#/dev/}/loop/backing_file
+    [[ -r $sys ]] || return 0
+    back=$(cat "$sys" 2>/dev/null) || return 0
+    if [[ $back != "$file" && $back != "$file (deleted)" ]]; then
+        warn "$dev is now backed by '$back', not by our $file: left alone"
+        return 0
+    fi
+    _lib_retry losetup -d "$dev" 2>/dev/null || {
+        warn "could not detach $dev"
+        return 1
+    }
+}
+
+# make_loop SIZE [DIR]: a sparse file of SIZE in DIR (default $TMPDIR) on a loop device; echoes /dev/loopN.
+make_loop() {
+    local size=${1:?make_loop SIZE [DIR]} dir=${2:-$TMPDIR} file
+    need_root
+    need_cmd losetup truncate
+    file=$(mktemp "$dir/loop.XXXXXX")
+    truncate -s "$size" "$file"
+    _lib_loop_attach "$file"
+}
+
+# make_tiny_tmpfs_loop: a 1 GiB loop device whose backing file sits on a 16 MiB tmpfs, so that writes
+# fail with ENOSPC once about 16 MiB of it has been written. Echoes /dev/loopN.
+make_tiny_tmpfs_loop() {
+    local dir
+    need_root
+    need_cmd losetup truncate mountpoint
+    dir=$(mktemp -d "$TMPDIR/tmpfs.XXXXXX")
+    mount -t tmpfs -o size=16m,mode=0700 ssdbench-test "$dir" || skip "cannot mount a tmpfs"
+    at_exit _lib_umount "$dir"
+    truncate -s 1G "$dir/disk"
+    _lib_loop_attach "$dir/disk"
+}
+
+_lib_umount() {
+    mountpoint -q "$1" || return 0
+    # A loop device detached while open goes away only when closed: give it time, then lazily.
+    _lib_retry umount "$1" 2>/dev/null || umount -l "$1" || {
+        warn "could not unmount $1"
+        return 1
+    }
+}
+
+# --- cgroup v1 blkio throttling --------------------------------------------------------------------
+
+_lib_blkio_root() {
+    local root
+    root=$(readlink -f /sys/fs/cgroup/blkio 2>/dev/null) || return 1
+    awk -v m="$root" '$2 == m && $3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { f = 1 } END { exit !f }' \
+        /proc/mounts || return 1
+    [[ -e $root/blkio.throttle.read_iops_device ]] || return 1
+    echo "$root"
+}
+
+_lib_own_cgroup() {
+    [[ -d $1 && ${1##*/} == ssdbench-test-* ]] || fail "$1 is not a cgroup made by throttle_create"
+}
+
+# throttle_create NAME: a blkio cgroup for this test; echoes its directory.
+throttle_create() {
+    local name=${1:?throttle_create NAME} root cg
+    [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || fail "throttle_create: bad name '$name'"
+    need_root
+    root=$(_lib_blkio_root) || skip "no cgroup v1 blkio hierarchy with throttling at /sys/fs/cgroup/blkio"
+    cg=$root/ssdbench-test-$name-$$
+    mkdir "$cg" || fail "cannot create cgroup $cg"
+    at_exit _lib_cgroup_remove "$cg"
+    echo "$cg"
+}
+
+_lib_cgroup_remove() {
+    [[ -d $1 ]] || return 0
+    # The processes run in it have exited by now; a cgroup can be removed once empty.
+    _lib_retry rmdir "$1" 2>/dev/null || {
+        warn "could not remove cgroup $1 (tasks: $(tr '\n' ' ' <"$1/cgroup.procs"))"
+        return 1
+    }
+}
+
+# throttle_set CGDIR FILE "MAJ:MIN VALUE", e.g. throttle_set "$cg" blkio.throttle.read_iops_device "253:3 1000"
+throttle_set() {
+    local cg=${1:?} file=${2:?} value=${3:?}
+    _lib_own_cgroup "$cg"
+    [[ $file == blkio.throttle.* && -e $cg/$file ]] || fail "throttle_set: no $file in $cg"
+    _lib_write "$cg/$file" "$value" || fail "throttle_set: the kernel refused '$value' in $file"
+}
+
+# throttle_run CGDIR CMD...: runs CMD (a program, not a shell function) inside the cgroup; its exit
+# status and output are the command's.
+throttle_run() {
+    local cg=${1:?}
+    shift
+    _lib_own_cgroup "$cg"
+    # shellcheck disable=SC2016
+    sh -c 'echo $$ >"$1/cgroup.procs" || exit 125; shift; exec "$@"' sh "$cg" "$@"
+}
+
+# devnum /dev/X: prints MAJ:MIN in decimal.
+devnum() {
+    local dev=${1:?devnum /dev/X} t maj min
+    [[ -b $dev ]] || fail "devnum: $dev is not a block device"
+    if t=$(stat -L -c '%t %T' "$dev" 2>/dev/null); then
+        read -r maj min <<<"$t"
+        echo "$((16#$maj)):$((16#$min))"
+    else
+        lsblk -dno MAJ:MIN "$dev" | tr -d ' '
+    fi
+}
+
+# --- JSON and assertions ---------------------------------------------------------------------------
+
+# jget FILE FILTER: jq -r FILTER FILE.
+jget() {
+    jq -r "$2" "$1" || fail "jq '$2' failed on $1"
+}
+
+_lib_is_num() {
+    [[ $1 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]
+}
+
+_lib_need_nums() {
+    local msg=$1 v
+    shift
+    for v in "$@"; do
+        _lib_is_num "$v" || fail "$msg: '$v' is not a number"
+    done
+}
+
+# assert_eq ACTUAL EXPECTED MSG (string comparison)
+assert_eq() {
+    if [[ $1 == "$2" ]]; then
+        ok "${3:-equal}: $1"
+    else
+        fail "${3:-assert_eq}: expected '$2', got '$1'"
+    fi
+}
+
+# assert_within VALUE TARGET PCT MSG: |VALUE - TARGET| <= PCT % of |TARGET|
+assert_within() {
+    local v=$1 t=$2 p=$3 msg=${4:-assert_within} dev
+    _lib_need_nums "$msg" "$v" "$t" "$p"
+    dev=$(awk -v v="$v" -v t="$t" 'BEGIN { if (t == 0) print "inf"; else printf "%.2f", (v - t) / (t < 0 ? -t : t) * 100 }')
+    if awk -v v="$v" -v t="$t" -v p="$p" \
+        'BEGIN { d = v - t; if (d < 0) d = -d; a = t < 0 ? -t : t; exit !(d <= a * p / 100 * (1 + 1e-9)) }'; then
+        ok "$msg: $v within $p% of $t ($dev%)"
+    else
+        fail "$msg: $v not within $p% of $t ($dev%)"
+    fi
+}
+
+# assert_ge A B MSG: A >= B (numbers)
+assert_ge() {
+    local msg=${3:-assert_ge}
+    _lib_need_nums "$msg" "$1" "$2"
+    if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; then
+        ok "$msg: $1 >= $2"
+    else
+        fail "$msg: $1 < $2"
+    fi
+}
+
+# assert_le A B MSG: A <= B (numbers)
+assert_le() {
+    local msg=${3:-assert_le}
+    _lib_need_nums "$msg" "$1" "$2"
+    if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then
+        ok "$msg: $1 <= $2"
+    else
+        fail "$msg: $1 > $2"
+    fi
+}
+
+# assert_exit CODE CMD...: runs CMD, expects exit status CODE.
+assert_exit() {
+    local want=${1:?assert_exit CODE CMD...} rc=0
+    shift
+    "$@" || rc=$?
+    if [[ $rc == "$want" ]]; then
+        ok "exit $want: $*"
+    else
+        fail "expected exit $want, got $rc: $*"
+    fi
+}
+
+# result_files DIR: the result JSON files under DIR (not manifest.json), one a line, sorted.
+result_files() {
+    find "${1:?result_files DIR}" -type f -name '*.json' ! -name manifest.json ! -name '.*' | LC_ALL=C sort
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Self-test of lib.sh: assertions, scratch devices (zram, loop, tiny tmpfs loop), devnum, blkio
+# throttling (checked with dd's timing), and that every cleanup runs, on a normal exit and on timeout.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_cmd jq dd losetup blockdev mountpoint timeout awk
+
+# --- assertions -------------------------------------------------------------------------------------
+assert_eq abc abc "assert_eq on equal strings"
+assert_within 105 100 5 "assert_within at the edge"
+assert_within -0.95 -1 5 "assert_within with a negative target"
+assert_ge 3.5 3 "assert_ge"
+assert_le 2 2.0 "assert_le"
+assert_exit 3 sh -c 'exit 3'
+
+expect_status() { # expect_status CODE what CMD...: CMD run in a subshell, its output hidden
+    local want=$1 what=$2 rc=0
+    shift 2
+    (_LIB_OUT=1 _LIB_ERR=2 && "$@") >/dev/null 2>&1 || rc=$?
+    [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want"
+    ok "$what (exit $rc)"
+}
+expect_status 1 "assert_within fails outside the tolerance" assert_within 106 100 5 x
+expect_status 1 "assert_eq fails on different strings" assert_eq a b x
+expect_status 1 "assert_ge fails on a non-number" assert_ge null 1 x
+expect_status 1 "assert_exit fails on another status" assert_exit 0 false
+expect_status 77 "skip exits 77" skip "just testing"
+assert_eq "$(ok "x")" "" "ok lines are not captured by \$(...)"
+assert_exit 0 echo hello >"$TMPDIR/hello.txt"
+assert_eq "$(cat "$TMPDIR/hello.txt")" hello "assert_exit CMD >FILE puts only CMD's output in FILE"
+
+mkdir -p "$TMPDIR/res/job-x-20260101T000000Z/sub"
+echo '{"results":{"read":{"iops":1234.5}}}' >"$TMPDIR/res/job-x-20260101T000000Z/b.json"
+echo '{}' >"$TMPDIR/res/job-x-20260101T000000Z/sub/a.json"
+echo '{"runs":[]}' >"$TMPDIR/res/job-x-20260101T000000Z/manifest.json"
+echo '{}' >"$TMPDIR/res/job-x-20260101T000000Z/.c.json.tmp"
+mapfile -t files < <(result_files "$TMPDIR/res")
+assert_eq "${#files[@]}" 2 "result_files finds the result files, not the manifest"
+assert_eq "$(jget "${files[0]}" '.results.read.iops')" 1234.5 "jget"
+
+# --- devices ------------------------------------------------------------------------------------------
+z=$(make_zram 256M)
+[[ -b $z ]] || fail "$z is not a block device"
+ok "make_zram: $z is a block device"
+assert_eq "$(devnum "$z")" "$(cat "/sys/block/${z#/dev/}/dev")" "devnum $z matches sysfs"
+assert_eq "$(cat "/sys/block/${z#/dev/}/disksize")" $((256 << 20)) "$z disksize"
+
+l=$(make_loop 64M)
+[[ -b $l ]] || fail "$l is not a block device"
+ok "make_loop: $l is a block device (direct I/O $(cat "/sys/block/${l#/dev/}/loop/dio"))"
+assert_eq "$(devnum "$l")" "$(cat "/sys/block/${l#/dev/}/dev")" "devnum $l matches sysfs"
+assert_eq "$(blockdev --getsize64 "$l")" $((64 << 20)) "$l size"
+case $(cat "/sys/block/${l#/dev/}/loop/backing_file") in
+    "$TMPDIR"/loop.*) ok "$l is backed by a file in \$TMPDIR" ;;
+    *) fail "$l is not backed by a file in $TMPDIR" ;;
+esac
+
+t=$(make_tiny_tmpfs_loop)
+[[ -b $t ]] || fail "$t is not a block device"
+assert_eq "$(blockdev --getsize64 "$t")" $((1 << 30)) "tiny tmpfs loop $t size"
+dd if=/dev/zero of="$t" bs=1M count=8 oflag=direct conv=fsync status=none
+ok "8 MiB written to $t"
+rc=0
+err=$(dd if=/dev/zero of="$t" bs=1M count=32 seek=8 oflag=direct conv=fsync status=none 2>&1) || rc=$?
+[[ $rc != 0 ]] || fail "writing 40 MiB to $t (16 MiB tmpfs) succeeded"
+ok "writing past 16 MiB to $t fails: ${err//$'\n'/ }"
+
+# --- throttling ------------------------------------------------------------------------------------
+cg=$(throttle_create lib)
+[[ -d $cg ]] || fail "no cgroup $cg"
+ok "throttle_create: $cg"
+grep -q ":blkio:/${cg##*/}\$" <<<"$(throttle_run "$cg" cat /proc/self/cgroup)" ||
+    fail "throttle_run does not run the command in $cg"
+ok "throttle_run runs the command in the cgroup"
+assert_eq "$(throttle_run "$cg" echo hello)" hello "throttle_run keeps stdout"
+assert_exit 7 throttle_run "$cg" sh -c 'exit 7'
+
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+t0=$(now)
+dd if="$z" of=/dev/null bs=4k count=2000 iflag=direct status=none
+free_s=$(elapsed "$t0" "$(now)")
+assert_le "$free_s" 0.5 "2000 direct 4k reads of $z without throttle (s)"
+
+num=$(devnum "$z")
+throttle_set "$cg" blkio.throttle.read_iops_device "$num 1000"
+assert_eq "$(cat "$cg/blkio.throttle.read_iops_device")" "$num 1000" "read_iops_device set"
+t0=$(now)
+throttle_run "$cg" dd if="$z" of=/dev/null bs=4k count=2000 iflag=direct status=none
+throttled_s=$(elapsed "$t0" "$(now)")
+assert_within "$throttled_s" 2.0 25 "2000 direct 4k reads of $z at 1000 IOPS (s)"
+reads=$(awk -v d="$num" '$1 == d && $2 == "Read" { print $3 }' "$cg/blkio.throttle.io_serviced")
+assert_ge "${reads:-0}" 2000 "reads of $z counted in the cgroup"
+
+# --- cleanup, in a child test that exits normally and in one killed by timeout ---------------------
+cat >"$TMPDIR/t-child.sh" <<EOF
+. "$REPO/tests/integration/lib.sh"
+z=\$(make_zram 17M)
+l=\$(make_loop 16M)
+t=\$(make_tiny_tmpfs_loop)
+cg=\$(throttle_create child)
+echo "zram=\${z#/dev/} loop=\${l#/dev/} loopfile=\$(cat /sys/block/\${l#/dev/}/loop/backing_file)"
+echo "tiny=\${t#/dev/} tinyfile=\$(cat /sys/block/\${t#/dev/}/loop/backing_file) cg=\$cg tmp=\$TMPDIR"
+echo ready
+if [[ \${1:-} == hang ]]; then
+    sleep 60
+fi
+EOF
+
+check_cleaned() { # check_cleaned OUTPUT-FILE
+    local zram loop loopfile tiny tinyfile cg tmp back
+    eval "$(grep -E '^(zram|tiny)=' "$1" | tr ' ' '\n' | grep -E '^[a-z]+=' | sed 's/^/local /')"
+    [[ -n ${zram:-} && -n ${cg:-} && -n ${tmp:-} ]] || fail "child did not report its devices: $(cat "$1")"
+    # The id may have been taken by someone else meanwhile: a 17 MiB one would be ours.
+    if [[ -e /sys/block/$zram && $(cat "/sys/block/$zram/disksize") == $((17 << 20)) ]]; then
+        fail "$zram left behind"
+    fi
+    for pair in "$loop:$loopfile" "$tiny:$tinyfile"; do
+        back=$(cat "/sys/block/${pair%%:*}/loop/backing_file" 2>/dev/null || true)
+        [[ $back != "${pair#*:}"* ]] || fail "${pair%%:*} still attached to ${pair#*:}"
+    done
+    ! grep -q " ${tinyfile%/disk} " /proc/mounts || fail "tmpfs ${tinyfile%/disk} still mounted"
+    [[ ! -e $cg ]] || fail "cgroup $cg left behind"
+    [[ ! -e $tmp ]] || fail "$tmp left behind"
+    ok "$2: $zram, $loop, $tiny, the tmpfs, ${cg##*/} and ${tmp##*/} are gone"
+}
+
+rc=0
+bash "$TMPDIR/t-child.sh" >"$TMPDIR/child.out" 2>&1 || rc=$?
+assert_eq "$rc" 0 "child test exit status"
+grep -q '^PASS: t-child' "$TMPDIR/child.out" || fail "child: no PASS line: $(cat "$TMPDIR/child.out")"
+check_cleaned "$TMPDIR/child.out" "cleanup at exit"
+
+rc=0
+timeout -k 20 5 bash "$TMPDIR/t-child.sh" hang >"$TMPDIR/child.out" 2>&1 || rc=$?
+assert_eq "$rc" 124 "child killed by timeout"
+grep -q '^ready' "$TMPDIR/child.out" || fail "child did not get ready in 5 s: $(cat "$TMPDIR/child.out")"
+grep -q 'interrupted (status 143)' "$TMPDIR/child.out" || fail "child: no interrupted line: $(cat "$TMPDIR/child.out")"
+check_cleaned "$TMPDIR/child.out" "cleanup on SIGTERM"

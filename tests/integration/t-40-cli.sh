@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The command line: help and version, usage errors (exit 2, a message naming the parameter, nothing
+# created or written), --json purity, the default scratch target, info, the null engine never
+# touching its target.
+source "$(dirname "$0")/lib.sh"
+cd "$TMPDIR"
+
+assert_exit 0 "$SSDBENCH" --help >help.txt
+grep -q "ssdbench run" help.txt || fail "--help does not mention run"
+assert_exit 0 "$SSDBENCH" help run >help-run.txt
+for p in rw rwmix-write bs stride qd threads engine direct span offset runtime io-limit ramp data seed \
+	interval label price; do
+	grep -q -- "--$p " help-run.txt || fail "help run does not list --$p"
+done
+assert_exit 0 "$SSDBENCH" --version >version.txt
+grep -Eq '^ssdbench [0-9]+\.[0-9]+\.[0-9]+' version.txt || fail "--version: $(cat version.txt)"
+ok "help and version"
+
+# bad VALUE... MESSAGE-PATTERN: exit 2, the pattern on stderr, no target file, no results.
+bad() {
+	local pattern=$1; shift
+	local rc=0
+	"$SSDBENCH" run --output "$TMPDIR/res-bad" --progress never "$@" "$TMPDIR/never.dat" \
+		>/dev/null 2>err.txt || rc=$?
+	assert_eq "$rc" 2 "exit 2 for: $*"
+	grep -q -- "$pattern" err.txt || fail "message for '$*' lacks '$pattern': $(cat err.txt)"
+	[ ! -e "$TMPDIR/never.dat" ] || fail "'$*' created the target"
+	[ ! -e "$TMPDIR/res-bad" ] || fail "'$*' created the output directory"
+}
+bad "bs" --bs 4q
+bad "bs" --bs 100
+bad "bs" --bs 128m
+bad "rw" --rw sideways
+bad "engine" --engine posixaio
+bad "qd" --qd 0
+bad "threads" --threads 5000
+bad "rwmix_write" --rwmix-write 101
+bad "span" --span 0
+bad "span" --span 120%
+bad "runtime" --runtime 10y
+bad "io_limit" --io-limit lots
+bad "data" --data ones
+bad "direct" --direct maybe
+bad "stride" --bs 8k --stride 4k --rw stride-read
+bad "unknown option" --blocksize 4k
+bad "interval" --interval 1ms
+# An existing file keeps its size: a span past its end is refused, and the file is left as it was.
+head -c 1048576 /dev/urandom >small.dat
+sum=$(md5sum <small.dat)
+rc=0; "$SSDBENCH" run --rw write --offset 512k --span 1m --output res-small --progress never small.dat \
+	>/dev/null 2>err.txt || rc=$?
+assert_eq "$rc" 2 "span past the end of an existing file"
+grep -q "span" err.txt || fail "message does not name span: $(cat err.txt)"
+assert_eq "$(md5sum <small.dat)" "$sum" "file unchanged after a refused run"
+rc=0; "$SSDBENCH" run --qd >/dev/null 2>err.txt || rc=$?
+assert_eq "$rc" 2 "an option without its value"
+grep -q "needs a value" err.txt || fail "message: $(cat err.txt)"
+ok "usage errors exit 2, name the parameter, touch nothing"
+
+# --json: stdout is JSON only, one result per line.
+"$SSDBENCH" run --engine null --io-limit 1m --span 1m --json --output res-json --progress never \
+	>json.txt 2>/dev/null || fail "null --json run failed"
+jq -e '.schema == "ssdbench-result"' json.txt >/dev/null || fail "--json stdout is not a result"
+[ ! -e ssdbench.scratch ] || fail "the null engine created the scratch file"
+ok "--json prints results only; null engine creates nothing"
+
+# Default target: ./ssdbench.scratch, created and laid out.
+"$SSDBENCH" run --rw read --bs 64k --span 8m --progress never --output res-default >table.txt \
+	2>/dev/null || fail "run on the default scratch target failed"
+[ -f ssdbench.scratch ] || fail "no ./ssdbench.scratch"
+grep -q "^case" table.txt && grep -q "read" table.txt || fail "no summary table: $(cat table.txt)"
+compgen -G 'res-default/job-*/manifest.json' >/dev/null || fail "no manifest.json"
+assert_eq "$(jq '.runs | length' res-default/job-*/manifest.json)" 1 "manifest lists the run"
+ok "default scratch target and summary table"
+
+# A comma list makes cases: 2 x 2 = 4 result files, in order.
+"$SSDBENCH" run --engine null --rw read,randread --bs 4k,64k --io-limit 1m --span 1m \
+	--progress never --output res-matrix >/dev/null 2>&1 || fail "matrix run failed"
+assert_eq "$(ls res-matrix/job-*/ | grep -c '^0.*\.json$')" 4 "four cases from two lists"
+assert_eq "$(jq -r '[.runs[].case] | join(" ")' res-matrix/job-*/manifest.json)" \
+	"read-4k read-64k randread-4k randread-64k" "cases in order, first axis outermost"
+ok "comma lists expand to cases"
+
+# info on a file.
+assert_exit 0 "$SSDBENCH" info ssdbench.scratch >info.txt
+grep -q "kind: *file" info.txt || fail "info: $(cat info.txt)"
+assert_exit 0 "$SSDBENCH" info --json ssdbench.scratch >info.json
+assert_eq "$(jq -r .kind info.json)" file "info --json kind"
+assert_exit 2 "$SSDBENCH" info /nonexistent/x
+ok "info"
+pass
