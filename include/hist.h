@@ -22,7 +22,7 @@ struct hist {
 	uint64_t count;
 	uint64_t min, max;
 	uint64_t sum;     /* wraps only past 584 years of summed nanoseconds */
-	double sumsq;
+	unsigned __int128 sumsq; /* exact, so stddev has no cancellation error */
 	uint64_t *buckets; /* HIST_NBUCKETS counters */
 };
 
@@ -49,7 +49,7 @@ static inline void hist_add(struct hist *h, uint64_t v)
 	h->buckets[hist_index(v)]++;
 	h->count++;
 	h->sum += v;
-	h->sumsq += (double)v * (double)v;
+	h->sumsq += (unsigned __int128)v * v;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -67,7 +67,8 @@ void hist_add_bucket(struct hist *h, uint64_t lo, uint64_t count);
 
 /*
  * The p-th percentile (0 < p <= 100): the midpoint of the bucket that holds the value of rank
- * ceil(p/100 * count), clamped to [min, max]. Returns 0 for an empty histogram.
+ * ceil(p/100 * count), clamped to [min, max]; the top rank is max itself. Returns 0 for an empty
+ * histogram.
  */
 uint64_t hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);

@@ -54,26 +54,29 @@ static const char usage_info[] =
 	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, serial, firmware,\n"
 	"transport, rotational, scheduler. Opens nothing for writing.\n";
 
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ssdbench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("ssdbench: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ssdbench: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("ssdbench: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static bool needs_quote(const char *s)

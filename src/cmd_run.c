@@ -245,13 +245,39 @@ static int check_all(struct run_cli *c, struct target *tg, struct job *jobs, siz
 	return 0;
 }
 
+/* mkdir -p: 0, or -1 with errno; an existing non-directory is ENOTDIR. */
+static int mkdir_parents(const char *path)
+{
+	char buf[4096];
+	struct stat st;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	if (stat(buf, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
 static int make_outdir(const char *output, const char *label, char *dir, size_t len)
 {
 	char lab[96], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (mkdir(output, 0755) < 0 && errno != EEXIST) {
+	if (mkdir_parents(output)) {
 		cli_error("cannot create output directory '%s': %s", output, strerror(errno));
 		return -errno;
 	}
@@ -299,7 +325,7 @@ static int run_one(struct run_cli *c, struct target_run *tr, struct job *j, cons
 	struct run_opts o = { .stop = &g_stop, .continue_on_error = c->continue_on_error,
 			      .progress = progress_update, .progress_ctx = pg,
 			      .phase_progress = progress_phase };
-	struct run_context ctx = { c->cmdline, NULL, case_name, rep, j->repeat };
+	struct run_context ctx = { c->cmdline, NULL, c->plan.naxes ? case_name : NULL, rep, j->repeat };
 	static const char *const status[] = { "ok", "interrupted", "failed" };
 	struct run_result res;
 	char err[512], file[256], cname[96];

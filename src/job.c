@@ -154,7 +154,7 @@ static int set_data(struct job *j, const char *v, char *err, size_t errlen)
 
 static int set_seed(struct job *j, const char *v, char *err, size_t errlen)
 {
-	if (parse_uint(v, 0, UINT64_MAX, &j->seed, err, errlen))
+	if (parse_uint(v, 0, INT64_MAX, &j->seed, err, errlen))
 		return -EINVAL;
 	j->seed_set = true;
 	return 0;
@@ -383,14 +383,20 @@ int job_check(const struct job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "interval: must be 10ms..1h");
 		return -EINVAL;
 	}
-	if (j->stride && j->stride < j->bs) {
-		snprintf(err, errlen, "stride: %llu is smaller than bs %llu; a stride must be at least bs",
+	if (j->stride && (j->stride < j->bs || j->stride % j->bs)) {
+		snprintf(err, errlen, "stride: %llu must be a multiple of bs (%llu) and at least bs",
 			 (unsigned long long)j->stride, (unsigned long long)j->bs);
 		return -EINVAL;
 	}
 	if (is_null && (j->trim || j->fill.bytes || j->fill.value > 0)) {
 		snprintf(err, errlen, "%s: the null engine does no I/O; use a real engine to %s",
 			 j->trim ? "trim" : "fill", j->trim ? "trim" : "fill");
+		return -EINVAL;
+	}
+	if (j->trim || j->fill.bytes || j->fill.value > 0 || j->ss_metric != SS_OFF) {
+		snprintf(err, errlen, "%s: not available yet in this version of ssdbench (it comes with "
+			 "the drive lifecycle: trim, fill, steady state)",
+			 j->trim ? "trim" : j->ss_metric != SS_OFF ? "steady_state" : "fill");
 		return -EINVAL;
 	}
 	if (j->ss_metric != SS_OFF && j->runtime_ns == 0 && !j->io_limit_set) {

@@ -54,11 +54,34 @@ static int size_shift(const char *suf, unsigned *shift)
 	return 0;
 }
 
+/* Whole part exactly (strtoull), fraction as a double; scaled by 2^shift with overflow checks. */
+static int scale_exact(const char *s, const char *end, unsigned shift, uint64_t *out)
+{
+	const char *dot = memchr(s, '.', (size_t)(end - s));
+	unsigned long long whole;
+	double frac = 0, scaled;
+
+	errno = 0;
+	whole = strtoull(s, NULL, 10);
+	if (errno == ERANGE || (shift && whole > (UINT64_MAX >> shift)))
+		return -ERANGE;
+	if (dot)
+		frac = strtod(dot, NULL);
+	scaled = ldexp(frac, (int)shift);
+	if (scaled != floor(scaled))
+		return -EINVAL;
+	if ((uint64_t)scaled > UINT64_MAX - (whole << shift))
+		return -ERANGE;
+	*out = (whole << shift) + (uint64_t)scaled;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 {
 	const char *end;
 	unsigned shift;
-	double v, scaled;
+	double v;
+	int ret;
 
 	if (!s || !*s)
 		return bad(err, errlen, s ? s : "", "empty size");
@@ -66,12 +89,11 @@ int parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 		return bad(err, errlen, s, "not a size (expected e.g. 4096, 4k, 1m, 2g)");
 	if (size_shift(end, &shift))
 		return bad(err, errlen, s, "unknown size suffix (use k, m, g, t: powers of 1024)");
-	scaled = ldexp(v, (int)shift);
-	if (scaled >= 18446744073709551616.0)
+	ret = scale_exact(s, end, shift, bytes);
+	if (ret == -ERANGE)
 		return bad(err, errlen, s, "size too large");
-	if (scaled != floor(scaled))
+	if (ret)
 		return bad(err, errlen, s, "not a whole number of bytes");
-	*bytes = (uint64_t)scaled;
 	return 0;
 }
 

@@ -263,9 +263,9 @@ int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t err
 		double sd = json_number_value(json_object_get(lat, "stddev"));
 		double mean = json_number_value(json_object_get(lat, "mean"));
 
-		h->sumsq = sd * sd * (double)(count - 1) + (double)count * mean * mean;
+		h->sumsq = (unsigned __int128)(sd * sd * (double)(count - 1) + (double)count * mean * mean);
 	} else {
-		h->sumsq = (double)h->sum * (double)h->sum;
+		h->sumsq = (unsigned __int128)h->sum * h->sum;
 	}
 	return 0;
 }

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/*
+ * job and plan: the defaults of SPEC section 2, job_set for every parameter (good and bad values,
+ * names with dashes or underscores), job_resolve against a target, job_check, and plan expansion.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "job.h"
+#include "plan.h"
+
+#define MiB (1ull << 20)
+#define GiB (1ull << 30)
+#define SEC 1000000000ull
+
+static const char *const spec_params[] = {
+	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "span", "offset",
+	"runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
+	"seed", "label", "price",
+};
+#define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
+
+static void set_ok(struct job *j, const char *name, const char *value)
+{
+	char err[256] = "";
+
+	if (job_set(j, name, value, err, sizeof(err)))
+		fail_msg("%s=%s refused: %s", name, value, err);
+}
+
+/* The message names param first ("param: ..."). */
+static void assert_names(const char *err, const char *param)
+{
+	size_t n = strlen(param);
+
+	if (strncmp(err, param, n) || err[n] != ':')
+		fail_msg("message \"%s\" does not start with \"%s:\"", err, param);
+}
+
+/* -EINVAL, a message that starts with the canonical name, quotes the value and says must. */
+static void set_bad(const char *name, const char *value, const char *must)
+{
+	char err[256] = "", quoted[300];
+	struct job j;
+	int ret;
+
+	job_init(&j);
+	ret = job_set(&j, name, value, err, sizeof(err));
+	if (ret != -EINVAL)
+		fail_msg("%s=%s: returned %d, want -EINVAL", name, value, ret);
+	assert_names(err, job_param_name(name));
+	snprintf(quoted, sizeof(quoted), "'%s'", value);
+	if (!strstr(err, quoted) || (must && !strstr(err, must)))
+		fail_msg("%s=%s: message \"%s\" does not quote the value or say \"%s\"", name, value, err,
+			 must ? must : "");
+}
+
+static void resolve_ok(struct job *j, uint64_t size, unsigned lbs)
+{
+	char err[256] = "";
+
+	if (job_resolve(j, size, lbs, err, sizeof(err)))
+		fail_msg("job_resolve(%llu, %u) refused: %s", (unsigned long long)size, lbs, err);
+}
+
+static void resolve_bad(struct job *j, uint64_t size, unsigned lbs, const char *param)
+{
+	char err[256] = "";
+
+	if (job_resolve(j, size, lbs, err, sizeof(err)) != -EINVAL)
+		fail_msg("job_resolve accepted a job that should fail on %s", param);
+	assert_names(err, param);
+}
+
+/* job_init, then every "name=value" of a space-separated list. */
+static void job_of(struct job *j, const char *spec)
+{
+	char buf[256], *save = NULL, *kv;
+
+	job_init(j);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(kv, '=');
+
+		assert_non_null(eq);
+		*eq = '\0';
+		set_ok(j, kv, eq + 1);
+	}
+}
+
+/* Sets one parameter of j and checks what it did. */
+#define SET(name, value, cond)                                          \
+	do {                                                            \
+		set_ok(&j, name, value);                                \
+		if (!(cond))                                            \
+			fail_msg("%s=%s: want %s", name, value, #cond); \
+	} while (0)
+
+static void test_job_init_has_the_spec_defaults(void **state)
+{
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_true(j.rw == RW_RANDREAD && j.rwmix_write == 50 && j.bs == 4096);
+	assert_true(j.stride == 0);                   /* 2 x bs, resolved later */
+	assert_true(j.qd == 1 && j.threads == 1 && j.direct);
+	assert_string_equal(j.engine, "io_uring");
+	assert_true(j.span.kind == AMOUNT_PERCENT && j.span.value == 100.0 && !j.span_set);
+	assert_true(j.offset.kind == AMOUNT_BYTES && j.offset.bytes == 0);
+	assert_true(j.runtime_ns == 0 && j.ramp_ns == 0 && !j.trim);
+	assert_false(j.io_limit_set);                 /* 100 % of the span when runtime is 0 */
+	assert_true(j.fill.kind == AMOUNT_BYTES && j.fill.bytes == 0);
+	assert_true(j.data == DATA_RANDOM && j.repeat == 1 && j.interval_ns == SEC);
+	assert_true(j.ss_metric == SS_OFF && j.seed == JOB_DEFAULT_SEED && !j.seed_set);
+	assert_string_equal(j.label, "");
+	assert_true(j.price < 0);
+	resolve_ok(&j, GiB, 512);
+	assert_true(j.r.stride == 8192);
+	assert_true(j.r.span == GiB && j.r.offset == 0 && j.r.io_limit == GiB && j.r.fill == 0);
+}
+
+static void test_job_set_accepts_good_values(void **state)
+{
+	static const char *const rws[] = { "read", "write", "randread", "randwrite", "rw", "randrw",
+					   "stride-read", "stride-write" };
+	static const char *const engines[] = { "libaio", "psync", "null", "io_uring" };
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	for (size_t i = 0; i < 8; i++)
+		SET("rw", rws[i], j.rw == (enum rw_pattern)i && !strcmp(rw_name(j.rw), rws[i]));
+	SET("rw", "stride_read", j.rw == RW_STRIDE_READ);
+	SET("rwmix_write", "0", j.rwmix_write == 0);
+	SET("rwmix_write", "100", j.rwmix_write == 100);
+	SET("bs", "512", j.bs == 512);
+	SET("bs", "64m", j.bs == 64 * MiB);
+	SET("bs", "128KiB", j.bs == 128 << 10);
+	SET("stride", "1m", j.stride == MiB);
+	SET("qd", "4096", j.qd == 4096);
+	SET("threads", "1024", j.threads == 1024);
+	for (size_t i = 0; i < 4; i++)
+		SET("engine", engines[i], !strcmp(j.engine, engines[i]));
+	SET("engine", "io-uring", !strcmp(j.engine, "io_uring"));
+	SET("direct", "false", !j.direct);
+	SET("span", "20%", j.span.kind == AMOUNT_PERCENT && j.span.value == 20.0 && j.span_set);
+	SET("span", "4g", j.span.kind == AMOUNT_BYTES && j.span.bytes == 4 * GiB);
+	SET("offset", "10%", j.offset.kind == AMOUNT_PERCENT && j.offset.value == 10.0);
+	SET("offset", "1m", j.offset.kind == AMOUNT_BYTES && j.offset.bytes == MiB);
+	SET("runtime", "30s", j.runtime_ns == 30 * SEC);
+	SET("io_limit", "2x", j.io_limit.kind == AMOUNT_MULTIPLE && j.io_limit.value == 2.0);
+	assert_true(j.io_limit_set);
+	SET("io_limit", "50%", j.io_limit.kind == AMOUNT_PERCENT && j.io_limit.value == 50.0);
+	SET("io_limit", "1g", j.io_limit.kind == AMOUNT_BYTES && j.io_limit.bytes == GiB);
+	SET("ramp", "500ms", j.ramp_ns == SEC / 2);
+	SET("trim", "true", j.trim);
+	SET("fill", "50%", j.fill.kind == AMOUNT_PERCENT && j.fill.value == 50.0);
+	SET("fill", "1g", j.fill.kind == AMOUNT_BYTES && j.fill.bytes == GiB);
+	SET("data", "zero", j.data == DATA_ZERO);
+	SET("data", "compress:50", j.data == DATA_COMPRESS && j.compress_pct == 50);
+	SET("data", "compress:30%", j.data == DATA_COMPRESS && j.compress_pct == 30);
+	SET("repeat", "1000", j.repeat == 1000);
+	SET("interval", "100ms", j.interval_ns == SEC / 10);
+	SET("steady_state", "iops:5x60s", j.ss_metric == SS_IOPS && j.ss_window == 5);
+	assert_true(j.ss_round_ns == 60 * SEC);
+	SET("steady_state", "lat:10x1m", j.ss_metric == SS_LAT && j.ss_window == 10);
+	SET("steady_state", "off", j.ss_metric == SS_OFF);
+	SET("seed", "0", j.seed == 0 && j.seed_set);
+	SET("seed", "9223372036854775807", j.seed == INT64_MAX);   /* the largest a JSON integer holds */
+	SET("label", "Samsung 990 PRO, 2 TB", !strcmp(j.label, "Samsung 990 PRO, 2 TB"));
+	SET("price", "$129.99", j.price == 129.99);
+	SET("price", "370", j.price == 370.0);
+}
+
+static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
+{
+	/* name, value, and what the message must also say (the allowed range) where it is a range. */
+	static const char *const bad[][3] = {
+		{ "rw", "bogus" }, { "rw", "" }, { "rwmix_write", "101", "0..100" }, { "rwmix_write", "-1" },
+		{ "bs", "256", "512..64m" }, { "bs", "128m", "512..64m" }, { "bs", "4q" }, { "bs", "0" },
+		{ "bs", "1.3" }, { "stride", "256" }, { "stride", "2t" }, { "stride", "x" },
+		{ "qd", "0", "1..4096" }, { "qd", "4097", "1..4096" }, { "threads", "0", "1..1024" },
+		{ "threads", "1025", "1..1024" }, { "threads", "two" }, { "engine", "aio" }, { "engine", "" },
+		{ "direct", "maybe" }, { "span", "0" }, { "span", "0%" }, { "span", "101%" }, { "span", "2x" },
+		{ "offset", "2x" }, { "offset", "101%" }, { "offset", "q" }, { "runtime", "5parsecs" },
+		{ "runtime", "-1s" }, { "io_limit", "0x" }, { "io_limit", "101%" }, { "io_limit", "4q" },
+		{ "ramp", "1d" }, { "trim", "sometimes" }, { "fill", "2x" }, { "fill", "150%" },
+		{ "data", "lz4" }, { "data", "compress:101" }, { "data", "compress:" },
+		{ "data", "compress:abc" }, { "repeat", "0", "1..1000" }, { "repeat", "1001", "1..1000" },
+		{ "interval", "1q" }, { "steady_state", "iops" }, { "steady_state", "iops:1x60s" },
+		{ "steady_state", "foo:5x60s" }, { "steady_state", "iops:5x60q" },
+		{ "steady_state", "iops:5x0s" }, { "steady_state", "iops:5x60s!" }, { "seed", "-1" },
+		{ "seed", "abc" }, { "seed", "18446744073709551616" }, { "label", "" },
+		{ "price", "-1" }, { "price", "abc" }, { "price", "" },
+	};
+	char longlabel[JOB_LABEL_MAX + 10];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		set_bad(bad[i][0], bad[i][1], bad[i][2]);
+	memset(longlabel, 'a', sizeof(longlabel) - 1);
+	longlabel[sizeof(longlabel) - 1] = '\0';
+	set_bad("label", longlabel, NULL);
+}
+
+static void test_job_set_takes_dashes_and_underscores(void **state)
+{
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	SET("rwmix-write", "30", j.rwmix_write == 30);
+	SET("rwmix_write", "40", j.rwmix_write == 40);
+	SET("io-limit", "1g", j.io_limit.bytes == GiB);
+	SET("steady-state", "bw:3x10s", j.ss_metric == SS_BW);
+	assert_string_equal(job_param_name("io-limit"), "io_limit");
+	set_bad("rwmix-write", "200", "0..100");   /* the message uses the canonical name */
+}
+
+/* Exactly the parameters of SPEC section 2; anything else is -ENOENT. */
+static void test_job_knows_exactly_the_spec_parameters(void **state)
+{
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	assert_int_equal(job_param_count(), NSPEC);
+	for (size_t i = 0; i < NSPEC; i++)
+		assert_string_equal(job_param_name(spec_params[i]), spec_params[i]);
+	job_init(&j);
+	assert_int_equal(job_set(&j, "blocksize", "4k", err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "'blocksize'"));
+	assert_int_equal(job_set(&j, "", "4k", err, sizeof(err)), -ENOENT);
+	assert_int_equal(job_set(&j, "bs_", "4k", err, sizeof(err)), -ENOENT);
+	assert_false(job_is_param("rwmix"));
+	assert_null(job_param_name("a_very_long_name_that_is_not_a_parameter_at_all"));
+}
+
+/* Resolving spec against a 1 GiB target of 512-byte blocks gives these offset, span, io_limit, fill. */
+static void resolves_to(const char *spec, uint64_t offset, uint64_t span, uint64_t io_limit,
+			uint64_t fill)
+{
+	struct job j;
+
+	job_of(&j, spec);
+	resolve_ok(&j, GiB, 512);
+	if (j.r.offset != offset || j.r.span != span || j.r.io_limit != io_limit || j.r.fill != fill ||
+	    j.r.target_size != GiB)
+		fail_msg("%s: offset %llu span %llu io_limit %llu fill %llu", spec,
+			 (unsigned long long)j.r.offset, (unsigned long long)j.r.span,
+			 (unsigned long long)j.r.io_limit, (unsigned long long)j.r.fill);
+}
+
+static void resolve_fails(const char *spec, unsigned lbs, const char *param)
+{
+	struct job j;
+
+	job_of(&j, spec);
+	resolve_bad(&j, GiB, lbs, param);
+}
+
+#define PCT(p) ((uint64_t)(GiB * (p) / 100.0) / 4096 * 4096)   /* p % of 1 GiB in 4k blocks */
+
+static void test_job_resolve_span_and_offset(void **state)
+{
+	(void)state;
+	resolves_to("span=20%", 0, PCT(20), PCT(20), 0);
+	resolves_to("offset=50%", GiB / 2, GiB / 2, GiB / 2, 0);          /* 100 % ends at the end */
+	resolves_to("offset=33% span=10%", PCT(33), PCT(10), PCT(10), 0);
+	resolves_to("offset=512m span=512m", 512 * MiB, 512 * MiB, 512 * MiB, 0);
+	resolve_fails("offset=512m span=513m", 512, "span");
+	resolve_fails("span=2g", 512, "span");
+	resolve_fails("offset=1g", 512, "offset");
+}
+
+static void test_job_resolve_fill_bounds_the_span_unless_span_given(void **state)
+{
+	(void)state;
+	resolves_to("fill=50%", 0, GiB / 2, GiB / 2, GiB / 2);
+	resolves_to("fill=50% offset=256m", 256 * MiB, 256 * MiB, 256 * MiB, GiB / 2);
+	resolves_to("fill=50% span=100%", 0, GiB, GiB, GiB / 2);
+	resolves_to("fill=256m span=512m", 0, 512 * MiB, 512 * MiB, 256 * MiB);
+	resolve_fails("fill=2g", 512, "fill");
+}
+
+static void test_job_resolve_io_limit(void **state)
+{
+	(void)state;
+	resolves_to("span=50% io_limit=50%", 0, GiB / 2, GiB / 4, 0);     /* percent of the span */
+	resolves_to("span=50% io_limit=3g", 0, GiB / 2, 3 * GiB, 0);      /* bytes, past the span */
+	resolves_to("span=50% io_limit=2x", 0, GiB / 2, 2 * GiB, 0);      /* multiple of capacity */
+	resolve_fails("io_limit=1k", 512, "io_limit");
+}
+
+static void test_job_resolve_default_io_limit_only_without_runtime(void **state)
+{
+	(void)state;
+	resolves_to("span=25%", 0, GiB / 4, GiB / 4, 0);
+	resolves_to("span=25% runtime=30s", 0, GiB / 4, 0, 0);
+	resolves_to("span=25% runtime=30s io_limit=1g", 0, GiB / 4, GiB, 0);
+}
+
+static void test_job_resolve_alignment_matters_only_with_direct(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "bs=512", "bs" }, { "offset=512", "offset" }, { "stride=6k", "stride" },
+		{ "span=1001k", "span" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct job j;
+
+		job_of(&j, cases[i][0]);
+		resolve_bad(&j, GiB, 4096, cases[i][1]);
+		set_ok(&j, "direct", "false");
+		resolve_ok(&j, GiB, 4096);
+		set_ok(&j, "direct", "true");
+		resolve_ok(&j, GiB, 512);
+	}
+}
+
+static void test_job_resolve_sequential_span_needs_a_block_per_thread(void **state)
+{
+	static const char *const seq[] = { "read", "write", "rw", "stride-read", "stride-write" };
+	static const char *const rnd[] = { "randread", "randwrite", "randrw" };
+	struct job j;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		job_of(&j, "threads=4 bs=1m span=3m");
+		set_ok(&j, "rw", seq[i]);
+		resolve_bad(&j, GiB, 512, "span");
+		set_ok(&j, "span", "4m");
+		resolve_ok(&j, GiB, 512);
+	}
+	for (size_t i = 0; i < sizeof(rnd) / sizeof(rnd[0]); i++) {
+		job_of(&j, "threads=4 bs=1m span=1m");
+		set_ok(&j, "rw", rnd[i]);
+		resolve_ok(&j, GiB, 512);
+	}
+	job_of(&j, "bs=1m span=1000k");
+	resolve_bad(&j, GiB, 512, "span");
+}
+
+static void test_job_file_size_needed_follows_span_offset_and_fill(void **state)
+{
+	struct job j;
+
+	(void)state;
+	job_of(&j, "span=4g offset=1g");
+	assert_true(job_file_size_needed(&j) == 5 * GiB);
+	job_of(&j, "span=4g offset=1g fill=8g");
+	assert_true(job_file_size_needed(&j) == 8 * GiB);
+	job_of(&j, "span=20%");
+	assert_true(job_file_size_needed(&j) == 0);
+	job_of(&j, "span=4g offset=10%");
+	assert_true(job_file_size_needed(&j) == 0);
+}
+
+static void test_job_check_bounds_interval_and_stride(void **state)
+{
+	static const char *const good[] = { "", "interval=10ms", "interval=1h", "bs=8k stride=8k",
+					    "bs=8k stride=1m" };
+	static const char *const bad[][2] = {
+		{ "interval=9ms", "interval" }, { "interval=61m", "interval" }, { "interval=0", "interval" },
+		{ "bs=8k stride=4k", "stride" }, { "bs=4k stride=6k", "stride" },
+		{ "engine=null trim=true", "trim" },
+		{ "steady_state=iops:5x60s", "steady_state" },
+	};
+	char err[256];
+	struct job j;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		job_of(&j, good[i]);
+		if (job_check(&j, err, sizeof(err)))
+			fail_msg("%s: job_check refused: %s", good[i], err);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		job_of(&j, bad[i][0]);
+		err[0] = '\0';
+		assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+		assert_names(err, bad[i][1]);
+	}
+}
+
+static void test_job_write_pct_of_every_pattern(void **state)
+{
+	static const unsigned want[] = { [RW_READ] = 0, [RW_WRITE] = 100, [RW_RANDREAD] = 0,
+					 [RW_RANDWRITE] = 100, [RW_MIX] = 30, [RW_RANDMIX] = 30,
+					 [RW_STRIDE_READ] = 0, [RW_STRIDE_WRITE] = 100 };
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	set_ok(&j, "rwmix_write", "30");
+	for (int rw = RW_READ; rw <= RW_STRIDE_WRITE; rw++) {
+		j.rw = (enum rw_pattern)rw;
+		assert_int_equal(job_write_pct(&j), want[rw]);
+		assert_int_equal(job_writes(&j), want[rw] > 0);
+		assert_int_equal(job_reads(&j), want[rw] < 100);
+	}
+}
+
+static void plan_ok(struct plan *p, const char *name, const char *value)
+{
+	char err[256] = "";
+
+	if (plan_set(p, name, value, err, sizeof(err)))
+		fail_msg("plan_set %s=%s refused: %s", name, value, err);
+}
+
+/* Case k of p is named want; its job is left in j. */
+static void case_is(const struct plan *p, size_t k, const char *want, struct job *j)
+{
+	char name[64], err[256] = "";
+
+	if (plan_case(p, k, j, name, sizeof(name), err, sizeof(err)))
+		fail_msg("case %zu: %s", k, err);
+	assert_string_equal(name, want);
+}
+
+static void test_plan_cases_are_the_cross_product_first_axis_outermost(void **state)
+{
+	static const char *const names[] = { "read-4k-1", "read-4k-8", "read-128k-1", "read-128k-8",
+					     "randwrite-4k-1", "randwrite-4k-8", "randwrite-128k-1",
+					     "randwrite-128k-8" };
+	struct plan p;
+	struct job j;
+
+	(void)state;
+	plan_init(&p);
+	plan_ok(&p, "rw", "read,randwrite");
+	plan_ok(&p, "bs", "4k,128k");
+	plan_ok(&p, "qd", "1,8");
+	plan_ok(&p, "runtime", "10s");
+	assert_int_equal(plan_ncases(&p), 8);
+	for (size_t k = 0; k < 8; k++) {
+		case_is(&p, k, names[k], &j);
+		assert_int_equal(j.rw, k < 4 ? RW_READ : RW_RANDWRITE);
+		assert_true(j.bs == (k / 2 % 2 ? 128u << 10 : 4096u));
+		assert_true(j.qd == (k % 2 ? 8 : 1) && j.runtime_ns == 10 * SEC);
+	}
+	plan_release(&p);
+}
+
+static void test_plan_axis_can_be_replaced(void **state)
+{
+	struct plan p;
+	struct job j;
+
+	(void)state;
+	plan_init(&p);
+	plan_ok(&p, "rw", "read,write");
+	plan_ok(&p, "bs", "4k,8k,16k");
+	assert_int_equal(plan_ncases(&p), 6);
+	plan_ok(&p, "rw", "randread,randwrite,randrw");   /* a list replaces the axis in place */
+	assert_int_equal(plan_ncases(&p), 9);
+	case_is(&p, 3, "randwrite-4k", &j);
+	plan_ok(&p, "bs", "64k");                         /* a scalar removes the axis */
+	assert_int_equal(plan_ncases(&p), 3);
+	case_is(&p, 2, "randrw", &j);
+	assert_true(j.bs == 64 << 10 && j.rw == RW_RANDMIX);
+	plan_ok(&p, "rw", "read");
+	assert_int_equal(plan_ncases(&p), 1);
+	case_is(&p, 0, "read", &j);                       /* no axes: named by the pattern */
+	plan_release(&p);
+}
+
+static void test_plan_label_never_splits(void **state)
+{
+	struct plan p;
+	struct job j;
+
+	(void)state;
+	plan_init(&p);
+	plan_ok(&p, "label", "Samsung 990 PRO, 2 TB, PCIe 4");
+	assert_int_equal(plan_ncases(&p), 1);
+	case_is(&p, 0, "randread", &j);
+	assert_string_equal(j.label, "Samsung 990 PRO, 2 TB, PCIe 4");
+	plan_release(&p);
+}
+
+static void test_plan_refuses_bad_lists_and_truncates_long_names(void **state)
+{
+	char err[256] = "", name[8];
+	struct plan p;
+	struct job j;
+
+	(void)state;
+	plan_init(&p);
+	assert_int_equal(plan_set(&p, "bs", "4k,4q", err, sizeof(err)), -EINVAL);
+	assert_int_equal(strncmp(err, "bs: ", 4), 0);
+	assert_non_null(strstr(err, "'4q'"));
+	assert_int_equal(plan_set(&p, "bs", ",", err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_set(&p, "blocksize", "4k,8k", err, sizeof(err)), -ENOENT);
+	assert_int_equal(plan_ncases(&p), 1);
+	plan_ok(&p, "io-limit", "1g,2g");
+	assert_string_equal(p.axes[0].name, "io_limit");
+	plan_ok(&p, "rw", "stride-write,read");
+	assert_int_equal(plan_case(&p, 0, &j, name, sizeof(name), err, sizeof(err)), 0);
+	assert_string_equal(name, "1g-stri");             /* cut to the buffer, terminated */
+	plan_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_job_init_has_the_spec_defaults),
+		cmocka_unit_test(test_job_set_accepts_good_values),
+		cmocka_unit_test(test_job_set_refuses_bad_values_naming_the_parameter),
+		cmocka_unit_test(test_job_set_takes_dashes_and_underscores),
+		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
+		cmocka_unit_test(test_job_resolve_span_and_offset),
+		cmocka_unit_test(test_job_resolve_fill_bounds_the_span_unless_span_given),
+		cmocka_unit_test(test_job_resolve_io_limit),
+		cmocka_unit_test(test_job_resolve_default_io_limit_only_without_runtime),
+		cmocka_unit_test(test_job_resolve_alignment_matters_only_with_direct),
+		cmocka_unit_test(test_job_resolve_sequential_span_needs_a_block_per_thread),
+		cmocka_unit_test(test_job_file_size_needed_follows_span_offset_and_fill),
+		cmocka_unit_test(test_job_check_bounds_interval_and_stride),
+		cmocka_unit_test(test_job_write_pct_of_every_pattern),
+		cmocka_unit_test(test_plan_cases_are_the_cross_product_first_axis_outermost),
+		cmocka_unit_test(test_plan_axis_can_be_replaced),
+		cmocka_unit_test(test_plan_label_never_splits),
+		cmocka_unit_test(test_plan_refuses_bad_lists_and_truncates_long_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
