@@ -80,7 +80,10 @@ def merge(ops):
     sd = math.sqrt(max(0.0, (sumsq - n * mean * mean) / (n - 1))) if n > 1 else 0.0
     pct = {}
     for p in PCTS:
-        rank = min(max(math.ceil(float(p) / 100.0 * n), 1), n)
+        rank = max(math.ceil(float(p) / 100.0 * n * (1 - 1e-12)), 1)
+        if rank >= n:
+            pct[p] = lmax
+            continue
         seen = 0
         for lo, c in out["buckets"]:
             seen += c
