@@ -155,7 +155,8 @@ static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[
 static void monitor_run(struct monitor *m)
 {
 	struct run_ctl *ctl = m->ctl;
-	uint64_t iv = m->res->ts.interval_ns, next_sample = ctl->t_ramp_end, next_prog = ctl->t_start;
+	uint64_t iv = m->res->ts.interval_ns, next_sample = ctl->t_ramp_end;
+	uint64_t next_prog = ctl->t_start + PROGRESS_NS;
 	uint64_t base[3] = { 0 }, cur[3], pprev[3] = { 0 }, tprev = ctl->t_start, now, tbase = 0;
 	bool have_base = false;
 
