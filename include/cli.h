@@ -16,6 +16,7 @@ enum exit_code {
 
 int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
 int cli_main(int argc, char **argv);
 
 /* "ssdbench: <message>" on stderr. */

@@ -64,6 +64,8 @@ struct job {
 	enum ss_metric ss_metric;   /* steady_state */
 	unsigned ss_window;         /* rounds in the window */
 	uint64_t ss_round_ns;       /* length of one round */
+	bool ss_stop;               /* stop when reached (else ":track": record only) */
+	bool soft_bounds;           /* from a profile: cap span and percent offsets to the target */
 	uint64_t seed;
 	bool seed_set;
 	char label[JOB_LABEL_MAX];
@@ -76,6 +78,7 @@ struct job {
 		uint64_t io_limit;      /* bytes over all threads; 0 = none */
 		uint64_t fill;          /* bytes */
 		uint64_t stride;
+		bool span_capped;       /* soft_bounds cut the span to the target */
 	} r;
 };
 
@@ -121,6 +124,12 @@ static inline bool job_writes(const struct job *j)
 static inline bool job_reads(const struct job *j)
 {
 	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE && j->rw != RW_STRIDE_WRITE;
+}
+
+/* True if the job changes the target's contents: writes, trim or fill. */
+static inline bool job_modifies(const struct job *j)
+{
+	return job_writes(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
 }
 
 /* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */

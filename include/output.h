@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "job.h"
 #include "run.h"
 
 void summary_header(FILE *f);
@@ -17,6 +18,8 @@ struct progress {
 	unsigned case_no, ncases;   /* 1-based */
 	char what[128];             /* the case's short description */
 	bool drawn;
+	uint64_t t0;                /* CLOCK_MONOTONIC ns when the whole run started (0: set on first use) */
+	unsigned done, total;       /* runs finished and planned in all (0: unknown) */
 };
 
 /* run_opts.progress callback. */
@@ -30,3 +33,8 @@ void progress_clear(struct progress *pg);
 void format_rate(double v, char *buf, size_t len);
 
 #endif
+
+/* "4g", "20%", "2x". */
+void format_amount(const struct amount *a, char *buf, size_t len);
+/* One line of a job's parameters as given (before resolution): the main ones, then non-defaults. */
+void format_job(const struct job *j, char *buf, size_t len);

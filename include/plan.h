@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A plan: base parameters plus matrix axes (a parameter with a list of values) whose cross product
- * gives the cases, first axis outermost. Pure: no I/O.
+ * A plan: base parameters, matrix axes whose cross product gives the cases (first axis outermost),
+ * and overrides applied last. An axis is a parameter with a list of values, or a list of named cases
+ * (each a set of parameters). Pure: no I/O.
  */
 #ifndef SSDBENCH_PLAN_H
 #define SSDBENCH_PLAN_H
@@ -10,9 +11,17 @@
 
 #include "job.h"
 
+/* name=value pairs (one named case, or the overrides). */
+struct kvlist {
+	char **keys;
+	char **vals;
+	size_t n;
+};
+
 struct axis {
-	const char *name;    /* canonical parameter name */
-	char **values;
+	const char *name;    /* canonical parameter name, or "cases" */
+	char **values;       /* parameter values, or case names */
+	struct kvlist *cases;/* for "cases": the parameters of each case; else NULL */
 	size_t n;
 };
 
@@ -20,23 +29,40 @@ struct plan {
 	struct job base;
 	struct axis *axes;
 	size_t naxes;
+	struct kvlist over;  /* --set and command-line options, applied after the axes */
 };
 
 void plan_init(struct plan *p);
 void plan_release(struct plan *p);
 
 /*
- * Sets a parameter: a single value goes into the base, a comma list becomes an axis (replacing an
- * axis of the same name, or the base value). label and price never split. Every value is checked
- * with job_set. Returns 0, -ENOENT (unknown name) or -EINVAL, with a message.
+ * A parameter for every case: a single value goes into the overrides, a comma list becomes (or
+ * replaces) that parameter's axis; either removes an axis of that name. label and price never split.
+ * Every value is checked with job_set. Returns 0, -ENOENT (unknown name) or -EINVAL, with a message.
  */
 int plan_set(struct plan *p, const char *name, const char *value, char *err, size_t errlen);
+
+/* Adds an axis of values for a parameter (profiles). Checks the values. */
+int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, char *err, size_t errlen);
+
+/*
+ * Adds an axis of named cases (profiles): names[i] and the parameters of case i in cases[i]. Takes
+ * ownership of names (each string and the array) and cases on success.
+ */
+int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen);
+
+/* Appends a pair to a list (copies both). Returns 0 or -ENOMEM. */
+int kvlist_add(struct kvlist *l, const char *key, const char *val);
+void kvlist_release(struct kvlist *l);
+
+/* Applies a list to a job through job_set. */
+int kvlist_apply(const struct kvlist *l, struct job *j, char *err, size_t errlen);
 
 size_t plan_ncases(const struct plan *p);
 
 /*
- * Case k (0-based): the base with the axes' values of that case applied. name gets a short name
- * of the axis values ("randread-4k"), or the rw pattern where there are no axes.
+ * Case k (0-based): the base, the axes' values of that case, then the overrides. name gets a short
+ * name of the case ("randread-4k", a named case's name), or the rw pattern where there are no axes.
  */
 int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t namelen, char *err,
 	      size_t errlen);

@@ -24,6 +24,8 @@ struct run_context {
 	const char *case_name;   /* NULL for a single plain job */
 	unsigned repeat_index;   /* 1-based */
 	unsigned repeat_count;
+	const char *phase;       /* "prepare" for a profile's prepare jobs, NULL = "measure" */
+	unsigned round;          /* profile rounds: 1-based, 0 = the profile has none */
 };
 
 /* Builds the result object of one run. Returns a new reference, or NULL on allocation failure. */

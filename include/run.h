@@ -36,6 +36,19 @@ struct phase {
 
 #define RUN_MAX_ERRS 16
 
+/* Steady state (SPEC section 5) of a run that asked for it. */
+struct ss_result {
+	bool enabled;
+	bool reached;          /* the rule held over some window of the run */
+	bool stopped;          /* the run stopped because it held */
+	unsigned window;
+	uint64_t round_ns;
+	size_t reached_at;     /* 1-based round at the end of the first window that held, 0 = never */
+	size_t n, cap;
+	double *rounds;        /* the metric per round */
+	double mean, range, slope, excursion; /* over the first window that held, else the last */
+};
+
 struct run_result {
 	enum run_status status;
 	uint64_t started_at, finished_at;   /* CLOCK_REALTIME ns */
@@ -47,6 +60,7 @@ struct run_result {
 	struct err_rec errs[RUN_MAX_ERRS];
 	unsigned nerrs;
 	struct phase layout, trim, fill;
+	struct ss_result ss;
 	char message[256];                  /* why it failed or was interrupted */
 };
 
@@ -55,6 +69,7 @@ struct run_progress {
 	double elapsed_s, total_s;          /* total_s 0 when unknown */
 	double fraction;                    /* of the run, 0..1, or < 0 when unknown */
 	double iops, bw;                    /* over the last period */
+	const char *phase;                  /* "fill" while preconditioning, NULL when measuring */
 };
 
 struct run_opts {
@@ -63,6 +78,7 @@ struct run_opts {
 	void (*progress)(void *ctx, const struct run_progress *p);
 	void *progress_ctx;
 	target_progress_fn phase_progress;  /* layout and other preparation */
+	const char *phase;                  /* passed on in run_progress (internal) */
 };
 
 /*

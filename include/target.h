@@ -55,6 +55,12 @@ int target_open(struct target *t, bool write, bool direct, uint64_t need, char *
 int target_layout(struct target *t, uint64_t from, uint64_t to, target_progress_fn fn, void *ctx,
 		  uint64_t *written, char *err, size_t errlen);
 
+/*
+ * Discards [off, off + len): BLKDISCARD on a device, hole punching on a file. Returns 0, or -errno
+ * (-EOPNOTSUPP where the device or filesystem cannot discard) with a message.
+ */
+int target_trim(struct target *t, uint64_t off, uint64_t len, char *err, size_t errlen);
+
 void target_close(struct target *t);
 
 static inline const char *target_kind_name(const struct target *t)

@@ -17,6 +17,7 @@ static const char usage_main[] =
 	"commands:\n"
 	"  run [OPTIONS] [TARGET...]   run a job against each TARGET (default ./ssdbench.scratch)\n"
 	"  info TARGET                 what ssdbench knows of a device or file\n"
+	"  profiles [list|show NAME]   the shipped experiments, and the cases of one\n"
 	"  help COMMAND                help for one command\n"
 	"\n"
 	"options:\n"
@@ -60,6 +61,14 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
+
+static const char usage_profiles[] =
+	"usage: ssdbench profiles [list]\n"
+	"       ssdbench profiles show NAME|PATH\n"
+	"\n"
+	"Lists the profiles (one experiment of the seed documents each) with a one-line description,\n"
+	"or prints one profile's source, notes and expanded cases. Run one with\n"
+	"ssdbench run --profile NAME TARGET (see docs/profiles.md).\n";
 
 void cli_error(const char *fmt, ...)
 {
@@ -136,8 +145,10 @@ static int cmd_help(const char *cmd, FILE *f)
 		print_run_help(f);
 	else if (!strcmp(cmd, "info"))
 		fputs(usage_info, f);
+	else if (!strcmp(cmd, "profiles"))
+		fputs(usage_profiles, f);
 	else {
-		cli_error("help: unknown command '%s' (commands: run, info)", cmd);
+		cli_error("help: unknown command '%s' (commands: run, info, profiles)", cmd);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -169,6 +180,8 @@ int cli_main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "info"))
 		return cmd_info(argc - 1, argv + 1);
-	cli_error("unknown command '%s' (commands: run, info; see ssdbench --help)", cmd);
+	if (!strcmp(cmd, "profiles"))
+		return cmd_profiles(argc - 1, argv + 1);
+	cli_error("unknown command '%s' (commands: run, info, profiles; see ssdbench --help)", cmd);
 	return EXIT_USAGE;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* ssdbench run: options, checks before any I/O, the loop over targets, cases and repeats. */
+/* ssdbench run: options, profiles, every check before any I/O, --dry-run, one session per target. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,8 +14,10 @@
 #include "engine.h"
 #include "output.h"
 #include "plan.h"
+#include "profile.h"
 #include "result.h"
 #include "run.h"
+#include "session.h"
 
 #define SCRATCH_FILE "ssdbench.scratch"
 #define OPT_PARAM 1000
@@ -26,10 +28,17 @@ enum {
 	OPT_FORCE,
 	OPT_COE,
 	OPT_SET,
+	OPT_PROFILE,
+	OPT_DRY_RUN,
 };
 
 struct run_cli {
 	struct plan plan;
+	struct kvlist opts;      /* job parameters from options and --set, in order */
+	const char *profile_arg;
+	struct profile prof;
+	bool have_profile;
+	bool dry_run;
 	const char *output;
 	bool json;
 	int progress;            /* -1 never, 0 auto, 1 always */
@@ -68,6 +77,8 @@ static struct option *build_options(void)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "continue-on-error", no_argument, NULL, OPT_COE },
 		{ "set", required_argument, NULL, OPT_SET },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -92,7 +103,7 @@ static struct option *build_options(void)
 
 static int set_kv(struct run_cli *c, const char *kv)
 {
-	char key[64], err[512];
+	char key[64];
 	const char *eq = strchr(kv, '=');
 
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
@@ -101,11 +112,11 @@ static int set_kv(struct run_cli *c, const char *kv)
 	}
 	memcpy(key, kv, (size_t)(eq - kv));
 	key[eq - kv] = '\0';
-	if (plan_set(&c->plan, key, eq + 1, err, sizeof(err))) {
-		cli_error("%s", err);
+	if (!job_is_param(key)) {
+		cli_error("--set: unknown parameter '%s' (see ssdbench help run)", key);
 		return -EINVAL;
 	}
-	return 0;
+	return kvlist_add(&c->opts, key, eq + 1);
 }
 
 static int parse_progress(const char *v)
@@ -123,7 +134,6 @@ static int parse_progress(const char *v)
 static int parse_args(struct run_cli *c, int argc, char **argv)
 {
 	struct option *opts = build_options();
-	char err[512];
 	int ch, ret = 0;
 
 	if (!opts)
@@ -139,6 +149,8 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_FORCE: c->force = true; break;
 		case OPT_COE: c->continue_on_error = true; break;
 		case OPT_SET: ret = set_kv(c, optarg); break;
+		case OPT_PROFILE: c->profile_arg = optarg; break;
+		case OPT_DRY_RUN: c->dry_run = true; break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
 				ret = -EINVAL;
@@ -153,10 +165,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 			break;
 		default:
 			job_param_help((size_t)(ch - OPT_PARAM), &name, &dflt);
-			if (plan_set(&c->plan, name, optarg, err, sizeof(err))) {
-				cli_error("%s", err);
-				ret = -EINVAL;
-			}
+			ret = kvlist_add(&c->opts, name, optarg);
 		}
 	}
 	free(opts);
@@ -165,17 +174,73 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 	return ret;
 }
 
-static void sanitize(const char *in, char *out, size_t len)
+
+/* The plan: a profile's (if any), then every option and --set in command-line order. */
+static int build_plan(struct run_cli *c)
 {
-	size_t i;
+	char path[4096], err[1024];
 
-	for (i = 0; in[i] && i + 1 < len; i++) {
-		char ch = in[i];
-
-		out[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-			 ch == '.' || ch == '-' || ch == '_' ? ch : '_';
+	if (c->profile_arg) {
+		if (profile_find(c->profile_arg, path, sizeof(path), err, sizeof(err)) ||
+		    profile_load(path, &c->prof, err, sizeof(err))) {
+			cli_error("%s", err);
+			return -EINVAL;
+		}
+		c->have_profile = true;
+		plan_release(&c->plan);
+		c->plan = c->prof.plan;
+		memset(&c->prof.plan, 0, sizeof(c->prof.plan));
 	}
-	out[i] = '\0';
+	for (size_t i = 0; i < c->opts.n; i++) {
+		if (plan_set(&c->plan, c->opts.keys[i], c->opts.vals[i], err, sizeof(err))) {
+			cli_error("%s", err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A prepare job: defaults, its own parameters, then the overrides it does not set itself. */
+static int prepare_job(const struct run_cli *c, size_t i, struct job *j, char *err, size_t errlen)
+{
+	const struct kvlist *own = &c->prof.prepare[i], *over = &c->plan.over;
+	int ret;
+
+	*j = c->plan.base;
+	if ((ret = kvlist_apply(own, j, err, errlen)))
+		return ret;
+	for (size_t k = 0; k < over->n; k++) {
+		bool mine = false;
+
+		for (size_t m = 0; m < own->n; m++)
+			mine |= !strcmp(job_param_name(own->keys[m]), job_param_name(over->keys[k]));
+		if (!mine && (ret = job_set(j, over->keys[k], over->vals[k], err, errlen)))
+			return ret;
+	}
+	j->repeat = 1;
+	return 0;
+}
+
+/* Fills the entries of one target: prepare jobs, then cases. */
+static int make_entries(const struct run_cli *c, struct entry *e, size_t nprep, size_t ncases)
+{
+	char err[512];
+
+	for (size_t i = 0; i < nprep + ncases; i++) {
+		int ret = i < nprep ? prepare_job(c, i, &e[i].job, err, sizeof(err))
+				    : plan_case(&c->plan, i - nprep, &e[i].job, e[i].name, sizeof(e[i].name),
+						err, sizeof(err));
+
+		if (i < nprep) {
+			snprintf(e[i].name, sizeof(e[i].name), "%s", c->prof.prepare_names[i]);
+			e[i].prepare = true;
+		}
+		if (ret || job_check(&e[i].job, err, sizeof(err))) {
+			cli_error("%s%s%s", i < nprep ? e[i].name : "", i < nprep ? ": " : "", err);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Refuses a write job on a device someone else holds open exclusively (mounted, in a RAID, ...). */
@@ -198,248 +263,190 @@ static int check_not_busy(const struct target *t)
 	return -EBUSY;
 }
 
-/* Every check that can be made before I/O, for every target and case. Fills jobs[t * ncases + k]. */
-static int check_all(struct run_cli *c, struct target *tg, struct job *jobs, size_t ncases)
+/* Engine, qd, resolution against the target, discard support. Adjusts qd for psync. */
+static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 {
-	char err[512], name[128];
-	bool warned_qd = false;
+	struct job *j = &e->job;
+	const struct engine_ops *eng = engine_find(j->engine);
+	char err[512];
 
-	for (int ti = 0; ti < c->ntargets; ti++) {
-		bool writes = false;
-
-		if (target_probe(c->targets[ti], "/sys", &tg[ti], err, sizeof(err))) {
-			cli_error("%s", err);
-			return -EINVAL;
-		}
-		for (size_t k = 0; k < ncases; k++) {
-			struct job *j = &jobs[(size_t)ti * ncases + k];
-			const struct engine_ops *e;
-
-			if (plan_case(&c->plan, k, j, name, sizeof(name), err, sizeof(err)) ||
-			    job_check(j, err, sizeof(err))) {
-				cli_error("%s", err);
-				return -EINVAL;
-			}
-			e = engine_find(j->engine);
-			if (e->probe()) {
-				cli_error("engine: %s is not available on this kernel (try libaio or psync)",
-					  e->name);
-				return -EINVAL;
-			}
-			if (e->sync && j->qd > 1) {
-				if (!warned_qd)
-					cli_warn("engine %s keeps one request in flight; qd %u recorded as 1",
-						 e->name, j->qd);
-				warned_qd = true;
-				j->qd = 1;
-			}
-			if (run_resolve(j, &tg[ti], err, sizeof(err))) {
-				cli_error("%s (target '%s')", err, tg[ti].path);
-				return -EINVAL;
-			}
-			writes |= job_writes(j) && !e->no_io;
-		}
-		if (writes && check_not_busy(&tg[ti]))
-			return -EBUSY;
+	if (eng->probe()) {
+		cli_error("engine: %s is not available on this kernel (try libaio or psync)", eng->name);
+		return -EINVAL;
+	}
+	if (eng->sync && j->qd > 1) {
+		if (!*warned_qd)
+			cli_warn("engine %s keeps one request in flight; qd %u recorded as 1", eng->name, j->qd);
+		*warned_qd = true;
+		j->qd = 1;
+	}
+	if (run_resolve(j, t, err, sizeof(err))) {
+		cli_error("%s: %s (target '%s')", e->name, err, t->path);
+		return -EINVAL;
+	}
+	if (j->trim && t->kind == TARGET_BLOCK && t->has_devinfo && !t->di.discard) {
+		cli_error("%s: trim: '%s' cannot discard (run with --set trim=false)", e->name, t->path);
+		return -EINVAL;
 	}
 	return 0;
 }
 
-/* mkdir -p: 0, or -1 with errno; an existing non-directory is ENOTDIR. */
-static int mkdir_parents(const char *path)
+/* Every check that can be made before I/O, for one target and all its entries. */
+static int check_target(const struct run_cli *c, const char *path, struct target *t, struct entry *e,
+			size_t n, bool *warned_qd)
 {
-	char buf[4096];
-	struct stat st;
+	bool modifies = false, capped = false;
+	char err[512];
 
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
-	if (stat(buf, &st) < 0)
-		return -1;
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		return -1;
-	}
-	return 0;
-}
-
-static int make_outdir(const char *output, const char *label, char *dir, size_t len)
-{
-	char lab[96], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (mkdir_parents(output)) {
-		cli_error("cannot create output directory '%s': %s", output, strerror(errno));
-		return -errno;
-	}
-	sanitize(label, lab, sizeof(lab));
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	for (int n = 1; n < 1000; n++) {
-		if (n == 1)
-			snprintf(dir, len, "%s/job-%s-%s", output, lab, stamp);
-		else
-			snprintf(dir, len, "%s/job-%s-%s-%d", output, lab, stamp, n);
-		if (mkdir(dir, 0755) == 0)
-			return 0;
-		if (errno != EEXIST) {
-			cli_error("cannot create '%s': %s", dir, strerror(errno));
-			return -errno;
-		}
-	}
-	cli_error("cannot create a new directory under '%s'", output);
-	return -EEXIST;
-}
-
-struct target_run {
-	struct target *t;
-	char dir[4096];
-	json_t *manifest;
-	unsigned seq;
-};
-
-static json_t *manifest_new(const struct run_cli *c, const struct target *t, const char *label)
-{
-	char now[40];
-
-	format_rfc3339((uint64_t)time(NULL) * 1000000000ull, now, sizeof(now));
-	return json_pack("{s:s, s:i, s:s, s:s, s:n, s:{s:s, s:s}, s:s, s:[]}", "schema", MANIFEST_SCHEMA,
-			 "schema_version", 1, "tool", "ssdbench " SSDBENCH_VERSION, "command_line",
-			 c->cmdline, "profile", "target", "path", t->path, "label", label, "created_at",
-			 now, "runs");
-}
-
-/* One run of one case: run it, write its result, add it to the manifest, print its rows. */
-static int run_one(struct run_cli *c, struct target_run *tr, struct job *j, const char *case_name,
-		   unsigned rep, struct progress *pg)
-{
-	struct run_opts o = { .stop = &g_stop, .continue_on_error = c->continue_on_error,
-			      .progress = progress_update, .progress_ctx = pg,
-			      .phase_progress = progress_phase };
-	struct run_context ctx = { c->cmdline, NULL, c->plan.naxes ? case_name : NULL, rep, j->repeat };
-	static const char *const status[] = { "ok", "interrupted", "failed" };
-	struct run_result res;
-	char err[512], file[256], cname[96];
-	json_t *obj;
-	int ret;
-
-	ret = run_job(j, tr->t, &o, &res, err, sizeof(err));
-	progress_clear(pg);
-	if (ret) {
+	(void)c;
+	if (target_probe(path, "/sys", t, err, sizeof(err))) {
 		cli_error("%s", err);
-		run_result_release(&res);
-		return EXIT_FAILED;
+		return -EINVAL;
 	}
-	sanitize(case_name, cname, sizeof(cname));
-	if (j->repeat > 1)
-		snprintf(file, sizeof(file), "%03u-%s-r%u.json", ++tr->seq, cname, rep);
-	else
-		snprintf(file, sizeof(file), "%03u-%s.json", ++tr->seq, cname);
-	obj = result_build(j, tr->t, &res, &ctx);
-	if (!obj || result_write_file(tr->dir, file, obj, err, sizeof(err))) {
-		cli_error("%s", obj ? err : "cannot build the result (out of memory)");
-		ret = EXIT_FAILED;
-	} else {
-		json_array_append_new(json_object_get(tr->manifest, "runs"),
-				      json_pack("{s:s, s:s, s:i, s:s}", "file", file, "case", case_name,
-						"repeat_index", (int)rep, "status", status[res.status]));
-		if (result_write_file(tr->dir, "manifest.json", tr->manifest, err, sizeof(err)))
-			cli_error("%s", err);
-		if (c->json)
-			json_dumpf(obj, stdout, JSON_COMPACT), putchar('\n');
-		else
-			summary_rows(stdout, case_name, &res);
+	for (size_t i = 0; i < n; i++) {
+		if (check_entry(&e[i], t, warned_qd))
+			return -EINVAL;
+		modifies |= job_modifies(&e[i].job) && !engine_find(e[i].job.engine)->no_io;
+		capped |= e[i].job.r.span_capped;
 	}
-	if (res.status == RUN_FAILED) {
-		cli_error("'%s': run failed: %s", tr->t->path, res.message);
-		for (unsigned i = 0; i < res.nerrs; i++)
-			cli_error("  %s at offset %llu: %s (%llu times)",
-				  res.errs[i].op == OP_WRITE ? "write" : "read",
-				  (unsigned long long)res.errs[i].offset, strerror(res.errs[i].err),
-				  (unsigned long long)res.errs[i].count);
-	}
-	json_decref(obj);
-	if (!ret)
-		ret = res.status == RUN_INTERRUPTED ? EXIT_INTERRUPTED : res.status == RUN_FAILED ? EXIT_FAILED : 0;
-	run_result_release(&res);
-	return ret;
+	if (capped)
+		cli_warn("'%s': the profile's span is larger than the target; using the whole target (%llu bytes)",
+			 t->path, (unsigned long long)t->size);
+	return modifies ? check_not_busy(t) : 0;
 }
 
-static int run_target(struct run_cli *c, struct target_run *tr, struct job *jobs, size_t ncases)
+/* A guess of the target's speed, for --dry-run's estimates only. */
+static double assumed_rate(const struct target *t)
 {
-	struct progress pg = { .enabled = c->progress > 0 || (c->progress == 0 && isatty(2)),
-			       .ncases = (unsigned)ncases };
-	int worst = 0;
+	if (t->has_devinfo && !strcmp(t->di.transport, "nvme"))
+		return 2000e6;
+	if (t->has_devinfo && t->di.rotational == 1)
+		return 150e6;
+	return 500e6;
+}
 
-	for (size_t k = 0; k < ncases && !atomic_load(&g_stop); k++) {
-		char name[128], err[256];
-		struct job scratch;
+static void human_bytes(double b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int i = 0;
 
-		plan_case(&c->plan, k, &scratch, name, sizeof(name), err, sizeof(err));
-		for (unsigned rep = 1; rep <= jobs[k].repeat && !atomic_load(&g_stop); rep++) {
-			struct job j = jobs[k];
-			int ret;
-
-			pg.case_no = (unsigned)k + 1;
-			snprintf(pg.what, sizeof(pg.what), "%s", name);
-			ret = run_one(c, tr, &j, name, rep, &pg);
-			if (ret == EXIT_INTERRUPTED)
-				return ret;
-			if (ret > worst)
-				worst = ret;
-		}
+	while (b >= 1024 && i < 5) {
+		b /= 1024;
+		i++;
 	}
-	return atomic_load(&g_stop) ? EXIT_INTERRUPTED : worst;
+	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", b, u[i]);
+}
+
+/* Bytes one run writes and seconds it takes, at rate bytes/s. */
+static void estimate(const struct job *j, double rate, double *bytes, double *secs)
+{
+	double moved, pct = job_write_pct(j) / 100.0;
+
+	if (engine_find(j->engine)->no_io) {
+		*bytes = 0;
+		*secs = j->runtime_ns ? (double)(j->runtime_ns + j->ramp_ns) / 1e9 : 0;
+		return;
+	}
+	moved = j->runtime_ns ? rate * (double)j->runtime_ns / 1e9 : (double)j->r.io_limit;
+	if (j->r.io_limit && (double)j->r.io_limit < moved)
+		moved = (double)j->r.io_limit;
+	*bytes = (double)j->r.fill + pct * moved;
+	*secs = (double)j->r.fill / rate + moved / rate + (double)j->ramp_ns / 1e9;
+}
+
+static void dry_run_target(const struct run_cli *c, const struct target *t, const struct entry *e,
+			   size_t n)
+{
+	double rate = assumed_rate(t), total_b = 0, total_s = 0, b, s;
+	char line[1024], hb[32], size[32];
+	unsigned runs = 0;
+
+	human_bytes((double)e[0].job.r.target_size, size, sizeof(size));
+	printf("target %s (%s, %s); estimates assume %.0f MB/s, as --dry-run cannot know the device\n",
+	       t->path, target_kind_name(t), size, rate / 1e6);
+	printf("%5s %-24s %12s %10s  %s\n", "#", "case", "writes", "time", "parameters");
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &e[i].job;
+
+		estimate(j, rate, &b, &s);
+		b *= j->repeat;
+		s *= j->repeat;
+		total_b += b;
+		total_s += s;
+		runs += j->repeat;
+		human_bytes(b, hb, sizeof(hb));
+		format_job(j, line, sizeof(line));
+		if (e[i].prepare)
+			printf("%5s %-24s %12s %9.0fs  %s\n", "prep", e[i].name, hb, s, line);
+		else
+			printf("%5zu %-24s %12s %9.0fs  %s\n", i + 1 - (size_t)c->prof.nprepare, e[i].name, hb, s, line);
+	}
+	human_bytes(total_b, hb, sizeof(hb));
+	printf("total: %u runs, %s written, about %.0f s (%.1f h)", runs, hb, total_s, total_s / 3600);
+	if (c->have_profile && c->prof.rounds.max)
+		printf(" per round; up to %u rounds until steady state", c->prof.rounds.max);
+	printf("\n");
 }
 
 static int run_all(struct run_cli *c)
 {
-	size_t ncases = plan_ncases(&c->plan);
+	size_t nprep = c->have_profile ? c->prof.nprepare : 0, ncases = plan_ncases(&c->plan);
+	size_t per = nprep + ncases;
 	struct target *tg = calloc((size_t)c->ntargets, sizeof(*tg));
-	struct job *jobs = calloc((size_t)c->ntargets * ncases, sizeof(*jobs));
-	struct target_run *tr = calloc((size_t)c->ntargets, sizeof(*tr));
-	int ret = EXIT_USAGE, worst = 0;
+	struct entry *e = calloc((size_t)c->ntargets * per, sizeof(*e));
+	struct session *ss = calloc((size_t)c->ntargets, sizeof(*ss));
+	int ret = EXIT_USAGE, worst = 0, ti;
+	bool warned = false;
 
-	if (!tg || !jobs || !tr)
+	if (!tg || !e || !ss)
 		goto out;
-	if (check_all(c, tg, jobs, ncases))
-		goto out;
-	for (int ti = 0; ti < c->ntargets; ti++) {
-		const char *label = jobs[(size_t)ti * ncases].label[0] ? jobs[(size_t)ti * ncases].label
-								       : tg[ti].label;
+	for (ti = 0; ti < c->ntargets; ti++) {
+		struct entry *te = e + (size_t)ti * per;
 
-		tr[ti].t = &tg[ti];
-		if (make_outdir(c->output, label, tr[ti].dir, sizeof(tr[ti].dir)))
+		if (make_entries(c, te, nprep, ncases) ||
+		    check_target(c, c->targets[ti], &tg[ti], te, per, &warned))
 			goto out;
-		tr[ti].manifest = manifest_new(c, &tg[ti], label);
+	}
+	if (c->dry_run) {
+		for (ti = 0; ti < c->ntargets; ti++)
+			dry_run_target(c, &tg[ti], e + (size_t)ti * per, per);
+		ret = EXIT_OK;
+		goto out;
+	}
+	for (ti = 0; ti < c->ntargets; ti++) {
+		struct session *s = &ss[ti];
+		const struct job *first = &e[(size_t)ti * per].job;
+
+		*s = (struct session){ .cmdline = c->cmdline, .output = c->output,
+				       .profile = c->have_profile ? c->prof.name : NULL,
+				       .rounds = c->have_profile ? &c->prof.rounds : NULL,
+				       .named = c->have_profile || c->plan.naxes, .json = c->json,
+				       .continue_on_error = c->continue_on_error, .progress = c->progress,
+				       .stop = &g_stop, .t = &tg[ti], .entries = e + (size_t)ti * per,
+				       .nprepare = nprep, .ncases = ncases };
+		snprintf(s->label, sizeof(s->label), "%s", first->label[0] ? first->label : tg[ti].label);
+		if (session_open(s))
+			goto out;
 	}
 	install_signals();
 	if (!c->json)
 		summary_header(stdout);
-	for (int ti = 0; ti < c->ntargets; ti++) {
-		ret = run_target(c, &tr[ti], jobs + (size_t)ti * ncases, ncases);
-		fprintf(stderr, "ssdbench: results in %s/\n", tr[ti].dir);
+	for (ti = 0; ti < c->ntargets; ti++) {
+		for (size_t i = 0; i < per; i++)
+			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
+		ret = session_run(&ss[ti]);
+		fprintf(stderr, "ssdbench: results in %s/\n", ss[ti].dir);
 		if (ret == EXIT_INTERRUPTED)
 			break;
-		if (ret > worst)
-			worst = ret;
+		worst = ret > worst ? ret : worst;
 	}
 	if (ret != EXIT_INTERRUPTED)
 		ret = worst;
 out:
-	for (int ti = 0; tr && ti < c->ntargets; ti++)
-		json_decref(tr[ti].manifest);
-	free(tr);
-	free(jobs);
+	for (ti = 0; ss && ti < c->ntargets; ti++)
+		session_close(&ss[ti]);
+	free(ss);
+	free(e);
 	free(tg);
 	return ret;
 }
@@ -448,13 +455,11 @@ int cmd_run(int argc, char **argv)
 {
 	static char *scratch[] = { SCRATCH_FILE };
 	struct run_cli c = { .output = "results" };
-	int ret;
+	int ret = EXIT_USAGE;
 
 	plan_init(&c.plan);
-	if (parse_args(&c, argc, argv)) {
-		plan_release(&c.plan);
-		return EXIT_USAGE;
-	}
+	if (parse_args(&c, argc, argv) || build_plan(&c))
+		goto out;
 	if (c.ntargets == 0) {
 		c.targets = scratch;
 		c.ntargets = 1;
@@ -462,6 +467,10 @@ int cmd_run(int argc, char **argv)
 	c.cmdline = cli_command_line(argc + 1, argv - 1);
 	ret = run_all(&c);
 	free(c.cmdline);
+out:
+	kvlist_release(&c.opts);
+	if (c.have_profile)
+		profile_release(&c.prof);
 	plan_release(&c.plan);
 	return ret;
 }

@@ -189,18 +189,21 @@ static int set_price(struct job *j, const char *v, char *err, size_t errlen)
 static int set_steady_state(struct job *j, const char *v, char *err, size_t errlen)
 {
 	static const char *const metrics[] = { [SS_IOPS] = "iops", [SS_BW] = "bw", [SS_LAT] = "lat" };
-	char metric[16];
+	char metric[16], mode[16] = "";
 	unsigned window;
-	char round[32], extra;
+	char round[32];
 	uint64_t ns;
+	int n, used = 0;
 
 	if (!strcmp(v, "off") || !strcmp(v, "false")) {
 		j->ss_metric = SS_OFF;
 		return 0;
 	}
-	if (sscanf(v, "%15[a-z]:%ux%31[0-9a-z.]%c", metric, &window, round, &extra) != 3 ||
+	n = sscanf(v, "%15[a-z]:%ux%31[0-9a-z.]%n:%15[a-z]%n", metric, &window, round, &used, mode, &used);
+	if ((n != 3 && n != 4) || v[used] || (n == 4 && strcmp(mode, "track") && strcmp(mode, "stop")) ||
 	    window < 2 || window > 1000 || parse_duration(round, &ns, err, errlen) || ns == 0)
 		goto bad;
+	j->ss_stop = strcmp(mode, "track") != 0;
 	for (int m = SS_IOPS; m <= SS_LAT; m++) {
 		if (!strcmp(metric, metrics[m])) {
 			j->ss_metric = (enum ss_metric)m;
@@ -210,8 +213,8 @@ static int set_steady_state(struct job *j, const char *v, char *err, size_t errl
 		}
 	}
 bad:
-	snprintf(err, errlen, "'%s': expected off or METRIC:WxROUND, e.g. iops:5x60s "
-		 "(METRIC iops, bw or lat; W 2..1000 rounds)", v);
+	snprintf(err, errlen, "'%s': expected off or METRIC:WxROUND[:track], e.g. iops:5x60s "
+		 "(METRIC iops, bw or lat; W 2..1000 rounds; :track records without stopping)", v);
 	return -EINVAL;
 }
 
@@ -237,7 +240,8 @@ static const struct param params[] = {
 	{ "data", P_SPECIAL, 0, 0, 0, set_data, "random", "write payload: random, zero or compress:NN" },
 	{ "repeat", P_UINT, F(repeat), 1, 1000, NULL, "1", "runs of each case, 1..1000" },
 	{ "interval", P_DURATION, F(interval_ns), 0, 0, NULL, "1s", "width of one time-series sample" },
-	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off", "SNIA rule, e.g. iops:5x60s" },
+	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off",
+	  "stop at SNIA steady state, e.g. iops:5x60s (:track to record only)" },
 	{ "seed", P_SPECIAL, 0, 0, 0, set_seed, "fixed", "random seed (same seed, same offsets)" },
 	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or file name", "the device's name in reports" },
 	{ "price", P_SPECIAL, 0, 0, 0, set_price, "", "the device's price in USD" },
@@ -393,14 +397,13 @@ int job_check(const struct job *j, char *err, size_t errlen)
 			 j->trim ? "trim" : "fill", j->trim ? "trim" : "fill");
 		return -EINVAL;
 	}
-	if (j->trim || j->fill.bytes || j->fill.value > 0 || j->ss_metric != SS_OFF) {
-		snprintf(err, errlen, "%s: not available yet in this version of ssdbench (it comes with "
-			 "the drive lifecycle: trim, fill, steady state)",
-			 j->trim ? "trim" : j->ss_metric != SS_OFF ? "steady_state" : "fill");
-		return -EINVAL;
-	}
 	if (j->ss_metric != SS_OFF && j->runtime_ns == 0 && !j->io_limit_set) {
 		snprintf(err, errlen, "steady_state: needs a runtime or an io_limit as an upper bound");
+		return -EINVAL;
+	}
+	if (j->ss_metric != SS_OFF && j->ss_round_ns < j->interval_ns) {
+		snprintf(err, errlen, "steady_state: a round (%.3g s) is shorter than the interval (%.3g s)",
+			 (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
 		return -EINVAL;
 	}
 	return 0;
@@ -428,6 +431,9 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 
 	r->offset = j->offset.kind == AMOUNT_PERCENT ? of_percent(j->offset.value, size) / j->bs * j->bs
 						     : j->offset.bytes;
+	if (j->soft_bounds && j->offset.kind == AMOUNT_PERCENT && j->span.kind == AMOUNT_BYTES &&
+	    j->span.bytes <= size && r->offset + j->span.bytes > size)
+		r->offset = (size - j->span.bytes) / j->bs * j->bs;   /* "100%": the last span */
 	if (r->offset >= size) {
 		format_size(r->offset, a, sizeof(a));
 		format_size(size, b, sizeof(b));
@@ -435,6 +441,7 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 		return -EINVAL;
 	}
 	r->fill = j->fill.kind == AMOUNT_PERCENT ? of_percent(j->fill.value, size) : j->fill.bytes;
+	r->fill = r->fill / 4096 * 4096;   /* whole sectors of any logical block size up to 4 KiB */
 	if (r->fill > size) {
 		snprintf(err, errlen, "fill: %llu bytes is more than the target holds (%llu)",
 			 (unsigned long long)r->fill, (unsigned long long)size);
@@ -446,7 +453,10 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 			r->span = size - r->offset;
 	} else {
 		r->span = j->span.bytes;
-		if (r->span > size - r->offset) {
+		if (r->span > size - r->offset && j->soft_bounds) {
+			r->span = size - r->offset;
+			r->span_capped = true;
+		} else if (r->span > size - r->offset) {
 			format_size(r->offset, a, sizeof(a));
 			format_size(r->span, b, sizeof(b));
 			snprintf(err, errlen, "span: offset %s + span %s runs past the end of the target "

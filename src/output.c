@@ -5,6 +5,7 @@
 
 #include "output.h"
 #include "parse.h"
+#include "worker.h"
 
 void format_rate(double v, char *buf, size_t len)
 {
@@ -71,15 +72,26 @@ void progress_clear(struct progress *pg)
 void progress_update(void *ctx, const struct run_progress *p)
 {
 	struct progress *pg = ctx;
-	char iops[16], bw[16], eta[32] = "";
+	char iops[16], bw[16], eta[64] = "";
+	size_t n = 0;
 
 	if (!pg->enabled)
 		return;
+	if (!pg->t0)
+		pg->t0 = clock_ns();
 	format_rate(p->iops, iops, sizeof(iops));
 	format_rate(p->bw / 1e6, bw, sizeof(bw));
 	if (p->total_s > 0 && p->total_s >= p->elapsed_s)
-		snprintf(eta, sizeof(eta), "  ETA %.0fs", p->total_s - p->elapsed_s);
-	fprintf(stderr, "\r\033[K[%u/%u] %s", pg->case_no, pg->ncases, pg->what);
+		n = (size_t)snprintf(eta, sizeof(eta), "  ETA %.0fs", p->total_s - p->elapsed_s);
+	/* The whole run's ETA, from the pace so far: runs done plus this one's fraction. */
+	if (pg->total > 1 && p->fraction >= 0 && n < sizeof(eta)) {
+		double all = (double)(clock_ns() - pg->t0) / 1e9, part = pg->done + p->fraction;
+
+		if (part > 0.05)
+			snprintf(eta + n, sizeof(eta) - n, "  (all: ETA %.0fs)", all / part * pg->total - all);
+	}
+	fprintf(stderr, "\r\033[K[%u/%u] %s%s%s", pg->case_no, pg->ncases, pg->what,
+		p->phase ? ": " : "", p->phase ? p->phase : "");
 	if (p->fraction >= 0)
 		fprintf(stderr, "  %3.0f%%", p->fraction * 100);
 	fprintf(stderr, "  %s IOPS  %s MB/s%s", iops, bw, eta);
@@ -97,4 +109,58 @@ void progress_phase(void *ctx, const char *what, uint64_t done, uint64_t total)
 		100.0 * (double)done / (double)total, (double)total / 1048576.0);
 	fflush(stderr);
 	pg->drawn = true;
+}
+
+void format_amount(const struct amount *a, char *buf, size_t len)
+{
+	if (a->kind == AMOUNT_PERCENT)
+		snprintf(buf, len, "%g%%", a->value);
+	else if (a->kind == AMOUNT_MULTIPLE)
+		snprintf(buf, len, "%gx", a->value);
+	else
+		format_size(a->bytes, buf, len);
+}
+
+#define APPEND(...) (n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__))
+
+void format_job(const struct job *j, char *buf, size_t len)
+{
+	char bs[24], span[24], off[24], lim[24], fill[24], rt[24], data[24];
+	size_t n = 0;
+
+	format_size(j->bs, bs, sizeof(bs));
+	format_amount(&j->span, span, sizeof(span));
+	format_amount(&j->offset, off, sizeof(off));
+	APPEND("rw=%s bs=%s qd=%u threads=%u engine=%s span=%s", rw_name(j->rw), bs, j->qd, j->threads,
+	       j->engine, span);
+	if (j->offset.bytes || j->offset.value > 0)
+		APPEND(" offset=%s", off);
+	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
+		APPEND(" rwmix_write=%u", j->rwmix_write);
+	if (j->runtime_ns) {
+		format_duration(j->runtime_ns, rt, sizeof(rt));
+		APPEND(" runtime=%s", rt);
+	}
+	if (j->io_limit_set || !j->runtime_ns) {
+		format_amount(&j->io_limit, lim, sizeof(lim));
+		APPEND(" io_limit=%s", lim);
+	}
+	if (j->ramp_ns) {
+		format_duration(j->ramp_ns, rt, sizeof(rt));
+		APPEND(" ramp=%s", rt);
+	}
+	if (j->trim)
+		APPEND(" trim=true");
+	if (j->fill.bytes || j->fill.value > 0) {
+		format_amount(&j->fill, fill, sizeof(fill));
+		APPEND(" fill=%s", fill);
+	}
+	if (!j->direct)
+		APPEND(" direct=false");
+	if (j->data != DATA_RANDOM)
+		APPEND(" data=%s", data_name(j, data, sizeof(data)));
+	if (j->ss_metric != SS_OFF)
+		APPEND(" steady_state=%s", j->ss_stop ? "stop" : "track");
+	if (j->repeat > 1)
+		APPEND(" repeat=%u", j->repeat);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Plans: base parameters and matrix axes, expanded into cases. */
+/* Plans: base parameters, matrix axes and overrides, expanded into cases. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +13,59 @@ void plan_init(struct plan *p)
 	job_init(&p->base);
 }
 
+int kvlist_add(struct kvlist *l, const char *key, const char *val)
+{
+	char **k = realloc(l->keys, (l->n + 1) * sizeof(*k)), **v;
+
+	if (!k)
+		return -ENOMEM;
+	l->keys = k;
+	v = realloc(l->vals, (l->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->vals = v;
+	l->keys[l->n] = strdup(key);
+	l->vals[l->n] = strdup(val);
+	if (!l->keys[l->n] || !l->vals[l->n]) {
+		free(l->keys[l->n]);
+		free(l->vals[l->n]);
+		return -ENOMEM;
+	}
+	l->n++;
+	return 0;
+}
+
+void kvlist_release(struct kvlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->keys[i]);
+		free(l->vals[i]);
+	}
+	free(l->keys);
+	free(l->vals);
+	memset(l, 0, sizeof(*l));
+}
+
+int kvlist_apply(const struct kvlist *l, struct job *j, char *err, size_t errlen)
+{
+	int ret;
+
+	for (size_t i = 0; i < l->n; i++)
+		if ((ret = job_set(j, l->keys[i], l->vals[i], err, errlen)))
+			return ret;
+	return 0;
+}
+
 static void axis_release(struct axis *a)
 {
-	for (size_t i = 0; i < a->n; i++)
+	for (size_t i = 0; i < a->n; i++) {
 		free(a->values[i]);
+		if (a->cases)
+			kvlist_release(&a->cases[i]);
+	}
 	free(a->values);
-	a->values = NULL;
-	a->n = 0;
+	free(a->cases);
+	memset(a, 0, sizeof(*a));
 }
 
 void plan_release(struct plan *p)
@@ -27,86 +73,166 @@ void plan_release(struct plan *p)
 	for (size_t i = 0; i < p->naxes; i++)
 		axis_release(&p->axes[i]);
 	free(p->axes);
+	kvlist_release(&p->over);
 	p->axes = NULL;
 	p->naxes = 0;
 }
 
-static struct axis *find_axis(struct plan *p, const char *name)
+static void remove_axis(struct plan *p, const char *name)
 {
-	for (size_t i = 0; i < p->naxes; i++)
-		if (!strcmp(p->axes[i].name, name))
-			return &p->axes[i];
-	return NULL;
+	for (size_t i = 0; i < p->naxes; i++) {
+		if (strcmp(p->axes[i].name, name))
+			continue;
+		axis_release(&p->axes[i]);
+		memmove(&p->axes[i], &p->axes[i + 1], (p->naxes - i - 1) * sizeof(p->axes[0]));
+		p->naxes--;
+		return;
+	}
 }
 
-static int split_values(const char *name, const char *value, struct axis *a, char *err, size_t errlen)
+/* Appends a (or replaces the axis of the same name in place, keeping the order). */
+static int put_axis(struct plan *p, struct axis *a)
 {
-	char *copy = strdup(value), *save = NULL, *tok;
-	struct job scratch;
-	int ret = 0;
+	struct axis *grown;
 
-	if (!copy)
+	for (size_t i = 0; i < p->naxes; i++) {
+		if (!strcmp(p->axes[i].name, a->name)) {
+			axis_release(&p->axes[i]);
+			p->axes[i] = *a;
+			return 0;
+		}
+	}
+	grown = realloc(p->axes, (p->naxes + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->axes = grown;
+	p->axes[p->naxes++] = *a;
+	return 0;
+}
+
+/* Copies values into a new axis of parameter name, checking each with job_set. */
+static int make_axis(const char *name, char *const *values, size_t n, struct axis *a, char *err,
+		     size_t errlen)
+{
+	struct job scratch;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->name = name;
+	a->values = calloc(n ? n : 1, sizeof(*a->values));
+	if (!a->values)
 		return -ENOMEM;
 	job_init(&scratch);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char **v = realloc(a->values, (a->n + 1) * sizeof(*v));
-
-		if (!v || !(v[a->n] = strdup(tok))) {
-			a->values = v ? v : a->values;
-			ret = -ENOMEM;
-			break;
-		}
-		a->values = v;
-		a->n++;
-		if ((ret = job_set(&scratch, name, tok, err, errlen)))
-			break;
+	for (; a->n < n; a->n++) {
+		if ((ret = job_set(&scratch, name, values[a->n], err, errlen)))
+			return ret;
+		if (!(a->values[a->n] = strdup(values[a->n])))
+			return -ENOMEM;
 	}
-	if (!ret && a->n == 0) {
-		snprintf(err, errlen, "%s: '%s': empty list", name, value);
-		ret = -EINVAL;
+	if (n == 0) {
+		snprintf(err, errlen, "%s: empty list of values", name);
+		return -EINVAL;
 	}
-	free(copy);
-	return ret;
+	return 0;
 }
 
-int plan_set(struct plan *p, const char *name, const char *value, char *err, size_t errlen)
+int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, char *err, size_t errlen)
 {
 	const char *canon = job_param_name(name);
-	struct axis a = { 0 }, *old, *grown;
+	struct axis a;
 	int ret;
 
 	if (!canon) {
 		snprintf(err, errlen, "unknown parameter '%s'", name);
 		return -ENOENT;
 	}
-	old = find_axis(p, canon);
-	if (!strchr(value, ',') || !strcmp(canon, "label") || !strcmp(canon, "price")) {
-		if ((ret = job_set(&p->base, canon, value, err, errlen)))
+	ret = make_axis(canon, values, n, &a, err, errlen);
+	if (!ret)
+		ret = put_axis(p, &a);
+	if (ret)
+		axis_release(&a);
+	return ret;
+}
+
+int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen)
+{
+	struct axis a = { "cases", names, cases, n };
+	struct job scratch;
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		job_init(&scratch);
+		if ((ret = kvlist_apply(&cases[i], &scratch, err, errlen)))
 			return ret;
-		if (old) {
-			axis_release(old);
-			memmove(old, old + 1, (size_t)(p->axes + p->naxes - old - 1) * sizeof(*old));
-			p->naxes--;
-		}
-		return 0;
 	}
-	a.name = canon;
-	if ((ret = split_values(canon, value, &a, err, errlen))) {
-		axis_release(&a);
-		return ret;
-	}
-	if (old) {
-		axis_release(old);
-		*old = a;
-		return 0;
-	}
-	grown = realloc(p->axes, (p->naxes + 1) * sizeof(*grown));
-	if (!grown) {
-		axis_release(&a);
+	return put_axis(p, &a);
+}
+
+/* Splits a comma list into an array of strings (strtok-style: empty items are dropped). */
+static int split(const char *value, char ***out, size_t *n)
+{
+	char *copy = strdup(value), *save = NULL, *tok, **v = NULL;
+
+	*n = 0;
+	if (!copy)
 		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **grown = realloc(v, (*n + 1) * sizeof(*v));
+
+		if (!grown)
+			break;
+		v = grown;
+		v[(*n)++] = tok;
 	}
-	p->axes = grown;
-	p->axes[p->naxes++] = a;
+	*out = v;
+	/* The strings live in copy: v[0] == copy when n > 0. */
+	if (!*n)
+		free(copy);
+	return 0;
+}
+
+int plan_set(struct plan *p, const char *name, const char *value, char *err, size_t errlen)
+{
+	const char *canon = job_param_name(name);
+	struct job scratch;
+	char **vals = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!canon) {
+		snprintf(err, errlen, "unknown parameter '%s'", name);
+		return -ENOENT;
+	}
+	if (!strchr(value, ',') || !strcmp(canon, "label") || !strcmp(canon, "price")) {
+		job_init(&scratch);
+		if ((ret = job_set(&scratch, canon, value, err, errlen)))
+			return ret;
+		remove_axis(p, canon);
+		return kvlist_add(&p->over, canon, value);
+	}
+	if ((ret = split(value, &vals, &n)))
+		return ret;
+	if (n == 0) {
+		snprintf(err, errlen, "%s: '%s': empty list", canon, value);
+		ret = -EINVAL;
+	} else {
+		ret = plan_add_axis(p, canon, vals, n, err, errlen);
+	}
+	if (n)
+		free(vals[0]);
+	free(vals);
+	if (ret)
+		return ret;
+	/* An earlier scalar override of the same name would undo the axis: drop it. */
+	for (size_t i = p->over.n; i-- > 0;) {
+		if (strcmp(p->over.keys[i], canon))
+			continue;
+		free(p->over.keys[i]);
+		free(p->over.vals[i]);
+		memmove(&p->over.keys[i], &p->over.keys[i + 1], (p->over.n - i - 1) * sizeof(char *));
+		memmove(&p->over.vals[i], &p->over.vals[i + 1], (p->over.n - i - 1) * sizeof(char *));
+		p->over.n--;
+	}
 	return 0;
 }
 
@@ -122,29 +248,27 @@ size_t plan_ncases(const struct plan *p)
 int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t namelen, char *err,
 	      size_t errlen)
 {
-	size_t rest = k, len = 0;
+	size_t div = plan_ncases(p), len = 0;
 	int ret;
 
 	*j = p->base;
 	if (namelen)
 		name[0] = '\0';
-	for (size_t i = p->naxes; i-- > 0;) {
+	for (size_t i = 0; i < p->naxes; i++) {
 		const struct axis *a = &p->axes[i];
-		const char *v = a->values[rest % a->n];
-
-		rest /= a->n;
-		if ((ret = job_set(j, a->name, v, err, errlen)))
-			return ret;
-	}
-	rest = k;
-	/* Names list the axis values outermost first; the loop above went innermost first. */
-	for (size_t i = 0, div = plan_ncases(p); i < p->naxes; i++) {
-		const struct axis *a = &p->axes[i];
+		size_t idx;
 
 		div /= a->n;
-		len += (size_t)snprintf(name + (len < namelen ? len : namelen), len < namelen ? namelen - len : 0,
-					"%s%s", i ? "-" : "", a->values[rest / div % a->n]);
+		idx = k / div % a->n;
+		ret = a->cases ? kvlist_apply(&a->cases[idx], j, err, errlen)
+			       : job_set(j, a->name, a->values[idx], err, errlen);
+		if (ret)
+			return ret;
+		if (len < namelen)
+			len += (size_t)snprintf(name + len, namelen - len, "%s%s", i ? "-" : "", a->values[idx]);
 	}
+	if ((ret = kvlist_apply(&p->over, j, err, errlen)))
+		return ret;
 	if (!p->naxes)
 		snprintf(name, namelen, "%s", rw_name(j->rw));
 	return 0;

@@ -63,6 +63,15 @@ static json_t *op_object(const struct opstats *s, uint64_t runtime_ns)
 			 "lat_hist", result_hist(&s->lat));
 }
 
+static double max_of(const double *v, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m > 0 ? m : 1;
+}
+
 static json_t *double_array(const double *v, size_t n)
 {
 	json_t *a = json_array();
@@ -72,7 +81,23 @@ static json_t *double_array(const double *v, size_t n)
 	return a;
 }
 
-static json_t *results_object(const struct run_result *res)
+static json_t *ss_object(const struct job *j, const struct run_result *res)
+{
+	static const char *const metric[] = { "off", "iops", "bw", "lat" };
+	const struct ss_result *ss = &res->ss;
+
+	if (!ss->enabled)
+		return json_null();
+	return json_pack("{s:b, s:b, s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:o, s:o}",
+			 "reached", ss->reached, "stopped", ss->stopped, "metric", metric[j->ss_metric],
+			 "window", (int)ss->window, "round_ns", (json_int_t)ss->round_ns,
+			 "reached_at_round", (json_int_t)ss->reached_at, "value", ss->mean,
+			 "range", ss->range, "slope", ss->slope, "excursion", ss->excursion,
+			 "rounds", double_array(ss->rounds, ss->n),
+			 "ratio_to_max", ss->n ? json_real(ss->mean / max_of(ss->rounds, ss->n)) : json_null());
+}
+
+static json_t *results_object(const struct job *j, const struct run_result *res)
 {
 	struct opstats total = { 0 };
 	json_t *o;
@@ -84,7 +109,7 @@ static json_t *results_object(const struct run_result *res)
 		total.ios += res->op[op].ios;
 		total.bytes += res->op[op].bytes;
 	}
-	o = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:{s:I, s:o, s:o, s:o}, s:n}",
+	o = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:{s:I, s:o, s:o, s:o}, s:o}",
 		      "read", op_object(&res->op[OP_READ], res->runtime_ns),
 		      "write", op_object(&res->op[OP_WRITE], res->runtime_ns),
 		      "total", op_object(&total, res->runtime_ns),
@@ -94,7 +119,7 @@ static json_t *results_object(const struct run_result *res)
 		      "iops", double_array(res->ts.iops, res->ts.n),
 		      "bw_bytes", double_array(res->ts.bw, res->ts.n),
 		      "lat_mean_ns", double_array(res->ts.lat_mean, res->ts.n),
-		      "steady_state");
+		      "steady_state", ss_object(j, res));
 	hist_release(&total.lat);
 	return o;
 }
@@ -106,8 +131,8 @@ json_t *result_job(const struct job *j)
 	json_t *o, *steady;
 
 	steady = j->ss_metric == SS_OFF ? json_null()
-		 : json_pack("{s:s, s:i, s:I}", "metric", ss[j->ss_metric], "window", j->ss_window,
-			     "round_ns", (json_int_t)j->ss_round_ns);
+		 : json_pack("{s:s, s:i, s:I, s:b}", "metric", ss[j->ss_metric], "window", j->ss_window,
+			     "round_ns", (json_int_t)j->ss_round_ns, "stop", j->ss_stop);
 	o = json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s,"
 		      " s:i, s:I, s:o, s:I}",
 		      "rw", rw_name(j->rw), "rwmix_write", (int)job_write_pct(j), "bs", (json_int_t)j->bs,
@@ -225,9 +250,14 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			 "job", result_job(j),
 			 "phases", "layout", phase_object(&res->layout), "trim", phase_object(&res->trim),
 			 "fill", phase_object(&res->fill),
-			 "results", results_object(res));
-	if (o)
-		json_object_set_new(json_object_get(o, "profile"), "case", str_or_null(ctx->case_name));
+			 "results", results_object(j, res));
+	if (o) {
+		json_t *prof = json_object_get(o, "profile");
+
+		json_object_set_new(prof, "case", str_or_null(ctx->case_name));
+		json_object_set_new(prof, "phase", json_string(ctx->phase ? ctx->phase : "measure"));
+		json_object_set_new(prof, "round", ctx->round ? json_integer(ctx->round) : json_null());
+	}
 	return o;
 }
 

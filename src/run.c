@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "run.h"
+#include "ss.h"
 
 #define PROGRESS_NS 500000000ull
 
@@ -77,6 +78,8 @@ void run_result_release(struct run_result *res)
 	free(res->ts.bw);
 	free(res->ts.lat_mean);
 	memset(&res->ts, 0, sizeof(res->ts));
+	free(res->ss.rounds);
+	res->ss.rounds = NULL;
 }
 
 /* Sums the live counters of all workers: ios, bytes, lat_sum over both ops. */
@@ -99,7 +102,64 @@ struct monitor {
 	const struct run_opts *o;
 	struct run_result *res;
 	uint64_t budget;            /* total bytes, for the progress fraction */
+	const struct job *job;
+	uint64_t next_round, round_start, rbase[3];
 };
+
+static int ss_push(struct ss_result *ss, double v)
+{
+	if (ss->n == ss->cap) {
+		size_t cap = ss->cap ? ss->cap * 2 : 32;
+		double *a = realloc(ss->rounds, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		ss->rounds = a;
+		ss->cap = cap;
+	}
+	ss->rounds[ss->n++] = v;
+	return 0;
+}
+
+static void ss_store(struct ss_result *ss, const struct ss_eval *e)
+{
+	ss->mean = e->mean;
+	ss->range = e->range;
+	ss->slope = e->slope;
+	ss->excursion = e->excursion;
+}
+
+/* One round of the steady-state metric ended at now: record it and apply the rule. */
+static void ss_round(struct monitor *m, uint64_t now)
+{
+	struct ss_result *ss = &m->res->ss;
+	const struct job *j = m->job;
+	uint64_t cur[3], dt = now - m->round_start;
+	double ios, v;
+	struct ss_eval e;
+
+	sample(m->ws, m->n, cur);
+	ios = (double)(cur[0] - m->rbase[0]);
+	v = j->ss_metric == SS_IOPS ? ios * 1e9 / (double)dt
+	  : j->ss_metric == SS_BW ? (double)(cur[1] - m->rbase[1]) * 1e9 / (double)dt
+	  : ios > 0 ? (double)(cur[2] - m->rbase[2]) / ios : 0;
+	memcpy(m->rbase, cur, sizeof(cur));
+	m->round_start = now;
+	m->next_round += j->ss_round_ns;
+	if (ss_push(ss, v) || ss->n < ss->window)
+		return;
+	ss_evaluate(ss->rounds + ss->n - ss->window, ss->window, &e);
+	if (!ss->reached)
+		ss_store(ss, &e);
+	if (e.reached && !ss->reached) {
+		ss->reached = true;
+		ss->reached_at = ss->n;
+		if (j->ss_stop) {
+			ss->stopped = true;
+			atomic_store(&m->ctl->stop, 1);
+		}
+	}
+}
 
 static void push_sample(struct monitor *m, const uint64_t cur[3], const uint64_t base[3], uint64_t dt)
 {
@@ -143,6 +203,7 @@ static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[
 	}
 	if (p.fraction > 1)
 		p.fraction = 1;
+	p.phase = m->o->phase;
 	p.iops = (double)(cur[0] - prev[0]) * 1e9 / (double)dt;
 	p.bw = (double)(cur[1] - prev[1]) * 1e9 / (double)dt;
 	m->o->progress(m->o->progress_ctx, &p);
@@ -160,13 +221,26 @@ static void monitor_run(struct monitor *m)
 	uint64_t base[3] = { 0 }, cur[3], pprev[3] = { 0 }, tprev = ctl->t_start, now, tbase = 0;
 	bool have_base = false;
 
+	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
 	while (atomic_load(&ctl->running)) {
-		sleep_until(m, next_sample < next_prog ? next_sample : next_prog);
+		uint64_t wake = next_sample < next_prog ? next_sample : next_prog;
+
+		sleep_until(m, wake < m->next_round ? wake : m->next_round);
 		now = clock_ns();
 		if (m->o->stop && atomic_load(m->o->stop))
 			atomic_store(&ctl->stop, 1);
 		if (!atomic_load(&ctl->running))
 			break;
+		if (now >= m->next_round) {
+			if (m->next_round == ctl->t_ramp_end) {
+				/* The ramp ended: rounds start counting here. */
+				sample(m->ws, m->n, m->rbase);
+				m->round_start = now;
+				m->next_round += m->job->ss_round_ns;
+			} else {
+				ss_round(m, now);
+			}
+		}
 		if (now >= next_sample) {
 			sample(m->ws, m->n, cur);
 			if (have_base)
@@ -316,7 +390,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		pthread_barrier_wait(&ctl.go);
 	}
 	if (!ret) {
-		m = (struct monitor){ &ctl, ws, j->threads, o, res, j->r.io_limit };
+		m = (struct monitor){ .ctl = &ctl, .ws = ws, .n = j->threads, .o = o, .res = res,
+				      .budget = j->r.io_limit, .job = j };
 		monitor_run(&m);
 	}
 	for (unsigned i = 0; i < started; i++)
@@ -335,20 +410,83 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	return ret;
 }
 
-static int prepare_target(struct job *j, struct target *t, const struct run_opts *o,
-			  struct run_result *res, char *err, size_t errlen)
+/* The largest power of two up to 1 MiB that divides n (n a multiple of 4 KiB). */
+static uint64_t fill_bs(uint64_t n)
+{
+	uint64_t bs = 1u << 20;
+
+	while (n % bs)
+		bs >>= 1;
+	return bs;
+}
+
+/*
+ * The fill phase: [0, fill) written once, sequentially, with large requests and a deep queue of
+ * incompressible data, through the job's engine. Its errors fail the run.
+ */
+static int fill_phase(const struct job *j, struct target *t, const struct engine_ops *e,
+		      const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
+{
+	struct job f = *j;
+	struct run_opts fo = *o;
+	struct run_result fr = { 0 };
+	uint64_t t0 = clock_ns();
+	int ret;
+
+	f.rw = RW_WRITE;
+	f.bs = fill_bs(j->r.fill);
+	f.qd = e->sync ? 1 : 32;
+	f.threads = 1;
+	f.ramp_ns = f.runtime_ns = 0;
+	f.data = DATA_RANDOM;
+	f.ss_metric = SS_OFF;
+	f.r.offset = 0;
+	f.r.span = f.r.io_limit = j->r.fill;
+	f.r.stride = f.bs;
+	fo.phase = "fill";
+	fr.ts.interval_ns = j->interval_ns;
+	for (int op = 0; op < 2; op++)
+		if ((ret = hist_init(&fr.op[op].lat)))
+			return ret;
+	ret = run_workers(&f, t, e, &fo, &fr, err, errlen);
+	res->fill = (struct phase){ true, fr.op[OP_WRITE].bytes, clock_ns() - t0 };
+	if (!ret && fr.status != RUN_OK) {
+		res->status = fr.status;
+		snprintf(res->message, sizeof(res->message), "fill: %.240s", fr.message);
+		memcpy(res->errs, fr.errs, sizeof(fr.errs));
+		res->nerrs = fr.nerrs;
+	}
+	run_result_release(&fr);
+	return ret;
+}
+
+static int prepare_target(struct job *j, struct target *t, const struct engine_ops *e,
+			  const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
 {
 	uint64_t t0, written = 0;
 	int ret;
 
-	ret = target_open(t, job_writes(j) || t->kind == TARGET_FILE, j->direct,
+	ret = target_open(t, job_modifies(j) || t->kind == TARGET_FILE, j->direct,
 			  t->kind == TARGET_FILE ? j->r.target_size : 0, err, errlen);
-	if (ret || t->kind != TARGET_FILE)
+	if (ret)
 		return ret;
-	t0 = clock_ns();
-	ret = target_layout(t, j->r.offset, j->r.offset + j->r.span, o->phase_progress, o->progress_ctx,
-			    &written, err, errlen);
-	res->layout = (struct phase){ written > 0, written, clock_ns() - t0 };
+	/* A trimmed span is meant to read back as discarded: laying it out first would be wasted. */
+	if (t->kind == TARGET_FILE && !j->trim) {
+		t0 = clock_ns();
+		ret = target_layout(t, j->r.offset, j->r.offset + j->r.span, o->phase_progress,
+				    o->progress_ctx, &written, err, errlen);
+		res->layout = (struct phase){ written > 0, written, clock_ns() - t0 };
+		if (ret)
+			return ret;
+	}
+	if (j->trim) {
+		t0 = clock_ns();
+		if ((ret = target_trim(t, j->r.offset, j->r.span, err, errlen)))
+			return ret;
+		res->trim = (struct phase){ true, j->r.span, clock_ns() - t0 };
+	}
+	if (j->r.fill)
+		ret = fill_phase(j, t, e, o, res, err, errlen);
 	return ret;
 }
 
@@ -361,13 +499,17 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	memset(res, 0, sizeof(*res));
 	res->ts.interval_ns = j->interval_ns;
 	res->qd = e->sync ? 1 : j->qd;
+	res->ss.enabled = j->ss_metric != SS_OFF;
+	res->ss.window = j->ss_window;
+	res->ss.round_ns = j->ss_round_ns;
 	for (int op = 0; op < 2; op++)
 		if ((ret = hist_init(&res->op[op].lat)))
 			return ret;
 	res->started_at = realtime_ns();
-	if (!e->no_io && (ret = prepare_target(j, t, o, res, err, errlen)))
+	if (!e->no_io && (ret = prepare_target(j, t, e, o, res, err, errlen)))
 		goto out;
-	ret = run_workers(j, t, e, o, res, err, errlen);
+	if (res->status == RUN_OK)
+		ret = run_workers(j, t, e, o, res, err, errlen);
 out:
 	if (!e->no_io)
 		target_close(t);

@@ -225,6 +225,26 @@ int target_layout(struct target *t, uint64_t from, uint64_t to, target_progress_
 	return 0;
 }
 
+int target_trim(struct target *t, uint64_t off, uint64_t len, char *err, size_t errlen)
+{
+	uint64_t range[2] = { off, len };
+	int ret;
+
+	if (t->kind == TARGET_BLOCK)
+		ret = ioctl(t->fd, BLKDISCARD, range);
+	else
+		ret = fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+	if (ret == 0)
+		return 0;
+	ret = errno;
+	if (ret == EOPNOTSUPP || ret == ENOTTY)
+		snprintf(err, errlen, "'%s': trim: the %s cannot discard (run with trim=false)", t->path,
+			 t->kind == TARGET_BLOCK ? "device" : "filesystem");
+	else
+		snprintf(err, errlen, "'%s': trim: %s", t->path, strerror(ret));
+	return -ret;
+}
+
 void target_close(struct target *t)
 {
 	if (t->fd >= 0)

@@ -288,10 +288,12 @@ must_reject "$RESULT_SCHEMA" "$base" "another schema name" '.schema = "fio"'
 must_reject "$RESULT_SCHEMA" "$base" "schema_version 0" '.schema_version = 0'
 must_reject "$RESULT_SCHEMA" "$base" "a local timestamp" '.started_at = "2024-01-01 10:00:00"'
 must_reject "$RESULT_SCHEMA" "$base" "job.steady_state without results.steady_state" \
-    '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000}'
+    '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000, "stop": true}'
 must_reject "$RESULT_SCHEMA" "$base" "a malformed steady_state" \
-    '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000}
-     | .results.steady_state = {"reached": "yes", "window": 5, "excursion": 0, "slope": 0, "value": 1}'
+    '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000, "stop": true}
+     | .results.steady_state = {"reached": "yes", "stopped": false, "metric": "iops", "window": 5,
+       "round_ns": 1000000000, "reached_at_round": 0, "value": 1, "range": 0, "slope": 0,
+       "excursion": 0, "rounds": [], "ratio_to_max": null}'
 must_reject "$RESULT_SCHEMA" "$base" "target.model as a number" '.target.model = 7'
 must_reject "$RESULT_SCHEMA" "$base" "phases.fill as a number" '.phases.fill = 0'
 must_reject "$MANIFEST_SCHEMA" "$(dirname "$fb")/manifest.json" "a run without its file" 'del(.runs[0].file)'
@@ -303,8 +305,11 @@ rc=0
 ok "rejected: a result file as a manifest"
 
 # And the positive control of the conditionals: a well-formed steady_state passes.
-jq '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000}
-    | .results.steady_state = {"reached": true, "window": 5, "excursion": 12.5, "slope": -2.5, "value": 70000.0}' \
+jq '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000, "stop": true}
+    | .results.steady_state = {"reached": true, "stopped": true, "metric": "iops", "window": 5,
+      "round_ns": 1000000000, "reached_at_round": 5, "value": 70000.0, "range": 20.0,
+      "slope": -2.5, "excursion": 10.0, "rounds": [70010, 70000, 69995, 69990, 70005],
+      "ratio_to_max": 0.9999}' \
     "$base" >"$TMPDIR/ss.json"
 validate "$RESULT_SCHEMA" "$TMPDIR/ss.json"
 ok "accepted: a well-formed steady_state"

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Profiles (SPEC section 6, docs/profiles.md): loading and checking a profile file into a plan,
+ * and finding profiles by name on the search path. No printing: errors name the file, line and key.
+ */
+#ifndef SSDBENCH_PROFILE_H
+#define SSDBENCH_PROFILE_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+
+#include "plan.h"
+
+struct profile_rounds {
+	unsigned max;              /* 0: no rounds (the matrix runs once) */
+	struct kvlist select;      /* parameters a case must have to be tracked */
+	enum ss_metric metric;
+	unsigned window;
+};
+
+struct profile {
+	char path[PATH_MAX];
+	char *name, *description, *source, *notes;
+	struct plan plan;          /* defaults in plan.base, the matrix as axes */
+	struct kvlist *prepare;    /* jobs run once per target before the matrix */
+	char **prepare_names;
+	size_t nprepare;
+	struct profile_rounds rounds;
+	json_t *report;            /* the report hint as written, or NULL */
+};
+
+/*
+ * Resolves NAME or PATH: a path (contains '/' or ends in ".json") as is, else NAME.json in ./profiles,
+ * each directory of $SSDBENCH_PROFILE_PATH, <exe dir>/profiles, and the installed share directory.
+ * Returns 0 or -ENOENT with a message listing where it looked.
+ */
+int profile_find(const char *name, char *path, size_t len, char *err, size_t errlen);
+
+/* Loads and checks a profile file. On error, err reads "FILE:LINE: KEY.PATH: problem". */
+int profile_load(const char *path, struct profile *p, char *err, size_t errlen);
+void profile_release(struct profile *p);
+
+/*
+ * Every profile on the search path, by name (the first of a name wins), sorted. Returns the number
+ * found, or -ENOMEM; *paths is an array of strings the caller frees with profile_list_free.
+ */
+int profile_list(char ***paths);
+void profile_list_free(char **paths, int n);
+
+/* True if job j has every parameter of sel (compared through job_set on a copy of j). */
+bool profile_selects(const struct kvlist *sel, const struct job *j);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A session: what one `ssdbench run` executes against one target once every check has passed: the
+ * output directory and manifest, a profile's prepare jobs, the cases with their repeats, and a
+ * profile's rounds. The CLI layer: it prints the table and messages.
+ */
+#ifndef SSDBENCH_SESSION_H
+#define SSDBENCH_SESSION_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "output.h"
+#include "profile.h"
+#include "target.h"
+
+/* One job to run: a case of the plan, or a profile's prepare job. */
+struct entry {
+	struct job job;
+	char name[128];
+	bool prepare;
+};
+
+struct session {
+	const char *cmdline;
+	const char *output;          /* --output */
+	const char *profile;         /* the profile's name, or NULL for a plain job */
+	const struct profile_rounds *rounds; /* NULL or max 0: the matrix runs once */
+	bool named;                  /* results carry the case name (profiles, comma lists) */
+	bool json;
+	bool continue_on_error;
+	int progress;                /* -1 never, 0 auto, 1 always */
+	atomic_int *stop;
+
+	struct target *t;
+	struct entry *entries;       /* the prepare jobs first, then the cases */
+	size_t nprepare, ncases;
+	char label[128];
+
+	/* Filled while running. */
+	char dir[4096];
+	json_t *manifest;
+	unsigned seq;
+	struct progress pg;
+};
+
+/* Creates the output directory (before any I/O). Returns 0, or -errno after printing why. */
+int session_open(struct session *s);
+
+/* Runs everything for the target. Returns the exit code (0, 1 or 130). */
+int session_run(struct session *s);
+
+void session_close(struct session *s);
+
+/* Characters other than letters, digits, '.', '-', '_' become '_'. */
+void sanitize_name(const char *in, char *out, size_t len);
+
+#endif

@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+/* Profile files: the search path, loading, and checking every key against the format. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jsonlines.h"
+#include "profile.h"
+
+#ifndef SSDBENCH_SHARE
+#define SSDBENCH_SHARE "/usr/local/share/ssdbench"
+#endif
+
+/* Loading state: the file, its line map and the error buffer. */
+struct loader {
+	const char *path;
+	struct jsonlines lines;
+	char *err;
+	size_t errlen;
+};
+
+static int lerr(struct loader *l, const char *keypath, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int lerr(struct loader *l, const char *keypath, const char *fmt, ...)
+{
+	int line = jsonlines_line(&l->lines, keypath);
+	size_t n;
+	va_list ap;
+
+	if (line)
+		n = (size_t)snprintf(l->err, l->errlen, "%s:%d: %s: ", l->path, line, keypath);
+	else
+		n = (size_t)snprintf(l->err, l->errlen, "%s: %s: ", l->path, keypath);
+	va_start(ap, fmt);
+	if (n < l->errlen)
+		vsnprintf(l->err + n, l->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A scalar JSON value as the text job_set reads. Returns false for objects, arrays and null. */
+static bool scalar_text(json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.17g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else
+		return false;
+	return true;
+}
+
+/* Checks one parameter and adds it to list (if not NULL) or sets it on j. */
+static int load_param(struct loader *l, const char *keypath, const char *key, json_t *v,
+		      struct job *j, struct kvlist *list)
+{
+	char text[256], msg[512];
+	struct job scratch;
+	int ret;
+
+	if (!job_is_param(key))
+		return lerr(l, keypath, "unknown parameter (see ssdbench help run)");
+	if (!scalar_text(v, text, sizeof(text)))
+		return lerr(l, keypath, "expected a string, number or boolean");
+	job_init(&scratch);
+	ret = job_set(j ? j : &scratch, key, text, msg, sizeof(msg));
+	if (ret)
+		return lerr(l, keypath, "%s", msg);
+	if (list && kvlist_add(list, key, text))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A parameter object (defaults, a prepare job, a named case). "name" is taken where allowed. */
+static int load_params(struct loader *l, const char *path, json_t *obj, struct job *j,
+		       struct kvlist *list, const char **name)
+{
+	const char *key;
+	json_t *v;
+	char sub[512];
+	int ret;
+
+	if (!json_is_object(obj))
+		return lerr(l, path, "expected an object of parameters");
+	json_object_foreach(obj, key, v) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if (name && !strcmp(key, "name")) {
+			if (!json_is_string(v) || !*json_string_value(v))
+				return lerr(l, sub, "expected a non-empty string");
+			*name = json_string_value(v);
+			continue;
+		}
+		if ((ret = load_param(l, sub, key, v, j, list)))
+			return ret;
+	}
+	return 0;
+}
+
+static int load_defaults(struct loader *l, json_t *root, struct profile *p)
+{
+	json_t *d = json_object_get(root, "defaults");
+
+	p->plan.base.soft_bounds = true;
+	return d ? load_params(l, "defaults", d, &p->plan.base, NULL, NULL) : 0;
+}
+
+static int load_cases(struct loader *l, json_t *arr, struct profile *p)
+{
+	size_t n = json_array_size(arr), i;
+	char **names = calloc(n ? n : 1, sizeof(*names)), sub[128];
+	struct kvlist *cases = calloc(n ? n : 1, sizeof(*cases));
+	int ret = 0;
+
+	if (!names || !cases)
+		ret = -ENOMEM;
+	for (i = 0; !ret && i < n; i++) {
+		const char *name = NULL;
+
+		snprintf(sub, sizeof(sub), "matrix.cases[%zu]", i);
+		ret = load_params(l, sub, json_array_get(arr, i), NULL, &cases[i], &name);
+		if (!ret && !name)
+			ret = lerr(l, sub, "a named case needs a \"name\"");
+		if (!ret && !(names[i] = strdup(name)))
+			ret = -ENOMEM;
+	}
+	if (!ret && n == 0)
+		ret = lerr(l, "matrix.cases", "expected a non-empty list of case objects");
+	if (!ret && !(ret = plan_add_cases(&p->plan, names, cases, n, l->err, l->errlen)))
+		return 0;
+	for (i = 0; i < n && names && cases; i++) {
+		free(names[i]);
+		kvlist_release(&cases[i]);
+	}
+	free(names);
+	free(cases);
+	return ret;
+}
+
+static int load_axis(struct loader *l, const char *key, json_t *arr, struct profile *p)
+{
+	size_t n = json_array_size(arr), i;
+	char path[128], sub[160], text[256], **vals;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "matrix.%s", key);
+	if (!job_is_param(key))
+		return lerr(l, path, "unknown parameter (see ssdbench help run)");
+	if (!json_is_array(arr) || n == 0)
+		return lerr(l, path, "expected a non-empty list of values");
+	vals = calloc(n, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (i = 0; !ret && i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!(ret = load_param(l, sub, key, json_array_get(arr, i), NULL, NULL))) {
+			scalar_text(json_array_get(arr, i), text, sizeof(text));
+			if (!(vals[i] = strdup(text)))
+				ret = -ENOMEM;
+		}
+	}
+	if (!ret)
+		ret = plan_add_axis(&p->plan, key, vals, n, l->err, l->errlen);
+	for (i = 0; i < n; i++)
+		free(vals[i]);
+	free(vals);
+	return ret;
+}
+
+static int load_matrix(struct loader *l, json_t *root, struct profile *p)
+{
+	json_t *m = json_object_get(root, "matrix"), *v;
+	const char *key;
+	int ret;
+
+	if (!m)
+		return 0;
+	if (!json_is_object(m))
+		return lerr(l, "matrix", "expected an object of axes");
+	json_object_foreach(m, key, v) {
+		ret = !strcmp(key, "cases") ? (json_is_array(v) ? load_cases(l, v, p)
+					: lerr(l, "matrix.cases", "expected a list of case objects"))
+					    : load_axis(l, key, v, p);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int load_prepare(struct loader *l, json_t *root, struct profile *p)
+{
+	json_t *a = json_object_get(root, "prepare");
+	size_t n = json_array_size(a);
+	char sub[64];
+	int ret;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return lerr(l, "prepare", "expected a list of job objects");
+	p->prepare = calloc(n ? n : 1, sizeof(*p->prepare));
+	p->prepare_names = calloc(n ? n : 1, sizeof(*p->prepare_names));
+	if (!p->prepare || !p->prepare_names)
+		return -ENOMEM;
+	p->nprepare = n;   /* zeroed entries release cleanly if loading stops halfway */
+	for (size_t i = 0; i < n; i++) {
+		const char *name = NULL;
+
+		snprintf(sub, sizeof(sub), "prepare[%zu]", i);
+		if ((ret = load_params(l, sub, json_array_get(a, i), NULL, &p->prepare[i], &name)))
+			return ret;
+		snprintf(sub, sizeof(sub), "prepare-%zu", i + 1);
+		if (!(p->prepare_names[i] = strdup(name ? name : sub)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int load_uint(struct loader *l, const char *path, json_t *v, unsigned lo, unsigned hi,
+		     unsigned *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return lerr(l, path, "expected a whole number %u..%u", lo, hi);
+	*out = (unsigned)json_integer_value(v);
+	return 0;
+}
+
+static int load_rounds(struct loader *l, json_t *root, struct profile *p)
+{
+	static const char *const metrics[] = { [SS_IOPS] = "iops", [SS_BW] = "bw", [SS_LAT] = "lat" };
+	json_t *r = json_object_get(root, "rounds"), *u, *m;
+	const char *key;
+	json_t *v;
+	int ret;
+
+	if (!r)
+		return 0;
+	if (!json_is_object(r))
+		return lerr(l, "rounds", "expected {\"max\": N, \"until\": {...}}");
+	json_object_foreach(r, key, v)
+		if (strcmp(key, "max") && strcmp(key, "until"))
+			return lerr(l, "rounds", "unknown key '%s' (max, until)", key);
+	if ((ret = load_uint(l, "rounds.max", json_object_get(r, "max"), 1, 1000, &p->rounds.max)))
+		return ret;
+	u = json_object_get(r, "until");
+	if (!json_is_object(u))
+		return lerr(l, "rounds.until", "expected {\"select\": {...}, \"metric\": ..., \"window\": W}");
+	json_object_foreach(u, key, v)
+		if (strcmp(key, "select") && strcmp(key, "metric") && strcmp(key, "window"))
+			return lerr(l, "rounds.until", "unknown key '%s' (select, metric, window)", key);
+	if ((ret = load_params(l, "rounds.until.select", json_object_get(u, "select"), NULL,
+			       &p->rounds.select, NULL)))
+		return ret;
+	if ((ret = load_uint(l, "rounds.until.window", json_object_get(u, "window"), 2, 1000,
+			     &p->rounds.window)))
+		return ret;
+	m = json_object_get(u, "metric");
+	for (int i = SS_IOPS; i <= SS_LAT; i++)
+		if (json_is_string(m) && !strcmp(json_string_value(m), metrics[i]))
+			p->rounds.metric = (enum ss_metric)i;
+	if (p->rounds.metric == SS_OFF)
+		return lerr(l, "rounds.until.metric", "expected iops, bw or lat");
+	return 0;
+}
+
+static int load_report(struct loader *l, json_t *root, struct profile *p)
+{
+	static const char *const keys[] = { "rows", "columns", "metric", "charts", "series" };
+	json_t *r = json_object_get(root, "report");
+	const char *key;
+	json_t *v;
+
+	if (!r)
+		return 0;
+	if (!json_is_object(r))
+		return lerr(l, "report", "expected an object (rows, columns, metric, charts, series)");
+	json_object_foreach(r, key, v) {
+		size_t i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(key, keys[i]); i++)
+			;
+		if (i == sizeof(keys) / sizeof(keys[0]))
+			return lerr(l, "report", "unknown key '%s' (rows, columns, metric, charts, series)", key);
+	}
+	p->report = json_incref(r);
+	return 0;
+}
+
+static int load_text(struct loader *l, json_t *root, const char *key, bool required, char **out)
+{
+	json_t *v = json_object_get(root, key);
+
+	if (!v && !required)
+		return 0;
+	if (!v)
+		return lerr(l, key, "missing (every profile has a %s)", key);
+	if (!json_is_string(v) || !*json_string_value(v))
+		return lerr(l, key, "expected a non-empty string");
+	*out = strdup(json_string_value(v));
+	return *out ? 0 : -ENOMEM;
+}
+
+static int check_top(struct loader *l, json_t *root, struct profile *p)
+{
+	static const char *const keys[] = { "name", "description", "source", "notes", "defaults",
+					    "prepare", "matrix", "rounds", "report" };
+	const char *key, *base = strrchr(l->path, '/');
+	json_t *v;
+	size_t n;
+
+	if (!json_is_object(root))
+		return lerr(l, "(top)", "a profile is a JSON object");
+	json_object_foreach(root, key, v) {
+		size_t i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(key, keys[i]); i++)
+			;
+		if (i == sizeof(keys) / sizeof(keys[0]))
+			return lerr(l, key, "unknown key (name, description, source, notes, defaults, "
+				    "prepare, matrix, rounds, report)");
+	}
+	if (load_text(l, root, "name", true, &p->name) || load_text(l, root, "description", true, &p->description) ||
+	    load_text(l, root, "source", true, &p->source) || load_text(l, root, "notes", false, &p->notes))
+		return -EINVAL;
+	base = base ? base + 1 : l->path;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json") &&
+	    (strlen(p->name) != n - 5 || strncmp(p->name, base, n - 5)))
+		return lerr(l, "name", "'%s' differs from the file's name '%.*s'", p->name, (int)(n - 5), base);
+	return 0;
+}
+
+/* Every case must expand and pass job_check, so a bad combination is found at load time. */
+static int check_cases(struct loader *l, struct profile *p)
+{
+	size_t n = plan_ncases(&p->plan);
+	char name[128], msg[512];
+	struct job j;
+
+	for (size_t k = 0; k < n; k++) {
+		if (plan_case(&p->plan, k, &j, name, sizeof(name), msg, sizeof(msg)) ||
+		    job_check(&j, msg, sizeof(msg))) {
+			snprintf(l->err, l->errlen, "%s: case '%s': %s", l->path, name, msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	long size;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (text = calloc(1, (size_t)size + 1)) && fread(text, 1, (size_t)size, f) != (size_t)size) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
+{
+	struct loader l = { path, { 0 }, err, errlen };
+	json_error_t je;
+	json_t *root;
+	char *text;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	plan_init(&p->plan);
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		else
+			snprintf(err, errlen, "'%s': %s", path, je.text);
+		return -EINVAL;
+	}
+	/* Lines for messages; without them messages still name the key path. */
+	text = read_text(path);
+	if (text)
+		jsonlines_scan(&l.lines, text);
+	ret = check_top(&l, root, p);
+	if (!ret)
+		ret = load_defaults(&l, root, p);
+	if (!ret)
+		ret = load_prepare(&l, root, p);
+	if (!ret)
+		ret = load_matrix(&l, root, p);
+	if (!ret)
+		ret = load_rounds(&l, root, p);
+	if (!ret)
+		ret = load_report(&l, root, p);
+	if (!ret)
+		ret = check_cases(&l, p);
+	free(text);
+	jsonlines_release(&l.lines);
+	json_decref(root);
+	if (ret)
+		profile_release(p);
+	return ret;
+}
+
+void profile_release(struct profile *p)
+{
+	free(p->name);
+	free(p->description);
+	free(p->source);
+	free(p->notes);
+	for (size_t i = 0; i < p->nprepare; i++) {
+		if (p->prepare)
+			kvlist_release(&p->prepare[i]);
+		if (p->prepare_names)
+			free(p->prepare_names[i]);
+	}
+	free(p->prepare);
+	free(p->prepare_names);
+	kvlist_release(&p->rounds.select);
+	json_decref(p->report);
+	plan_release(&p->plan);
+	memset(p, 0, sizeof(*p));
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The search path's directories, in order, into dirs (strings in buf). Returns how many. */
+static int search_dirs(char dirs[][PATH_MAX], int max)
+{
+	const char *env = getenv("SSDBENCH_PROFILE_PATH");
+	char exe[PATH_MAX];
+	ssize_t n;
+	int k = 0;
+
+	snprintf(dirs[k++], PATH_MAX, "./profiles");
+	while (env && *env && k < max - 2) {
+		size_t len = strcspn(env, ":");
+
+		if (len)
+			snprintf(dirs[k++], PATH_MAX, "%.*s", (int)len, env);
+		env += len + (env[len] == ':');
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')))
+			*slash = '\0';
+		/* The source checkout (./ssdbench) and the sanitizer build (build/san/ssdbench). */
+		snprintf(dirs[k++], PATH_MAX, "%.*s/profiles", PATH_MAX - 10, exe);
+		if (k < max - 1)
+			snprintf(dirs[k++], PATH_MAX, "%.*s/../../profiles", PATH_MAX - 16, exe);
+	}
+	snprintf(dirs[k++], PATH_MAX, "%s/profiles", SSDBENCH_SHARE);
+	return k;
+}
+
+#define MAX_DIRS 16
+
+int profile_find(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	static char dirs[MAX_DIRS][PATH_MAX];
+	int n;
+
+	if (strchr(name, '/') || (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"))) {
+		if (!is_file(name)) {
+			snprintf(err, errlen, "profile '%s': no such file", name);
+			return -ENOENT;
+		}
+		snprintf(path, len, "%s", name);
+		return 0;
+	}
+	n = search_dirs(dirs, MAX_DIRS);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, len, "%s/%s.json", dirs[i], name);
+		if (is_file(path))
+			return 0;
+	}
+	snprintf(err, errlen, "profile '%s' not found in ./profiles, $SSDBENCH_PROFILE_PATH or %s/profiles "
+		 "(ssdbench profiles lists them)", name, SSDBENCH_SHARE);
+	return -ENOENT;
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+
+	return strcmp(x ? x + 1 : *(char *const *)a, y ? y + 1 : *(char *const *)b);
+}
+
+static bool listed(char **paths, int n, const char *base)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(strrchr(paths[i], '/') + 1, base))
+			return true;
+	return false;
+}
+
+int profile_list(char ***out)
+{
+	static char dirs[MAX_DIRS][PATH_MAX];
+	int nd = search_dirs(dirs, MAX_DIRS), n = 0;
+	char **paths = NULL;
+
+	for (int i = 0; i < nd; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			char full[PATH_MAX + 256], **grown;
+
+			if (len <= 5 || strcmp(e->d_name + len - 5, ".json") || listed(paths, n, e->d_name))
+				continue;
+			snprintf(full, sizeof(full), "%.2048s/%.255s", dirs[i], e->d_name);
+			if (!is_file(full) || !(grown = realloc(paths, (size_t)(n + 1) * sizeof(*paths))))
+				continue;
+			paths = grown;
+			if ((paths[n] = strdup(full)))
+				n++;
+		}
+		if (d)
+			closedir(d);
+	}
+	qsort(paths, (size_t)n, sizeof(*paths), cmp_base);
+	*out = paths;
+	return n;
+}
+
+void profile_list_free(char **paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+bool profile_selects(const struct kvlist *sel, const struct job *j)
+{
+	char err[256];
+
+	for (size_t i = 0; i < sel->n; i++) {
+		struct job c = *j;
+
+		if (job_set(&c, sel->keys[i], sel->vals[i], err, sizeof(err)) || memcmp(&c, j, sizeof(c)))
+			return false;
+	}
+	return true;
+}
