@@ -84,7 +84,7 @@ sanitize:
 run:
 	@scripts/install-deps.sh --build-only
 	$(Q)$(MAKE) --no-print-directory $(BIN)
-	./$(BIN) run --rw read,write,randread,randwrite --bs 4k,128k --span 256m --runtime 5s
+	./$(BIN) run --profile quick
 
 bench: $(BIN)
 	scripts/bench-vs-fio.sh

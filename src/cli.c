@@ -28,10 +28,12 @@ static const char usage_main[] =
 
 static const char usage_run[] =
 	"usage: ssdbench run [OPTIONS] [TARGET...]\n"
+	"       ssdbench run --profile NAME [--set NAME=VALUE...] [--dry-run] [TARGET...]\n"
 	"\n"
-	"Runs a job against each TARGET (a block device or a regular file; default ./ssdbench.scratch,\n"
-	"created and laid out with real data). A comma list (--bs 4k,64k) makes one case per value;\n"
-	"several lists make their cross product. Results go to OUTPUT/<job>-<label>-<time>/.\n"
+	"Runs a job, or every case of a profile, against each TARGET (a block device or a regular file;\n"
+	"default ./ssdbench.scratch, created and laid out with real data). A comma list (--bs 4k,64k)\n"
+	"makes one case per value; several lists make their cross product. Results go to\n"
+	"OUTPUT/<profile-or-job>-<label>-<time>/, one JSON file per run and manifest.json.\n"
 	"\n"
 	"job parameters (also --set NAME=VALUE):\n";
 
@@ -40,6 +42,9 @@ static const char usage_run_tail[] =
 	"sizes take k m g t (powers of 1024); durations ms s m h; percents end in %%.\n"
 	"\n"
 	"options:\n"
+	"      --profile NAME|PATH     run a profile (ssdbench profiles lists them)\n"
+	"      --set NAME=VALUE        override a parameter of every case; a comma list replaces an axis\n"
+	"      --dry-run               print the cases, what each writes and the time; touch nothing\n"
 	"  -o, --output DIR            where results go (default ./results)\n"
 	"      --json                  print each result as JSON on stdout instead of the table\n"
 	"      --progress WHEN         auto (when stderr is a terminal), always or never\n"

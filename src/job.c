@@ -431,9 +431,10 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 
 	r->offset = j->offset.kind == AMOUNT_PERCENT ? of_percent(j->offset.value, size) / j->bs * j->bs
 						     : j->offset.bytes;
+	/* A profile's "100%" offset means the last span; a span larger than the target starts at 0. */
 	if (j->soft_bounds && j->offset.kind == AMOUNT_PERCENT && j->span.kind == AMOUNT_BYTES &&
-	    j->span.bytes <= size && r->offset + j->span.bytes > size)
-		r->offset = (size - j->span.bytes) / j->bs * j->bs;   /* "100%": the last span */
+	    r->offset + j->span.bytes > size)
+		r->offset = j->span.bytes >= size ? 0 : (size - j->span.bytes) / j->bs * j->bs;
 	if (r->offset >= size) {
 		format_size(r->offset, a, sizeof(a));
 		format_size(size, b, sizeof(b));

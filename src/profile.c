@@ -225,6 +225,15 @@ static int load_prepare(struct loader *l, json_t *root, struct profile *p)
 	return 0;
 }
 
+/* "PATH.KEY: unknown key (ALLOWED)", at the key's own line. */
+static int unknown_key(struct loader *l, const char *path, const char *key, const char *allowed)
+{
+	char sub[256];
+
+	snprintf(sub, sizeof(sub), "%s.%s", path, key);
+	return lerr(l, sub, "unknown key (%s)", allowed);
+}
+
 static int load_uint(struct loader *l, const char *path, json_t *v, unsigned lo, unsigned hi,
 		     unsigned *out)
 {
@@ -248,7 +257,7 @@ static int load_rounds(struct loader *l, json_t *root, struct profile *p)
 		return lerr(l, "rounds", "expected {\"max\": N, \"until\": {...}}");
 	json_object_foreach(r, key, v)
 		if (strcmp(key, "max") && strcmp(key, "until"))
-			return lerr(l, "rounds", "unknown key '%s' (max, until)", key);
+			return unknown_key(l, "rounds", key, "max, until");
 	if ((ret = load_uint(l, "rounds.max", json_object_get(r, "max"), 1, 1000, &p->rounds.max)))
 		return ret;
 	u = json_object_get(r, "until");
@@ -256,7 +265,7 @@ static int load_rounds(struct loader *l, json_t *root, struct profile *p)
 		return lerr(l, "rounds.until", "expected {\"select\": {...}, \"metric\": ..., \"window\": W}");
 	json_object_foreach(u, key, v)
 		if (strcmp(key, "select") && strcmp(key, "metric") && strcmp(key, "window"))
-			return lerr(l, "rounds.until", "unknown key '%s' (select, metric, window)", key);
+			return unknown_key(l, "rounds.until", key, "select, metric, window");
 	if ((ret = load_params(l, "rounds.until.select", json_object_get(u, "select"), NULL,
 			       &p->rounds.select, NULL)))
 		return ret;
@@ -272,24 +281,90 @@ static int load_rounds(struct loader *l, json_t *root, struct profile *p)
 	return 0;
 }
 
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* A report axis: a job parameter, "case" (named cases) or "target". */
+static int report_axis(struct loader *l, const char *path, json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	if (!s || (!job_is_param(s) && strcmp(s, "case") && strcmp(s, "target")))
+		return lerr(l, path, "expected a parameter name, \"case\" or \"target\"");
+	return 0;
+}
+
+static int report_metric(struct loader *l, const char *path, json_t *v)
+{
+	static const char *const metrics[] = { "auto", "iops", "mbps", "lat-mean", "lat-p50", "lat-p90",
+		"lat-p95", "lat-p99", "lat-p99.9", "lat-p99.99", "lat-max", NULL };
+	static const char *const kinds[] = { "sequential", "random", NULL };
+	char sub[128];
+	const char *key;
+	json_t *m;
+
+	if (json_is_string(v)) {
+		if (!in_list(json_string_value(v), metrics))
+			return lerr(l, path, "unknown metric (iops, mbps, lat-mean, lat-p50 .. lat-p99.99, lat-max)");
+		return 0;
+	}
+	if (!json_is_object(v))
+		return lerr(l, path, "expected a metric or {\"sequential\": ..., \"random\": ...}");
+	json_object_foreach(v, key, m) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if (!in_list(key, kinds))
+			return unknown_key(l, path, key, "sequential, random");
+		if (!json_is_string(m) || !in_list(json_string_value(m), metrics))
+			return lerr(l, sub, "unknown metric (iops, mbps, lat-mean, lat-p50 .. lat-p99.99, lat-max)");
+	}
+	return 0;
+}
+
+static int report_charts(struct loader *l, json_t *v)
+{
+	static const char *const charts[] = { "lines", "bars", "heatmap", "timeseries", "latency", NULL };
+	char sub[64];
+	size_t i;
+	json_t *c;
+
+	if (!json_is_array(v))
+		return lerr(l, "report.charts", "expected a list of lines, bars, heatmap, timeseries, latency");
+	json_array_foreach(v, i, c) {
+		snprintf(sub, sizeof(sub), "report.charts[%zu]", i);
+		if (!json_is_string(c) || !in_list(json_string_value(c), charts))
+			return lerr(l, sub, "unknown chart (lines, bars, heatmap, timeseries, latency)");
+	}
+	return 0;
+}
+
 static int load_report(struct loader *l, json_t *root, struct profile *p)
 {
-	static const char *const keys[] = { "rows", "columns", "metric", "charts", "series" };
-	json_t *r = json_object_get(root, "report");
+	json_t *r = json_object_get(root, "report"), *v;
 	const char *key;
-	json_t *v;
+	char sub[64];
+	int ret;
 
 	if (!r)
 		return 0;
 	if (!json_is_object(r))
-		return lerr(l, "report", "expected an object (rows, columns, metric, charts, series)");
+		return lerr(l, "report", "expected an object (rows, columns, series, metric, charts)");
 	json_object_foreach(r, key, v) {
-		size_t i;
-
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(key, keys[i]); i++)
-			;
-		if (i == sizeof(keys) / sizeof(keys[0]))
-			return lerr(l, "report", "unknown key '%s' (rows, columns, metric, charts, series)", key);
+		snprintf(sub, sizeof(sub), "report.%s", key);
+		if (!strcmp(key, "rows") || !strcmp(key, "columns") || !strcmp(key, "series"))
+			ret = report_axis(l, sub, v);
+		else if (!strcmp(key, "metric"))
+			ret = report_metric(l, sub, v);
+		else if (!strcmp(key, "charts"))
+			ret = report_charts(l, v);
+		else
+			ret = unknown_key(l, "report", key, "rows, columns, series, metric, charts");
+		if (ret)
+			return ret;
 	}
 	p->report = json_incref(r);
 	return 0;
