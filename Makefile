@@ -70,7 +70,8 @@ deps:
 
 # The unit tests (cmocka, one binary per module), then the integration tests against the real binary.
 unit: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@failed=""; for t in $(TESTS); do echo "== $$t"; $$t || failed="$$failed $$t"; done; \
+	if [ -n "$$failed" ]; then echo "unit tests failed:$$failed"; exit 1; fi
 
 integration: $(BIN)
 	@SSDBENCH=$(abspath $(BIN)) tests/integration/run-all.sh

@@ -281,6 +281,27 @@ static void test_job_resolve_span_and_offset(void **state)
 	resolve_fails("offset=1g", 512, "offset");
 }
 
+/* Profiles (soft bounds) cap a span to the target, and "100%" offsets mean the last span. */
+static void test_job_resolve_soft_bounds_cap_span_and_move_offsets_back(void **state)
+{
+	char err[256];
+	struct job j;
+
+	(void)state;
+	job_of(&j, "span=256m offset=100%");
+	j.soft_bounds = true;
+	assert_int_equal(job_resolve(&j, GiB, 512, err, sizeof(err)), 0);
+	assert_true(j.r.offset == GiB - 256 * MiB && j.r.span == 256 * MiB && !j.r.span_capped);
+	job_of(&j, "span=2g offset=50%");
+	j.soft_bounds = true;
+	assert_int_equal(job_resolve(&j, GiB, 512, err, sizeof(err)), 0);
+	assert_true(j.r.offset == 0 && j.r.span == GiB && j.r.span_capped);
+	job_of(&j, "span=2g");
+	j.soft_bounds = true;
+	assert_int_equal(job_resolve(&j, GiB, 512, err, sizeof(err)), 0);
+	assert_true(j.r.span == GiB && j.r.span_capped);
+}
+
 static void test_job_resolve_fill_bounds_the_span_unless_span_given(void **state)
 {
 	(void)state;
@@ -521,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_job_set_takes_dashes_and_underscores),
 		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
 		cmocka_unit_test(test_job_resolve_span_and_offset),
+		cmocka_unit_test(test_job_resolve_soft_bounds_cap_span_and_move_offsets_back),
 		cmocka_unit_test(test_job_resolve_fill_bounds_the_span_unless_span_given),
 		cmocka_unit_test(test_job_resolve_io_limit),
 		cmocka_unit_test(test_job_resolve_default_io_limit_only_without_runtime),
