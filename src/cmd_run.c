@@ -292,13 +292,11 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 }
 
 /* Every check that can be made before I/O, for one target and all its entries. */
-static int check_target(const struct run_cli *c, const char *path, struct target *t, struct entry *e,
-			size_t n, bool *warned_qd)
+static int check_target(const char *path, struct target *t, struct entry *e, size_t n, bool *warned_qd)
 {
 	bool modifies = false, capped = false;
 	char err[512];
 
-	(void)c;
 	if (target_probe(path, "/sys", t, err, sizeof(err))) {
 		cli_error("%s", err);
 		return -EINVAL;
@@ -404,7 +402,7 @@ static int run_all(struct run_cli *c)
 		struct entry *te = e + (size_t)ti * per;
 
 		if (make_entries(c, te, nprep, ncases) ||
-		    check_target(c, c->targets[ti], &tg[ti], te, per, &warned))
+		    check_target(c->targets[ti], &tg[ti], te, per, &warned))
 			goto out;
 	}
 	if (c->dry_run) {
