@@ -54,7 +54,7 @@ case $family in
         build_pkgs=(gcc make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
                     libblkid-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
-        test_pkgs=(fio jq e2fsprogs util-linux mount python3-jsonschema libxml2-utils)
+        test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils)
         ;;
     fedora)
         build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "guard.h"
 #include "target.h"
 
 static const char *or_dash(const char *s)
@@ -12,7 +13,15 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
-static json_t *info_json(const struct target *t)
+static json_t *guard_json(const struct guard *g)
+{
+	return json_pack("{s:s?, s:s?, s:s?, s:s?, s:b, s:b, s:b}", "mounts", g->mounts[0] ? g->mounts : NULL,
+			 "swap", g->swap[0] ? g->swap : NULL, "holders", g->holders[0] ? g->holders : NULL,
+			 "signatures", g->signatures[0] ? g->signatures : NULL, "busy", g->busy,
+			 "in_use", g->in_use[0] != 0, "holds_data", g->data[0] != 0);
+}
+
+static json_t *info_json(const struct target *t, const struct guard *g)
 {
 	const struct devinfo *d = &t->di;
 	json_t *o = json_pack("{s:s, s:s, s:b, s:I, s:i, s:i, s:s}", "path", t->path, "kind",
@@ -20,6 +29,8 @@ static json_t *info_json(const struct target *t)
 			      "logical_block_size", (int)t->lbs, "physical_block_size", (int)t->pbs,
 			      "label", t->label);
 
+	if (t->kind == TARGET_BLOCK)
+		json_object_set_new(o, "safety", guard_json(g));
 	if (!t->has_devinfo)
 		return o;
 	json_object_set_new(o, "device", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
@@ -31,7 +42,17 @@ static json_t *info_json(const struct target *t)
 	return o;
 }
 
-static void info_text(const struct target *t)
+static void guard_text(const struct guard *g)
+{
+	printf("mounted:     %s\n", g->mounts[0] ? g->mounts : "no");
+	printf("swap:        %s\n", g->swap[0] ? g->swap : "no");
+	printf("holders:     %s\n", g->holders[0] ? g->holders : "none");
+	printf("signatures:  %s\n", g->signatures[0] ? g->signatures : "none found");
+	printf("writable:    %s\n", g->in_use[0] ? "no, the device is in use"
+	       : g->data[0] ? "only with --force (it holds data)" : "yes");
+}
+
+static void info_text(const struct target *t, const struct guard *g)
 {
 	const struct devinfo *d = &t->di;
 
@@ -56,6 +77,8 @@ static void info_text(const struct target *t)
 	printf("discard:     %s\n", d->discard ? "yes" : "no");
 	if (d->backing_file[0])
 		printf("backing:     %s\n", d->backing_file);
+	if (t->kind == TARGET_BLOCK)
+		guard_text(g);
 }
 
 int cmd_info(int argc, char **argv)
@@ -63,6 +86,7 @@ int cmd_info(int argc, char **argv)
 	const char *path = NULL;
 	bool json = false;
 	struct target t;
+	struct guard g;
 	char err[512];
 
 	for (int i = 1; i < argc; i++) {
@@ -89,14 +113,16 @@ int cmd_info(int argc, char **argv)
 		cli_error("'%s': No such file or directory", path);
 		return EXIT_USAGE;
 	}
+	if (guard_inspect(&t, &g, err, sizeof(err)))
+		cli_warn("%s", err);
 	if (json) {
-		json_t *o = info_json(&t);
+		json_t *o = info_json(&t, &g);
 
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
 	} else {
-		info_text(&t);
+		info_text(&t, &g);
 	}
 	return EXIT_OK;
 }

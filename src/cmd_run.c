@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "guard.h"
 #include "output.h"
 #include "plan.h"
 #include "profile.h"
@@ -243,24 +244,31 @@ static int make_entries(const struct run_cli *c, struct entry *e, size_t nprep, 
 	return 0;
 }
 
-/* Refuses a write job on a device someone else holds open exclusively (mounted, in a RAID, ...). */
-static int check_not_busy(const struct target *t)
+/*
+ * The guard of SPEC section 7, for a target some job will write to: in use (mounted, swap, held,
+ * open exclusively) is refused always, data (a partition table or signature) unless --force.
+ */
+static int check_guard(const struct target *t, bool force)
 {
-	int fd;
+	struct guard g;
+	char err[512];
 
-	if (t->kind != TARGET_BLOCK)
-		return 0;
-	fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd >= 0) {
-		close(fd);
-		return 0;
+	if (guard_inspect(t, &g, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -EINVAL;
 	}
-	if (errno == EBUSY)
-		cli_error("'%s': device is in use (mounted, swap, or held by another driver); refusing to "
-			  "write to it", t->path);
-	else
-		cli_error("'%s': %s", t->path, strerror(errno));
-	return -EBUSY;
+	if (g.in_use[0]) {
+		cli_error("'%s': refusing to write to a device in use: %s", t->path, g.in_use);
+		return -EBUSY;
+	}
+	if (g.data[0] && !force) {
+		cli_error("'%s': refusing to write: found %s; writing destroys it (--force if "
+			  "that is intended)", t->path, g.data);
+		return -EEXIST;
+	}
+	if (g.data[0])
+		cli_warn("'%s': --force: overwriting %s", t->path, g.data);
+	return 0;
 }
 
 /* Engine, qd, resolution against the target, discard support. Adjusts qd for psync. */
@@ -292,7 +300,8 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 }
 
 /* Every check that can be made before I/O, for one target and all its entries. */
-static int check_target(const char *path, struct target *t, struct entry *e, size_t n, bool *warned_qd)
+static int check_target(const char *path, bool force, struct target *t, struct entry *e, size_t n,
+			bool *warned_qd)
 {
 	bool modifies = false, capped = false;
 	char err[512];
@@ -310,7 +319,7 @@ static int check_target(const char *path, struct target *t, struct entry *e, siz
 	if (capped)
 		cli_warn("'%s': the profile's span is larger than the target; using the whole target (%llu bytes)",
 			 t->path, (unsigned long long)t->size);
-	return modifies ? check_not_busy(t) : 0;
+	return modifies ? check_guard(t, force) : 0;
 }
 
 /* A guess of the target's speed, for --dry-run's estimates only. */
@@ -402,7 +411,7 @@ static int run_all(struct run_cli *c)
 		struct entry *te = e + (size_t)ti * per;
 
 		if (make_entries(c, te, nprep, ncases) ||
-		    check_target(c->targets[ti], &tg[ti], te, per, &warned))
+		    check_target(c->targets[ti], c->force, &tg[ti], te, per, &warned))
 			goto out;
 	}
 	if (c->dry_run) {

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The write guard of SPEC section 7: what makes writing to a block device dangerous. A device that is
+ * mounted, used as swap, held by another driver (device mapper, md, LVM) or open exclusively elsewhere
+ * is never written; one that holds a partition table or a filesystem, RAID or LVM signature (found by
+ * libblkid) only with --force. Looks at the device and every partition of it. Reads only.
+ */
+#ifndef SSDBENCH_GUARD_H
+#define SSDBENCH_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "target.h"
+
+struct guard {
+	char in_use[512];     /* why writing is never allowed ("mounted on /mnt (/dev/loop0p1)"), or "" */
+	char data[512];       /* what --force would destroy ("ext4 filesystem on /dev/loop0"), or "" */
+	char mounts[512];     /* every mount of the device or its partitions, for info */
+	char swap[256];
+	char holders[256];
+	char signatures[512];
+	bool busy;            /* an O_EXCL open failed with EBUSY */
+};
+
+/*
+ * Inspects the block device t (probed with its sysfs root). Returns 0, or -errno if the device could
+ * not be examined (err says why). Files have nothing to guard: g is left empty.
+ */
+int guard_inspect(const struct target *t, struct guard *g, char *err, size_t errlen);
+
+#endif
