@@ -39,6 +39,8 @@ int profile_find(const char *name, char *path, size_t len, char *err, size_t err
 
 /* Loads and checks a profile file. On error, err reads "FILE:LINE: KEY.PATH: problem". */
 int profile_load(const char *path, struct profile *p, char *err, size_t errlen);
+/* The same for a text in memory (path names it in messages and must match "name"). */
+int profile_parse(const char *path, const char *text, struct profile *p, char *err, size_t errlen);
 void profile_release(struct profile *p);
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -299,6 +300,44 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 	return 0;
 }
 
+/*
+ * A file target: permission to create or lay it out, and room on its filesystem for the part of
+ * the largest size a job needs that is not allocated yet.
+ */
+static int check_file(const struct target *t, const struct entry *e, size_t n)
+{
+	char dir[4096], need_s[32], free_s[32];
+	uint64_t need = 0, have = 0, avail;
+	const char *slash = strrchr(t->path, '/');
+	struct statvfs vfs;
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++)
+		if (!engine_find(e[i].job.engine)->no_io && e[i].job.r.target_size > need)
+			need = e[i].job.r.target_size;
+	if (!need)
+		return 0;   /* only the null engine, which never touches its target */
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - t->path) + 1 : 1, slash ? t->path : ".");
+	if (access(t->exists ? t->path : dir, (t->exists ? R_OK : 0) | W_OK) < 0) {
+		cli_error("'%s': %s (ssdbench writes the file to lay it out)", t->exists ? t->path : dir,
+			  strerror(errno));
+		return -EACCES;
+	}
+	if (t->exists && stat(t->path, &st) == 0)
+		have = (uint64_t)st.st_blocks * 512;
+	if (need <= have || statvfs(dir, &vfs) < 0)
+		return 0;
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (need - have > avail) {
+		format_size((need - have + 1048575) / 1048576 * 1048576, need_s, sizeof(need_s));
+		format_size(avail / 1048576 * 1048576, free_s, sizeof(free_s));
+		cli_error("'%s': not enough free space to lay out the file: it needs %s more, %s is free",
+			  t->path, need_s, free_s);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 /* Every check that can be made before I/O, for one target and all its entries. */
 static int check_target(const char *path, bool force, struct target *t, struct entry *e, size_t n,
 			bool *warned_qd)
@@ -316,6 +355,8 @@ static int check_target(const char *path, bool force, struct target *t, struct e
 		modifies |= job_modifies(&e[i].job) && !engine_find(e[i].job.engine)->no_io;
 		capped |= e[i].job.r.span_capped;
 	}
+	if (t->kind == TARGET_FILE && check_file(t, e, n))
+		return -EINVAL;
 	if (capped)
 		cli_warn("'%s': the profile's span is larger than the target; using the whole target (%llu bytes)",
 			 t->path, (unsigned long long)t->size);

@@ -448,29 +448,24 @@ static char *read_text(const char *path)
 	return text;
 }
 
-int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
+int profile_parse(const char *path, const char *text, struct profile *p, char *err, size_t errlen)
 {
 	struct loader l = { path, { 0 }, err, errlen };
 	json_error_t je;
 	json_t *root;
-	char *text;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
 	plan_init(&p->plan);
 	snprintf(p->path, sizeof(p->path), "%s", path);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		if (je.line > 0)
-			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		else
-			snprintf(err, errlen, "'%s': %s", path, je.text);
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 		return -EINVAL;
 	}
 	/* Lines for messages; without them messages still name the key path. */
-	text = read_text(path);
-	if (text)
-		jsonlines_scan(&l.lines, text);
+	if (jsonlines_scan(&l.lines, text))
+		jsonlines_release(&l.lines);
 	ret = check_top(&l, root, p);
 	if (!ret)
 		ret = load_defaults(&l, root, p);
@@ -484,11 +479,25 @@ int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
 		ret = load_report(&l, root, p);
 	if (!ret)
 		ret = check_cases(&l, p);
-	free(text);
 	jsonlines_release(&l.lines);
 	json_decref(root);
 	if (ret)
 		profile_release(p);
+	return ret;
+}
+
+int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
+{
+	char *text = read_text(path);
+	int ret;
+
+	if (!text) {
+		memset(p, 0, sizeof(*p));
+		snprintf(err, errlen, "'%s': %s", path, strerror(errno ? errno : EIO));
+		return -EINVAL;
+	}
+	ret = profile_parse(path, text, p, err, errlen);
+	free(text);
 	return ret;
 }
 

@@ -322,33 +322,77 @@ int result_check_schema(const json_t *root, char *err, size_t errlen)
 	return 0;
 }
 
-int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen)
+/* Writes the document to fd and makes it durable. Returns 0 or -1 with errno. */
+static int dump_sync(const json_t *obj, int fd)
 {
-	char path[4096], tmp[4096];
+	if (json_dumpfd(obj, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || write(fd, "\n", 1) != 1)
+		return errno = errno ? errno : EIO, -1;
+	return fsync(fd);
+}
+
+/*
+ * An unnamed file (O_TMPFILE) gets a name only once it is whole: linked straight to its name when
+ * that is new, else linked to a temporary name and renamed over the old file. A process killed at
+ * any moment leaves either nothing or a whole file. Returns 0, -1 with errno, or 1 where the
+ * filesystem has no O_TMPFILE.
+ */
+static int write_tmpfile(int dfd, const char *name, const json_t *obj)
+{
+	char proc[64], tmp[512];
+	int fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644), ret = -1;
+
+	if (fd < 0)
+		return errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL ? 1 : -1;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp.%d", name, (int)getpid());
+	if (dump_sync(obj, fd) == 0) {
+		if (linkat(AT_FDCWD, proc, dfd, name, AT_SYMLINK_FOLLOW) == 0)
+			ret = 0;
+		else if (errno == EEXIST && linkat(AT_FDCWD, proc, dfd, tmp, AT_SYMLINK_FOLLOW) == 0)
+			ret = renameat(dfd, tmp, dfd, name);
+	}
+	close(fd);
+	return ret;
+}
+
+/* Without O_TMPFILE: a named temporary file, renamed once whole. */
+static int write_named(int dfd, const char *name, const json_t *obj)
+{
+	char tmp[512];
 	int fd, e;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp.%d", name, (int)getpid());
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		goto fail;
-	if (json_dumpfd(obj, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || write(fd, "\n", 1) != 1 ||
-	    fsync(fd) < 0) {
-		e = errno ? errno : EIO;
-		close(fd);
-		unlink(tmp);
-		errno = e;
-		goto fail;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		return -1;
+	if (dump_sync(obj, fd) < 0 || close(fd) < 0 || renameat(dfd, tmp, dfd, name) < 0) {
 		e = errno;
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		errno = e;
-		goto fail;
+		return -1;
 	}
 	return 0;
-fail:
-	e = errno;
-	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-	return -e;
+}
+
+int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen)
+{
+	int dfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC), ret;
+
+	if (dfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
+		return ret;
+	}
+	errno = 0;
+	ret = write_tmpfile(dfd, name, obj);
+	if (ret == 1)
+		ret = write_named(dfd, name, obj);
+	if (ret == 0)
+		fsync(dfd);   /* the new name itself survives a crash */
+	else
+		ret = -(errno ? errno : EIO);
+	close(dfd);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
+	return ret;
 }
