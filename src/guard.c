@@ -18,6 +18,7 @@
 /* The device itself and its partitions: kernel names and device numbers. */
 struct devset {
 	char name[MAX_PARTS + 1][64];
+	char dir[MAX_PARTS + 1][512];   /* its sysfs directory */
 	dev_t dev[MAX_PARTS + 1];
 	int n;
 };
@@ -55,27 +56,28 @@ static dev_t read_devnum(const char *path)
 	return ok ? makedev(ma, mi) : 0;
 }
 
-/* The whole device and the partition directories under its sysfs directory. */
+/* The device (through <sysfs>/dev/block/MAJ:MIN) and the partition directories under it. */
 static void collect(const struct target *t, struct devset *s)
 {
-	const char *disk = t->di.part[0] ? t->di.part : t->di.disk;
-	char dir[512], path[1024];
+	const char *self = t->di.part[0] ? t->di.part : t->di.disk;
+	char path[1024];
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(s->name[0], sizeof(s->name[0]), "%s", disk);
+	snprintf(s->name[0], sizeof(s->name[0]), "%s", self);
+	snprintf(s->dir[0], sizeof(s->dir[0]), "%.200s/dev/block/%u:%u", t->sysfs, t->di.major, t->di.minor);
 	s->dev[0] = makedev(t->di.major, t->di.minor);
 	s->n = 1;
-	snprintf(dir, sizeof(dir), "%s/class/block/%s", t->sysfs, disk);
-	if (!(d = opendir(dir)))
+	if (!(d = opendir(s->dir[0])))
 		return;
 	while ((e = readdir(d)) && s->n <= MAX_PARTS) {
 		struct stat st;
 
-		snprintf(path, sizeof(path), "%s/%s/partition", dir, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/partition", s->dir[0], e->d_name);
 		if (e->d_name[0] == '.' || stat(path, &st) < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/dev", dir, e->d_name);
+		snprintf(s->dir[s->n], sizeof(s->dir[0]), "%.300s/%.200s", s->dir[0], e->d_name);
+		snprintf(path, sizeof(path), "%s/dev", s->dir[s->n]);
 		snprintf(s->name[s->n], sizeof(s->name[0]), "%.63s", e->d_name);
 		s->dev[s->n++] = read_devnum(path);
 	}
@@ -133,15 +135,15 @@ static void check_swap(const struct devset *s, struct guard *g)
 		fclose(f);
 }
 
-static void check_holders(const struct target *t, const struct devset *s, struct guard *g)
+static void check_holders(const struct devset *s, struct guard *g)
 {
-	char dir[512];
+	char dir[600];
 
 	for (int i = 0; i < s->n; i++) {
 		struct dirent *e;
 		DIR *d;
 
-		snprintf(dir, sizeof(dir), "%s/class/block/%s/holders", t->sysfs, s->name[i]);
+		snprintf(dir, sizeof(dir), "%s/holders", s->dir[i]);
 		if (!(d = opendir(dir)))
 			continue;
 		while ((e = readdir(d)))
@@ -200,7 +202,7 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 	collect(t, s);
 	check_mounts(s, g);
 	check_swap(s, g);
-	check_holders(t, s, g);
+	check_holders(s, g);
 	fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
