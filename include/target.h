@@ -8,6 +8,7 @@
 #define SSDBENCH_TARGET_H
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -50,10 +51,10 @@ int target_open(struct target *t, bool write, bool direct, uint64_t need, char *
 /*
  * Writes incompressible data over every hole of a file target in [from, to), with large sequential
  * requests through t->fd; *written gets the bytes written. Block devices are left alone. Reports
- * progress through fn (may be NULL).
+ * progress through fn (may be NULL). Returns -EINTR soon after *stop (may be NULL) is set.
  */
 int target_layout(struct target *t, uint64_t from, uint64_t to, target_progress_fn fn, void *ctx,
-		  uint64_t *written, char *err, size_t errlen);
+		  atomic_int *stop, uint64_t *written, char *err, size_t errlen);
 
 /*
  * Discards [off, off + len): BLKDISCARD on a device, hole punching on a file. Returns 0, or -errno

@@ -474,7 +474,7 @@ static int prepare_target(struct job *j, struct target *t, const struct engine_o
 	if (t->kind == TARGET_FILE && !j->trim) {
 		t0 = clock_ns();
 		ret = target_layout(t, j->r.offset, j->r.offset + j->r.span, o->phase_progress,
-				    o->progress_ctx, &written, err, errlen);
+				    o->progress_ctx, o->stop, &written, err, errlen);
 		res->layout = (struct phase){ written > 0, written, clock_ns() - t0 };
 		if (ret)
 			return ret;
@@ -506,8 +506,15 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 		if ((ret = hist_init(&res->op[op].lat)))
 			return ret;
 	res->started_at = realtime_ns();
-	if (!e->no_io && (ret = prepare_target(j, t, e, o, res, err, errlen)))
+	if (!e->no_io && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
+		/* Interrupted before measuring: a whole result that says so, with nothing measured. */
+		if (ret == -EINTR) {
+			res->status = RUN_INTERRUPTED;
+			snprintf(res->message, sizeof(res->message), "%.250s", err);
+			ret = 0;
+		}
 		goto out;
+	}
 	if (res->status == RUN_OK)
 		ret = run_workers(j, t, e, o, res, err, errlen);
 out:
