@@ -24,7 +24,8 @@ struct run_ctl {
 	uint64_t t_ramp_end;     /* measuring starts here */
 	uint64_t t_deadline;     /* UINT64_MAX = no time limit */
 	bool continue_on_error;
-	atomic_int stop;         /* set by a signal, or by a worker that failed */
+	atomic_int stop;         /* set by the monitor, or by a worker that failed */
+	atomic_int *ext_stop;    /* set asynchronously by a signal handler; may be NULL */
 	atomic_uint running;     /* workers not yet finished */
 	pthread_barrier_t ready; /* workers initialised; the run then sets the times */
 	pthread_barrier_t go;

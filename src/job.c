@@ -492,8 +492,9 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 		return -EINVAL;
 	if (r->span < j->bs * slices) {
 		format_size(j->bs, a, sizeof(a));
-		snprintf(err, errlen, "span: %llu bytes holds fewer than %u request(s) of bs %s%s",
-			 (unsigned long long)r->span, slices, a,
+		snprintf(err, errlen, "span: %llu bytes holds fewer than %u request%s of bs %s%s",
+			 (unsigned long long)(j->span.kind == AMOUNT_BYTES ? j->span.bytes : r->span), slices,
+			 slices == 1 ? "" : "s", a,
 			 slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
 		return -EINVAL;
 	}

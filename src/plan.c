@@ -168,26 +168,34 @@ int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n,
 	return put_axis(p, &a);
 }
 
-/* Splits a comma list into an array of strings (strtok-style: empty items are dropped). */
-static int split(const char *value, char ***out, size_t *n)
+/*
+ * Splits a comma list into an array of pointers into *copy; an empty item (",4k", "4k,", "4k,,8k")
+ * is -EINVAL. The caller frees *copy and the array.
+ */
+static int split(const char *value, char **copy, char ***out, size_t *n)
 {
-	char *copy = strdup(value), *save = NULL, *tok, **v = NULL;
+	char *p, *comma, **v = NULL;
 
 	*n = 0;
-	if (!copy)
+	*out = NULL;
+	if (!(*copy = strdup(value)))
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char **grown = realloc(v, (*n + 1) * sizeof(*v));
+	for (p = *copy;; p = comma + 1) {
+		char **grown;
 
-		if (!grown)
-			break;
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p || !(grown = realloc(v, (*n + 1) * sizeof(*v)))) {
+			free(v);
+			return *p ? -ENOMEM : -EINVAL;
+		}
 		v = grown;
-		v[(*n)++] = tok;
+		v[(*n)++] = p;
+		if (!comma)
+			break;
 	}
 	*out = v;
-	/* The strings live in copy: v[0] == copy when n > 0. */
-	if (!*n)
-		free(copy);
 	return 0;
 }
 
@@ -195,7 +203,7 @@ int plan_set(struct plan *p, const char *name, const char *value, char *err, siz
 {
 	const char *canon = job_param_name(name);
 	struct job scratch;
-	char **vals = NULL;
+	char **vals = NULL, *copy = NULL;
 	size_t n = 0;
 	int ret;
 
@@ -210,16 +218,14 @@ int plan_set(struct plan *p, const char *name, const char *value, char *err, siz
 		remove_axis(p, canon);
 		return kvlist_add(&p->over, canon, value);
 	}
-	if ((ret = split(value, &vals, &n)))
+	if ((ret = split(value, &copy, &vals, &n))) {
+		free(copy);
+		if (ret == -EINVAL)
+			snprintf(err, errlen, "%s: '%s': an empty item in the list", canon, value);
 		return ret;
-	if (n == 0) {
-		snprintf(err, errlen, "%s: '%s': empty list", canon, value);
-		ret = -EINVAL;
-	} else {
-		ret = plan_add_axis(p, canon, vals, n, err, errlen);
 	}
-	if (n)
-		free(vals[0]);
+	ret = plan_add_axis(p, canon, vals, n, err, errlen);
+	free(copy);
 	free(vals);
 	if (ret)
 		return ret;

@@ -372,6 +372,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	if (!ws)
 		return -ENOMEM;
 	ctl_init(&ctl, j->threads, o->continue_on_error);
+	ctl.ext_stop = o->stop;
 	ret = setup_workers(j, t, e, &ctl, ws, err, errlen);
 	for (; !ret && started < j->threads; started++) {
 		if ((ret = -pthread_create(&ws[started].tid, NULL, worker_main, &ws[started])))

@@ -106,9 +106,9 @@ static void print_errors(const struct session *s, const struct run_result *res)
 {
 	cli_error("'%s': run failed: %s", s->t->path, res->message);
 	for (unsigned i = 0; i < res->nerrs; i++)
-		cli_error("  %s at offset %llu: %s (%llu times)", res->errs[i].op == OP_WRITE ? "write" : "read",
+		cli_error("  %s at offset %llu: %s (%llu time%s)", res->errs[i].op == OP_WRITE ? "write" : "read",
 			  (unsigned long long)res->errs[i].offset, strerror(res->errs[i].err),
-			  (unsigned long long)res->errs[i].count);
+			  (unsigned long long)res->errs[i].count, res->errs[i].count == 1 ? "" : "s");
 }
 
 /* Writes the result of one run and lists it in the manifest. Returns 0 or EXIT_FAILED. */

@@ -77,6 +77,10 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	t->sysfs = sysfs;
+	if (!*path) {
+		snprintf(err, errlen, "'': an empty path is not a target");
+		return -EINVAL;
+	}
 	if (strlen(path) >= sizeof(t->path))
 		return fail(err, errlen, path, ENAMETOOLONG);
 	snprintf(t->path, sizeof(t->path), "%s", path);

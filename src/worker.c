@@ -257,7 +257,8 @@ static int worker_loop(struct worker *w)
 		}
 		publish(w);
 		w->t_end = now < ctl->t_deadline ? now : ctl->t_deadline;
-		if (now >= ctl->t_deadline || atomic_load_explicit(&w->ctl->stop, memory_order_relaxed))
+		if (now >= ctl->t_deadline || atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) ||
+		    (ctl->ext_stop && atomic_load_explicit(ctl->ext_stop, memory_order_relaxed)))
 			stopping = true;
 		if (w->budget && measuring && w->issued >= w->budget)
 			stopping = true;
