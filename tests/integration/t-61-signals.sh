@@ -313,11 +313,12 @@ SHIM(openat)
 SHIM(openat64)
 C
 	cc -shared -fPIC -o "$TMPDIR/no_tmpfile.so" "$TMPDIR/no_tmpfile.c" -ldl || fail "cannot build the shim"
-	LD_PRELOAD=$TMPDIR/no_tmpfile.so "$SSDBENCH" run --progress never --output "$TMPDIR/g-probe" \
+	# Under ASan (make sanitize), a preloaded library must be allowed to come first.
+	ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$TMPDIR/no_tmpfile.so "$SSDBENCH" run --progress never --output "$TMPDIR/g-probe" \
 		--engine null --io-limit 1m --span 1m "$TMPDIR/null.dat" >/dev/null 2>&1 ||
 		fail "a run without O_TMPFILE failed"
 	ok "results are written without O_TMPFILE"
-	kill_loop "$TMPDIR/g-kill" LD_PRELOAD="$TMPDIR/no_tmpfile.so"
+	kill_loop "$TMPDIR/g-kill" ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$TMPDIR/no_tmpfile.so"
 	ok "SIGKILL without O_TMPFILE: $KILLED of 25 runs killed mid-run"
 	fallback_tree "$TMPDIR/g-kill" "SIGKILL without O_TMPFILE"
 else
