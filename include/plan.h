@@ -18,6 +18,9 @@ struct kvlist {
 	size_t n;
 };
 
+/* Most cases a plan may expand to: far more than any experiment, small enough to list at load. */
+#define PLAN_MAX_CASES 100000
+
 struct axis {
 	const char *name;    /* canonical parameter name, or "cases" */
 	char **values;       /* parameter values, or case names */

@@ -502,8 +502,16 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 	if (j->io_limit_set) {
 		if (j->io_limit.kind == AMOUNT_PERCENT)
 			r->io_limit = of_percent(j->io_limit.value, r->span);
-		else if (j->io_limit.kind == AMOUNT_MULTIPLE)
-			r->io_limit = (uint64_t)((long double)size * j->io_limit.value);
+		else if (j->io_limit.kind == AMOUNT_MULTIPLE) {
+			long double b = (long double)size * j->io_limit.value;
+
+			if (b >= 18446744073709551615.0L) {
+				snprintf(err, errlen, "io_limit: %gx of %llu bytes is more than 16 EiB",
+					 j->io_limit.value, (unsigned long long)size);
+				return -EINVAL;
+			}
+			r->io_limit = (uint64_t)b;
+		}
 		else
 			r->io_limit = j->io_limit.bytes;
 		if (r->io_limit < j->bs) {

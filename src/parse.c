@@ -152,6 +152,8 @@ int parse_amount(const char *s, bool allow_multiple, struct amount *a, char *err
 			return bad(err, errlen, s, "a multiple of capacity is allowed only for io_limit");
 		if (read_number(s, &v, &end) || end != s + n - 1 || v <= 0)
 			return bad(err, errlen, s, "not a multiple of capacity (expected e.g. 2x)");
+		if (v > 1e6)
+			return bad(err, errlen, s, "multiple of capacity above 1000000x");
 		a->kind = AMOUNT_MULTIPLE;
 		a->value = v;
 		a->bytes = 0;

@@ -90,11 +90,30 @@ static void remove_axis(struct plan *p, const char *name)
 	}
 }
 
+/* Cases with an axis of n values in place of the axis called name (or added): 0 past the limit. */
+static size_t cases_with(const struct plan *p, const char *name, size_t n)
+{
+	size_t total = n;
+
+	for (size_t i = 0; i < p->naxes; i++) {
+		if (!strcmp(p->axes[i].name, name))
+			continue;
+		if (p->axes[i].n && total > PLAN_MAX_CASES / p->axes[i].n)
+			return 0;
+		total *= p->axes[i].n;
+	}
+	return total <= PLAN_MAX_CASES ? total : 0;
+}
+
 /* Appends a (or replaces the axis of the same name in place, keeping the order). */
-static int put_axis(struct plan *p, struct axis *a)
+static int put_axis(struct plan *p, struct axis *a, char *err, size_t errlen)
 {
 	struct axis *grown;
 
+	if (!cases_with(p, a->name, a->n)) {
+		snprintf(err, errlen, "%s: the matrix would have more than %d cases", a->name, PLAN_MAX_CASES);
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < p->naxes; i++) {
 		if (!strcmp(p->axes[i].name, a->name)) {
 			axis_release(&p->axes[i]);
@@ -148,7 +167,7 @@ int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, cha
 	}
 	ret = make_axis(canon, values, n, &a, err, errlen);
 	if (!ret)
-		ret = put_axis(p, &a);
+		ret = put_axis(p, &a, err, errlen);
 	if (ret)
 		axis_release(&a);
 	return ret;
@@ -165,7 +184,7 @@ int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n,
 		if ((ret = kvlist_apply(&cases[i], &scratch, err, errlen)))
 			return ret;
 	}
-	return put_axis(p, &a);
+	return put_axis(p, &a, err, errlen);
 }
 
 /*

@@ -2,6 +2,7 @@
 /* Result files: building the JSON of a run, histograms in and out, and the atomic writer. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,32 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 	return o;
 }
 
+/* min, max, and the sums behind mean and stddev, from a stored lat_ns; refuses what cannot be one. */
+static int load_moments(const json_t *lat, struct hist *h, uint64_t count, char *err, size_t errlen)
+{
+	json_int_t lo = json_integer_value(json_object_get(lat, "min"));
+	json_int_t hi = json_integer_value(json_object_get(lat, "max"));
+	double mean = json_number_value(json_object_get(lat, "mean"));
+	double sd = json_number_value(json_object_get(lat, "stddev"));
+	double sum = mean * (double)count, sq;
+
+	if (lo < 0 || hi < lo || !isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0 ||
+	    !(sum < 1.8e19)) {
+		snprintf(err, errlen, "lat_ns: min, max, mean or stddev out of range");
+		return -EINVAL;
+	}
+	h->min = count ? (uint64_t)lo : UINT64_MAX;
+	h->max = (uint64_t)hi;
+	h->sum = (uint64_t)(sum + 0.5);
+	sq = count > 1 ? sd * sd * (double)(count - 1) + (double)count * mean * mean : sum * sum;
+	if (!(sq < 1.7e38)) {
+		snprintf(err, errlen, "lat_ns: stddev out of range");
+		return -EINVAL;
+	}
+	h->sumsq = (unsigned __int128)sq;
+	return 0;
+}
+
 int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen)
 {
 	const json_t *hj = json_object_get(op_obj, "lat_hist");
@@ -286,18 +313,7 @@ int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t err
 		hist_add_bucket(h, (uint64_t)lo, (uint64_t)n);
 	}
 	count = h->count;
-	h->min = count ? (uint64_t)json_integer_value(json_object_get(lat, "min")) : UINT64_MAX;
-	h->max = (uint64_t)json_integer_value(json_object_get(lat, "max"));
-	h->sum = (uint64_t)(json_number_value(json_object_get(lat, "mean")) * (double)count + 0.5);
-	if (count > 1) {
-		double sd = json_number_value(json_object_get(lat, "stddev"));
-		double mean = json_number_value(json_object_get(lat, "mean"));
-
-		h->sumsq = (unsigned __int128)(sd * sd * (double)(count - 1) + (double)count * mean * mean);
-	} else {
-		h->sumsq = (unsigned __int128)h->sum * h->sum;
-	}
-	return 0;
+	return load_moments(lat, h, count, err, errlen);
 }
 
 int result_check_schema(const json_t *root, char *err, size_t errlen)
