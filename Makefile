@@ -22,7 +22,7 @@ CFLAGS += -Werror
 endif
 ifneq ($(SANITIZE),)
 ifeq ($(SANITIZE),1)
-override SANITIZE := address,undefined
+override SANITIZE := address,undefined,float-cast-overflow
 endif
 CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)
@@ -80,7 +80,7 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory unit integration
 
 sanitize:
-	$(Q)$(MAKE) --no-print-directory check SANITIZE=address,undefined
+	$(Q)$(MAKE) --no-print-directory check SANITIZE=address,undefined,float-cast-overflow
 
 run:
 	@scripts/install-deps.sh --build-only
@@ -97,5 +97,87 @@ install: $(BIN)
 
 clean:
 	rm -rf build ssdbench
+
+# Fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang, ASan and UBSan into build/fuzz
+# (its own objects of src/*.c, not the normal build). `make fuzz` runs each target FUZZ_SECONDS on a
+# copy of its seed corpus in build/fuzz/corpus-<t>, then replays tests/fuzz/regressions/<t>/; it
+# fails if any target crashes, hangs or leaks. `make fuzz-regress` only replays the seed corpus and
+# the regressions (seconds). Neither is part of `make check`.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := parse profile result
+FUZZ_BUILD   := build/fuzz
+FUZZ_SAN     := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -O1 -g $(WARN) -MMD -MP -pthread $(FUZZ_SAN)
+ifneq ($(WERROR),0)
+FUZZ_CFLAGS  += -Werror
+endif
+FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
+FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_OPTS    := -timeout=10 -rss_limit_mb=2048
+FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: fuzz fuzz-build fuzz-regress fuzz-run fuzz-replay
+fuzz-build: $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/%.o: src/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/libssdbench.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libssdbench.a
+	@mkdir -p $(@D)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BUILD)/libssdbench.a $(LDLIBS)
+
+# Replays every file of a directory, one process each (libFuzzer runs a file argument once), so
+# that every failing input is named. $(1): target, $(2): directory. Adds to the shell's $$failed.
+define fuzz_replay
+n=0; bad=0; for f in $$(find $(2) -type f ! -name '.*' 2>/dev/null | sort); do \
+	n=$$((n + 1)); rlog=$(FUZZ_BUILD)/replay-$(1)-$${f##*/}.log; \
+	if $(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_$(1) $(FUZZ_OPTS) $$f >$$rlog 2>&1; then rm -f $$rlog; else \
+		bad=$$((bad + 1)); \
+		echo "   FAIL $$f: $$(grep -m1 -E 'runtime error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' $$rlog | sed 's/^==[0-9]*== *//') (log: $$rlog)"; \
+	fi; \
+done; \
+if [ $$n -gt 0 ]; then echo "   replay $(2): $$n inputs, $$bad failed"; fi; \
+if [ $$bad -gt 0 ]; then failed="$$failed $(1):$(2)"; fi
+endef
+
+# As `check`: install what is missing (clang, libFuzzer) first, then build and run.
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory fuzz-run
+
+fuzz-regress: deps
+	$(Q)$(MAKE) --no-print-directory fuzz-replay
+
+fuzz-run: $(FUZZ_BINS)
+	@failed=""; for t in $(FUZZ_TARGETS); do \
+		corpus=$(FUZZ_BUILD)/corpus-$$t; art=$(FUZZ_BUILD)/artifacts-$$t/; log=$(FUZZ_BUILD)/fuzz-$$t.log; \
+		mkdir -p $$corpus $$art && cp tests/fuzz/corpus/$$t/* $$corpus/; \
+		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		echo "== fuzz_$$t: $(FUZZ_SECONDS) s on $$corpus"; \
+		if $(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_$$t $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+			-print_final_stats=1 -artifact_prefix=$$art $$dict $$corpus >$$log 2>&1; then \
+			grep -E '^#[0-9]+' $$log | tail -n 1; grep -E '^(Done|stat::average_exec_per_sec)' $$log; \
+		else \
+			awk '/runtime error|ERROR: |ALARM: |deadly signal/ { p = 1 } p' $$log | head -n 40; \
+			echo "fuzz_$$t FAILED: reproducer in $$art (log: $$log); save it in tests/fuzz/regressions/$$t/"; \
+			failed="$$failed $$t"; \
+		fi; \
+		$(call fuzz_replay,$$t,tests/fuzz/regressions/$$t); \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzzing failed:$$failed"; exit 1; fi
+
+fuzz-replay: $(FUZZ_BINS)
+	@failed=""; for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz_$$t: replay"; \
+		$(call fuzz_replay,$$t,tests/fuzz/corpus/$$t); \
+		$(call fuzz_replay,$$t,tests/fuzz/regressions/$$t); \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz regressions failed:$$failed"; exit 1; fi
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -54,12 +54,16 @@ case $family in
         build_pkgs=(gcc make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
                     libblkid-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
-        test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils)
+        # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
+        # default clang: libclang-rt-14-dev on Debian 12).
+        test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
+                   "libclang-rt-dev|libclang-rt-14-dev")
         ;;
     fedora)
         build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
                     libblkid-devel)
-        test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2)
+        # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
+        test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt)
         ;;
 esac
 wanted=("${build_pkgs[@]}")

@@ -109,7 +109,12 @@ double hist_stddev(const struct hist *h)
 
 	if (h->count < 2)
 		return 0.0;
-	/* n * sumsq - sum^2 is n^2 times the population variance, exact in integers. */
+	/*
+	 * n * sumsq - sum^2 is n^2 times the population variance, exact in integers for recorded
+	 * values; a histogram loaded from rounded moments can fall just below zero.
+	 */
+	if (n * h->sumsq <= s * s)
+		return 0.0;
 	num = n * h->sumsq - s * s;
 	return sqrt((double)num / ((double)n * (double)(n - 1)));
 }

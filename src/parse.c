@@ -113,7 +113,7 @@ int parse_duration(const char *s, uint64_t *ns, char *err, size_t errlen)
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(end, units[i].suf))
 			continue;
-		if (v * units[i].mult >= 1.8e19)
+		if (v * units[i].mult >= 9.2e18)
 			return bad(err, errlen, s, "duration too long");
 		*ns = (uint64_t)llround(v * units[i].mult);
 		return 0;

@@ -284,7 +284,7 @@ static int load_moments(const json_t *lat, struct hist *h, uint64_t count, char 
 		snprintf(err, errlen, "lat_ns: stddev out of range");
 		return -EINVAL;
 	}
-	h->sumsq = (unsigned __int128)sq;
+	h->sumsq = (unsigned __int128)(sq + 0.5);
 	return 0;
 }
 

@@ -174,6 +174,49 @@ static int check_schema(const char *text, char *err, size_t errlen)
 	return ret;
 }
 
+/* Moments stored with rounding ({28, 28, 29}) reload to a sane stddev, not a wrapped one. */
+static void test_result_load_hist_keeps_stddev_of_rounded_moments(void **state)
+{
+	const char *text = "{\"lat_ns\": {\"min\": 28, \"max\": 29, \"mean\": 28.333333333333332,"
+			   " \"stddev\": 0.5773502691896257}, \"lat_hist\": {\"scheme\": \"log-linear\","
+			   " \"sub_bucket_bits\": 7, \"buckets\": [[28, 2], [29, 1]]}}";
+	json_t *op = json_loads(text, 0, NULL);
+	char err[256];
+	struct hist h;
+
+	(void)state;
+	assert_non_null(op);
+	assert_int_equal(hist_init(&h), 0);
+	assert_int_equal(result_load_hist(op, &h, err, sizeof(err)), 0);
+	assert_true(fabs(hist_stddev(&h) - 0.5773502691896257) < 0.05);
+	hist_release(&h);
+	json_decref(op);
+}
+
+/* Moments no run can produce are refused, not converted with undefined behaviour. */
+static void test_result_load_hist_refuses_impossible_moments(void **state)
+{
+	static const char *const bad[] = { "\"mean\": -2, \"stddev\": 0", "\"mean\": 1e30, \"stddev\": 0",
+					   "\"mean\": 5, \"stddev\": 1e20" };
+	char text[512], err[256];
+	struct hist h;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *op;
+
+		snprintf(text, sizeof(text), "{\"lat_ns\": {\"min\": 1, \"max\": 9, %s}, \"lat_hist\": "
+			 "{\"scheme\": \"log-linear\", \"sub_bucket_bits\": 7, \"buckets\": [[5, 3]]}}", bad[i]);
+		op = json_loads(text, 0, NULL);
+		assert_non_null(op);
+		assert_int_equal(hist_init(&h), 0);
+		assert_int_equal(result_load_hist(op, &h, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "lat_ns"));
+		hist_release(&h);
+		json_decref(op);
+	}
+}
+
 static void test_result_check_schema_reads_version_1_and_refuses_newer(void **state)
 {
 	char err[256];
@@ -388,6 +431,8 @@ int main(void)
 		cmocka_unit_test(test_result_hist_round_trips_through_json),
 		cmocka_unit_test(test_result_hist_lists_only_nonempty_buckets_in_order),
 		cmocka_unit_test(test_result_load_hist_refuses_foreign_histograms),
+		cmocka_unit_test(test_result_load_hist_keeps_stddev_of_rounded_moments),
+		cmocka_unit_test(test_result_load_hist_refuses_impossible_moments),
 		cmocka_unit_test(test_result_check_schema_reads_version_1_and_refuses_newer),
 		cmocka_unit_test(test_result_write_file_leaves_one_whole_file),
 		cmocka_unit_test(test_result_job_has_spec_names_and_numbers),
