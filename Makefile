@@ -128,7 +128,7 @@ $(FUZZ_BUILD)/%.o: src/%.c
 $(FUZZ_BUILD)/libssdbench.a: $(FUZZ_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libssdbench.a
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libssdbench.a
 	@mkdir -p $(@D)
 	@echo "  CC      $< (fuzz)"
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_BUILD)/libssdbench.a $(LDLIBS)

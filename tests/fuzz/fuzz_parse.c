@@ -12,14 +12,8 @@
 
 #include "job.h"
 #include "parse.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                          \
-	do {                                 \
-		if (!(cond))                 \
-			__builtin_trap();    \
-	} while (0)
 
 /* A parser's failure: -EINVAL and a message (parse.h: "'4q': unknown size suffix 'q'"). */
 static void check_failure(int ret, const char *err)

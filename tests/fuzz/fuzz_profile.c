@@ -10,14 +10,8 @@
 
 #include "plan.h"
 #include "profile.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                          \
-	do {                                 \
-		if (!(cond))                 \
-			__builtin_trap();    \
-	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,14 +12,8 @@
 
 #include "hist.h"
 #include "result.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                          \
-	do {                                 \
-		if (!(cond))                 \
-			__builtin_trap();    \
-	} while (0)
 
 static volatile double sink;   /* keeps the computations from being optimised away */
 
