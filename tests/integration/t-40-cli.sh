@@ -81,6 +81,15 @@ assert_eq "$(jq -r '[.runs[].case] | join(" ")' res-matrix/job-*/manifest.json)"
 	"read-4k read-64k randread-4k randread-64k" "cases in order, first axis outermost"
 ok "comma lists expand to cases"
 
+# Results are never overwritten: runs in the same second get new directories (-2, -3 ...).
+for i in 1 2 3; do
+	"$SSDBENCH" run --engine null --io-limit 1m --span 1m --label same --progress never \
+		--output res-clash >/dev/null 2>&1 || fail "run $i for the clash test failed"
+done
+assert_eq "$(find res-clash -mindepth 1 -maxdepth 1 -type d | wc -l)" 3 "three runs, three directories"
+assert_eq "$(find res-clash -name '001-randread.json' | wc -l)" 3 "each with its own result"
+ok "a name clash gets a new directory, nothing is overwritten"
+
 # info on a file.
 assert_exit 0 "$SSDBENCH" info ssdbench.scratch >info.txt
 grep -q "kind: *file" info.txt || fail "info: $(cat info.txt)"
