@@ -63,6 +63,7 @@ struct worker {
 	unsigned id;
 	unsigned qd;
 	uint64_t budget;         /* bytes to issue once measuring; 0 = unlimited */
+	bool idle;               /* its share of the io_limit is zero: it issues nothing */
 	uint64_t lbs_align;      /* buffer alignment */
 
 	void *priv;              /* the engine's */

@@ -321,9 +321,8 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 			snprintf(err, errlen, "cannot set up worker %u: %s", i, strerror(-ret));
 			return ret;
 		}
-		/* A thread whose share is zero requests still runs, and finishes at once. */
-		if (j->r.io_limit && !w->budget)
-			w->budget = 1, w->issued = 1;
+		/* More threads than requests in the io_limit: this one has nothing to do. */
+		w->idle = j->r.io_limit && !w->budget;
 	}
 	return 0;
 }

@@ -238,6 +238,8 @@ static int worker_loop(struct worker *w)
 
 	if (measuring)
 		start_measuring(w);
+	if (w->idle)
+		return 0;
 	for (;;) {
 		if (!stopping && (ret = fill_queue(w, measuring)))
 			return ret;

@@ -80,18 +80,26 @@ whole_tree() {
 	[[ -z $tmp ]] || fail "temporary files left behind: $tmp"
 }
 
+# interrupted_result WHAT: the stopped run exited 130 within a second of the signal and left one
+# whole result file, with status interrupted; its path in $RESULT.
+interrupted_result() {
+	local what=$1
+	assert_eq "$RC" 130 "$what: exit status"
+	assert_le "$SECS" 1 "$what: seconds from the signal to the exit"
+	whole_tree "$OUT"
+	RESULT=$(result_files "$OUT")
+	[[ -n $RESULT && $RESULT != *$'\n'* ]] || fail "$what: expected one result file, got: $RESULT"
+	assert_eq "$(jget "$RESULT" .status)" interrupted "$what: result status"
+}
+
 # interrupted_run NAME SIGNAL: (a) and (b).
 interrupted_run() {
 	local name=$1 sig=$2 f m
 	start "$name" --rw randread --bs 4k --qd 4 --span 64m --runtime 30s
 	sleep 2
 	stop "$sig"
-	assert_eq "$RC" 130 "SIG$sig: exit status"
-	assert_le "$SECS" 1 "SIG$sig: seconds from the signal to the exit"
-	whole_tree "$OUT"
-	f=$(result_files "$OUT")
-	[[ -n $f && $f != *$'\n'* ]] || fail "SIG$sig: expected one result file, got: $f"
-	assert_eq "$(jget "$f" .status)" interrupted "SIG$sig: result status"
+	interrupted_result "SIG$sig"
+	f=$RESULT
 	assert_ge "$(jget "$f" .results.total.ios)" 1 "SIG$sig: ios done before the signal"
 	assert_eq "$(jget "$f" .results.read.ios)" "$(jget "$f" .results.total.ios)" "SIG$sig: read ios"
 	assert_ge "$(jget "$f" .results.runtime_ns)" 1000000000 "SIG$sig: runtime_ns (the signal came after 2 s)"
@@ -182,12 +190,8 @@ if ((free_kib > 16 << 20)); then
 	sleep 0.5
 	stop INT
 	rm -f "$TMPDIR/layout.dat"
-	assert_eq "$RC" 130 "layout: exit status"
-	assert_le "$SECS" 1 "layout: seconds from the signal to the exit"
-	whole_tree "$OUT"
-	f=$(result_files "$OUT")
-	[[ -n $f && $f != *$'\n'* ]] || fail "layout: expected one result file, got: $f"
-	assert_eq "$(jget "$f" .status)" interrupted "layout: result status"
+	interrupted_result layout
+	f=$RESULT
 	assert_eq "$(jget "$f" .results.total.ios)" 0 "layout: nothing measured"
 	assert_ge "$(jget "$f" .phases.layout.bytes)" 1 "layout: bytes laid out before the signal"
 	assert_eq "$(jget "$(dirname "$f")/manifest.json" '.runs[0].status')" interrupted "layout: manifest status"
