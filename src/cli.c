@@ -18,6 +18,9 @@ static const char usage_main[] =
 	"  run [OPTIONS] [TARGET...]   run a job against each TARGET (default ./ssdbench.scratch)\n"
 	"  info TARGET                 what ssdbench knows of a device or file\n"
 	"  profiles [list|show NAME]   the shipped experiments, and the cases of one\n"
+	"  report RESULT...            tables, price per performance and charts from results\n"
+	"  compare BASELINE CANDIDATE  case-by-case changes; exit 3 on a regression (CI gate)\n"
+	"  check --criteria FILE RESULT...  acceptance criteria; exit 3 on a violation\n"
 	"  help COMMAND                help for one command\n"
 	"\n"
 	"options:\n"
@@ -59,6 +62,67 @@ static const char usage_info[] =
 	"\n"
 	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, serial, firmware,\n"
 	"transport, rotational, scheduler. Opens nothing for writing.\n";
+
+static const char usage_report[] =
+	"usage: ssdbench report [OPTIONS] RESULT...\n"
+	"\n"
+	"Tables from result files or directories of them (any mix of hosts, devices and profiles):\n"
+	"runs of the same job parameters on the same device are one case, their repeats given as\n"
+	"mean +- sample stddev; one table per pattern, the varying parameter in rows and devices in\n"
+	"columns (or as the profile's report hint says); MB/s for sequential patterns, IOPS for\n"
+	"random ones. Latency percentiles come from the runs' histograms added together. Then price\n"
+	"per performance for the devices with a price (seed 000 Table VI).\n"
+	"\n"
+	"options:\n"
+	"      --format FMT       text (default), markdown, csv, json or html (one self-contained page\n"
+	"                         with the charts)\n"
+	"      --metric LIST      iops, mbps, lat-mean, lat-max, lat-pNN (lat-p99, lat-p99.99); a comma\n"
+	"                         list gives a set of tables per metric [the profile's hint, else auto]\n"
+	"      --units mb|mib     MB/s = 10^6 bytes/s (default, as the seeds and fio) or MiB/s\n"
+	"      --price LABEL=USD  a device's price (wins over target.price in the results); repeatable\n"
+	"      --at NAME=VALUE    the case the price table uses (default: the smallest request size)\n"
+	"      --rows DIM         the row dimension: a job parameter, case, rw or target\n"
+	"      --columns DIM      the column dimension [target: one column per device]\n"
+	"      --plot DIR         write the charts as SVG files into DIR\n"
+	"  -o, --output FILE      write the report to FILE instead of stdout\n"
+	"\n"
+	"exit: 0 ok, 2 bad usage or a result file that cannot be read.\n"
+	"Example: ssdbench report --format html -o report.html results/\n";
+
+static const char usage_compare[] =
+	"usage: ssdbench compare [OPTIONS] BASELINE CANDIDATE\n"
+	"\n"
+	"Matches the cases of two sets of results (files or directories) by their job parameters,\n"
+	"never by device, and shows each metric's baseline, candidate and change. A gated metric that\n"
+	"is worse by more than the threshold is a regression (exit 3): IOPS and bandwidth lower,\n"
+	"latency higher. When both sides have repeats, a change within their noise (Welch's t test\n"
+	"at 95%%) is marked 'within noise' and does not fail. Cases on one side only are listed.\n"
+	"\n"
+	"options:\n"
+	"      --threshold PCT    how much worse fails the gate [5]\n"
+	"      --metric LIST      the gated metrics: iops, mbps, lat-mean, lat-max, lat-pNN\n"
+	"                         [mbps for sequential patterns, iops for random ones]\n"
+	"      --junit FILE       JUnit XML: a testcase per case and gated metric\n"
+	"      --format FMT       text (default), markdown (for a pull-request comment) or json\n"
+	"      --units mb|mib     MB/s (default) or MiB/s\n"
+	"\n"
+	"exit: 0 no regression, 3 a regression, 2 bad usage or nothing in common.\n";
+
+static const char usage_check[] =
+	"usage: ssdbench check --criteria FILE [OPTIONS] RESULT...\n"
+	"\n"
+	"Checks results against absolute acceptance criteria (docs/criteria.md), e.g.\n"
+	"  {\"criteria\": [{\"select\": {\"rw\": \"randread\", \"bs\": \"4k\"},\n"
+	"                 \"iops\": \">= 50000\", \"lat_p99.99\": \"<= 2ms\"}]}\n"
+	"Each criterion applies to every case (per device) its select matches; one that matches\n"
+	"nothing is an error, not a pass.\n"
+	"\n"
+	"options:\n"
+	"      --criteria FILE    the criteria (required)\n"
+	"      --junit FILE       JUnit XML: a testcase per criterion, case and metric\n"
+	"      --format FMT       text (default), markdown or json\n"
+	"\n"
+	"exit: 0 every criterion met, 3 a violation, 2 bad usage, bad criteria or no match.\n";
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
@@ -152,8 +216,15 @@ static int cmd_help(const char *cmd, FILE *f)
 		fputs(usage_info, f);
 	else if (!strcmp(cmd, "profiles"))
 		fputs(usage_profiles, f);
+	else if (!strcmp(cmd, "report"))
+		fputs(usage_report, f);
+	else if (!strcmp(cmd, "compare"))
+		fputs(usage_compare, f);
+	else if (!strcmp(cmd, "check"))
+		fputs(usage_check, f);
 	else {
-		cli_error("help: unknown command '%s' (commands: run, info, profiles)", cmd);
+		cli_error("help: unknown command '%s' (commands: run, info, profiles, report, compare, "
+			  "check)", cmd);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -187,6 +258,13 @@ int cli_main(int argc, char **argv)
 		return cmd_info(argc - 1, argv + 1);
 	if (!strcmp(cmd, "profiles"))
 		return cmd_profiles(argc - 1, argv + 1);
-	cli_error("unknown command '%s' (commands: run, info, profiles; see ssdbench --help)", cmd);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	cli_error("unknown command '%s' (commands: run, info, profiles, report, compare, check; see "
+		  "ssdbench --help)", cmd);
 	return EXIT_USAGE;
 }

@@ -125,11 +125,22 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 	return o;
 }
 
+/* An amount given relative to the target ("50%", "2x"), as the key that matches it across targets. */
+static void set_relative(json_t *rel, const char *name, const struct amount *a)
+{
+	char buf[40];
+
+	if (a->kind == AMOUNT_BYTES)
+		return;
+	snprintf(buf, sizeof(buf), "%.10g%s", a->value, a->kind == AMOUNT_PERCENT ? "%" : "x");
+	json_object_set_new(rel, name, json_string(buf));
+}
+
 json_t *result_job(const struct job *j)
 {
 	static const char *const ss[] = { "off", "iops", "bw", "lat" };
 	char data[24];
-	json_t *o, *steady;
+	json_t *o, *steady, *rel;
 
 	steady = j->ss_metric == SS_OFF ? json_null()
 		 : json_pack("{s:s, s:i, s:I, s:b}", "metric", ss[j->ss_metric], "window", j->ss_window,
@@ -146,6 +157,21 @@ json_t *result_job(const struct job *j)
 		      "steady_state", steady, "seed", (json_int_t)j->seed);
 	json_object_set_new(o, "label", str_or_null(j->label));
 	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
+	rel = json_object();
+	if (!j->span_set)
+		json_object_set_new(rel, "span", json_string("100%"));
+	else
+		set_relative(rel, "span", &j->span);
+	set_relative(rel, "offset", &j->offset);
+	if (j->io_limit_set)
+		set_relative(rel, "io_limit", &j->io_limit);
+	else if (!j->runtime_ns)
+		json_object_set_new(rel, "io_limit", json_string("100%"));   /* one pass over the span */
+	set_relative(rel, "fill", &j->fill);
+	if (json_object_size(rel))
+		json_object_set_new(o, "relative", rel);
+	else
+		json_decref(rel);
 	return o;
 }
 

@@ -337,7 +337,12 @@ static void test_result_job_has_spec_names_and_numbers(void **state)
 
 	(void)state;
 	assert_non_null(o);
-	assert_int_equal(json_object_size(o), NSPEC);
+	/* Every SPEC parameter, and "relative": the amounts given relative to the target, as given. */
+	assert_int_equal(json_object_size(o), NSPEC + 1);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "relative"), "span")), "50%");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "relative"), "io_limit")),
+			    "2x");
+	assert_int_equal(json_object_size(json_object_get(o, "relative")), 2);
 	for (size_t i = 0; i < NSPEC; i++)
 		if (!json_object_get(o, spec_params[i]))
 			fail_msg("job object has no \"%s\"", spec_params[i]);

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cases from runs: the runs of one case (same job parameters, and the same device unless grouped
+ * across devices) aggregated as reports, compare and check need them. Rates are the mean and sample
+ * standard deviation over the repeats; latencies come from the repeats' histograms added exactly, so
+ * the percentiles of results from several hosts are those of all their I/Os together. Pure arithmetic.
+ */
+#ifndef SSDBENCH_AGGREGATE_H
+#define SSDBENCH_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hist.h"
+#include "resultset.h"
+
+/* What a table, a gate or a criterion measures. */
+enum metric_kind {
+	M_AUTO,      /* MB/s for sequential patterns, IOPS for random ones */
+	M_IOPS,
+	M_MBPS,      /* bandwidth; shown in MB/s (10^6) or MiB/s */
+	M_LAT_MEAN,
+	M_LAT_PCT,
+	M_LAT_MAX,
+};
+
+struct metric {
+	enum metric_kind kind;
+	double pct;          /* M_LAT_PCT: 0 < pct < 100 */
+};
+
+/*
+ * Parses "iops", "mbps" (or "bw"), "lat-mean", "lat-max", "lat-p99.99" ("_" for "-" too, "auto").
+ * Returns 0 or -EINVAL.
+ */
+int metric_parse(const char *s, struct metric *m);
+/* Its name as metric_parse reads it ("lat-p99.9"). */
+const char *metric_name(const struct metric *m, char *buf, size_t len);
+/* True when a higher value is better (rates); false for latencies. */
+bool metric_higher_better(const struct metric *m);
+/* M_AUTO made concrete for a pattern. */
+struct metric metric_for(const struct metric *m, const char *rw);
+
+/* The mean and sample stddev of n values (stddev 0 for n < 2). */
+struct agg_stat {
+	double mean, sd;
+	unsigned n;
+};
+void agg_stat_of(const double *v, size_t n, struct agg_stat *out);
+
+struct agg_case {
+	const char *label;        /* the device; the first run's label when grouped across devices */
+	bool mixed_labels;        /* grouped across devices, and the runs come from more than one */
+	const char *key;
+	const struct rs_run *first;   /* its job, profile, case name, target */
+	const struct rs_run **runs;   /* the ok runs that count (a profile's rounds: the last window) */
+	size_t nruns;
+	size_t nfailed;           /* runs that failed or were interrupted */
+	const struct rs_run *failed;  /* one of them, for its message */
+	struct hist lat[RS_NDIR]; /* pooled over runs */
+	double price;             /* USD or < 0 */
+	uint64_t size;
+};
+
+struct agg {
+	struct agg_case *cases;
+	size_t n;
+};
+
+/*
+ * Groups the measured runs of s (prepare jobs left out) into cases, by device and job parameters, or
+ * by job parameters alone when by_device is false, in the order cases first appear. Where a profile
+ * ran rounds, a case counts only its last `window` rounds (the steady-state window of SNIA PTS:
+ * results.steady_state.window of the tracked case, else 5). Returns 0 or -ENOMEM.
+ */
+int agg_build(struct agg *a, const struct rs_set *s, bool by_device);
+void agg_release(struct agg *a);
+
+/*
+ * The value of metric m (not M_AUTO) in direction d over the case's runs: rates as mean and stddev of
+ * the runs; latencies (ns) from the pooled histogram, with the stddev of the runs' own values.
+ * Returns false when the case has no I/O in that direction.
+ */
+bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out);
+
+/*
+ * Whether a difference between two aggregated values lies within the runs' own noise: Welch's t test
+ * at 95 % (two-sided). Needs n >= 2 on both sides; false otherwise.
+ */
+bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b);
+
+/* Case name for people: the profile's case name, else the job's main parameters ("randread 4k qd32"). */
+const char *agg_case_name(const struct agg_case *c, char *buf, size_t len);
+
+#endif

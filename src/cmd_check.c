@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/* `ssdbench check --criteria FILE RESULT...`: acceptance criteria as a CI gate. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+
+enum { OPT_CRITERIA = 256, OPT_JUNIT, OPT_FORMAT };
+
+static const struct option check_options[] = {
+	{ "criteria", required_argument, NULL, OPT_CRITERIA },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_check(int argc, char **argv)
+{
+	const char *criteria = NULL, *junit = NULL;
+	enum report_format fmt = RF_TEXT;
+	struct criteria cr;
+	struct check k;
+	struct rs_set s;
+	char err[1024];
+	int ch, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", check_options, NULL)) != -1) {
+		switch (ch) {
+		case OPT_CRITERIA: criteria = optarg; break;
+		case OPT_JUNIT: junit = optarg; break;
+		case OPT_FORMAT:
+			if (cli_parse_format(optarg, &fmt, 1u << RF_TEXT | 1u << RF_MARKDOWN | 1u << RF_JSON)) {
+				cli_error("--format: '%s': expected text, markdown or json", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case ':':
+			cli_error("option '%s' needs a value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			cli_error("unknown option '%s' (see ssdbench help check)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!criteria) {
+		cli_error("check: --criteria FILE is required (docs/criteria.md)");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		cli_error("check: which results? (ssdbench check --criteria FILE RESULT...)");
+		return EXIT_USAGE;
+	}
+	if (criteria_load(&cr, criteria, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	rs_init(&s);
+	ret = EXIT_USAGE;
+	if (cli_load_results(&s, argv + optind, argc - optind, NULL))
+		goto out;
+	if ((ret = check_run(&k, &cr, &s, err, sizeof(err)))) {
+		cli_error("check: %s", err);
+		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+		check_release(&k);
+		goto out;
+	}
+	ret = k.violations ? EXIT_REGRESSION : EXIT_OK;
+	if (check_write(stdout, &k, fmt) || fflush(stdout)) {
+		cli_error("check: writing stdout failed: %s", strerror(errno));
+		ret = EXIT_FAILED;
+	}
+	if (junit) {
+		FILE *f = fopen(junit, "w");
+
+		if (!f || check_write_junit(f, &k) || fclose(f)) {
+			cli_error("--junit: cannot write '%s': %s", junit, strerror(errno));
+			ret = EXIT_FAILED;
+		}
+	}
+	check_release(&k);
+out:
+	rs_release(&s);
+	criteria_release(&cr);
+	return ret;
+}

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's charts (SVG through svg.c, one set per table as its profile's hint asks) and the
+ * self-contained HTML page that holds the tables and the charts inline.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "svg.h"
+
+static void slug(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+	bool dash = false;
+
+	for (; *s && n + 2 < len; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.') {
+			if (dash && n)
+				out[n++] = '-';
+			out[n++] = (char)ch;
+			dash = false;
+		} else if (ch >= 'A' && ch <= 'Z') {
+			if (dash && n)
+				out[n++] = '-';
+			out[n++] = (char)(ch - 'A' + 'a');
+			dash = false;
+		} else {
+			dash = true;
+		}
+	}
+	out[n] = '\0';
+}
+
+struct chartbuf {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+/* Adds the chart drawn into cb to r, named after its table and kind; drops it if the writer refused. */
+static int add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
+		     struct chartbuf *cb, int drawn)
+{
+	char base[160], name[200];
+	struct rchart *c;
+
+	fclose(cb->f);
+	if (drawn) {
+		free(cb->buf);
+		return drawn == -EINVAL ? 0 : drawn;
+	}
+	if (r->ncharts == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+		struct rchart *nc = realloc(r->charts, ncap * sizeof(*nc));
+
+		if (!nc) {
+			free(cb->buf);
+			return -ENOMEM;
+		}
+		r->charts = nc;
+		*cap = ncap;
+	}
+	slug(title, base, sizeof(base));
+	snprintf(name, sizeof(name), "%02zu-%s-%s", r->ncharts + 1, base, kind);
+	c = &r->charts[r->ncharts];
+	c->name = strdup(name);
+	c->title = strdup(title);
+	c->svg = cb->buf;
+	c->table = table;
+	if (!c->name || !c->title) {
+		free(c->name);
+		free(c->title);
+		free(c->svg);
+		return -ENOMEM;
+	}
+	r->ncharts++;
+	return 0;
+}
+
+static int open_buf(struct chartbuf *cb)
+{
+	cb->buf = NULL;
+	cb->len = 0;
+	cb->f = open_memstream(&cb->buf, &cb->len);
+	return cb->f ? 0 : -ENOMEM;
+}
+
+static const char *dim_label(const char *d)
+{
+	if (!strcmp(d, "bs"))
+		return "request size";
+	if (!strcmp(d, "target"))
+		return "device";
+	if (!strcmp(d, "rwmix_write"))
+		return "writes (%)";
+	return d;
+}
+
+/* Lines or bars over the rows, one series per column, for the columns shown in unit. */
+static int chart_lines(struct report *r, size_t *cap, size_t ti, const char *unit, bool bars)
+{
+	const struct rtable *t = &r->tables[ti];
+	struct svg_series *s = calloc(t->nc, sizeof(*s));
+	double *y = calloc(t->nr * t->nc, sizeof(*y)), *e = calloc(t->nr * t->nc, sizeof(*e));
+	char title[300];
+	struct chartbuf cb;
+	size_t ns = 0;
+	bool any_log = true;
+	int ret = -ENOMEM;
+
+	if (!s || !y || !e)
+		goto out;
+	for (size_t c = 0; c < t->nc; c++) {
+		if (strcmp(t->col_unit[c], unit))
+			continue;
+		for (size_t ri = 0; ri < t->nr; ri++) {
+			const struct rcell *cell = &t->cells[ri * t->nc + c];
+			bool ok = cell->c && !cell->failed && cell->v.n;
+
+			y[ns * t->nr + ri] = ok ? cell->v.mean : NAN;
+			e[ns * t->nr + ri] = ok && cell->v.n > 1 ? cell->v.sd : NAN;
+		}
+		s[ns].name = t->cols[c];
+		s[ns].y = &y[ns * t->nr];
+		s[ns].err = &e[ns * t->nr];
+		ns++;
+	}
+	snprintf(title, sizeof(title), "%s (%s)", t->title, unit);
+	if ((ret = open_buf(&cb)))
+		goto out;
+	any_log = !strcmp(unit, "IOPS") || !strcmp(unit, "us");
+	ret = svg_lines(cb.f, &(struct svg_lines){
+		.title = title, .xlabel = dim_label(t->rowdim), .ylabel = unit,
+		.xticks = (const char *const *)t->rows, .nx = t->nr, .series = s, .nseries = ns,
+		.logy = any_log && !bars, .bars = bars });
+	fflush(cb.f);
+	ret = add_chart(r, cap, ti, bars ? "bars" : "lines", title, &cb, ret);
+out:
+	free(s);
+	free(y);
+	free(e);
+	return ret;
+}
+
+static int chart_heatmap(struct report *r, size_t *cap, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	double *z = calloc(t->nr * t->nc, sizeof(*z));
+	char title[300];
+	struct chartbuf cb;
+	int ret = -ENOMEM;
+
+	if (!z)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr * t->nc; i++) {
+		const struct rcell *cell = &t->cells[i];
+
+		z[i] = cell->c && !cell->failed && cell->v.n ? cell->v.mean : NAN;
+	}
+	snprintf(title, sizeof(title), "%s (%s)", t->title, *t->unit ? t->unit : "mixed units");
+	if (!open_buf(&cb)) {
+		ret = svg_heatmap(cb.f, &(struct svg_heatmap){
+			.title = title, .xlabel = dim_label(t->coldim), .ylabel = dim_label(t->rowdim),
+			.zlabel = *t->unit ? t->unit : "", .xticks = (const char *const *)t->cols, .nx = t->nc,
+			.yticks = (const char *const *)t->rows, .ny = t->nr, .z = z });
+		fflush(cb.f);
+		ret = add_chart(r, cap, ti, "heatmap", title, &cb, ret);
+	}
+	free(z);
+	return ret;
+}
+
+/* The first run of a cell, for its time series. */
+static const struct rs_run *first_run(const struct rcell *c)
+{
+	return c->c && c->c->nruns ? c->c->runs[0] : NULL;
+}
+
+/* Bandwidth (or IOPS) over time for one row: a series per column, the steady-state window shaded. */
+static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
+{
+	const struct rtable *t = &r->tables[ti];
+	struct svg_xy_series *s = calloc(t->nc, sizeof(*s));
+	double **xs = calloc(t->nc, sizeof(*xs)), **ys = calloc(t->nc, sizeof(*ys));
+	double shade0 = 0, shade1 = 0;
+	const char *shade = NULL, *ylabel = r->mib ? "MiB/s" : "MB/s";
+	bool iops = !strcmp(t->unit, "IOPS");
+	char title[300];
+	struct chartbuf cb;
+	size_t ns = 0;
+	int ret = -ENOMEM;
+
+	if (!s || !xs || !ys)
+		goto out;
+	if (iops)
+		ylabel = "IOPS";
+	for (size_t c = 0; c < t->nc; c++) {
+		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
+		const json_t *ts = run ? run->timeseries : NULL;
+		const json_t *v = json_object_get(ts, iops ? "iops" : "bw_bytes");
+		double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
+		size_t n = json_array_size(v);
+
+		if (!n || !(step > 0))
+			continue;
+		xs[ns] = calloc(n, sizeof(double));
+		ys[ns] = calloc(n, sizeof(double));
+		if (!xs[ns] || !ys[ns]) {
+			ns++;
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			double raw = json_number_value(json_array_get(v, i));
+
+			xs[ns][i] = (double)(i + 1) * step;
+			ys[ns][i] = iops ? raw : raw / (r->mib ? 1048576.0 : 1e6);
+		}
+		s[ns] = (struct svg_xy_series){ t->cols[c], xs[ns], ys[ns], n };
+		if (!shade && json_is_true(json_object_get(run->steady, "reached"))) {
+			double round = (double)json_integer_value(json_object_get(run->steady, "round_ns")) / 1e9;
+			json_int_t at = json_integer_value(json_object_get(run->steady, "reached_at_round"));
+			json_int_t w = json_integer_value(json_object_get(run->steady, "window"));
+
+			if (round > 0 && at >= w && w > 0) {
+				shade0 = (double)(at - w) * round;
+				shade1 = (double)at * round;
+				shade = "steady-state window";
+			}
+		}
+		ns++;
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s, %s %s: over time", t->title, dim_label(t->rowdim), t->rows[ri]);
+	if ((ret = open_buf(&cb)))
+		goto out;
+	ret = svg_xy(cb.f, &(struct svg_xy){
+		.title = title, .xlabel = "time (s)", .ylabel = ylabel, .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR, .shade_x0 = shade0, .shade_x1 = shade1, .shade_label = shade });
+	fflush(cb.f);
+	ret = add_chart(r, cap, ti, "timeseries", title, &cb, ret);
+out:
+	for (size_t i = 0; i < ns; i++) {
+		free(xs[i]);
+		free(ys[i]);
+	}
+	free(xs);
+	free(ys);
+	free(s);
+	return ret;
+}
+
+/* Latency percentile curves of one table: a series per measured cell, from the pooled histograms. */
+static int chart_latency(struct report *r, size_t *cap, size_t ti)
+{
+	static const double grid[] = { 1, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.995,
+				       99.999, 99.9995, 99.9999 };
+	enum { NG = sizeof(grid) / sizeof(grid[0]) };
+	const struct rtable *t = &r->tables[ti];
+	size_t cells = t->nr * t->nc, ns = 0;
+	struct svg_xy_series *s = calloc(cells, sizeof(*s));
+	double *x = calloc(cells * NG, sizeof(*x)), *y = calloc(cells * NG, sizeof(*y));
+	char **names = calloc(cells, sizeof(*names)), title[300];
+	struct chartbuf cb;
+	int ret = -ENOMEM;
+
+	if (!s || !x || !y || !names)
+		goto out;
+	for (size_t i = 0; i < cells; i++) {
+		const struct rcell *cell = &t->cells[i];
+		const struct hist *h;
+		size_t n = 0;
+
+		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count)
+			continue;
+		h = &cell->c->lat[cell->d];
+		for (size_t g = 0; g < NG; g++) {
+			/* Only as far into the tail as there are I/Os to say something. */
+			if ((1 - grid[g] / 100) * (double)h->count < 1)
+				break;
+			x[ns * NG + n] = grid[g];
+			y[ns * NG + n] = (double)hist_percentile(h, grid[g]) / 1000.0;
+			n++;
+		}
+		if (!n)
+			continue;
+		/* The column (the device, usually), then the row where there are several. */
+		if (asprintf(&names[ns], "%s%s%s", t->cols[i % t->nc], t->nr > 1 ? ", " : "",
+			     t->nr > 1 ? t->rows[i / t->nc] : "") < 0) {
+			names[ns] = NULL;
+			goto out;
+		}
+		s[ns] = (struct svg_xy_series){ names[ns], &x[ns * NG], &y[ns * NG], n };
+		ns++;
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s: latency percentiles", t->title);
+	if ((ret = open_buf(&cb)))
+		goto out;
+	ret = svg_xy(cb.f, &(struct svg_xy){
+		.title = title, .xlabel = "percentile", .ylabel = "latency (us)", .series = s, .nseries = ns,
+		.xscale = SVG_X_NINES, .logy = true });
+	fflush(cb.f);
+	ret = add_chart(r, cap, ti, "latency", title, &cb, ret);
+out:
+	for (size_t i = 0; names && i < cells; i++)
+		free(names[i]);
+	free(names);
+	free(s);
+	free(x);
+	free(y);
+	return ret;
+}
+
+int report_charts(struct report *r)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	for (size_t ti = 0; ti < r->ntables && !ret; ti++) {
+		const struct rtable *t = &r->tables[ti];
+		unsigned fl = t->chart_flags;
+
+		if (!fl)
+			fl = t->nr > 1 && strcmp(t->rowdim, "case") ? RC_LINES : RC_BARS;
+		if (fl & (RC_LINES | RC_BARS)) {
+			/* One chart per unit among the columns (a table may mix MB/s and IOPS columns). */
+			for (size_t c = 0; c < t->nc && !ret; c++) {
+				size_t k;
+
+				for (k = 0; k < c && strcmp(t->col_unit[k], t->col_unit[c]); k++)
+					;
+				if (k == c && *t->col_unit[c])
+					ret = chart_lines(r, &cap, ti, t->col_unit[c],
+							  !(fl & RC_LINES) || t->nr < 2);
+			}
+		}
+		if (!ret && (fl & RC_HEATMAP) && t->nr > 1 && t->nc > 1)
+			ret = chart_heatmap(r, &cap, ti);
+		for (size_t ri = 0; !ret && (fl & RC_TIMESERIES) && ri < t->nr; ri++)
+			ret = chart_timeseries(r, &cap, ti, ri);
+		if (!ret && (fl & RC_LATENCY))
+			ret = chart_latency(r, &cap, ti);
+	}
+	return ret;
+}
+
+static void html_escape(FILE *f, const char *s)
+{
+	svg_escape(f, s);
+}
+
+static const char css[] =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1100px;"
+	"padding:0 1em;color:#222}"
+	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse;margin:.5em 0 1em}"
+	"th,td{border:1px solid #bbb;padding:.25em .6em}td.n{text-align:right;"
+	"font-variant-numeric:tabular-nums}"
+	"th{background:#f0f0f0}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}"
+	"td.fail{color:#b00;font-weight:bold}figure{margin:1em 0}svg{max-width:100%;height:auto}"
+	".meta td{border:none;padding:.1em .8em .1em 0}"
+	"@media print{h2{page-break-before:auto}figure,table{page-break-inside:avoid}}";
+
+static void html_cell(FILE *f, const struct rcell *c)
+{
+	char m[80];
+
+	if (!c->c || (!c->failed && !c->v.n)) {
+		fputs("<td class=\"n\">&#8211;</td>", f);
+		return;
+	}
+	if (c->failed) {
+		fputs("<td class=\"fail\">failed</td>", f);
+		return;
+	}
+	report_mean_sd(c->v.mean, c->v.sd, c->v.n, "&#177;", m, sizeof(m));
+	fprintf(f, "<td class=\"n\" title=\"n = %u\">%s</td>", c->v.n, m);
+}
+
+static void html_table(FILE *f, const struct report *r, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+
+	fputs("<section>\n<h2>", f);
+	html_escape(f, t->title);
+	fputs("</h2>\n<table>\n<caption>", f);
+	html_escape(f, *t->unit ? t->unit : "units by column");
+	fputs("; mean &#177; sample stddev where a case ran more than once</caption>\n<tr><th>", f);
+	html_escape(f, !strcmp(t->rowdim, "target") ? "device" : t->rowdim);
+	fputs("</th>", f);
+	for (size_t c = 0; c < t->nc; c++) {
+		fputs("<th>", f);
+		html_escape(f, t->cols[c]);
+		if (!*t->unit && *t->col_unit[c]) {
+			fputs(" (", f);
+			html_escape(f, t->col_unit[c]);
+			fputc(')', f);
+		}
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t ri = 0; ri < t->nr; ri++) {
+		fputs("<tr><th>", f);
+		html_escape(f, t->rows[ri]);
+		fputs("</th>", f);
+		for (size_t c = 0; c < t->nc; c++)
+			html_cell(f, &t->cells[ri * t->nc + c]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	for (size_t i = 0; i < r->ncharts; i++)
+		if (r->charts[i].table == ti) {
+			fputs("<figure>\n", f);
+			fputs(r->charts[i].svg, f);
+			fputs("</figure>\n", f);
+		}
+	fputs("</section>\n", f);
+}
+
+static void html_prices(FILE *f, const struct report *r)
+{
+	static const char *const heads[] = { "$/GB", "seq read $/MB/s", "seq write $/MB/s",
+					     "rand read $/IOPS", "rand write $/IOPS" };
+
+	fputs("<section>\n<h2>Price per performance</h2>\n<table>\n<caption>USD per unit of the mean "
+	      "(lower is better); each from the device's smallest request size unless --at chose one"
+	      "</caption>\n<tr><th>device</th><th>price (USD)</th>", f);
+	for (int k = 0; k < 5; k++)
+		fprintf(f, "<th>%s</th>", k && k < 3 && r->mib ? (k == 1 ? "seq read $/MiB/s" :
+								 "seq write $/MiB/s") : heads[k]);
+	fputs("</tr>\n", f);
+	for (size_t p = 0; p < r->nprices; p++) {
+		const struct rprice *pr = &r->prices[p];
+
+		fputs("<tr><th>", f);
+		html_escape(f, pr->label);
+		fprintf(f, "</th><td class=\"n\">%.2f</td>", pr->usd);
+		for (int k = -1; k < 4; k++) {
+			double v = k < 0 ? pr->per_gb : pr->per[k];
+			char num[32];
+
+			report_number(v, num, sizeof(num));
+			if (isnan(v))
+				fputs("<td class=\"n\">&#8211;</td>", f);
+			else if (k < 0)
+				fprintf(f, "<td class=\"n\">%s</td>", num);
+			else
+				fprintf(f, "<td class=\"n\" title=\"at bs %s\">%s</td>", pr->at[k], num);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n</section>\n", f);
+}
+
+/* Devices, hosts and profiles the results come from, and when. */
+static void html_meta(FILE *f, const struct report *r)
+{
+	const struct rs_set *s = r->set;
+	const char *first = NULL, *last = NULL;
+
+	fputs("<table class=\"meta\">\n<tr><td>results</td><td>", f);
+	fprintf(f, "%zu runs in %zu cases", s->n, r->agg.n);
+	fputs("</td></tr>\n<tr><td>devices</td><td>", f);
+	for (size_t l = 0; l < r->nlabels; l++) {
+		const struct rs_run *run = NULL;
+
+		for (size_t i = 0; i < s->n && !run; i++)
+			if (!strcmp(s->runs[i].label, r->labels[l]))
+				run = &s->runs[i];
+		if (l)
+			fputs("; ", f);
+		html_escape(f, r->labels[l]);
+		if (run) {
+			const json_t *t = json_object_get(run->root, "target");
+			const char *model = json_string_value(json_object_get(t, "model"));
+			const char *fw = json_string_value(json_object_get(t, "firmware"));
+
+			fprintf(f, " (%s", json_string_value(json_object_get(t, "kind")) ?: "?");
+			if (model) {
+				fputs(", ", f);
+				html_escape(f, model);
+			}
+			if (fw) {
+				fputs(", firmware ", f);
+				html_escape(f, fw);
+			}
+			fprintf(f, ", %.1f GB, on ", (double)run->size / 1e9);
+			html_escape(f, run->host ? run->host : "?");
+			fputc(')', f);
+		}
+	}
+	fputs("</td></tr>\n", f);
+	for (size_t i = 0; i < s->n; i++) {
+		const char *t = json_string_value(json_object_get(s->runs[i].root, "started_at"));
+
+		if (t && (!first || strcmp(t, first) < 0))
+			first = t;
+		if (t && (!last || strcmp(t, last) > 0))
+			last = t;
+	}
+	if (first) {
+		fputs("<tr><td>measured</td><td>", f);
+		html_escape(f, first);
+		fputs(" to ", f);
+		html_escape(f, last);
+		fputs("</td></tr>\n", f);
+	}
+	fprintf(f, "<tr><td>units</td><td>%s; latency in &#181;s; rates are means over repeats, "
+		"latency percentiles come from the repeats' histograms added together</td></tr>\n",
+		r->mib ? "MiB/s = 2<sup>20</sup> bytes/s" : "MB/s = 10<sup>6</sup> bytes/s");
+	fputs("</table>\n", f);
+}
+
+int report_write_html(FILE *f, const struct report *r)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+	      "<title>ssdbench report</title>\n<style>", f);
+	fputs(css, f);
+	fprintf(f, "</style>\n</head>\n<body>\n<h1>ssdbench report</h1>\n");
+	html_meta(f, r);
+	for (size_t i = 0; i < r->ntables; i++)
+		html_table(f, r, i);
+	if (r->nprices)
+		html_prices(f, r);
+	fprintf(f, "<footer><p>ssdbench %s</p></footer>\n</body>\n</html>\n", SSDBENCH_VERSION);
+	return ferror(f) ? -EIO : 0;
+}

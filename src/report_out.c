@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: MIT
+/* The report writers for text, markdown, csv and json (HTML is in report_html.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char *const price_cols[4] = {
+	"seq read $/MB/s", "seq write $/MB/s", "rand read $/IOPS", "rand write $/IOPS"
+};
+
+/* "mean ± sd" (n >= 2), "mean", "failed" or "-". */
+static void cell_text(const struct rcell *c, char *buf, size_t len, bool ascii)
+{
+	if (!c->c) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (c->failed) {
+		snprintf(buf, len, "failed");
+		return;
+	}
+	if (!c->v.n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	report_mean_sd(c->v.mean, c->v.sd, c->v.n, ascii ? "+-" : "±", buf, len);
+}
+
+/* The number of runs behind every cell if they agree, else 0. */
+static unsigned table_n(const struct rtable *t)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < t->nr * t->nc; i++) {
+		const struct rcell *c = &t->cells[i];
+
+		if (!c->c || c->failed || !c->v.n)
+			continue;
+		if (n && n != c->v.n)
+			return 0;
+		n = c->v.n;
+	}
+	return n;
+}
+
+static const char *dim_title(const char *d)
+{
+	return !strcmp(d, "target") ? "device" : d;
+}
+
+/* The caption under the title: unit and what the cells are. */
+static void caption(const struct rtable *t, char *buf, size_t len, bool ascii)
+{
+	unsigned n = table_n(t);
+	char what[64];
+
+	if (n > 1)
+		snprintf(what, sizeof(what), "mean %s stddev of %u runs", ascii ? "+-" : "±", n);
+	else if (n == 1)
+		snprintf(what, sizeof(what), "one run each");
+	else
+		snprintf(what, sizeof(what), "mean %s stddev over the runs of each", ascii ? "+-" : "±");
+	snprintf(buf, len, "%s%s%s; rows: %s, columns: %s", *t->unit ? t->unit : "units by column",
+		 ", ", what, dim_title(t->rowdim), dim_title(t->coldim));
+}
+
+static void col_head(const struct rtable *t, size_t ci, char *buf, size_t len)
+{
+	if (*t->unit || !*t->col_unit[ci])
+		snprintf(buf, len, "%s", t->cols[ci]);
+	else
+		snprintf(buf, len, "%s (%s)", t->cols[ci], t->col_unit[ci]);
+}
+
+/* Display width of a UTF-8 string (code points). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *f, const char *s, size_t w, bool right)
+{
+	size_t n = width(s);
+
+	if (right)
+		fprintf(f, "%*s%s", (int)(w > n ? w - n : 0), "", s);
+	else
+		fprintf(f, "%s%*s", s, (int)(w > n ? w - n : 0), "");
+}
+
+static void text_table(FILE *f, const struct rtable *t)
+{
+	size_t *w = calloc(t->nc + 1, sizeof(*w));
+	char buf[160], cap[256];
+
+	if (!w)
+		return;
+	w[0] = width(dim_title(t->rowdim));
+	for (size_t r = 0; r < t->nr; r++)
+		if (width(t->rows[r]) > w[0])
+			w[0] = width(t->rows[r]);
+	for (size_t c = 0; c < t->nc; c++) {
+		col_head(t, c, buf, sizeof(buf));
+		w[c + 1] = width(buf);
+		for (size_t r = 0; r < t->nr; r++) {
+			cell_text(&t->cells[r * t->nc + c], buf, sizeof(buf), false);
+			if (width(buf) > w[c + 1])
+				w[c + 1] = width(buf);
+		}
+	}
+	caption(t, cap, sizeof(cap), false);
+	fprintf(f, "%s\n(%s)\n", t->title, cap);
+	pad(f, dim_title(t->rowdim), w[0], false);
+	for (size_t c = 0; c < t->nc; c++) {
+		fputs("  ", f);
+		col_head(t, c, buf, sizeof(buf));
+		pad(f, buf, w[c + 1], true);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < t->nr; r++) {
+		pad(f, t->rows[r], w[0], false);
+		for (size_t c = 0; c < t->nc; c++) {
+			fputs("  ", f);
+			cell_text(&t->cells[r * t->nc + c], buf, sizeof(buf), false);
+			pad(f, buf, w[c + 1], true);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	free(w);
+}
+
+static void price_text(const struct report *r, size_t p, int k, char *buf, size_t len)
+{
+	const struct rprice *pr = &r->prices[p];
+
+	if (k < 0) {
+		report_number(pr->per_gb, buf, len);
+	} else {
+		report_number(pr->per[k], buf, len);
+	}
+}
+
+static const char *price_head(const struct report *r, int k, char *buf, size_t len)
+{
+	if (k < 0)
+		return snprintf(buf, len, "$/GB"), buf;
+	if (k < 2 && r->mib)
+		snprintf(buf, len, "%s", k ? "seq write $/MiB/s" : "seq read $/MiB/s");
+	else
+		snprintf(buf, len, "%s", price_cols[k]);
+	return buf;
+}
+
+/* "at bs 4k" when every device's prices come from the same request size. */
+static void price_at(const struct report *r, char *buf, size_t len)
+{
+	const char *at = NULL;
+
+	buf[0] = '\0';
+	for (size_t p = 0; p < r->nprices; p++)
+		for (int k = 0; k < 4; k++) {
+			if (!*r->prices[p].at[k])
+				continue;
+			if (at && strcmp(at, r->prices[p].at[k]))
+				return;
+			at = r->prices[p].at[k];
+		}
+	if (at)
+		snprintf(buf, len, ", at bs %s", at);
+}
+
+static void text_prices(FILE *f, const struct report *r)
+{
+	size_t w[6] = { 6, 0, 0, 0, 0, 0 };
+	char buf[64], at[64];
+
+	for (size_t p = 0; p < r->nprices; p++)
+		if (width(r->prices[p].label) > w[0])
+			w[0] = width(r->prices[p].label);
+	for (int k = -1; k < 4; k++) {
+		w[k + 2] = width(price_head(r, k, buf, sizeof(buf)));
+		for (size_t p = 0; p < r->nprices; p++) {
+			price_text(r, p, k, buf, sizeof(buf));
+			if (width(buf) > w[k + 2])
+				w[k + 2] = width(buf);
+		}
+	}
+	price_at(r, at, sizeof(at));
+	fprintf(f, "price per performance\n(USD per unit of the mean%s; lower is better)\n", at);
+	pad(f, "device", w[0], false);
+	for (int k = -1; k < 4; k++) {
+		fputs("  ", f);
+		pad(f, price_head(r, k, buf, sizeof(buf)), w[k + 2], true);
+	}
+	fputc('\n', f);
+	for (size_t p = 0; p < r->nprices; p++) {
+		pad(f, r->prices[p].label, w[0], false);
+		for (int k = -1; k < 4; k++) {
+			fputs("  ", f);
+			price_text(r, p, k, buf, sizeof(buf));
+			pad(f, buf, w[k + 2], true);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* Markdown cells: pipes escaped. */
+static void md(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void md_table(FILE *f, const struct rtable *t)
+{
+	char buf[160], cap[256];
+
+	caption(t, cap, sizeof(cap), false);
+	fputs("### ", f);
+	md(f, t->title);
+	fprintf(f, "\n\n%s\n\n| ", cap);
+	md(f, dim_title(t->rowdim));
+	fputs(" |", f);
+	for (size_t c = 0; c < t->nc; c++) {
+		col_head(t, c, buf, sizeof(buf));
+		fputc(' ', f);
+		md(f, buf);
+		fputs(" |", f);
+	}
+	fputs("\n| --- |", f);
+	for (size_t c = 0; c < t->nc; c++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+	for (size_t r = 0; r < t->nr; r++) {
+		fputs("| ", f);
+		md(f, t->rows[r]);
+		fputs(" |", f);
+		for (size_t c = 0; c < t->nc; c++) {
+			cell_text(&t->cells[r * t->nc + c], buf, sizeof(buf), false);
+			fputc(' ', f);
+			md(f, buf);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void md_prices(FILE *f, const struct report *r)
+{
+	char buf[64], at[64];
+
+	price_at(r, at, sizeof(at));
+	fprintf(f, "### price per performance\n\nUSD per unit of the mean%s; lower is better\n\n| device |", at);
+	for (int k = -1; k < 4; k++)
+		fprintf(f, " %s |", price_head(r, k, buf, sizeof(buf)));
+	fputs("\n| --- |", f);
+	for (int k = -1; k < 4; k++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+	for (size_t p = 0; p < r->nprices; p++) {
+		fputs("| ", f);
+		md(f, r->prices[p].label);
+		fputs(" |", f);
+		for (int k = -1; k < 4; k++) {
+			price_text(r, p, k, buf, sizeof(buf));
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void csv(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+}
+
+static void csv_tables(FILE *f, const struct report *r)
+{
+	char name[32];
+
+	fputs("table,row_param,row,column_param,column,pattern,direction,metric,unit,mean,stddev,n\n", f);
+	for (size_t i = 0; i < r->ntables; i++) {
+		const struct rtable *t = &r->tables[i];
+
+		for (size_t ri = 0; ri < t->nr; ri++)
+			for (size_t ci = 0; ci < t->nc; ci++) {
+				const struct rcell *c = &t->cells[ri * t->nc + ci];
+
+				if (!c->c)
+					continue;
+				csv(f, t->title);
+				fputc(',', f);
+				csv(f, dim_title(t->rowdim));
+				fputc(',', f);
+				csv(f, t->rows[ri]);
+				fputc(',', f);
+				csv(f, dim_title(t->coldim));
+				fputc(',', f);
+				csv(f, t->cols[ci]);
+				fprintf(f, ",%s,%s,%s,", c->c->first->rw, rs_dir_name[c->d],
+					metric_name(&c->m, name, sizeof(name)));
+				csv(f, report_unit(&c->m, r->mib));
+				fputc(',', f);
+				if (!c->failed && c->v.n) {
+					csv_num(f, c->v.mean);
+					fputc(',', f);
+					csv_num(f, c->v.sd);
+				} else {
+					fputs(c->failed ? "failed," : ",", f);
+				}
+				fprintf(f, ",%u\n", c->failed ? 0 : c->v.n);
+			}
+	}
+	for (size_t p = 0; p < r->nprices; p++) {
+		const struct rprice *pr = &r->prices[p];
+		char head[64];
+
+		for (int k = -1; k < 4; k++) {
+			double v = k < 0 ? pr->per_gb : pr->per[k];
+
+			if (isnan(v))
+				continue;
+			fputs("price per performance,device,", f);
+			csv(f, pr->label);
+			fputs(",measure,", f);
+			csv(f, price_head(r, k, head, sizeof(head)));
+			fprintf(f, ",%s,,usd,USD,", k < 0 ? "" : k == 0 ? "read" : k == 1 ? "write" :
+				k == 2 ? "randread" : "randwrite");
+			csv_num(f, v);
+			fputs(",,1\n", f);
+		}
+	}
+}
+
+int report_write(FILE *f, const struct report *r, enum report_format fmt)
+{
+	switch (fmt) {
+	case RF_TEXT:
+		for (size_t i = 0; i < r->ntables; i++)
+			text_table(f, &r->tables[i]);
+		if (r->nprices)
+			text_prices(f, r);
+		break;
+	case RF_MARKDOWN:
+		for (size_t i = 0; i < r->ntables; i++)
+			md_table(f, &r->tables[i]);
+		if (r->nprices)
+			md_prices(f, r);
+		break;
+	case RF_CSV:
+		csv_tables(f, r);
+		break;
+	case RF_JSON: {
+		json_t *o = report_json(r);
+
+		if (!o)
+			return -ENOMEM;
+		json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		json_decref(o);
+		break;
+	}
+	case RF_HTML:
+		return report_write_html(f, r);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *stat_json(const struct agg_stat *s)
+{
+	return json_pack("{s:o, s:o, s:i}", "mean", num_or_null(s->mean), "stddev", num_or_null(s->sd),
+			 "n", (int)s->n);
+}
+
+/* One aggregated case with every metric in raw units (IOPS, bytes/s, ns). */
+static json_t *case_json(const struct agg_case *c)
+{
+	static const double pcts[] = { 50, 90, 95, 99, 99.9, 99.99 };
+	char name[160];
+	json_t *o = json_pack("{s:s, s:s?, s:s?, s:O, s:i, s:i}", "device", c->label, "profile",
+			      c->first->profile, "case", c->first->case_name, "job", c->first->job,
+			      "runs", (int)c->nruns, "failed_runs", (int)c->nfailed);
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "name", json_string(agg_case_name(c, name, sizeof(name))));
+	json_object_del(json_object_get(o, "job"), "seed");
+	for (int d = 0; d < RS_NDIR; d++) {
+		struct metric iops = { M_IOPS, 0 }, bw = { M_MBPS, 0 }, mean = { M_LAT_MEAN, 0 };
+		struct agg_stat s;
+		json_t *op, *pj;
+
+		if (!agg_value(c, d, &iops, &s))
+			continue;
+		op = json_object();
+		json_object_set_new(op, "iops", stat_json(&s));
+		agg_value(c, d, &bw, &s);
+		json_object_set_new(op, "bw_bytes", stat_json(&s));
+		agg_value(c, d, &mean, &s);
+		json_object_set_new(op, "ios", json_integer((json_int_t)c->lat[d].count));
+		json_object_set_new(op, "lat_mean_ns", json_real(s.mean));
+		json_object_set_new(op, "lat_min_ns", json_integer((json_int_t)c->lat[d].min));
+		json_object_set_new(op, "lat_max_ns", json_integer((json_int_t)c->lat[d].max));
+		pj = json_object();
+		for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+			char k[16];
+
+			snprintf(k, sizeof(k), "%g", pcts[i]);
+			json_object_set_new(pj, k, json_integer((json_int_t)hist_percentile(&c->lat[d],
+											   pcts[i])));
+		}
+		json_object_set_new(op, "lat_percentiles_ns", pj);
+		json_object_set_new(o, rs_dir_name[d], op);
+	}
+	return o;
+}
+
+static json_t *table_json(const struct report *r, const struct rtable *t)
+{
+	json_t *rows = json_array(), *cols = json_array(), *cells = json_array();
+	char name[32];
+
+	for (size_t i = 0; i < t->nr; i++)
+		json_array_append_new(rows, json_string(t->rows[i]));
+	for (size_t i = 0; i < t->nc; i++)
+		json_array_append_new(cols, json_string(t->cols[i]));
+	for (size_t ri = 0; ri < t->nr; ri++) {
+		json_t *row = json_array();
+
+		for (size_t ci = 0; ci < t->nc; ci++) {
+			const struct rcell *c = &t->cells[ri * t->nc + ci];
+
+			if (!c->c) {
+				json_array_append_new(row, json_null());
+				continue;
+			}
+			json_array_append_new(row, json_pack(
+				"{s:s, s:s, s:s, s:o, s:o, s:i, s:b}", "metric",
+				metric_name(&c->m, name, sizeof(name)), "unit", report_unit(&c->m, r->mib),
+				"direction", rs_dir_name[c->d],
+				"mean", c->failed || !c->v.n ? json_null() : num_or_null(c->v.mean),
+				"stddev", c->failed || !c->v.n ? json_null() : num_or_null(c->v.sd),
+				"n", (int)(c->failed ? 0 : c->v.n), "failed", c->failed));
+		}
+		json_array_append_new(cells, row);
+	}
+	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o}", "title", t->title, "profile",
+			 t->profile, "pattern", t->pattern, "fixed", t->split, "rows_param",
+			 dim_title(t->rowdim), "columns_param", dim_title(t->coldim), "rows", rows,
+			 "columns", cols, "cells", cells);
+}
+
+json_t *report_json(const struct report *r)
+{
+	json_t *o = json_pack("{s:s, s:i, s:s, s:i}", "schema", "ssdbench-report", "schema_version", 1,
+			      "units", r->mib ? "MiB/s = 2^20 bytes/s, latency in us"
+					      : "MB/s = 10^6 bytes/s, latency in us",
+			      "results", (int)r->set->n);
+	json_t *cases = json_array(), *tables = json_array(), *prices = json_array();
+
+	if (!o || !cases || !tables || !prices) {
+		json_decref(o);
+		json_decref(cases);
+		json_decref(tables);
+		json_decref(prices);
+		return NULL;
+	}
+	for (size_t i = 0; i < r->agg.n; i++)
+		json_array_append_new(cases, case_json(&r->agg.cases[i]));
+	for (size_t i = 0; i < r->ntables; i++)
+		json_array_append_new(tables, table_json(r, &r->tables[i]));
+	for (size_t p = 0; p < r->nprices; p++) {
+		const struct rprice *pr = &r->prices[p];
+
+		json_array_append_new(prices, json_pack(
+			"{s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:s, s:s}", "device", pr->label,
+			"usd", pr->usd, "size_bytes", (json_int_t)pr->size, "usd_per_gb", num_or_null(pr->per_gb),
+			"usd_per_seq_read_mbps", num_or_null(pr->per[0]),
+			"usd_per_seq_write_mbps", num_or_null(pr->per[1]),
+			"usd_per_rand_read_iops", num_or_null(pr->per[2]),
+			"usd_per_rand_write_iops", num_or_null(pr->per[3]),
+			"seq_read_bs", pr->at[0], "seq_write_bs", pr->at[1], "rand_read_bs", pr->at[2],
+			"rand_write_bs", pr->at[3]));
+	}
+	json_object_set_new(o, "cases", cases);
+	json_object_set_new(o, "tables", tables);
+	json_object_set_new(o, "price", prices);
+	return o;
+}

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: MIT
+/*
+ * svg: every chart is one standalone, well-formed document (starts with <svg, ends with </svg>,
+ * no XML declaration, no "nan" or "inf"), user strings are escaped, one marker, bar or cell per
+ * drawable value and none for a gap, a legend entry per series, -EINVAL for charts with nothing to
+ * draw and -EIO for a failing stream. xmllint checks the files when it is installed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "svg.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const sizes[] = { "4k", "8k", "16k", "32k", "64k", "128k", "256k", "1m" };
+static const double ssd_iops[] = { 95000, 88000, 61000, 33000, 17000, 8600, 4300, 1100 };
+static const double ssd_err[] = { 3000, NAN, 2500, 0, 900, 400, 200, 50 };
+static const double hdd_iops[] = { 180, 175, NAN, 160, 150, 120, NAN, 60 };
+static const double none[] = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+static const double nonpos[] = { 0, -1, 0, -5, NAN, 0, 0, -2 };
+
+static const struct svg_series iops_series[] = {
+	{ .name = "nvme0n1 <fast>", .y = ssd_iops, .err = ssd_err },
+	{ .name = "sda & co", .y = hdd_iops },
+	{ .name = "never measured", .y = none },
+};
+
+static struct svg_lines iops_chart(void)
+{
+	return (struct svg_lines){
+		.title = "Random read <&> IOPS", .xlabel = "request size", .ylabel = "IOPS",
+		.xticks = sizes, .nx = N(sizes), .series = iops_series, .nseries = N(iops_series),
+		.logy = true,
+	};
+}
+
+/* Threads 1, 2, 4, 8 (rows) by the request sizes; one cell not measured. */
+static const char *const threads[] = { "1", "2", "4", "8" };
+static const double mbps[] = {
+	380, 690, 1100, 1500, 1800, 2000, 2100, 2150,
+	700, 1200, 1800, 2300, 2600, 2800, 2900, NAN,
+	1200, 2000, 2700, 3100, 3300, 3400, 3400, 3400,
+	1900, 2800, 3300, 3400, 3400, 3400, 3400, 3400,
+};
+
+static struct svg_heatmap heat_chart(void)
+{
+	return (struct svg_heatmap){
+		.title = "Sequential read MB/s", .xlabel = "request size", .ylabel = "threads",
+		.zlabel = "MB/s", .xticks = sizes, .nx = N(sizes), .yticks = threads, .ny = N(threads),
+		.z = mbps,
+	};
+}
+
+static const double pct[] = { 50, 90, 99, 99.9, 99.99, 99.999, 100 };
+static const double lat_a[] = { 82, 110, 190, 420, 900, 2100, 5200 };
+static const double lat_b[] = { 4100, 9000, 15000, NAN, 60000, 91000, 120000 };
+
+static const struct svg_xy_series lat_series[] = {
+	{ .name = "nvme0n1", .x = pct, .y = lat_a, .n = N(pct) },
+	{ .name = "sda", .x = pct, .y = lat_b, .n = N(pct) },
+};
+
+static struct svg_xy lat_chart(void)
+{
+	return (struct svg_xy){
+		.title = "Read latency", .xlabel = "percentile", .ylabel = "latency (\xc2\xb5s)",
+		.series = lat_series, .nseries = N(lat_series), .xscale = SVG_X_NINES, .logy = true,
+	};
+}
+
+#define NT 20
+static double t_s[NT], bw_a[NT], bw_b[NT];
+
+static const struct svg_xy_series bw_series[] = {
+	{ .name = "nvme0n1", .x = t_s, .y = bw_a, .n = NT },
+	{ .name = "sda", .x = t_s, .y = bw_b, .n = NT },
+};
+
+static struct svg_xy time_chart(void)
+{
+	for (int i = 0; i < NT; i++) {
+		t_s[i] = i * 5;
+		bw_a[i] = 2000 - 800 * exp(-i / 4.0);
+		bw_b[i] = i == 7 ? NAN : 150 + (i % 3) * 4;
+	}
+	return (struct svg_xy){
+		.title = "Write bandwidth", .xlabel = "time (s)", .ylabel = "MB/s", .series = bw_series,
+		.nseries = N(bw_series), .xscale = SVG_X_LINEAR, .shade_x0 = 40, .shade_x1 = 1e9,
+		.shade_label = "steady state \"window\"",
+	};
+}
+
+/* ---- Helpers ------------------------------------------------------------------------------- */
+
+struct out {
+	char *buf;
+	size_t len;
+	int rc;
+};
+
+enum kind { LINES, HEATMAP, XY };
+
+static struct out render(enum kind k, const void *chart)
+{
+	struct out o = { NULL, 0, 0 };
+	FILE *f = open_memstream(&o.buf, &o.len);
+
+	assert_non_null(f);
+	if (k == LINES)
+		o.rc = svg_lines(f, chart);
+	else if (k == HEATMAP)
+		o.rc = svg_heatmap(f, chart);
+	else
+		o.rc = svg_xy(f, chart);
+	assert_int_equal(fclose(f), 0);
+	return o;
+}
+
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* One complete document: root first, nothing after the end tag, title escaped, no nan or inf. */
+static void check_doc(const struct out *o, const char *title)
+{
+	assert_int_equal(o->rc, 0);
+	if (strncmp(o->buf, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ", 52))
+		fail_msg("does not start with the svg root: %.60s", o->buf);
+	assert_true(o->len >= 7 && !strcmp(o->buf + o->len - 7, "</svg>\n"));
+	assert_int_equal(count(o->buf, "<svg"), 1);
+	assert_int_equal(count(o->buf, "</svg>"), 1);
+	assert_null(strstr(o->buf, "<?xml"));
+	assert_non_null(strstr(o->buf, "role=\"img\""));
+	if (title && !strstr(o->buf, title))
+		fail_msg("title %s missing", title);
+	if (strcasestr(o->buf, "nan") || strcasestr(o->buf, "inf"))
+		fail_msg("nan or inf in the output: %s", strcasestr(o->buf, "nan") ?
+			 strcasestr(o->buf, "nan") - 20 : strcasestr(o->buf, "inf") - 20);
+}
+
+static void check_present(const struct out *o, const char *s)
+{
+	if (!strstr(o->buf, s))
+		fail_msg("\"%s\" missing from the output", s);
+}
+
+static size_t nvalues(const double *v, size_t n, bool positive)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += isfinite(v[i]) && (!positive || v[i] > 0);
+	return k;
+}
+
+/* The pen-downs (M commands) of the i-th series line: only those have round joins. */
+static size_t line_moves(const char *s, size_t i)
+{
+	const char *p = strstr(s, "stroke-linejoin=\"round\""), *d;
+	size_t n = 0;
+
+	for (; p && i; i--)
+		p = strstr(p + 1, "stroke-linejoin=\"round\"");
+	assert_non_null(p);
+	for (d = p; d > s && strncmp(d, "<path d=\"", 9); d--)
+		;
+	for (; d < p; d++)
+		n += *d == 'M';
+	return n;
+}
+
+/* ---- Tests --------------------------------------------------------------------------------- */
+
+static void test_svg_escape_escapes_the_five_and_keeps_xml_valid(void **state)
+{
+	struct out o = { NULL, 0, 0 };
+	FILE *f = open_memstream(&o.buf, &o.len);
+
+	(void)state;
+	assert_non_null(f);
+	svg_escape(f, "a<&>\"'b \xc2\xb5s|");
+	svg_escape(f, NULL);
+	svg_escape(f, "x\x01y\xff\xc3 z|");
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(o.buf, "a&lt;&amp;&gt;&quot;&apos;b \xc2\xb5s|x?y?? z|");
+	free(o.buf);
+}
+
+static void test_svg_lines_log_draws_a_marker_per_value(void **state)
+{
+	struct svg_lines c = iops_chart();
+	struct out o = render(LINES, &c);
+	size_t want = nvalues(ssd_iops, N(sizes), true) + nvalues(hdd_iops, N(sizes), true);
+
+	(void)state;
+	check_doc(&o, "Random read &lt;&amp;&gt; IOPS");
+	assert_int_equal(count(o.buf, "class=\"pt\""), want);
+	/* Error bars where err is finite and positive only. */
+	assert_int_equal(count(o.buf, "class=\"err\""), 6);
+	assert_int_equal(count(o.buf, "class=\"key\""), N(iops_series));
+	check_present(&o, ">nvme0n1 &lt;fast&gt;<");
+	check_present(&o, ">sda &amp; co<");
+	check_present(&o, ">never measured<");
+	/* Decade ticks with SI suffixes, category names, axis titles. */
+	check_present(&o, ">100<");
+	check_present(&o, ">1k<");
+	check_present(&o, ">100k<");
+	check_present(&o, ">128k<");
+	check_present(&o, ">request size<");
+	check_present(&o, ">IOPS<");
+	/* Both NAN gaps break the HDD's line: three pieces. */
+	assert_int_equal(line_moves(o.buf, 0), 1);
+	assert_int_equal(line_moves(o.buf, 1), 3);
+	free(o.buf);
+}
+
+static void test_svg_lines_linear_has_nice_ticks_from_zero(void **state)
+{
+	const double y[] = { 0.4, 1.1, 2.3 };
+	const char *const x[] = { "a", "b", "c" };
+	const struct svg_series se = { .name = "s", .y = y };
+	struct svg_lines c = { .title = "t", .xticks = x, .nx = 3, .series = &se, .nseries = 1 };
+	struct out o = render(LINES, &c);
+
+	(void)state;
+	check_doc(&o, NULL);
+	check_present(&o, ">0<");
+	check_present(&o, ">0.5<");
+	check_present(&o, ">2.5<");
+	assert_null(strstr(o.buf, ">3<"));
+	assert_int_equal(count(o.buf, "class=\"pt\""), 3);
+	free(o.buf);
+}
+
+static void test_svg_bars_draw_a_bar_per_value(void **state)
+{
+	struct svg_lines c = iops_chart();
+	struct out o;
+
+	(void)state;
+	c.bars = true;
+	c.logy = false;
+	o = render(LINES, &c);
+	check_doc(&o, "Random read &lt;&amp;&gt; IOPS");
+	assert_int_equal(count(o.buf, "class=\"bar\""),
+			 nvalues(ssd_iops, N(sizes), false) + nvalues(hdd_iops, N(sizes), false));
+	assert_int_equal(count(o.buf, "class=\"err\""), 6);
+	assert_int_equal(count(o.buf, "class=\"key\""), N(iops_series));
+	check_present(&o, ">sda &amp; co<");
+	check_present(&o, ">100k<");
+	free(o.buf);
+}
+
+static void test_svg_lines_rotates_long_category_names(void **state)
+{
+	const char *const x[] = { "a long category name", "another long category", "and a third one",
+				  "fourth long one here", "fifth of the long ones", "sixth" };
+	const double y[] = { 1, 2, 3, 4, 5, 6 };
+	const struct svg_series se = { .name = "s", .y = y };
+	struct svg_lines c = { .title = "t", .xticks = x, .nx = N(x), .series = &se, .nseries = 1 };
+	struct out o = render(LINES, &c);
+
+	(void)state;
+	check_doc(&o, NULL);
+	assert_int_equal(count(o.buf, "rotate(-30 "), N(x));
+	free(o.buf);
+}
+
+static void test_svg_lines_without_values_is_einval(void **state)
+{
+	const struct svg_series all_nan[] = { { .name = "a", .y = none }, { .name = "b", .y = NULL } };
+	const struct svg_series neg = { .name = "a", .y = nonpos };
+	struct svg_lines c = iops_chart();
+	struct out o;
+
+	(void)state;
+	c.series = all_nan;
+	c.nseries = N(all_nan);
+	o = render(LINES, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	assert_int_equal(o.len, 0);
+	free(o.buf);
+
+	/* Non-positive values are gaps on a log axis, and fine on a linear one. */
+	c.series = &neg;
+	c.nseries = 1;
+	o = render(LINES, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c.logy = false;
+	o = render(LINES, &c);
+	check_doc(&o, NULL);
+	assert_int_equal(count(o.buf, "class=\"pt\""), nvalues(nonpos, N(sizes), false));
+	free(o.buf);
+
+	c = iops_chart();
+	c.nx = 0;
+	o = render(LINES, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c = iops_chart();
+	c.nseries = 0;
+	o = render(LINES, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	assert_int_equal(svg_lines(stdout, NULL), -EINVAL);
+}
+
+static void test_svg_heatmap_draws_a_cell_per_value(void **state)
+{
+	struct svg_heatmap c = heat_chart();
+	struct out o = render(HEATMAP, &c);
+
+	(void)state;
+	check_doc(&o, "Sequential read MB/s");
+	assert_int_equal(count(o.buf, "class=\"cell\""), N(mbps) - 1);
+	assert_int_equal(count(o.buf, "class=\"na\""), 1);
+	/* n/a in the cell and next to the colour bar. */
+	assert_int_equal(count(o.buf, ">n/a<"), 2);
+	check_present(&o, ">380<");
+	check_present(&o, ">3.4k<");
+	check_present(&o, ">MB/s<");
+	check_present(&o, ">threads<");
+	check_present(&o, ">256k<");
+	free(o.buf);
+
+	c.logz = true;
+	o = render(HEATMAP, &c);
+	check_doc(&o, NULL);
+	assert_int_equal(count(o.buf, "class=\"cell\""), N(mbps) - 1);
+	check_present(&o, ">1k<");
+	free(o.buf);
+}
+
+static void test_svg_heatmap_without_values_is_einval(void **state)
+{
+	struct svg_heatmap c = heat_chart();
+	const double neg[] = { 0, -1, NAN, 0 };
+	struct out o;
+
+	(void)state;
+	c.nx = c.ny = 2;
+	c.z = neg;
+	c.logz = true;
+	o = render(HEATMAP, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c.logz = false;
+	o = render(HEATMAP, &c);
+	check_doc(&o, NULL);
+	assert_int_equal(count(o.buf, "class=\"cell\""), 3);
+	free(o.buf);
+	c.z = none;
+	o = render(HEATMAP, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c = heat_chart();
+	c.nx = 0;
+	o = render(HEATMAP, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+}
+
+static void test_svg_xy_nines_leaves_out_p100_and_gaps(void **state)
+{
+	struct svg_xy c = lat_chart();
+	struct out o = render(XY, &c);
+
+	(void)state;
+	check_doc(&o, "Read latency");
+	/* x = 100 has no place, lat_b has a NAN: 6 + 5 markers. */
+	assert_int_equal(count(o.buf, "class=\"pt\""), 11);
+	assert_int_equal(count(o.buf, "class=\"key\""), 2);
+	assert_int_equal(line_moves(o.buf, 1), 2);
+	check_present(&o, ">50<");
+	check_present(&o, ">99.9<");
+	check_present(&o, ">99.999<");
+	assert_null(strstr(o.buf, ">99.9999<"));
+	check_present(&o, ">latency (\xc2\xb5s)<");
+	check_present(&o, ">100k<");
+	free(o.buf);
+}
+
+static void test_svg_xy_time_series_with_shaded_window(void **state)
+{
+	struct svg_xy c = time_chart();
+	struct out o = render(XY, &c);
+
+	(void)state;
+	check_doc(&o, "Write bandwidth");
+	assert_int_equal(count(o.buf, "class=\"pt\""), 2 * NT - 1);
+	assert_int_equal(count(o.buf, "class=\"key\""), 3);
+	check_present(&o, ">steady state &quot;window&quot;<");
+	check_present(&o, "fill-opacity=\"0.2\"");
+	check_present(&o, ">time (s)<");
+	free(o.buf);
+
+	/* No label, no band and no entry. */
+	c.shade_label = NULL;
+	o = render(XY, &c);
+	check_doc(&o, NULL);
+	assert_int_equal(count(o.buf, "class=\"key\""), 2);
+	assert_null(strstr(o.buf, "fill-opacity"));
+	free(o.buf);
+}
+
+static void test_svg_xy_long_series_get_sparse_markers(void **state)
+{
+	static double x[1000], y[1000];
+	const struct svg_xy_series se = { .name = "long", .x = x, .y = y, .n = N(x) };
+	struct svg_xy c = { .title = "t", .series = &se, .nseries = 1 };
+	struct out o;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < N(x); i++) {
+		x[i] = (double)i;
+		y[i] = i == 500 || i == 502 ? NAN : 100 + (double)(i % 7);
+	}
+	o = render(XY, &c);
+	check_doc(&o, NULL);
+	n = count(o.buf, "class=\"pt\"");
+	/* About fifteen, plus the point alone between the two gaps. */
+	if (n < 10 || n > 20)
+		fail_msg("%zu markers on a 1000-point series", n);
+	free(o.buf);
+}
+
+static void test_svg_xy_without_values_is_einval(void **state)
+{
+	const double x[] = { 100, 100.5, NAN }, y[] = { 5, 6, 7 }, yneg[] = { 0, -1, NAN };
+	const struct svg_xy_series p100 = { .name = "a", .x = x, .y = y, .n = 3 };
+	const struct svg_xy_series neg = { .name = "a", .x = pct, .y = yneg, .n = 3 };
+	const struct svg_xy_series empty = { .name = "a" };
+	struct svg_xy c = lat_chart();
+	struct out o;
+
+	(void)state;
+	c.series = &p100;
+	c.nseries = 1;
+	o = render(XY, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c.series = &neg;
+	o = render(XY, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c.series = &empty;
+	o = render(XY, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+	c = lat_chart();
+	c.nseries = 0;
+	o = render(XY, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+}
+
+static void test_svg_failing_stream_is_eio(void **state)
+{
+	struct svg_lines l = iops_chart();
+	struct svg_heatmap h = heat_chart();
+	struct svg_xy x = lat_chart();
+	FILE *f = fopen("/dev/full", "w");
+
+	(void)state;
+	if (!f)
+		skip();
+	assert_int_equal(svg_lines(f, &l), -EIO);
+	clearerr(f);
+	assert_int_equal(svg_heatmap(f, &h), -EIO);
+	clearerr(f);
+	assert_int_equal(svg_xy(f, &x), -EIO);
+	fclose(f);
+}
+
+/* Each kind to a file, checked by xmllint when it is on PATH. */
+static void test_svg_files_are_well_formed_xml(void **state)
+{
+	char dir[] = "/tmp/test_svg.XXXXXX", path[64], cmd[256];
+	struct svg_lines l = iops_chart(), b = iops_chart();
+	struct svg_heatmap h = heat_chart();
+	struct svg_xy lat = lat_chart(), ts = time_chart();
+	bool lint = system("command -v xmllint >/dev/null 2>&1") == 0;
+	const char *names[] = { "lines", "bars", "heatmap", "latency", "timeseries" };
+	FILE *f;
+
+	(void)state;
+	b.bars = true;
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < N(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s.svg", dir, names[i]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(i == 0 ? svg_lines(f, &l) : i == 1 ? svg_lines(f, &b) :
+				 i == 2 ? svg_heatmap(f, &h) : svg_xy(f, i == 3 ? &lat : &ts), 0);
+		assert_int_equal(fclose(f), 0);
+		snprintf(cmd, sizeof(cmd), "xmllint --noout %s", path);
+		if (lint && system(cmd) != 0)
+			fail_msg("xmllint rejects %s", path);
+		unlink(path);
+	}
+	rmdir(dir);
+	if (!lint)
+		print_message("xmllint not on PATH: files written but not checked\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_svg_escape_escapes_the_five_and_keeps_xml_valid),
+		cmocka_unit_test(test_svg_lines_log_draws_a_marker_per_value),
+		cmocka_unit_test(test_svg_lines_linear_has_nice_ticks_from_zero),
+		cmocka_unit_test(test_svg_bars_draw_a_bar_per_value),
+		cmocka_unit_test(test_svg_lines_rotates_long_category_names),
+		cmocka_unit_test(test_svg_lines_without_values_is_einval),
+		cmocka_unit_test(test_svg_heatmap_draws_a_cell_per_value),
+		cmocka_unit_test(test_svg_heatmap_without_values_is_einval),
+		cmocka_unit_test(test_svg_xy_nines_leaves_out_p100_and_gaps),
+		cmocka_unit_test(test_svg_xy_time_series_with_shaded_window),
+		cmocka_unit_test(test_svg_xy_long_series_get_sparse_markers),
+		cmocka_unit_test(test_svg_xy_without_values_is_einval),
+		cmocka_unit_test(test_svg_failing_stream_is_eio),
+		cmocka_unit_test(test_svg_files_are_well_formed_xml),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
