@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `ssdbench check`: absolute acceptance criteria (docs/criteria.md) against aggregated cases.
+ * `ssdbench check`: absolute acceptance criteria (docs/report.md) against aggregated cases.
  * A criteria file is {"criteria": [{"name": ..., "select": {PARAM: VALUE, ...}, METRIC: "OP VALUE"}]};
  * a criterion applies to every case (per device) whose job has every selected value.
  */

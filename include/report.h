@@ -101,7 +101,10 @@ struct report {
 	bool mib;
 };
 
-/* Builds tables, prices and (opts->charts) charts. Returns 0, -ENOMEM, or -EINVAL with a message. */
+/*
+ * Builds tables, prices and (opts->charts) charts. Returns 0, or -ENOMEM or -EINVAL with a message
+ * (and r released).
+ */
 int report_build(struct report *r, const struct rs_set *s, const struct report_opts *opts, char *err,
 		 size_t errlen);
 void report_release(struct report *r);

@@ -111,7 +111,7 @@ static const char usage_compare[] =
 static const char usage_check[] =
 	"usage: ssdbench check --criteria FILE [OPTIONS] RESULT...\n"
 	"\n"
-	"Checks results against absolute acceptance criteria (docs/criteria.md), e.g.\n"
+	"Checks results against absolute acceptance criteria (docs/report.md), e.g.\n"
 	"  {\"criteria\": [{\"select\": {\"rw\": \"randread\", \"bs\": \"4k\"},\n"
 	"                 \"iops\": \">= 50000\", \"lat_p99.99\": \"<= 2ms\"}]}\n"
 	"Each criterion applies to every case (per device) its select matches; one that matches\n"

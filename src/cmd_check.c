@@ -48,7 +48,7 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	if (!criteria) {
-		cli_error("check: --criteria FILE is required (docs/criteria.md)");
+		cli_error("check: --criteria FILE is required (docs/report.md)");
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {

@@ -199,6 +199,7 @@ static void find_splits(const struct group *g, struct layout *l, bool split_rw)
 	for (;;) {
 		const struct agg_case *a = NULL, *b = NULL;
 		const char *k;
+		size_t n0;
 		json_t *v;
 
 		for (size_t i = 0; i < g->n && !a; i++)
@@ -214,17 +215,18 @@ static void find_splits(const struct group *g, struct layout *l, bool split_rw)
 			l->split[l->nsplit++] = "target";
 			continue;
 		}
-		k = NULL;
+		/* Every parameter the pair differs in: the title then says all that tells them apart. */
+		n0 = l->nsplit;
 		json_object_foreach(a->first->job, k, v) {
 			if (!strcmp(k, "seed") || !strcmp(k, "label") || !strcmp(k, "price") ||
-			    !strcmp(k, "repeat") || !strcmp(k, "relative") || (!split_rw && !strcmp(k, "rw")))
-				continue;
-			if (!dim_equal(a, b, k))
-				break;
+			    !strcmp(k, "repeat") || !strcmp(k, "relative") || (!split_rw && !strcmp(k, "rw")) ||
+			    (!strcmp(k, "stride") && !strstr(a->first->rw, "stride")))
+				continue;   /* stride is recorded for every pattern, used by stride patterns */
+			if (!dim_equal(a, b, k) && l->nsplit < MAX_SPLIT)
+				l->split[l->nsplit++] = k;
 		}
-		if (!k)
+		if (l->nsplit == n0)
 			return;   /* cannot be told apart: they stay one cell (first wins) */
-		l->split[l->nsplit++] = k;
 	}
 }
 
@@ -682,19 +684,23 @@ int report_build(struct report *r, const struct rs_set *s, const struct report_o
 			r->labels[r->nlabels++] = r->agg.cases[i].label;
 	if (!r->agg.n) {
 		snprintf(err, errlen, "no measured runs in the results (only prepare jobs)");
-		return -EINVAL;
+		ret = -EINVAL;
+		goto fail;
 	}
 	if (build_tables(&b))
 		goto nomem;
 	ret = build_prices(r, o, err, errlen);
 	if (ret)
-		return ret;
+		goto fail;
 	if (o->charts && report_charts(r))
 		goto nomem;
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory");
-	return -ENOMEM;
+	ret = -ENOMEM;
+fail:
+	report_release(r);
+	return ret;
 }
 
 void report_release(struct report *r)

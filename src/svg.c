@@ -175,7 +175,7 @@ static void fmt_num(char *buf, size_t len, double v, double step)
 	while (a / scale >= lim && k < 6)
 		scale *= 1000, k++;
 	m = a / scale;
-	if (m >= 1e6 || m < 1e-9) {
+	if (m >= 1e6 || m < 1e-3) {
 		snprintf(buf, len, "%.2g", v);
 		return;
 	}
@@ -236,16 +236,19 @@ static double axis_f(const struct axis *a, double v)
 	return a->kind == AX_LOG ? log10(v) : a->kind == AX_NINES ? nines(v) : v;
 }
 
-/* The pixel of v, clamped to the axis (NAN and out-of-range values land on an end). */
-static double axis_pos(const struct axis *a, double v)
+/* Where v lies from lo (0) to hi (1), clamped: NAN and out-of-range values land on an end. */
+static double axis_frac(const struct axis *a, double v)
 {
 	double t = (axis_f(a, v) - a->lo) / (a->hi - a->lo);
 
 	if (!(t >= 0))
-		t = 0;
-	if (t > 1)
-		t = 1;
-	return a->p0 + t * (a->p1 - a->p0);
+		return 0;
+	return t > 1 ? 1 : t;
+}
+
+static double axis_pos(const struct axis *a, double v)
+{
+	return a->p0 + axis_frac(a, v) * (a->p1 - a->p0);
 }
 
 static void add_tick(struct axis *a, double v, bool label, const char *s)
@@ -271,7 +274,7 @@ static double nice_step(double raw)
 /* A linear axis over [dmin, dmax], widened to multiples of a 1-2-5 step, from 0 if zero. */
 static void axis_lin(struct axis *a, double dmin, double dmax, bool zero)
 {
-	double step, pad;
+	double step, span;
 	char buf[24];
 	long n;
 
@@ -279,8 +282,11 @@ static void axis_lin(struct axis *a, double dmin, double dmax, bool zero)
 		dmin = fmin(dmin, 0);
 		dmax = fmax(dmax, 0);
 	}
-	if (dmax <= dmin) {
-		pad = dmin != 0 ? fabs(dmin) * 0.1 : 1;
+	/* A range too narrow for ticks to tell apart (or for pow() not to underflow): widen it. */
+	span = fmax(fabs(dmin), fabs(dmax));
+	if (dmax - dmin <= span * 1e-9 || dmax - dmin < 1e-90) {
+		double pad = span >= 1e-90 ? span * 0.1 : 1;
+
 		dmin = zero && dmin == 0 ? 0 : dmin - pad;
 		dmax += pad;
 	}
@@ -334,32 +340,38 @@ static const char *const nines_labels[] = {
 };
 #define NNINES (sizeof(nines_labels) / sizeof(nines_labels[0]))
 
-/* A nines axis over positions [pmin, pmax], widened to the percentile ticks around them. */
+static double nines_at(size_t i)
+{
+	return nines(strtod(nines_labels[i], NULL));
+}
+
+/*
+ * A nines axis over positions [pmin, pmax], widened to the percentile ticks around them (one
+ * more on each side if both are the same), or to the data where no tick lies beyond it.
+ */
 static void axis_nines(struct axis *a, double pmin, double pmax)
 {
-	double lo = pmin, hi = pmax;
+	size_t ilo = NNINES, ihi = NNINES;
 
+	for (size_t i = 0; i < NNINES; i++) {
+		if (nines_at(i) <= pmin + 1e-9)
+			ilo = i;
+		if (nines_at(i) >= pmax - 1e-9 && ihi == NNINES)
+			ihi = i;
+	}
+	if (ilo == ihi && ilo < NNINES) {
+		ilo = ilo > 0 ? ilo - 1 : ilo;
+		ihi = ihi + 1 < NNINES ? ihi + 1 : ihi;
+	}
 	a->kind = AX_NINES;
+	a->lo = ilo < NNINES ? nines_at(ilo) : pmin;
+	a->hi = ihi < NNINES ? nines_at(ihi) : pmax;
+	if (a->hi <= a->lo)
+		a->hi = a->lo + 1;
 	a->nt = 0;
 	for (size_t i = 0; i < NNINES; i++) {
-		double p = nines(strtod(nines_labels[i], NULL));
-
-		if (p <= pmin + 1e-9)
-			lo = p;
-		if (p >= pmax - 1e-9 && hi == pmax) {
-			hi = p;
-			break;
-		}
-	}
-	if (hi <= lo)
-		hi = lo + 1;
-	a->lo = lo;
-	a->hi = hi;
-	for (size_t i = 0; i < NNINES; i++) {
-		double v = strtod(nines_labels[i], NULL), p = nines(v);
-
-		if (p >= lo - 1e-9 && p <= hi + 1e-9)
-			add_tick(a, v, true, nines_labels[i]);
+		if (nines_at(i) >= a->lo - 1e-9 && nines_at(i) <= a->hi + 1e-9)
+			add_tick(a, strtod(nines_labels[i], NULL), true, nines_labels[i]);
 	}
 }
 
@@ -428,8 +440,10 @@ static void cat_draw(FILE *f, const char *const *names, size_t n, const struct f
 	}
 }
 
-/* The root element, a white background (dark pages, printing), the title twice: for screen
- * readers and on the chart. */
+/*
+ * The root element, a white background (for dark pages), and the title twice: for screen readers
+ * and, cut to the width, on the chart.
+ */
 static void doc_begin(FILE *f, double height, const char *title)
 {
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
@@ -441,7 +455,7 @@ static void doc_begin(FILE *f, double height, const char *title)
 	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n", W, height);
 	fprintf(f, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" "
 		"font-weight=\"bold\" fill=\"#111\">", W / 2);
-	escape_n(f, title, (size_t)((W - 20) / (15 * 0.6)));
+	escape_n(f, title, (size_t)((W - 20) / (15 * 0.68)));
 	fputs("</text>\n", f);
 }
 
@@ -503,8 +517,6 @@ static void marker(FILE *f, size_t s, double x, double y, double r, bool on_bar,
 	const char *c = colour(s), *fill = on_bar || (s / NSHAPES) % 2 ? "#fff" : c;
 	const char *stroke = on_bar ? "#222" : (s / NSHAPES) % 2 ? c : "#fff";
 
-	if (cls)
-		fprintf(f, "<g class=\"%s\">", cls);
 	switch (s % NSHAPES) {
 	case 0:
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"", x, y, r);
@@ -536,8 +548,9 @@ static void marker(FILE *f, size_t s, double x, double y, double r, bool on_bar,
 		break;
 	}
 	}
-	fprintf(f, " fill=\"%s\" stroke=\"%s\"/>", fill, stroke);
-	fputs(cls ? "</g>\n" : "\n", f);
+	if (cls)
+		fprintf(f, " class=\"%s\"", cls);
+	fprintf(f, " fill=\"%s\" stroke=\"%s\"/>\n", fill, stroke);
 }
 
 static void dash_attr(FILE *f, size_t s)
@@ -588,11 +601,10 @@ static void legend_entry(FILE *f, const struct legend *lg, size_t i, const char 
 	text(f, *x + 30, *y + 4, "start", 0, 12, name, KEY_CHARS);
 }
 
-static void key_line(FILE *f, size_t s, double x, double y, bool dashed)
+static void key_line(FILE *f, size_t s, double x, double y)
 {
 	fprintf(f, "<path d=\"M%.1f %.1fh24\" stroke=\"%s\" stroke-width=\"2\"", x, y, colour(s));
-	if (dashed)
-		dash_attr(f, s);
+	dash_attr(f, s);
 	fputs("/>\n", f);
 	marker(f, s, x + 12, y, 4, false, NULL);
 }
@@ -780,7 +792,7 @@ int svg_lines(FILE *f, const struct svg_lines *c)
 		if (c->bars)
 			key_bar(f, s, x, y);
 		else
-			key_line(f, s, x, y, true);
+			key_line(f, s, x, y);
 		fputs("</g>\n", f);
 	}
 	return doc_end(f);
@@ -828,14 +840,42 @@ struct zscale {
 	double lo, hi;   /* in colour space: v or log10 v */
 };
 
+/* Where v lies on the colour scale, 0 to 1; a scale of one value is all mid-colour. */
 static double zscale_t(const struct zscale *z, double v)
 {
-	double g = z->log ? log10(v) : v;
+	double g = z->log ? log10(v) : v, t = (g - z->lo) / (z->hi - z->lo);
 
-	return z->hi > z->lo ? (g - z->lo) / (z->hi - z->lo) : 0.5;
+	if (!(z->hi > z->lo) || isnan(t))
+		return 0.5;
+	return fmin(fmax(t, 0), 1);
 }
 
-/* Ticks of the colour bar inside the data's range only: the scale is not widened. */
+/* Decades, at most seven of them labelled; 1-2-5 steps if fewer than two decades fit. */
+static void zscale_log_ticks(const struct zscale *z, struct axis *a)
+{
+	int k0 = (int)ceil(z->lo - 1e-9), k1 = (int)floor(z->hi + 1e-9), every = (k1 - k0 + 7) / 7;
+	char buf[24];
+
+	for (int k = k0; k <= k1; k += every > 1 ? every : 1) {
+		fmt_num(buf, sizeof(buf), pow(10, k), 0);
+		add_tick(a, pow(10, k), true, buf);
+	}
+	if (a->nt >= 2)
+		return;
+	a->nt = 0;
+	for (int k = (int)floor(z->lo); k <= (int)ceil(z->hi); k++) {
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+			double v = m * pow(10, k);
+
+			if (log10(v) >= z->lo - 1e-9 && log10(v) <= z->hi + 1e-9) {
+				fmt_num(buf, sizeof(buf), v, 0);
+				add_tick(a, v, true, buf);
+			}
+		}
+	}
+}
+
+/* Ticks of the colour bar inside the data's range only: the scale is not widened to them. */
 static void zscale_ticks(const struct zscale *z, struct axis *a)
 {
 	double lo = z->log ? pow(10, z->lo) : z->lo, hi = z->log ? pow(10, z->hi) : z->hi;
@@ -843,21 +883,8 @@ static void zscale_ticks(const struct zscale *z, struct axis *a)
 
 	a->nt = 0;
 	if (z->log) {
-		/* Decades; within one decade 1-2-5 steps. */
-		for (int pass = 0; pass < 2 && a->nt < 2; pass++) {
-			a->nt = 0;
-			for (int k = (int)floor(z->lo); k <= (int)ceil(z->hi); k++) {
-				for (int m = 1; m <= 5; m += (m == 1 ? 1 : 3)) {
-					double v = m * pow(10, k);
-
-					if ((pass || m == 1) && v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) {
-						fmt_num(buf, sizeof(buf), v, 0);
-						add_tick(a, v, true, buf);
-					}
-				}
-			}
-		}
-	} else if (hi > lo) {
+		zscale_log_ticks(z, a);
+	} else if (hi - lo > fmax(fabs(lo), fabs(hi)) * 1e-9 && hi - lo > 1e-90) {
 		double step = nice_step((hi - lo) / 4);
 
 		for (double k = ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9 && a->nt < 20; k++) {
@@ -865,6 +892,7 @@ static void zscale_ticks(const struct zscale *z, struct axis *a)
 			add_tick(a, k * step, true, buf);
 		}
 	}
+	/* Ends only: a scale of one value, or within one step of a 1-2-5 tick. */
 	if (a->nt < 2) {
 		a->nt = 0;
 		fmt_num(buf, sizeof(buf), lo, 0);
@@ -881,11 +909,28 @@ static double heat_z(const struct svg_heatmap *c, size_t ix, size_t iy)
 	return c->z[iy * c->nx + ix];
 }
 
+/* One size for every cell's text, so that the longest value fits; 0 below 5 px, unreadable. */
+static double heat_font(const struct svg_heatmap *c, double cw, double ch)
+{
+	size_t len = 3;   /* n/a */
+	char buf[24];
+	double fs;
+
+	for (size_t i = 0; i < c->nx * c->ny; i++) {
+		if (usable(c->z[i], c->logz)) {
+			fmt_num(buf, sizeof(buf), c->z[i], 0);
+			len = strlen(buf) > len ? strlen(buf) : len;
+		}
+	}
+	fs = fmin(fmin(12, ch * 0.6), (cw - 4) / ((double)len * 0.62));
+	return fs >= 5 ? fs : 0;
+}
+
 static void heat_cell(FILE *f, const struct svg_heatmap *c, const struct zscale *z, size_t ix,
-		      size_t iy, const struct frame *fr, double cw, double ch)
+		      size_t iy, const struct frame *fr, double cw, double ch, double fs)
 {
 	double v = heat_z(c, ix, iy), x = fr->l + (double)ix * cw, y = fr->b - (double)(iy + 1) * ch;
-	double rgb[3], fs;
+	double rgb[3];
 	const char *fg = "#555";
 	char buf[24] = "n/a";
 
@@ -901,9 +946,7 @@ static void heat_cell(FILE *f, const struct svg_heatmap *c, const struct zscale 
 			"fill=\"#e4e4e4\"", x, y, cw, ch);
 	}
 	fputs(" stroke=\"#fff\"/>\n", f);
-	/* Too small to read below 5 px: the colour alone then. */
-	fs = fmin(fmin(12, ch * 0.6), (cw - 4) / ((double)strlen(buf) * 0.6));
-	if (fs >= 5)
+	if (fs > 0)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"%.1f\" "
 			"fill=\"%s\">%s</text>\n", x + cw / 2, y + ch / 2 + fs * 0.35, fs, fg, buf);
 }
@@ -968,7 +1011,7 @@ int svg_heatmap(FILE *f, const struct svg_heatmap *c)
 	struct axis zt;
 	struct frame fr;
 	struct catax ca;
-	double yw = 0, cw, ch, height;
+	double yw = 0, cw, ch, cbh, fs, height;
 	bool any_na;
 
 	if (!c || !c->nx || !c->ny || !c->z || c->ny > SIZE_MAX / c->nx || !heat_range(c, &z, &any_na))
@@ -989,12 +1032,15 @@ int svg_heatmap(FILE *f, const struct svg_heatmap *c)
 	}
 	ch = fmax(16, fmin(48, 320 / (double)c->ny));
 	fr.b = fr.t + ch * (double)c->ny;
-	height = fr.b + fmax(ca.below + (has_text(c->xlabel) ? 26 : 6), any_na ? 34 : 0) + 8;
+	fs = heat_font(c, cw, ch);
+	cbh = fmin(fmax(fr.b - fr.t, 120), 320);
+	height = fmax(fr.b + ca.below + (has_text(c->xlabel) ? 26 : 6),
+		      fr.t + cbh + (any_na ? 30 : 0)) + 8;
 
 	doc_begin(f, height, c->title);
 	for (size_t iy = 0; iy < c->ny; iy++) {
 		for (size_t ix = 0; ix < c->nx; ix++)
-			heat_cell(f, c, &z, ix, iy, &fr, cw, ch);
+			heat_cell(f, c, &z, ix, iy, &fr, cw, ch, fs);
 		if (c->yticks)
 			text(f, fr.l - 6, fr.b - ((double)iy + 0.5) * ch + 4, "end", 0, 12, c->yticks[iy],
 			     TICK_CHARS);
@@ -1004,7 +1050,7 @@ int svg_heatmap(FILE *f, const struct svg_heatmap *c)
 	cat_draw(f, c->xticks, c->nx, &fr, &ca);
 	if (has_text(c->xlabel))
 		text(f, (fr.l + fr.r) / 2, fr.b + ca.below + 16, "middle", 0, 12, c->xlabel, 100);
-	colour_bar(f, c, &z, &zt, fr.r + 24, fr.t, fmin(fr.b - fr.t, 320), any_na);
+	colour_bar(f, c, &z, &zt, fr.r + 24, fr.t, cbh, any_na);
 	return doc_end(f);
 }
 
@@ -1090,27 +1136,56 @@ static void xy_series(FILE *f, const struct svg_xy *c, size_t s, const struct ax
 	}
 }
 
-/* The shaded band in pixels, clamped to the axis; false if there is none to draw. */
-static bool xy_shade(const struct svg_xy *c, const struct axis *xa, double *x0, double *x1)
+/*
+ * The shaded band as fractions of the axis, clamped to it (infinite ends, and 100 or more on a
+ * nines axis, go to the ends); false if it is unset or does not overlap the axis.
+ */
+static bool xy_shade(const struct svg_xy *c, const struct axis *xa, double *t0, double *t1)
 {
-	double a, b;
-
 	if (!c->shade_label || isnan(c->shade_x0) || isnan(c->shade_x1))
 		return false;
-	/* axis_pos clamps: infinite ends, and 100 or more on a nines axis, go to the axis' ends. */
-	a = axis_pos(xa, fmin(c->shade_x0, c->shade_x1));
-	b = axis_pos(xa, fmax(c->shade_x0, c->shade_x1));
-	*x0 = a;
-	*x1 = b;
-	return b - a >= 0.5;
+	*t0 = axis_frac(xa, fmin(c->shade_x0, c->shade_x1));
+	*t1 = axis_frac(xa, fmax(c->shade_x0, c->shade_x1));
+	return *t1 - *t0 > 1e-3;
 }
 
+static void shade_rect(FILE *f, double x, double y, double w, double h)
+{
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#888\" "
+		"fill-opacity=\"0.2\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>\n", x, y, w, h);
+}
+
+/* Plot area and legend: the first and last x labels may reach past the plot's ends. */
+static double xy_layout(const struct svg_xy *c, struct axis *xa, struct axis *ya, struct frame *fr,
+			struct legend *lg, bool shade)
+{
+	double w = 0, under = has_text(c->xlabel) ? 46 : 26;
+
+	for (size_t s = 0; s < c->nseries; s++)
+		w = fmax(w, textw(c->series[s].name, KEY_CHARS, 12));
+	if (shade)
+		w = fmax(w, textw(c->shade_label, KEY_CHARS, 12));
+	legend_plan(lg, w, c->nseries + shade);
+	fr->t = TOP;
+	fr->l = (has_text(c->ylabel) ? 34 : 10) + ticks_width(ya) + 8;
+	fr->l = fmax(fr->l, ticks_width(xa) / 2 + 6);
+	fr->r = W - 12 - fmax(legend_right(lg), ticks_width(xa) / 2);
+	fr->b = fr->t + PH;
+	xa->p0 = fr->l;
+	xa->p1 = fr->r;
+	ya->p0 = fr->b;
+	ya->p1 = fr->t;
+	legend_place(lg, fr, under + 4);
+	return fr->b + under + legend_below(lg) + 8;
+}
+
+/* The band goes under everything else; its legend entry comes after the series'. */
 int svg_xy(FILE *f, const struct svg_xy *c)
 {
 	struct axis xa, ya;
 	struct frame fr;
 	struct legend lg;
-	double xlo, xhi, ylo, yhi, s0 = 0, s1 = 0, height, under, w;
+	double xlo, xhi, ylo, yhi, t0 = 0, t1 = 0, height, x, y;
 	bool shade;
 
 	if (!c || !c->nseries || !c->series || !xy_range(c, &xlo, &xhi, &ylo, &yhi))
@@ -1123,51 +1198,26 @@ int svg_xy(FILE *f, const struct svg_xy *c)
 		axis_log(&ya, ylo, yhi);
 	else
 		axis_lin(&ya, ylo, yhi, true);
-	w = 0;
-	for (size_t s = 0; s < c->nseries; s++)
-		w = fmax(w, textw(c->series[s].name, KEY_CHARS, 12));
-	if (c->shade_label)
-		w = fmax(w, textw(c->shade_label, KEY_CHARS, 12));
-	legend_plan(&lg, w, c->nseries + (c->shade_label ? 1 : 0));
-
-	fr.t = TOP;
-	fr.l = (has_text(c->ylabel) ? 34 : 10) + ticks_width(&ya) + 8;
-	fr.l = fmax(fr.l, ticks_width(&xa) / 2 + 6);
-	fr.r = W - 12 - fmax(legend_right(&lg), ticks_width(&xa) / 2);
-	fr.b = fr.t + PH;
-	xa.p0 = fr.l;
-	xa.p1 = fr.r;
-	ya.p0 = fr.b;
-	ya.p1 = fr.t;
-	under = has_text(c->xlabel) ? 46 : 26;
-	height = fr.b + under + legend_below(&lg) + 8;
-	legend_place(&lg, &fr, under + 4);
-	shade = xy_shade(c, &xa, &s0, &s1);
+	shade = xy_shade(c, &xa, &t0, &t1);
+	height = xy_layout(c, &xa, &ya, &fr, &lg, shade);
 
 	doc_begin(f, height, c->title);
 	if (shade)
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#888\" "
-			"fill-opacity=\"0.2\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>\n", s0, fr.t,
-			s1 - s0, fr.b - fr.t);
+		shade_rect(f, fr.l + t0 * (fr.r - fr.l), fr.t, (t1 - t0) * (fr.r - fr.l), fr.b - fr.t);
 	yaxis_draw(f, &ya, &fr, c->ylabel);
 	xaxis_draw(f, &xa, &fr, c->xlabel);
 	axis_lines(f, &fr);
 	for (size_t s = 0; s < c->nseries; s++) {
-		double x, y;
-
 		xy_series(f, c, s, &xa, &ya);
 		fputs("<g class=\"key\">\n", f);
 		legend_entry(f, &lg, s, c->series[s].name, &x, &y);
-		key_line(f, s, x, y, true);
+		key_line(f, s, x, y);
 		fputs("</g>\n", f);
 	}
-	if (c->shade_label) {
-		double x, y;
-
+	if (shade) {
 		fputs("<g class=\"key\">\n", f);
 		legend_entry(f, &lg, c->nseries, c->shade_label, &x, &y);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"12\" fill=\"#888\" "
-			"fill-opacity=\"0.2\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>\n", x, y - 6);
+		shade_rect(f, x, y - 6, 24, 12);
 		fputs("</g>\n", f);
 	}
 	return doc_end(f);

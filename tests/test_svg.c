@@ -6,6 +6,7 @@
  * draw and -EIO for a failing stream. xmllint checks the files when it is installed.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -411,13 +412,21 @@ static void test_svg_xy_time_series_with_shaded_window(void **state)
 	check_present(&o, ">time (s)<");
 	free(o.buf);
 
-	/* No label, no band and no entry. */
-	c.shade_label = NULL;
-	o = render(XY, &c);
-	check_doc(&o, NULL);
-	assert_int_equal(count(o.buf, "class=\"key\""), 2);
-	assert_null(strstr(o.buf, "fill-opacity"));
-	free(o.buf);
+	/* No label, no bounds, or a band wholly off the axis: no band and no entry. */
+	for (int i = 0; i < 3; i++) {
+		c = time_chart();
+		if (i == 0)
+			c.shade_label = NULL;
+		else if (i == 1)
+			c.shade_x1 = NAN;
+		else
+			c.shade_x0 = 1000, c.shade_x1 = 2000;
+		o = render(XY, &c);
+		check_doc(&o, NULL);
+		assert_int_equal(count(o.buf, "class=\"key\""), 2);
+		assert_null(strstr(o.buf, "fill-opacity"));
+		free(o.buf);
+	}
 }
 
 static void test_svg_xy_long_series_get_sparse_markers(void **state)
@@ -490,6 +499,84 @@ static void test_svg_failing_stream_is_eio(void **state)
 	fclose(f);
 }
 
+/* ---- Random charts with hostile values ---------------------------------------------------- */
+
+static const double nasty[] = {
+	NAN, INFINITY, -INFINITY, 0, -0.0, -1, 5e-324, 1e-300, 1e-100, 1e-9, 0.5, 3, 1234.5, 1e99,
+	1e101, DBL_MAX, -DBL_MAX, -50, 99.9999999999999, 100, 100.0000001, 7e6,
+};
+static const char *const nasty_names[] = {
+	NULL, "", "a<b>&c", "\"quoted\" 'single'", "ctl\x01\x1f", "bad \xff\xfe utf8", "\xc3\xa9t\xc3\xa9",
+	"a very long name that goes on and on well past any legend or tick width there is",
+};
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(uint64_t n)
+{
+	rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (rnd_state >> 33) % n;
+}
+
+static void fill_nasty(double *v, size_t n)
+{
+	/* Mostly ordinary values, so that some charts draw, with the hostile ones mixed in. */
+	for (size_t i = 0; i < n; i++)
+		v[i] = rnd(3) ? (double)rnd(100000) / (double)(1 + rnd(1000)) : nasty[rnd(N(nasty))];
+}
+
+static void check_random(const struct out *o)
+{
+	if (o->rc == -EINVAL)
+		assert_int_equal(o->len, 0);
+	else
+		check_doc(o, NULL);
+}
+
+static void test_svg_random_charts_stay_well_formed(void **state)
+{
+	static double v[4][40], e[40], x[40], z[400];
+	static const char *names[40];
+	struct svg_series se[4];
+	struct svg_xy_series xs[4];
+	struct out o;
+	size_t drawn = 0;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		size_t nx = 1 + rnd(40), ns = 1 + rnd(4), ny = 1 + rnd(10);
+
+		for (size_t i = 0; i < N(names); i++)
+			names[i] = nasty_names[rnd(N(nasty_names))];
+		for (size_t s = 0; s < ns; s++) {
+			fill_nasty(v[s], nx);
+			se[s] = (struct svg_series){ names[s], v[s], rnd(2) ? e : NULL };
+			xs[s] = (struct svg_xy_series){ names[s], x, v[s], nx };
+		}
+		fill_nasty(e, nx);
+		fill_nasty(x, nx);
+		fill_nasty(z, nx * ny);
+		o = render(LINES, &(struct svg_lines){ names[4], names[5], names[6], names, nx, se, ns,
+						       rnd(2), rnd(2) });
+		check_random(&o);
+		drawn += o.rc == 0;
+		free(o.buf);
+		o = render(HEATMAP, &(struct svg_heatmap){ names[7], names[8], names[9], names[10],
+							   names, nx, names + 1, ny, z, rnd(2) });
+		check_random(&o);
+		drawn += o.rc == 0;
+		free(o.buf);
+		o = render(XY, &(struct svg_xy){ names[11], names[12], names[13], xs, ns,
+						 rnd(2) ? SVG_X_NINES : SVG_X_LINEAR, rnd(2),
+						 nasty[rnd(N(nasty))], nasty[rnd(N(nasty))], names[14] });
+		check_random(&o);
+		drawn += o.rc == 0;
+		free(o.buf);
+	}
+	/* Most of them have something to draw. */
+	assert_true(drawn > 600);
+}
+
 /* Each kind to a file, checked by xmllint when it is on PATH. */
 static void test_svg_files_are_well_formed_xml(void **state)
 {
@@ -536,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_svg_xy_time_series_with_shaded_window),
 		cmocka_unit_test(test_svg_xy_long_series_get_sparse_markers),
 		cmocka_unit_test(test_svg_xy_without_values_is_einval),
+		cmocka_unit_test(test_svg_random_charts_stay_well_formed),
 		cmocka_unit_test(test_svg_failing_stream_is_eio),
 		cmocka_unit_test(test_svg_files_are_well_formed_xml),
 	};

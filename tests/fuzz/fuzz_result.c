@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the result reader. A result file's bytes through jansson, result_check_schema,
- * and result_load_hist for results.read/write/total, then the percentiles, mean and stddev of each.
+ * and result_load_hist for results.read/write/total, then the percentiles, mean and stddev of each;
+ * then the whole reader of report, compare and check (rs_add_json): a document it accepts goes on
+ * through the cases, a report in every format but html and a self-compare, which must find nothing.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -10,8 +12,11 @@
 
 #include <jansson.h>
 
+#include "compare.h"
 #include "hist.h"
+#include "report.h"
 #include "result.h"
+#include "resultset.h"
 #include "fuzz.h"
 
 
@@ -51,6 +56,41 @@ static void load_op(const json_t *results, const char *op)
 	hist_release(&h);
 }
 
+/* rs_add_json and everything after it; takes root. */
+static void reader(json_t *root)
+{
+	struct report_opts o = { .no_hint = true };
+	struct cmp_opts co = { .threshold = 5 };
+	char err[512] = "";
+	struct rs_set s;
+	struct report r;
+	struct cmp c;
+	FILE *null;
+	int ret;
+
+	rs_init(&s);
+	ret = rs_add_json(&s, root, "fuzz.json", err, sizeof(err));
+	if (ret) {
+		CHECK((ret == -EINVAL || ret == -ENOMEM) && err[0] != '\0');
+		rs_release(&s);
+		return;
+	}
+	null = fopen("/dev/null", "w");
+	if (null && !report_build(&r, &s, &o, err, sizeof(err))) {
+		for (int f = RF_TEXT; f <= RF_JSON; f++)
+			CHECK(report_write(null, &r, (enum report_format)f) == 0);
+		report_release(&r);
+	}
+	if (null && !cmp_build(&c, &s, &s, &co, err, sizeof(err))) {
+		CHECK(c.regressions == 0);   /* the same results never regress against themselves */
+		cmp_write(null, &c, RF_TEXT, "a", "b");
+		cmp_release(&c);
+	}
+	if (null)
+		fclose(null);
+	rs_release(&s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const ops[] = { "read", "write", "total" };
@@ -70,6 +110,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	results = json_object_get(root, "results");
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		load_op(results, ops[i]);
-	json_decref(root);
+	reader(root);
 	return 0;
 }
