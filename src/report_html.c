@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "profile.h"
 #include "report.h"
 #include "svg.h"
 
@@ -463,6 +464,88 @@ static void html_prices(FILE *f, const struct report *r)
 	fputs("</table>\n</section>\n", f);
 }
 
+/* The experiments: each profile's name and description, where the profile can be found here. */
+static void html_profiles(FILE *f, const struct report *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const char *name = r->agg.cases[i].first->profile;
+		char path[PATH_MAX], err[512];
+		struct profile p;
+		size_t k;
+
+		for (k = 0; k < i && name; k++)
+			if (r->agg.cases[k].first->profile && !strcmp(r->agg.cases[k].first->profile, name))
+				break;
+		if (!name || k < i)
+			continue;
+		fputs(any ? "<br/>" : "<tr><td>experiments</td><td>", f);
+		any = true;
+		fputs("<b>", f);
+		html_escape(f, name);
+		fputs("</b>", f);
+		if (!profile_find(name, path, sizeof(path), err, sizeof(err)) &&
+		    !profile_load(path, &p, err, sizeof(err))) {
+			fputs(": ", f);
+			html_escape(f, p.description);
+			profile_release(&p);
+		}
+	}
+	if (any)
+		fputs("</td></tr>\n", f);
+}
+
+/* Each command line that made the results, once (the overrides a profile ran with are there). */
+static void html_commands(FILE *f, const struct report *r)
+{
+	const struct rs_set *s = r->set;
+
+	fputs("<tr><td>commands</td><td>", f);
+	for (size_t i = 0, n = 0; i < s->n; i++) {
+		const char *cmd = json_string_value(json_object_get(s->runs[i].root, "command_line"));
+		size_t k;
+
+		for (k = 0; k < i && cmd; k++)
+			if (!strcmp(json_string_value(json_object_get(s->runs[k].root, "command_line")) ?: "",
+				    cmd))
+				break;
+		if (!cmd || k < i)
+			continue;
+		fputs(n++ ? "<br/><code>" : "<code>", f);
+		html_escape(f, cmd);
+		fputs("</code>", f);
+	}
+	fputs("</td></tr>\n", f);
+}
+
+/* Each host once: name, kernel, CPU. */
+static void html_hosts(FILE *f, const struct report *r)
+{
+	const struct rs_set *s = r->set;
+
+	fputs("<tr><td>hosts</td><td>", f);
+	for (size_t i = 0, n = 0; i < s->n; i++) {
+		const json_t *h = json_object_get(s->runs[i].root, "host");
+		const char *name = s->runs[i].host ? s->runs[i].host : "?";
+		size_t k;
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(s->runs[k].host ? s->runs[k].host : "?", name))
+				break;
+		if (k < i)
+			continue;
+		fputs(n++ ? "; " : "", f);
+		html_escape(f, name);
+		fputs(" (Linux ", f);
+		html_escape(f, json_string_value(json_object_get(h, "kernel")) ?: "?");
+		fputs(", ", f);
+		html_escape(f, json_string_value(json_object_get(h, "cpu_model")) ?: "?");
+		fprintf(f, ", %lld CPUs)", (long long)json_integer_value(json_object_get(h, "cpu_count")));
+	}
+	fputs("</td></tr>\n", f);
+}
+
 /* Devices, hosts and profiles the results come from, and when. */
 static void html_meta(FILE *f, const struct report *r)
 {
@@ -470,8 +553,12 @@ static void html_meta(FILE *f, const struct report *r)
 	const char *first = NULL, *last = NULL;
 
 	fputs("<table class=\"meta\">\n<tr><td>results</td><td>", f);
-	fprintf(f, "%zu runs in %zu cases", s->n, r->agg.n);
-	fputs("</td></tr>\n<tr><td>devices</td><td>", f);
+	fprintf(f, "%zu result files, %zu cases", s->n, r->agg.n);
+	fputs("</td></tr>\n", f);
+	html_profiles(f, r);
+	html_commands(f, r);
+	html_hosts(f, r);
+	fputs("<tr><td>devices</td><td>", f);
 	for (size_t l = 0; l < r->nlabels; l++) {
 		const struct rs_run *run = NULL;
 
