@@ -44,7 +44,7 @@ fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
         "install by hand: gcc make pkg-config liburing libaio jansson cmocka libblkid (headers)," \
-        "fio jq e2fsprogs util-linux python3-jsonschema xmllint" >&2
+        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers)" >&2
     exit 1
 fi
 
@@ -56,14 +56,16 @@ case $family in
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
+        # fuse3 and libfuse3-dev build tests/tools/vanishfs, the target that disappears mid-run (t-64).
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
-                   "libclang-rt-dev|libclang-rt-14-dev")
+                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev)
         ;;
     fedora)
         build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
                     libblkid-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
-        test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt)
+        test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
+                   fuse3-devel)
         ;;
 esac
 wanted=("${build_pkgs[@]}")
