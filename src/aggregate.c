@@ -46,7 +46,7 @@ const char *metric_name(const struct metric *m, char *buf, size_t len)
 	static const char *const names[] = { "auto", "iops", "mbps", "lat-mean", "lat-p", "lat-max" };
 
 	if (m->kind == M_LAT_PCT)
-		snprintf(buf, len, "lat-p%g", m->pct);
+		snprintf(buf, len, "lat-p%.12g", m->pct);
 	else
 		snprintf(buf, len, "%s", names[m->kind]);
 	return buf;

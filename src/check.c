@@ -141,6 +141,18 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 	memcpy(num, p, n);
 	num[n] = '\0';
 	if (r->m.kind >= M_LAT_MEAN) {
+		char *q = num, *w = num;
+
+		/* "750 ns" as "750ns": the space a person puts between number and unit. */
+		for (; *q; q++)
+			if (!isspace((unsigned char)*q))
+				*w++ = *q;
+		*w = '\0';
+		n = strlen(num);
+		if (!n) {
+			snprintf(err, errlen, "'%s': the value is missing", s);
+			return -EINVAL;
+		}
 		uint64_t ns;
 		char perr[160];
 

@@ -153,8 +153,9 @@ static int compare_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 			if (add_row(c, cap, &row))
 				return -ENOMEM;
 			if (row.verdict == CV_FAILED)
-				return 0;
+				goto counted;   /* one row says it: nothing else of this case was measured */
 		}
+counted:
 	c->regressions += worst;
 	c->improvements += better && !worst;
 	c->noise += noise;

@@ -39,15 +39,25 @@ double report_scale(const struct metric *m, bool mib, double raw)
 	}
 }
 
-int report_decimals(double v)
+static int decimals_of(double a)
 {
-	double a = fabs(v);
 	int d;
 
 	if (!isfinite(a) || a >= 1000 || a == 0)
 		return 0;
 	d = 3 - (int)floor(log10(a));
 	return d > 12 ? 12 : d;
+}
+
+int report_decimals(double v)
+{
+	int d = decimals_of(fabs(v)), d2;
+	char buf[64];
+
+	/* 999.96 rounds to 1000 and 9.99996 to 10.00: count the digits of what is printed. */
+	snprintf(buf, sizeof(buf), "%.*f", d, fabs(v));
+	d2 = decimals_of(strtod(buf, NULL));
+	return d2 < d ? d2 : d;
 }
 
 void report_number(double v, char *buf, size_t len)
@@ -504,10 +514,12 @@ static int build_profile(struct builder *b, struct group *g, const char *profile
 			break;
 		}
 		for (size_t i = 0; i < sub.n && !ret; i++) {
-			struct group t = { calloc(sub.n, sizeof(*sub.c)), 0 };
+			struct group t;
 
 			if (done[i])
 				continue;
+			t.c = calloc(sub.n, sizeof(*sub.c));
+			t.n = 0;
 			if (!t.c) {
 				ret = -ENOMEM;
 				break;

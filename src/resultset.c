@@ -529,6 +529,22 @@ static bool is_time_param(const char *name)
 	return !strcmp(name, "runtime") || !strcmp(name, "ramp") || !strcmp(name, "interval");
 }
 
+/* A duration in the largest unit that holds it exactly ("2s", "2004ms", "1500us"): as parse_duration reads it. */
+static void exact_duration(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "h", 3600000000000ull }, { "m", 60000000000ull }, { "s", 1000000000ull },
+		{ "ms", 1000000ull }, { "us", 1000ull },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (ns && ns % units[i].ns == 0) {
+			snprintf(buf, len, "%llu%s", (unsigned long long)(ns / units[i].ns), units[i].unit);
+			return;
+		}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
 const char *rs_param_text(const json_t *job, const char *name, char *buf, size_t len)
 {
 	const json_t *rel = json_object_get(json_object_get(job, "relative"), name);
@@ -539,7 +555,7 @@ const char *rs_param_text(const json_t *job, const char *name, char *buf, size_t
 	else if (json_is_integer(v) && is_size_param(name))
 		format_size((uint64_t)json_integer_value(v), buf, len);
 	else if (json_is_integer(v) && is_time_param(name))
-		format_duration((uint64_t)json_integer_value(v), buf, len);
+		exact_duration((uint64_t)json_integer_value(v), buf, len);
 	else if (json_is_integer(v))
 		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))

@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aggregate and resultset: metric names, the mean and stddev of repeats, Welch's noise test at its
+ * edge, histograms pooled exactly across runs and hosts, how runs group into cases (devices, job
+ * parameters, relative spans, prepare jobs, failures, the rounds' window), the reader refusing wrong
+ * documents by name, and job parameters matched as a user writes them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "aggregate.h"
+#include "hist.h"
+#include "result.h"
+#include "resultset.h"
+
+/*
+ * A result document built in memory, minimal but complete: every key src/resultset.c checks, of the
+ * type it wants. Zero fields take the defaults in doc_new.
+ */
+struct doc_spec {
+	const char *label;        /* target.label and job.label: "dev" */
+	const char *host;         /* "host1" */
+	const char *rw;           /* "randread" */
+	const char *status;       /* "ok" */
+	const char *profile;      /* NULL: a plain job */
+	const char *case_name;
+	const char *phase;        /* "measure" */
+	uint64_t bs;              /* 4096 */
+	uint64_t size;            /* target size: 1 GiB */
+	double price;             /* USD, target.price and job.price; 0: null */
+	unsigned repeat_index;    /* 1 */
+	unsigned repeat;          /* job.repeat and profile.repeat_count: 1 */
+	unsigned round;           /* 0: null */
+	bool relative_span;       /* job.relative.span "100%", job.span = size */
+	double iops[2], bw[2];    /* read, write; per second, bw in bytes */
+	const uint64_t *lat[2];   /* latencies (ns) of read, write; ios is their count */
+	size_t nlat[2];
+};
+
+static void hist_of(struct hist *h, const uint64_t *v, size_t n)
+{
+	assert_int_equal(hist_init(h), 0);
+	for (size_t i = 0; i < n; i++)
+		hist_add(h, v[i]);
+}
+
+/* One direction as src/result.c op_object writes it. */
+static json_t *op_json(const struct hist *h, uint64_t bs, double iops, double bw)
+{
+	json_t *o = json_pack("{s:I, s:I, s:f, s:f, s:{s:I, s:I, s:f, s:f, s:{s:I, s:I, s:I, s:I, s:I, s:I}},"
+			      " s:o}", "ios", (json_int_t)h->count, "bytes", (json_int_t)(h->count * bs),
+			      "iops", iops, "bw_bytes", bw, "lat_ns", "min", (json_int_t)(h->count ? h->min : 0),
+			      "max", (json_int_t)h->max, "mean", hist_mean(h), "stddev", hist_stddev(h),
+			      "percentiles", "50", (json_int_t)hist_percentile(h, 50),
+			      "90", (json_int_t)hist_percentile(h, 90), "95", (json_int_t)hist_percentile(h, 95),
+			      "99", (json_int_t)hist_percentile(h, 99),
+			      "99.9", (json_int_t)hist_percentile(h, 99.9),
+			      "99.99", (json_int_t)hist_percentile(h, 99.99), "lat_hist", result_hist(h));
+
+	assert_non_null(o);
+	return o;
+}
+
+static json_t *price_json(double usd)
+{
+	return usd > 0 ? json_real(usd) : json_null();
+}
+
+static json_t *doc_new(const struct doc_spec *s)
+{
+	const char *label = s->label ? s->label : "dev", *rw = s->rw ? s->rw : "randread";
+	uint64_t bs = s->bs ? s->bs : 4096, size = s->size ? s->size : 1ull << 30;
+	unsigned repeat = s->repeat ? s->repeat : 1;
+	int mix = !strcmp(rw, "rw") || !strcmp(rw, "randrw") ? 50 : strstr(rw, "write") ? 100 : 0;
+	struct hist h[3];
+	json_t *doc, *job, *res;
+	char path[80];
+
+	for (int d = 0; d < 2; d++)
+		hist_of(&h[d], s->lat[d], s->nlat[d]);
+	assert_int_equal(hist_init(&h[2]), 0);
+	hist_merge(&h[2], &h[0]);
+	hist_merge(&h[2], &h[1]);
+	snprintf(path, sizeof(path), "/dev/test-%s", label);
+
+	job = json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s,"
+			" s:i, s:I, s:n, s:I, s:s, s:o}",
+			"rw", rw, "rwmix_write", mix, "bs", (json_int_t)bs, "stride", (json_int_t)(2 * bs),
+			"qd", 32, "threads", 1, "engine", "io_uring", "direct", 1,
+			"span", (json_int_t)(s->relative_span ? size : 1ull << 30), "offset", (json_int_t)0,
+			"runtime", (json_int_t)2000000000, "io_limit", (json_int_t)0, "ramp", (json_int_t)0,
+			"trim", 0, "fill", (json_int_t)0, "data", "random", "repeat", (int)repeat,
+			"interval", (json_int_t)1000000000, "steady_state", "seed", (json_int_t)42,
+			"label", label, "price", price_json(s->price));
+	assert_non_null(job);
+	if (s->relative_span)
+		json_object_set_new(job, "relative", json_pack("{s:s}", "span", "100%"));
+
+	res = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:{s:I, s:[], s:[], s:[]}, s:n}",
+			"read", op_json(&h[0], bs, s->iops[0], s->bw[0]),
+			"write", op_json(&h[1], bs, s->iops[1], s->bw[1]),
+			"total", op_json(&h[2], bs, s->iops[0] + s->iops[1], s->bw[0] + s->bw[1]),
+			"runtime_ns", (json_int_t)2000000000, "cpu", "user_s", 0.1, "sys_s", 0.2,
+			"timeseries", "interval_ns", (json_int_t)1000000000, "iops", "bw_bytes", "lat_mean_ns",
+			"steady_state");
+	assert_non_null(res);
+
+	doc = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:n, s:[],"
+			" s:{s:s, s:s, s:s, s:s, s:i, s:I},"
+			" s:{s:s, s:s, s:I, s:i, s:i, s:b, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s, s:o},"
+			" s:{s:s?, s:s?, s:i, s:i, s:s, s:o}, s:o, s:{s:n, s:n, s:n}, s:o}",
+			"schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
+			"tool", "name", "ssdbench", "version", "0.1.0", "git_revision", "test",
+			"command_line", "ssdbench run (unit test)", "started_at", "2025-03-01T10:15:09.408Z",
+			"finished_at", "2025-03-01T10:15:11.452Z", "status", s->status ? s->status : "ok",
+			"message", "errors",
+			"host", "hostname", s->host ? s->host : "host1", "kernel", "6.8.0", "arch", "x86_64",
+			"cpu_model", "test cpu", "cpu_count", 4, "memory_bytes", (json_int_t)1 << 34,
+			"target", "path", path, "kind", "block", "size", (json_int_t)size,
+			"logical_block_size", 512, "physical_block_size", 4096, "rotational", 0, "model",
+			"serial", "firmware", "vendor", "transport", "scheduler", "device", "label", label,
+			"price", price_json(s->price),
+			"profile", "name", s->profile, "case", s->case_name,
+			"repeat_index", (int)(s->repeat_index ? s->repeat_index : 1), "repeat_count", (int)repeat,
+			"phase", s->phase ? s->phase : "measure",
+			"round", s->round ? json_integer(s->round) : json_null(),
+			"job", job, "phases", "layout", "trim", "fill", "results", res);
+	assert_non_null(doc);
+	for (int d = 0; d < 3; d++)
+		hist_release(&h[d]);
+	return doc;
+}
+
+/* Adds a document; a refusal fails the test with the reader's message. */
+static void add_doc(struct rs_set *set, json_t *doc)
+{
+	char name[32], err[512] = "";
+
+	snprintf(name, sizeof(name), "mem-%zu", set->n + 1);
+	if (rs_add_json(set, doc, name, err, sizeof(err)))
+		fail_msg("rs_add_json: %s", err);
+}
+
+static void add(struct rs_set *set, const struct doc_spec *s)
+{
+	add_doc(set, doc_new(s));
+}
+
+static const uint64_t few_lat[] = { 50000, 60000, 70000, 80000, 900000 };
+#define NFEW (sizeof(few_lat) / sizeof(few_lat[0]))
+
+/* A read run of a spec with a few latencies (every case needs I/O to report on). */
+static struct doc_spec read_spec(const char *label, double iops)
+{
+	struct doc_spec s = { .label = label, .rw = "randread" };
+
+	s.iops[0] = iops;
+	s.bw[0] = iops * 4096;
+	s.lat[0] = few_lat;
+	s.nlat[0] = NFEW;
+	return s;
+}
+
+static bool near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+/* --- metrics --- */
+
+static void test_metric_parse_accepts_the_documented_names(void **state)
+{
+	static const struct {
+		const char *s;
+		enum metric_kind kind;
+		double pct;
+	} ok[] = {
+		{ "iops", M_IOPS, 0 }, { "mbps", M_MBPS, 0 }, { "bw", M_MBPS, 0 },
+		{ "lat-mean", M_LAT_MEAN, 0 }, { "lat_mean", M_LAT_MEAN, 0 }, { "lat-max", M_LAT_MAX, 0 },
+		{ "lat-p99", M_LAT_PCT, 99 }, { "lat-p99.99", M_LAT_PCT, 99.99 }, { "lat_p50", M_LAT_PCT, 50 },
+		{ "lat-p0.1", M_LAT_PCT, 0.1 }, { "auto", M_AUTO, 0 },
+	};
+	struct metric m;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (metric_parse(ok[i].s, &m))
+			fail_msg("metric_parse(\"%s\") refused", ok[i].s);
+		if (m.kind != ok[i].kind || (ok[i].kind == M_LAT_PCT && m.pct != ok[i].pct))
+			fail_msg("metric_parse(\"%s\"): kind %d pct %g", ok[i].s, (int)m.kind, m.pct);
+	}
+}
+
+static void test_metric_parse_refuses_anything_else(void **state)
+{
+	static const char *const bad[] = {
+		"", "lat-p0", "lat-p100", "lat-p", "lat-pX", "IOPS?", "IOPS", "iops ", " iops", "lat-p-5",
+		"lat-p99x", "lat-p150", "lat", "lat-min", "mbps/s", "lat-p0.0",
+		"a-name-far-too-long-for-any-metric-at-all",
+	};
+	struct metric m;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (metric_parse(bad[i], &m) != -EINVAL)
+			fail_msg("metric_parse(\"%s\") accepted", bad[i]);
+	assert_int_equal(metric_parse(NULL, &m), -EINVAL);
+}
+
+static void test_metric_name_round_trips_through_metric_parse(void **state)
+{
+	static const char *const names[] = {
+		"iops", "mbps", "lat-mean", "lat-max", "lat-p50", "lat-p99", "lat-p99.9", "lat-p99.99",
+		"lat-p99.999", "auto",
+	};
+	char buf[32];
+	struct metric m, back;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(metric_parse(names[i], &m), 0);
+		assert_string_equal(metric_name(&m, buf, sizeof(buf)), names[i]);
+		assert_int_equal(metric_parse(buf, &back), 0);
+		assert_int_equal(back.kind, m.kind);
+		assert_true(back.pct == m.pct);
+	}
+	assert_int_equal(metric_parse("bw", &m), 0);
+	assert_string_equal(metric_name(&m, buf, sizeof(buf)), "mbps");
+	assert_int_equal(metric_parse("lat_p99.9", &m), 0);
+	assert_string_equal(metric_name(&m, buf, sizeof(buf)), "lat-p99.9");
+}
+
+/*
+ * A regression test (the bug was in src/aggregate.c metric_name): "%g" keeps 6 significant digits, so seven nines (p99.99999,
+ * which metric_parse accepts) is named "lat-p100", which metric_parse refuses.
+ */
+static void test_metric_name_of_seven_nines_is_not_p100(void **state)
+{
+	char buf[32];
+	struct metric m, back;
+
+	(void)state;
+	assert_int_equal(metric_parse("lat-p99.99999", &m), 0);
+	assert_true(m.pct == 99.99999);
+	metric_name(&m, buf, sizeof(buf));
+	if (metric_parse(buf, &back) || back.pct != m.pct)
+		fail_msg("lat-p99.99999 is named \"%s\", which does not read back", buf);
+	assert_string_equal(buf, "lat-p99.99999");
+}
+
+static void test_metric_for_makes_auto_concrete_by_pattern(void **state)
+{
+	struct metric a = { M_AUTO, 0 }, lat = { M_LAT_PCT, 99 }, m;
+
+	(void)state;
+	assert_int_equal(metric_for(&a, "read").kind, M_MBPS);
+	assert_int_equal(metric_for(&a, "stride-write").kind, M_MBPS);
+	assert_int_equal(metric_for(&a, "randread").kind, M_IOPS);
+	assert_int_equal(metric_for(&a, "randrw").kind, M_IOPS);
+	m = metric_for(&lat, "read");
+	assert_int_equal(m.kind, M_LAT_PCT);
+	assert_true(m.pct == 99);
+	assert_true(metric_higher_better(&(struct metric){ M_IOPS, 0 }));
+	assert_true(metric_higher_better(&(struct metric){ M_MBPS, 0 }));
+	assert_false(metric_higher_better(&lat));
+	assert_false(metric_higher_better(&(struct metric){ M_LAT_MEAN, 0 }));
+	assert_false(metric_higher_better(&(struct metric){ M_LAT_MAX, 0 }));
+}
+
+/* --- the arithmetic of repeats --- */
+
+static void test_agg_stat_of_is_the_mean_and_sample_stddev(void **state)
+{
+	static const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct agg_stat s;
+
+	(void)state;
+	agg_stat_of(v, 8, &s);
+	assert_int_equal(s.n, 8);
+	assert_true(near(s.mean, 5, 1e-12));
+	assert_true(near(s.sd, sqrt(32.0 / 7.0), 1e-12));
+}
+
+static void test_agg_stat_of_one_value_has_no_spread_and_none_is_zero(void **state)
+{
+	static const double one[] = { 123.25 };
+	struct agg_stat s = { 9, 9, 9 };
+
+	(void)state;
+	agg_stat_of(one, 1, &s);
+	assert_int_equal(s.n, 1);
+	assert_true(s.mean == 123.25);
+	assert_true(s.sd == 0);
+	s = (struct agg_stat){ 9, 9, 9 };
+	agg_stat_of(NULL, 0, &s);
+	assert_int_equal(s.n, 0);
+	assert_true(s.mean == 0);
+	assert_true(s.sd == 0);
+}
+
+static void test_agg_stat_of_large_values_has_no_cancellation(void **state)
+{
+	static const double v[] = { 1e12 + 1, 1e12 + 2, 1e12 + 3 };
+	struct agg_stat s;
+
+	(void)state;
+	agg_stat_of(v, 3, &s);
+	assert_true(s.mean == 1e12 + 2);
+	if (!near(s.sd, 1, 1e-6))
+		fail_msg("sd %.12g, want 1", s.sd);
+}
+
+/* --- noise --- */
+
+static void test_within_noise_needs_two_runs_a_side(void **state)
+{
+	struct agg_stat a = { 100, 10, 1 }, b = { 100, 10, 5 };
+
+	(void)state;
+	assert_false(agg_within_noise(&a, &b));
+	assert_false(agg_within_noise(&b, &a));
+	a.n = 0;
+	assert_false(agg_within_noise(&a, &b));
+	a.n = 2;
+	assert_true(agg_within_noise(&a, &b));
+}
+
+static void test_within_noise_of_identical_and_distant_stats(void **state)
+{
+	struct agg_stat a = { 100, 10, 5 }, b = a, far = { 200, 10, 5 }, close = { 103, 10, 5 };
+
+	(void)state;
+	assert_true(agg_within_noise(&a, &b));
+	assert_true(agg_within_noise(&a, &close));
+	assert_false(agg_within_noise(&a, &far));
+	assert_false(agg_within_noise(&far, &a));
+}
+
+/*
+ * n 5 and sd 10 on both sides: Welch df = 8, t(0.975, 8) = 2.306, se = sqrt(100/5 + 100/5) = 6.3246,
+ * so differences up to 14.584 are within noise.
+ */
+static void test_within_noise_edge_is_welch_t_at_95_percent(void **state)
+{
+	struct agg_stat a = { 100, 10, 5 }, b = { 114.5, 10, 5 };
+
+	(void)state;
+	assert_true(agg_within_noise(&a, &b));
+	assert_true(agg_within_noise(&b, &a));
+	b.mean = 114.7;
+	assert_false(agg_within_noise(&a, &b));
+	assert_false(agg_within_noise(&b, &a));
+	b.mean = 100 - 14.5;
+	assert_true(agg_within_noise(&a, &b));
+	b.mean = 100 - 14.7;
+	assert_false(agg_within_noise(&a, &b));
+}
+
+static void test_within_noise_without_spread_only_when_equal(void **state)
+{
+	struct agg_stat a = { 100, 0, 3 }, b = { 100, 0, 3 };
+
+	(void)state;
+	assert_true(agg_within_noise(&a, &b));
+	b.mean = 100.001;
+	assert_false(agg_within_noise(&a, &b));
+}
+
+/* --- pooled histograms --- */
+
+/* n deterministic latencies spread over lo..lo*span with a slow tail. */
+static uint64_t *latencies(size_t n, uint64_t lo, uint64_t seed)
+{
+	uint64_t *v = calloc(n, sizeof(*v)), x = seed;
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		v[i] = lo + (x >> 33) % (lo * 3);
+		if (i % 97 == 0)
+			v[i] *= 40;
+	}
+	return v;
+}
+
+static void test_pooled_histogram_is_the_exact_merge_of_the_runs(void **state)
+{
+	static const double pcts[] = { 0.5, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99, 100 };
+	const size_t n1 = 3000, n2 = 1700;
+	uint64_t *l1 = latencies(n1, 20000, 1), *l2 = latencies(n2, 90000, 2);
+	struct doc_spec s1 = read_spec("nvme", 1000), s2 = read_spec("nvme", 1200);
+	struct metric p99 = { M_LAT_PCT, 99 }, iops = { M_IOPS, 0 }, mean = { M_LAT_MEAN, 0 };
+	struct rs_set set;
+	struct agg a;
+	struct hist all, h1, h2;
+	struct agg_stat v;
+	const struct agg_case *c;
+
+	(void)state;
+	s1.lat[0] = l1;
+	s1.nlat[0] = n1;
+	s1.host = "lab1";
+	s1.repeat_index = 1;
+	s1.repeat = 2;
+	s2.lat[0] = l2;
+	s2.nlat[0] = n2;
+	s2.host = "lab2";
+	s2.repeat_index = 2;
+	s2.repeat = 2;
+	rs_init(&set);
+	add(&set, &s1);
+	add(&set, &s2);
+	assert_string_equal(set.runs[0].host, "lab1");
+	assert_string_equal(set.runs[1].host, "lab2");
+	assert_int_equal(agg_build(&a, &set, true), 0);
+	assert_int_equal(a.n, 1);
+	c = &a.cases[0];
+	assert_int_equal(c->nruns, 2);
+	assert_int_equal(c->nfailed, 0);
+	assert_string_equal(c->label, "nvme");
+	assert_false(c->mixed_labels);
+
+	hist_of(&all, l1, n1);
+	for (size_t i = 0; i < n2; i++)
+		hist_add(&all, l2[i]);
+	hist_of(&h1, l1, n1);
+	hist_of(&h2, l2, n2);
+	assert_true(c->lat[RS_READ].count == n1 + n2);
+	assert_true(c->lat[RS_READ].min == all.min);
+	assert_true(c->lat[RS_READ].max == all.max);
+	assert_true(c->lat[RS_WRITE].count == 0);
+	assert_true(c->lat[RS_TOTAL].count == n1 + n2);
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		assert_true(c->lat[RS_READ].buckets[i] == all.buckets[i]);
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
+		if (hist_percentile(&c->lat[RS_READ], pcts[i]) != hist_percentile(&all, pcts[i]))
+			fail_msg("p%g: pooled %llu, all values %llu", pcts[i],
+				 (unsigned long long)hist_percentile(&c->lat[RS_READ], pcts[i]),
+				 (unsigned long long)hist_percentile(&all, pcts[i]));
+
+	assert_true(agg_value(c, RS_READ, &iops, &v));
+	assert_int_equal(v.n, 2);
+	assert_true(near(v.mean, 1100, 1e-9));
+	assert_true(near(v.sd, sqrt(20000), 1e-9));
+
+	/* Latency percentiles: the pooled one as the mean, the runs' own ones for the spread. */
+	assert_true(agg_value(c, RS_READ, &p99, &v));
+	assert_int_equal(v.n, 2);
+	assert_true(v.mean == (double)hist_percentile(&all, 99));
+	{
+		double own[2] = { (double)hist_percentile(&h1, 99), (double)hist_percentile(&h2, 99) };
+		struct agg_stat want;
+
+		agg_stat_of(own, 2, &want);
+		assert_true(near(v.sd, want.sd, 1e-6));
+	}
+	assert_true(agg_value(c, RS_READ, &mean, &v));
+	assert_true(near(v.mean, hist_mean(&all), 1e-6 * hist_mean(&all)));
+
+	/* No I/O in a direction: no value. */
+	assert_false(agg_value(c, RS_WRITE, &iops, &v));
+	assert_false(agg_value(c, RS_WRITE, &p99, &v));
+
+	hist_release(&all);
+	hist_release(&h1);
+	hist_release(&h2);
+	agg_release(&a);
+	rs_release(&set);
+	free(l1);
+	free(l2);
+}
+
+/* --- grouping --- */
+
+static void test_cases_are_per_device_unless_grouped_across_devices(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 2000);
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &b);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 2);
+	assert_string_equal(g.cases[0].label, "A");
+	assert_string_equal(g.cases[1].label, "B");
+	assert_false(g.cases[0].mixed_labels);
+	assert_false(g.cases[1].mixed_labels);
+	assert_int_equal(g.cases[0].nruns, 1);
+	agg_release(&g);
+
+	assert_int_equal(agg_build(&g, &set, false), 0);
+	assert_int_equal(g.n, 1);
+	assert_true(g.cases[0].mixed_labels);
+	assert_string_equal(g.cases[0].label, "A");
+	assert_int_equal(g.cases[0].nruns, 2);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+static void test_a_different_bs_or_pattern_is_a_different_case(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("A", 1000), c = read_spec("A", 1000);
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	b.bs = 8192;
+	c.rw = "read";
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &b);
+	add(&set, &c);
+	assert_int_equal(agg_build(&g, &set, false), 0);
+	assert_int_equal(g.n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(g.cases[i].nruns, 1);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+static void test_seed_label_price_and_repeat_count_do_not_make_a_case(void **state)
+{
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	struct agg g;
+	json_t *d;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &s);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "seed", json_integer(777));
+	add_doc(&set, d);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "label", json_string("renamed"));
+	add_doc(&set, d);
+	s.price = 99.5;
+	add(&set, &s);
+	s.price = 0;
+	s.repeat = 3;
+	s.repeat_index = 2;
+	add(&set, &s);
+
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 5);
+	assert_true(g.cases[0].price == 99.5);
+	agg_release(&g);
+
+	/* Across devices, a different target label joins the same case too. */
+	s = read_spec("B", 1000);
+	add(&set, &s);
+	assert_int_equal(agg_build(&g, &set, false), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 6);
+	assert_true(g.cases[0].mixed_labels);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+static void test_relative_span_matches_targets_of_different_sizes(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 1000), c = read_spec("C", 1000);
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	a.relative_span = b.relative_span = true;
+	a.size = 500107862016ull;
+	b.size = 1000204886016ull;
+	c.size = 256ull << 30;        /* a fixed span of 1 GiB: not the same case */
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &b);
+	add(&set, &c);
+	assert_true(json_integer_value(json_object_get(set.runs[0].job, "span")) !=
+		    json_integer_value(json_object_get(set.runs[1].job, "span")));
+	assert_int_equal(agg_build(&g, &set, false), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.cases[0].nruns, 2);
+	assert_true(g.cases[0].mixed_labels);
+	assert_int_equal(g.cases[1].nruns, 1);
+	agg_release(&g);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 3);
+	assert_true(g.cases[0].size == 500107862016ull);
+	assert_true(g.cases[1].size == 1000204886016ull);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+static void test_prepare_runs_are_left_out(void **state)
+{
+	struct doc_spec prep = read_spec("A", 1000), meas = read_spec("A", 2000);
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	prep.profile = meas.profile = "matrix";
+	prep.phase = "prepare";
+	prep.case_name = "prewrite";
+	prep.rw = "write";
+	prep.lat[1] = few_lat;
+	prep.nlat[1] = NFEW;
+	prep.lat[0] = NULL;
+	prep.nlat[0] = 0;
+	meas.case_name = "4k-randread";
+	rs_init(&set);
+	add(&set, &prep);
+	add(&set, &meas);
+	assert_true(set.runs[0].prepare);
+	assert_false(set.runs[1].prepare);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.cases[0].first->case_name, "4k-randread");
+	agg_release(&g);
+
+	/* The same job as a prepare job and as a measurement: only the measurement counts. */
+	rs_release(&set);
+	rs_init(&set);
+	prep = meas;
+	prep.phase = "prepare";
+	prep.iops[0] = 5;
+	add(&set, &prep);
+	add(&set, &meas);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 1);
+	assert_true(g.cases[0].runs[0]->op[RS_READ].iops == 2000);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+static void test_failed_runs_are_counted_not_measured(void **state)
+{
+	struct doc_spec ok = read_spec("A", 1000), bad = read_spec("A", 0), cut = read_spec("A", 500);
+	struct metric iops = { M_IOPS, 0 };
+	struct agg_stat v;
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	bad.status = "failed";
+	bad.lat[0] = NULL;
+	bad.nlat[0] = 0;
+	cut.status = "interrupted";
+	rs_init(&set);
+	add(&set, &ok);
+	add(&set, &bad);
+	add(&set, &cut);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 1);
+	assert_int_equal(g.cases[0].nfailed, 2);
+	assert_non_null(g.cases[0].failed);
+	assert_true(g.cases[0].lat[RS_READ].count == NFEW);
+	assert_true(agg_value(&g.cases[0], RS_READ, &iops, &v));
+	assert_int_equal(v.n, 1);
+	assert_true(v.mean == 1000);
+	agg_release(&g);
+	rs_release(&set);
+
+	/* Only failures: a case with no runs and no value. */
+	rs_init(&set);
+	add(&set, &bad);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 0);
+	assert_int_equal(g.cases[0].nfailed, 1);
+	assert_string_equal(g.cases[0].failed->status, "failed");
+	assert_false(agg_value(&g.cases[0], RS_READ, &iops, &v));
+	agg_release(&g);
+	rs_release(&set);
+}
+
+static void test_rounds_count_only_the_last_five(void **state)
+{
+	struct doc_spec s = read_spec("A", 0);
+	struct rs_set set;
+	struct agg g;
+	unsigned seen = 0;
+
+	(void)state;
+	s.profile = "snia-iops";
+	s.case_name = "randread 4k";
+	rs_init(&set);
+	for (unsigned r = 1; r <= 8; r++) {
+		s.round = r;
+		s.iops[0] = 1000 * r;
+		add(&set, &s);
+	}
+	assert_int_equal(set.runs[7].round, 8);
+	assert_int_equal(agg_build(&g, &set, true), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 5);
+	for (size_t i = 0; i < g.cases[0].nruns; i++) {
+		unsigned r = g.cases[0].runs[i]->round;
+
+		assert_true(r >= 4 && r <= 8);
+		seen |= 1u << r;
+	}
+	assert_int_equal(seen, 0x1f0);
+	assert_true(g.cases[0].lat[RS_READ].count == 5 * NFEW);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+/* --- the reader refuses by name --- */
+
+static void expect_refused(json_t *doc, const char *const *words)
+{
+	struct rs_set set;
+	char err[512] = "";
+
+	rs_init(&set);
+	assert_int_equal(rs_add_json(&set, doc, "bad.json", err, sizeof(err)), -EINVAL);
+	assert_int_equal(set.n, 0);
+	assert_non_null(strstr(err, "bad.json"));
+	for (; *words; words++)
+		if (!strstr(err, *words))
+			fail_msg("message \"%s\" does not name \"%s\"", err, *words);
+	rs_release(&set);
+}
+
+static void test_rs_add_json_refuses_wrong_documents_by_name(void **state)
+{
+	struct doc_spec s = read_spec("A", 1000);
+	json_t *d;
+
+	(void)state;
+	d = doc_new(&s);
+	json_object_set_new(d, "colour", json_string("blue"));
+	expect_refused(d, (const char *const[]){ "unknown key", "colour", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "turbo", json_true());
+	expect_refused(d, (const char *const[]){ "job", "unknown key", "turbo", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(d, "schema_version", json_integer(2));
+	expect_refused(d, (const char *const[]){ "schema_version", "newer", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(json_object_get(d, "results"), "read"), "iops",
+			    json_string("fast"));
+	expect_refused(d, (const char *const[]){ "results.read.iops", NULL });
+
+	d = doc_new(&s);
+	json_object_del(json_object_get(d, "target"), "size");
+	expect_refused(d, (const char *const[]){ "target.size", "missing", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(json_object_get(d, "results"), "read"), "ios",
+			    json_integer(NFEW + 1));
+	expect_refused(d, (const char *const[]){ "results.read", "histogram", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "bs", json_string("4k"));
+	expect_refused(d, (const char *const[]){ "job.bs", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(d, "status", json_string("great"));
+	expect_refused(d, (const char *const[]){ "status", "great", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "relative", json_pack("{s:s}", "span", "4g"));
+	expect_refused(d, (const char *const[]){ "job.relative.span", NULL });
+
+	d = doc_new(&s);
+	json_object_set_new(d, "schema", json_string("ssdbench-manifest"));
+	expect_refused(d, (const char *const[]){ "ssdbench-manifest", NULL });
+}
+
+/* --- job parameters as a user writes them --- */
+
+static void test_rs_param_matches_values_as_a_user_writes_them(void **state)
+{
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	char err[256] = "";
+	const json_t *job, *rel;
+	bool m;
+
+	(void)state;
+	s.relative_span = true;
+	rs_init(&set);
+	add(&set, &s);
+	job = set.runs[0].job;
+	rel = json_object_get(job, "relative");
+	assert_string_equal(json_string_value(json_object_get(rel, "span")), "100%");
+
+	m = false;
+	assert_int_equal(rs_param_matches(job, "bs", "4k", &m, err, sizeof(err)), 0);
+	assert_true(m);
+	assert_int_equal(rs_param_matches(job, "bs", "4096", &m, err, sizeof(err)), 0);
+	assert_true(m);
+	assert_int_equal(rs_param_matches(job, "bs", "8k", &m, err, sizeof(err)), 0);
+	assert_false(m);
+	assert_int_equal(rs_param_matches(job, "rw", "randread", &m, err, sizeof(err)), 0);
+	assert_true(m);
+	assert_int_equal(rs_param_matches(job, "rw", "randwrite", &m, err, sizeof(err)), 0);
+	assert_false(m);
+	assert_int_equal(rs_param_matches(job, "span", "100%", &m, err, sizeof(err)), 0);
+	assert_true(m);
+	assert_int_equal(rs_param_matches(job, "span", "50%", &m, err, sizeof(err)), 0);
+	assert_false(m);
+	assert_int_equal(rs_param_matches(job, "qd", "32", &m, err, sizeof(err)), 0);
+	assert_true(m);
+	assert_int_equal(rs_param_matches(job, "qd", "31", &m, err, sizeof(err)), 0);
+	assert_false(m);
+	assert_int_equal(rs_param_matches(job, "direct", "true", &m, err, sizeof(err)), 0);
+	assert_true(m);
+
+	err[0] = '\0';
+	assert_int_equal(rs_param_matches(job, "colour", "blue", &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "colour"));
+	assert_int_equal(rs_param_matches(job, "label", "A", &m, err, sizeof(err)), -EINVAL);
+	err[0] = '\0';
+	assert_int_equal(rs_param_matches(job, "bs", "4q", &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "4q"));
+	rs_release(&set);
+}
+
+/*
+ * A regression test (the bug was in src/resultset.c rs_param_matches via rs_param_text): durations are compared as
+ * format_duration text ("2.00 s"), which rounds, so a job that ran 2.004 s matches runtime=2s.
+ */
+static void test_rs_param_matches_durations_exactly(void **state)
+{
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	char err[256] = "";
+	json_t *d;
+	bool m;
+
+	(void)state;
+	rs_init(&set);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "runtime", json_integer(2004000000));
+	add_doc(&set, d);
+	assert_int_equal(rs_param_matches(set.runs[0].job, "runtime", "2004ms", &m, err, sizeof(err)), 0);
+	assert_true(m);
+	assert_int_equal(rs_param_matches(set.runs[0].job, "runtime", "2s", &m, err, sizeof(err)), 0);
+	rs_release(&set);
+	if (m)
+		fail_msg("a job with runtime 2.004 s matches runtime=2s");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_parse_accepts_the_documented_names),
+		cmocka_unit_test(test_metric_parse_refuses_anything_else),
+		cmocka_unit_test(test_metric_name_round_trips_through_metric_parse),
+		cmocka_unit_test(test_metric_name_of_seven_nines_is_not_p100),
+		cmocka_unit_test(test_metric_for_makes_auto_concrete_by_pattern),
+		cmocka_unit_test(test_agg_stat_of_is_the_mean_and_sample_stddev),
+		cmocka_unit_test(test_agg_stat_of_one_value_has_no_spread_and_none_is_zero),
+		cmocka_unit_test(test_agg_stat_of_large_values_has_no_cancellation),
+		cmocka_unit_test(test_within_noise_needs_two_runs_a_side),
+		cmocka_unit_test(test_within_noise_of_identical_and_distant_stats),
+		cmocka_unit_test(test_within_noise_edge_is_welch_t_at_95_percent),
+		cmocka_unit_test(test_within_noise_without_spread_only_when_equal),
+		cmocka_unit_test(test_pooled_histogram_is_the_exact_merge_of_the_runs),
+		cmocka_unit_test(test_cases_are_per_device_unless_grouped_across_devices),
+		cmocka_unit_test(test_a_different_bs_or_pattern_is_a_different_case),
+		cmocka_unit_test(test_seed_label_price_and_repeat_count_do_not_make_a_case),
+		cmocka_unit_test(test_relative_span_matches_targets_of_different_sizes),
+		cmocka_unit_test(test_prepare_runs_are_left_out),
+		cmocka_unit_test(test_failed_runs_are_counted_not_measured),
+		cmocka_unit_test(test_rounds_count_only_the_last_five),
+		cmocka_unit_test(test_rs_add_json_refuses_wrong_documents_by_name),
+		cmocka_unit_test(test_rs_param_matches_values_as_a_user_writes_them),
+		cmocka_unit_test(test_rs_param_matches_durations_exactly),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
