@@ -65,6 +65,17 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libssdbench.a
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libssdbench.a $(LDLIBS) -lcmocka
 
+# The version and git revision are compiled into cli.o, result.o and report_html.o: a stamp that
+# changes only with them makes those objects rebuild after every commit, so that --version and the
+# results' tool.git_revision always name the revision the binary was built from.
+VERSION_STAMP := $(BUILD)/version.stamp
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION) $(GITREV)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION) $(GITREV)' > $@
+$(BUILD)/cli.o $(BUILD)/result.o $(BUILD)/report_html.o: $(VERSION_STAMP)
+.PHONY: FORCE
+FORCE:
+
 deps:
 	@scripts/install-deps.sh
 

@@ -35,6 +35,12 @@ int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n);
 /* Result files and directories into s: prints the first problem ("what: PATH: problem"). */
 int cli_load_results(struct rs_set *s, char **paths, int n, const char *what);
 
+/*
+ * Before any work: can path (a file, or a directory when dir) be written where it is? Prints the
+ * problem naming the option (what). Returns 0 or -EINVAL.
+ */
+int cli_check_writable(const char *path, const char *what, bool dir);
+
 /* The argument vector as one shell-quoted line. Caller frees. */
 char *cli_command_line(int argc, char **argv);
 

@@ -535,11 +535,18 @@ int check_write(FILE *f, const struct check *k, enum report_format fmt)
 		for (size_t i = 0; i < k->nrows; i++) {
 			const struct check_row *r = &k->rows[i];
 
+			char mname[32];
+
+			/* value in the unit of the requirement (IOPS, MB/s, ns); measured as the table says it */
 			json_array_append_new(rows, json_pack(
-				"{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:b}", "criterion", cells[i][0], "device",
-				cells[i][1], "case", cells[i][2], "metric", r->req->key, "direction",
-				rs_dir_name[r->d], "requirement", r->req->text,
-				"value", isnan(r->value) ? json_null() : json_real(r->value), "pass", r->pass));
+				"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:b}", "criterion", cells[i][0],
+				"device", cells[i][1], "case", cells[i][2], "key", r->req->key,
+				"metric", metric_name(&r->req->m, mname, sizeof(mname)),
+				"direction", rs_dir_name[r->d], "requirement", r->req->text,
+				"unit", r->req->m.kind == M_IOPS ? "IOPS" : r->req->m.kind == M_MBPS ? "MB/s" : "ns",
+				"value", isnan(r->value) ? json_null() :
+					 json_real(r->req->m.kind == M_MBPS ? r->value / 1e6 : r->value),
+				"measured", cells[i][4], "status", r->c->nruns ? "ok" : "failed", "pass", r->pass));
 		}
 		o = json_pack("{s:s, s:i, s:i, s:i, s:o}", "schema", "ssdbench-check", "schema_version", 1,
 			      "checked", (int)k->nrows, "violations", (int)k->violations, "rows", rows);

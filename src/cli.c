@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "job.h"
@@ -96,7 +99,7 @@ static const char usage_compare[] =
 	"never by device, and shows each metric's baseline, candidate and change. A gated metric that\n"
 	"is worse by more than the threshold is a regression (exit 3): IOPS and bandwidth lower,\n"
 	"latency higher. When both sides have repeats, a change within their noise (Welch's t test\n"
-	"at 95%%) is marked 'within noise' and does not fail. Cases on one side only are listed.\n"
+	"at 95%) is marked 'within noise' and does not fail. Cases on one side only are listed.\n"
 	"\n"
 	"options:\n"
 	"      --threshold PCT    how much worse fails the gate [5]\n"
@@ -155,6 +158,31 @@ void cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage("ssdbench: warning: ", fmt, ap);
 	va_end(ap);
+}
+
+int cli_check_writable(const char *path, const char *what, bool dir)
+{
+	char *copy = strdup(path), *slash;
+	const char *parent;
+	struct stat st;
+
+	if (!copy)
+		return -ENOMEM;
+	slash = strrchr(copy, '/');
+	parent = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
+	if (!stat(path, &st) && (dir ? !S_ISDIR(st.st_mode) : S_ISDIR(st.st_mode))) {
+		cli_error("%s: '%s' is %s", what, path, dir ? "not a directory" : "a directory");
+		free(copy);
+		return -EINVAL;
+	}
+	if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK | X_OK)) {
+		cli_error("%s: cannot write '%s': %s", what, path,
+			  errno ? strerror(errno) : "its directory does not exist");
+		free(copy);
+		return -EINVAL;
+	}
+	free(copy);
+	return 0;
 }
 
 static bool needs_quote(const char *s)

@@ -55,6 +55,8 @@ int cmd_check(int argc, char **argv)
 		cli_error("check: which results? (ssdbench check --criteria FILE RESULT...)");
 		return EXIT_USAGE;
 	}
+	if (junit && cli_check_writable(junit, "--junit", false))
+		return EXIT_USAGE;
 	if (criteria_load(&cr, criteria, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;

@@ -102,6 +102,8 @@ int cmd_compare(int argc, char **argv)
 			  "argument%s", argc - optind, argc - optind == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
+	if (junit && cli_check_writable(junit, "--junit", false))
+		return EXIT_USAGE;
 	rs_init(&base);
 	rs_init(&cand);
 	ret = EXIT_USAGE;

@@ -241,6 +241,9 @@ int cmd_report(int argc, char **argv)
 		cli_error("report: which results? (ssdbench report RESULT... : files or directories)");
 		return EXIT_USAGE;
 	}
+	if ((out && cli_check_writable(out, "--output", false)) ||
+	    (plot && cli_check_writable(plot, "--plot", true)))
+		return EXIT_USAGE;
 	o.charts = plot || o.format == RF_HTML;
 	rs_init(&s);
 	if (cli_load_results(&s, argv + optind, argc - optind, NULL)) {
@@ -257,7 +260,7 @@ int cmd_report(int argc, char **argv)
 	ret = EXIT_OK;
 	if (out && !(f = fopen(out, "w"))) {
 		cli_error("--output: cannot write '%s': %s", out, strerror(errno));
-		ret = EXIT_USAGE;
+		ret = EXIT_FAILED;
 	} else {
 		if (report_write(f, &r, o.format) || fflush(f)) {
 			cli_error("report: writing %s failed: %s", out ? out : "stdout", strerror(errno));

@@ -199,8 +199,9 @@ int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *can
 			c->only_cand[c->nonly_cand++] = &c->cand.cases[j];
 	}
 	if (!c->ncases) {
-		snprintf(err, errlen, "no case is in both the baseline (%zu cases) and the candidate (%zu "
-			 "cases): cases match by job parameters", c->base.n, c->cand.n);
+		snprintf(err, errlen, "no case is in both the baseline (%zu case%s) and the candidate (%zu "
+			 "case%s): cases match by job parameters", c->base.n, c->base.n == 1 ? "" : "s",
+			 c->cand.n, c->cand.n == 1 ? "" : "s");
 		ret = -EINVAL;
 		goto fail;
 	}
@@ -304,8 +305,9 @@ static void summary(FILE *f, const struct cmp *c, const char *prefix)
 		snprintf(gate + len, sizeof(gate) - len, "%s%s", g ? "," : "",
 			 metric_name(&c->opts.gates[g], name, sizeof(name)));
 	}
-	fprintf(f, "%s%zu cases compared: %zu regressed, %zu improved, %zu within noise; threshold %g%%, "
-		"gate %s (marked *)\n", prefix, c->ncases, c->regressions, c->improvements, c->noise,
+	fprintf(f, "%s%zu case%s compared: %zu regressed, %zu improved, %zu within noise; threshold %g%%, "
+		"gate %s (marked *)\n", prefix, c->ncases, c->ncases == 1 ? "" : "s", c->regressions,
+		c->improvements, c->noise,
 		c->opts.threshold, *gate ? gate : "MB/s for sequential, IOPS for random patterns");
 }
 

@@ -622,9 +622,15 @@ static int build_prices(struct report *r, const struct report_opts *o, char *err
 
 	for (size_t i = 0; i < o->nprices; i++)
 		if (label_index(r->labels, r->nlabels, o->prices[i].label) == r->nlabels) {
-			snprintf(err, errlen, "--price: no results of a device labelled '%s' (devices: %s%s)",
-				 o->prices[i].label, r->nlabels ? r->labels[0] : "none",
-				 r->nlabels > 1 ? ", ..." : "");
+			char list[512] = "";
+
+			for (size_t l = 0; l < r->nlabels; l++) {
+				size_t len = strlen(list);
+
+				snprintf(list + len, sizeof(list) - len, "%s'%s'", l ? ", " : "", r->labels[l]);
+			}
+			snprintf(err, errlen, "--price: no results of a device labelled '%s' (devices: %s)",
+				 o->prices[i].label, list);
 			return -EINVAL;
 		}
 	r->prices = calloc(r->nlabels ? r->nlabels : 1, sizeof(*r->prices));
@@ -671,7 +677,12 @@ static int build_prices(struct report *r, const struct report_opts *o, char *err
 			rs_param_text(best->first->job, "bs", p.at[k], sizeof(p.at[k]));
 			any = true;
 		}
-		(void)any;
+		if (!any && o->nat) {
+			snprintf(err, errlen, "--at: no case of '%s' has %s%s (the price table needs its "
+				 "sequential or random reads or writes there)", p.label, o->at[0],
+				 o->nat > 1 ? " and the other --at values" : "");
+			return -EINVAL;
+		}
 		r->prices[r->nprices++] = p;
 	}
 	return 0;

@@ -582,7 +582,10 @@ static void html_meta(FILE *f, const struct report *r)
 				fputs(", firmware ", f);
 				html_escape(f, fw);
 			}
-			fprintf(f, ", %.1f GB, on ", (double)run->size / 1e9);
+			if (run->size >= 1000000000)
+				fprintf(f, ", %.1f GB, on ", (double)run->size / 1e9);
+			else
+				fprintf(f, ", %.1f MB, on ", (double)run->size / 1e6);
 			html_escape(f, run->host ? run->host : "?");
 			fputc(')', f);
 		}

@@ -56,14 +56,29 @@ static const char *dim_title(const char *d)
 static void caption(const struct rtable *t, char *buf, size_t len, bool ascii)
 {
 	unsigned n = table_n(t);
-	char what[64];
+	char what[128];
+	bool lat = true;
 
-	if (n > 1)
+	for (size_t i = 0; i < t->nr * t->nc; i++)
+		if (t->cells[i].c && t->cells[i].m.kind < M_LAT_MEAN)
+			lat = false;
+	if (lat) {
+		/* A latency: of every I/O of the runs together, and how much the runs' own values vary. */
+		if (n == 1)
+			snprintf(what, sizeof(what), "one run each");
+		else if (n > 1)
+			snprintf(what, sizeof(what), "of all I/Os of %u runs (merged histograms) %s stddev "
+				 "of the runs' own values", n, ascii ? "+-" : "±");
+		else
+			snprintf(what, sizeof(what), "of all I/Os of each case's runs (merged histograms) %s "
+				 "stddev of the runs' own values", ascii ? "+-" : "±");
+	} else if (n > 1) {
 		snprintf(what, sizeof(what), "mean %s stddev of %u runs", ascii ? "+-" : "±", n);
-	else if (n == 1)
+	} else if (n == 1) {
 		snprintf(what, sizeof(what), "one run each");
-	else
+	} else {
 		snprintf(what, sizeof(what), "mean %s stddev over the runs of each", ascii ? "+-" : "±");
+	}
 	snprintf(buf, len, "%s%s%s; rows: %s, columns: %s", *t->unit ? t->unit : "units by column",
 		 ", ", what, dim_title(t->rowdim), dim_title(t->coldim));
 }
@@ -490,8 +505,10 @@ static json_t *table_json(const struct report *r, const struct rtable *t)
 json_t *report_json(const struct report *r)
 {
 	json_t *o = json_pack("{s:s, s:i, s:s, s:i}", "schema", "ssdbench-report", "schema_version", 1,
-			      "units", r->mib ? "MiB/s = 2^20 bytes/s, latency in us"
-					      : "MB/s = 10^6 bytes/s, latency in us",
+			      "units", r->mib ? "cases: IOPS, bytes/s and ns; tables and prices: MiB/s (2^20 "
+						"bytes/s), IOPS and us"
+					      : "cases: IOPS, bytes/s and ns; tables and prices: MB/s (10^6 bytes/s), "
+						"IOPS and us",
 			      "results", (int)r->set->n);
 	json_t *cases = json_array(), *tables = json_array(), *prices = json_array();
 

@@ -453,7 +453,7 @@ static int add_dir(struct rs_set *s, const char *path, unsigned depth, char *err
 		n++;
 	}
 	closedir(d);
-	if (!ret)
+	if (!ret && n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && !ret; i++) {
 		char *full;
@@ -463,10 +463,17 @@ static int add_dir(struct rs_set *s, const char *path, unsigned depth, char *err
 			ret = -ENOMEM;
 			break;
 		}
-		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+		if (stat(full, &st)) {
+			/* A result file that cannot be read (a dangling link) is an error, not a gap. */
+			if (ends_with(names[i], ".json")) {
+				ret = -errno;
+				snprintf(err, errlen, "%s: %s", full, strerror(errno));
+			}
+		} else if (S_ISDIR(st.st_mode)) {
 			ret = add_dir(s, full, depth + 1, err, errlen);
-		else if (S_ISREG(st.st_mode) && ends_with(names[i], ".json"))
+		} else if (S_ISREG(st.st_mode) && ends_with(names[i], ".json")) {
 			ret = add_file(s, full, true, err, errlen);
+		}
 		free(full);
 	}
 	if (ret == -ENOMEM)
