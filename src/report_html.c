@@ -371,7 +371,8 @@ static const char css[] =
 	"th{background:#f0f0f0}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}"
 	"td.fail{color:#b00;font-weight:bold}figure{margin:1em 0}svg{max-width:100%;height:auto}"
 	".meta td{border:none;padding:.1em .8em .1em 0}"
-	"@media print{h2{page-break-before:auto}figure,table{page-break-inside:avoid}}";
+	"nav ol{columns:2;font-size:.95em}"
+	"@media print{nav{display:none}h2{page-break-before:auto}figure,table{page-break-inside:avoid}}";
 
 static void html_cell(FILE *f, const struct rcell *c)
 {
@@ -393,7 +394,7 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
 
-	fputs("<section>\n<h2>", f);
+	fprintf(f, "<section id=\"t%zu\">\n<h2>", ti + 1);
 	html_escape(f, t->title);
 	fputs("</h2>\n<table>\n<caption>", f);
 	html_escape(f, *t->unit ? t->unit : "units by column");
@@ -434,7 +435,7 @@ static void html_prices(FILE *f, const struct report *r)
 	static const char *const heads[] = { "$/GB", "seq read $/MB/s", "seq write $/MB/s",
 					     "rand read $/IOPS", "rand write $/IOPS" };
 
-	fputs("<section>\n<h2>Price per performance</h2>\n<table>\n<caption>USD per unit of the mean "
+	fputs("<section id=\"price\">\n<h2>Price per performance</h2>\n<table>\n<caption>USD per unit of the mean "
 	      "(lower is better); each from the device's smallest request size unless --at chose one"
 	      "</caption>\n<tr><th>device</th><th>price (USD)</th>", f);
 	for (int k = 0; k < 5; k++)
@@ -620,6 +621,16 @@ int report_write_html(FILE *f, const struct report *r)
 	fputs(css, f);
 	fprintf(f, "</style>\n</head>\n<body>\n<h1>ssdbench report</h1>\n");
 	html_meta(f, r);
+	/* Contents: the tables by title, then the prices. */
+	fputs("<nav><ol>\n", f);
+	for (size_t i = 0; i < r->ntables; i++) {
+		fprintf(f, "<li><a href=\"#t%zu\">", i + 1);
+		html_escape(f, r->tables[i].title);
+		fputs("</a></li>\n", f);
+	}
+	if (r->nprices)
+		fputs("<li><a href=\"#price\">Price per performance</a></li>\n", f);
+	fputs("</ol></nav>\n", f);
 	for (size_t i = 0; i < r->ntables; i++)
 		html_table(f, r, i);
 	if (r->nprices)
