@@ -374,7 +374,8 @@ static const char css[] =
 	"nav ol{columns:2;font-size:.95em}"
 	"@media print{nav{display:none}h2{page-break-before:auto}figure,table{page-break-inside:avoid}}";
 
-static void html_cell(FILE *f, const struct rcell *c)
+/* show_n: the cells of the table stand on different numbers of runs, so each says its own. */
+static void html_cell(FILE *f, const struct rcell *c, bool show_n)
 {
 	char m[80];
 
@@ -387,12 +388,26 @@ static void html_cell(FILE *f, const struct rcell *c)
 		return;
 	}
 	report_mean_sd(c->v.mean, c->v.sd, c->v.n, "&#177;", m, sizeof(m));
-	fprintf(f, "<td class=\"n\" title=\"n = %u\">%s</td>", c->v.n, m);
+	if (show_n)
+		fprintf(f, "<td class=\"n\">%s <small>(n=%u)</small></td>", m, c->v.n);
+	else
+		fprintf(f, "<td class=\"n\" title=\"n = %u\">%s</td>", c->v.n, m);
 }
 
 static void html_table(FILE *f, const struct report *r, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
+	bool show_n = false;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < t->nr * t->nc; i++) {
+		const struct rcell *c = &t->cells[i];
+
+		if (!c->c || c->failed || !c->v.n)
+			continue;
+		show_n |= n && n != c->v.n;
+		n = c->v.n;
+	}
 
 	fprintf(f, "<section id=\"t%zu\">\n<h2>", ti + 1);
 	html_escape(f, t->title);
@@ -417,7 +432,7 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 		html_escape(f, t->rows[ri]);
 		fputs("</th>", f);
 		for (size_t c = 0; c < t->nc; c++)
-			html_cell(f, &t->cells[ri * t->nc + c]);
+			html_cell(f, &t->cells[ri * t->nc + c], show_n);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);

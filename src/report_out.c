@@ -12,24 +12,6 @@ static const char *const price_cols[4] = {
 	"seq read $/MB/s", "seq write $/MB/s", "rand read $/IOPS", "rand write $/IOPS"
 };
 
-/* "mean ± sd" (n >= 2), "mean", "failed" or "-". */
-static void cell_text(const struct rcell *c, char *buf, size_t len, bool ascii)
-{
-	if (!c->c) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (c->failed) {
-		snprintf(buf, len, "failed");
-		return;
-	}
-	if (!c->v.n) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	report_mean_sd(c->v.mean, c->v.sd, c->v.n, ascii ? "+-" : "±", buf, len);
-}
-
 /* The number of runs behind every cell if they agree, else 0. */
 static unsigned table_n(const struct rtable *t)
 {
@@ -45,6 +27,30 @@ static unsigned table_n(const struct rtable *t)
 		n = c->v.n;
 	}
 	return n;
+}
+
+/* "mean ± sd" (n >= 2), "mean", "failed" or "-"; "(n=K)" after it where a table's n varies. */
+static void cell_text(const struct rtable *t, const struct rcell *c, char *buf, size_t len)
+{
+	if (!c->c) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (c->failed) {
+		snprintf(buf, len, "failed");
+		return;
+	}
+	if (!c->v.n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	report_mean_sd(c->v.mean, c->v.sd, c->v.n, "±", buf, len);
+	/* Where the cells of a table stand on different numbers of runs, each says its own. */
+	if (!table_n(t)) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " (n=%u)", c->v.n);
+	}
 }
 
 static const char *dim_title(const char *d)
@@ -126,7 +132,7 @@ static void text_table(FILE *f, const struct rtable *t)
 		col_head(t, c, buf, sizeof(buf));
 		w[c + 1] = width(buf);
 		for (size_t r = 0; r < t->nr; r++) {
-			cell_text(&t->cells[r * t->nc + c], buf, sizeof(buf), false);
+			cell_text(t, &t->cells[r * t->nc + c], buf, sizeof(buf));
 			if (width(buf) > w[c + 1])
 				w[c + 1] = width(buf);
 		}
@@ -144,7 +150,7 @@ static void text_table(FILE *f, const struct rtable *t)
 		pad(f, t->rows[r], w[0], false);
 		for (size_t c = 0; c < t->nc; c++) {
 			fputs("  ", f);
-			cell_text(&t->cells[r * t->nc + c], buf, sizeof(buf), false);
+			cell_text(t, &t->cells[r * t->nc + c], buf, sizeof(buf));
 			pad(f, buf, w[c + 1], true);
 		}
 		fputc('\n', f);
@@ -264,7 +270,7 @@ static void md_table(FILE *f, const struct rtable *t)
 		md(f, t->rows[r]);
 		fputs(" |", f);
 		for (size_t c = 0; c < t->nc; c++) {
-			cell_text(&t->cells[r * t->nc + c], buf, sizeof(buf), false);
+			cell_text(t, &t->cells[r * t->nc + c], buf, sizeof(buf));
 			fputc(' ', f);
 			md(f, buf);
 			fputs(" |", f);
