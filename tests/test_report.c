@@ -505,6 +505,42 @@ static void test_report_case_whose_runs_failed_shows_failed(void **state)
 	rs_release(&set);
 }
 
+/* Cells of one table on different numbers of runs (2 of 4k, 3 of 64k) each say their n. */
+static void test_report_cells_say_their_n_where_it_varies(void **state)
+{
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("A", 2000);
+	struct rs_set set;
+	struct report r;
+	char *s;
+
+	(void)state;
+	b.bs = 65536;
+	rs_init(&set);
+	for (unsigned i = 1; i <= 2; i++) {
+		a.repeat_index = i;
+		add(&set, &a);
+	}
+	for (unsigned i = 1; i <= 3; i++) {
+		b.repeat_index = i;
+		add(&set, &b);
+	}
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 1);
+	assert_int_equal(r.tables[0].cells[0].v.n, 2);
+	assert_int_equal(r.tables[0].cells[1].v.n, 3);
+	s = render(&r, RF_TEXT);
+	assert_non_null(strstr(s, "1000 ± 0 (n=2)"));
+	assert_non_null(strstr(s, "2000 ± 0 (n=3)"));
+	free(s);
+	s = render(&r, RF_HTML);
+	assert_non_null(strstr(s, "(n=2)"));
+	assert_non_null(strstr(s, "(n=3)"));
+	free(s);
+	report_release(&r);
+	rs_release(&set);
+}
+
 static void test_report_of_prepare_jobs_only_is_refused(void **state)
 {
 	struct report_opts o = { .no_hint = true };
@@ -537,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_report_build_failure_leaves_nothing_allocated),
 		cmocka_unit_test(test_report_writes_text_markdown_csv_and_json),
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
+		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
 		cmocka_unit_test(test_report_of_prepare_jobs_only_is_refused),
 	};
 
