@@ -56,16 +56,17 @@ case $family in
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
-        # fuse3 and libfuse3-dev build tests/tools/vanishfs, the target that disappears mid-run (t-64).
+        # fuse3 and libfuse3-dev build tests/tools/vanishfs, the target that disappears mid-run (t-64);
+        # librsvg2-bin's rsvg-convert renders every chart of the report test (t-70).
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
-                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev)
+                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin)
         ;;
     fedora)
         build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
                     libblkid-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
-                   fuse3-devel)
+                   fuse3-devel librsvg2-tools)
         ;;
 esac
 wanted=("${build_pkgs[@]}")
