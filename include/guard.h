@@ -3,7 +3,8 @@
  * The write guard of SPEC section 7: what makes writing to a block device dangerous. A device that is
  * mounted, used as swap, held by another driver (device mapper, md, LVM) or open exclusively elsewhere
  * is never written; one that holds a partition table or a filesystem, RAID or LVM signature (found by
- * libblkid) only with --force. Looks at the device and every partition of it. Reads only.
+ * libblkid) only with --force. Looks at the device and every partition of it. A device or a file that
+ * a loop device is set up on is in use too. Reads only.
  */
 #ifndef SSDBENCH_GUARD_H
 #define SSDBENCH_GUARD_H
@@ -19,13 +20,15 @@ struct guard {
 	char mounts[512];     /* every mount of the device or its partitions, for info */
 	char swap[256];
 	char holders[256];
+	char loops[256];      /* loop devices set up on the device, a partition or the file ("backs /dev/loop1") */
 	char signatures[512];
 	bool busy;            /* an O_EXCL open failed with EBUSY */
 };
 
 /*
  * Inspects the block device t (probed with its sysfs root). Returns 0, or -errno if the device could
- * not be examined (err says why). Files have nothing to guard: g is left empty.
+ * not be examined (err says why). A file is only looked up among the loop devices' backing files.
+ * A device libblkid cannot read counts as holding data (g->data says so): the guard fails closed.
  */
 int guard_inspect(const struct target *t, struct guard *g, char *err, size_t errlen);
 

@@ -15,8 +15,9 @@ static const char *or_dash(const char *s)
 
 static json_t *guard_json(const struct guard *g)
 {
-	return json_pack("{s:s?, s:s?, s:s?, s:s?, s:b, s:b, s:b}", "mounts", g->mounts[0] ? g->mounts : NULL,
+	return json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:b, s:b, s:b}", "mounts", g->mounts[0] ? g->mounts : NULL,
 			 "swap", g->swap[0] ? g->swap : NULL, "holders", g->holders[0] ? g->holders : NULL,
+			 "loops", g->loops[0] ? g->loops : NULL,
 			 "signatures", g->signatures[0] ? g->signatures : NULL, "busy", g->busy,
 			 "in_use", g->in_use[0] != 0, "holds_data", g->data[0] != 0);
 }
@@ -29,8 +30,7 @@ static json_t *info_json(const struct target *t, const struct guard *g)
 			      "logical_block_size", (int)t->lbs, "physical_block_size", (int)t->pbs,
 			      "label", t->label);
 
-	if (t->kind == TARGET_BLOCK)
-		json_object_set_new(o, "safety", guard_json(g));
+	json_object_set_new(o, "safety", guard_json(g));
 	if (!t->has_devinfo)
 		return o;
 	json_object_set_new(o, "device", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
@@ -47,6 +47,7 @@ static void guard_text(const struct guard *g)
 	printf("mounted:     %s\n", g->mounts[0] ? g->mounts : "no");
 	printf("swap:        %s\n", g->swap[0] ? g->swap : "no");
 	printf("holders:     %s\n", g->holders[0] ? g->holders : "none");
+	printf("loop:        %s\n", g->loops[0] ? g->loops : "no loop device on it");
 	printf("signatures:  %s\n", g->signatures[0] ? g->signatures : "none found");
 	printf("writable:    %s\n", g->in_use[0] ? "no, the device is in use"
 	       : g->data[0] ? "only with --force (it holds data)" : "yes");
@@ -62,6 +63,8 @@ static void info_text(const struct target *t, const struct guard *g)
 	       (double)t->size / 1e9, (double)t->size / 1073741824.0);
 	printf("block size:  logical %u, physical %u\n", t->lbs, t->pbs);
 	printf("label:       %s\n", t->label);
+	if (t->kind == TARGET_FILE)
+		printf("loop:        %s\n", g->loops[0] ? g->loops : "no loop device on it");
 	if (!t->has_devinfo) {
 		printf("device:      - (no block device behind it)\n");
 		return;

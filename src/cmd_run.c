@@ -259,7 +259,8 @@ static int check_guard(const struct target *t, bool force)
 		return -EINVAL;
 	}
 	if (g.in_use[0]) {
-		cli_error("'%s': refusing to write to a device in use: %s", t->path, g.in_use);
+		cli_error("'%s': refusing to write to a %s in use: %s", t->path,
+			  t->kind == TARGET_BLOCK ? "device" : "file", g.in_use);
 		return -EBUSY;
 	}
 	if (g.data[0] && !force) {

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,35 +154,114 @@ static void check_holders(const struct devset *s, struct guard *g)
 	}
 }
 
-/* libblkid's verdict on one device: "gpt partition table", "ext4 filesystem", "linux_raid_member raid". */
-static void probe_signature(const char *name, struct guard *g)
+/* One signature libblkid found ("gpt partition table", "ext4 filesystem"), once, into g->signatures. */
+static void add_signature(blkid_probe pr, const char *path, struct guard *g)
 {
-	char path[128], what[160];
 	const char *type = NULL, *usage = NULL, *pttype = NULL;
-	blkid_probe pr;
+	char what[256];
 
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	if (!(pr = blkid_new_probe_from_filename(path)))
-		return;
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, 0);
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
-	if (blkid_do_safeprobe(pr) == 0) {
-		blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL);
-		blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
+	if (!blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL) && pttype)
+		snprintf(what, sizeof(what), "%.60s partition table on %.120s", pttype, path);
+	else if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL) && type) {
 		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
-		if (pttype) {
-			snprintf(what, sizeof(what), "%s partition table", pttype);
-			append(g->signatures, sizeof(g->signatures), "%s%s on %s", what, path);
-		}
-		if (type) {
-			snprintf(what, sizeof(what), "%s %s", type,
-				 usage && !strcmp(usage, "filesystem") ? "filesystem" : usage ? usage : "signature");
-			append(g->signatures, sizeof(g->signatures), "%s%s on %s", what, path);
-		}
+		snprintf(what, sizeof(what), "%.60s %.20s on %.120s", type,
+			 usage && strcmp(usage, "other") ? usage : "signature", path);
+	} else
+		return;
+	if (!strstr(g->signatures, what))
+		join(g->signatures, sizeof(g->signatures), what);
+}
+
+/*
+ * Every signature on one device, the way wipefs lists them: blkid_do_probe one at a time, not
+ * blkid_do_safeprobe, whose verdict on a device with two signatures is "ambiguous" and names none.
+ * Signatures with a bad checksum count too: they still mark data. A device that cannot be probed
+ * counts as holding data (it fails closed), with the reason.
+ */
+static void probe_signatures(const char *name, struct guard *g)
+{
+	char path[128], why[256];
+	blkid_probe pr;
+	int rc;
+
+	snprintf(path, sizeof(path), "/dev/%.100s", name);
+	errno = 0;
+	if (!(pr = blkid_new_probe_from_filename(path))) {
+		snprintf(why, sizeof(why), "%.120s cannot be examined for signatures (%s)", path,
+			 strerror(errno ? errno : EIO));
+		join(g->signatures, sizeof(g->signatures), why);
+		return;
+	}
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_MAGIC |
+					  BLKID_SUBLKS_BADCSUM);
+	while ((rc = blkid_do_probe(pr)) == 0)
+		add_signature(pr, path, g);
+	if (rc < 0) {
+		snprintf(why, sizeof(why), "%.120s cannot be examined for signatures (libblkid failed)", path);
+		join(g->signatures, sizeof(g->signatures), why);
 	}
 	blkid_free_probe(pr);
+}
+
+/* The file a loop device reads and writes, from <sysfs>/block/NAME/loop/backing_file, stat'ed. */
+static bool loop_backing(const char *sysfs, const char *name, struct stat *st)
+{
+	char path[600], file[4096];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%.300s/block/%.200s/loop/backing_file", sysfs, name);
+	if (!(f = fopen(path, "r")))
+		return false;
+	n = fread(file, 1, sizeof(file) - 1, f);
+	fclose(f);
+	file[n] = 0;
+	file[strcspn(file, "\n")] = 0;
+	return file[0] && stat(file, st) == 0;
+}
+
+/*
+ * Loop devices set up on the target: on the device or one of its partitions (s), or on the file
+ * (st). Writing beneath a loop device corrupts whatever uses it (a mounted filesystem, a VM), and
+ * the kernel shows no holder for it and takes no exclusive claim, so the guard looks for itself.
+ */
+static void check_loops(const char *sysfs, const struct devset *s, const struct stat *file, struct guard *g)
+{
+	char dir[600];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%.300s/block", sysfs);
+	if (!(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+		int i = -1;
+
+		if (strncmp(e->d_name, "loop", 4) || !loop_backing(sysfs, e->d_name, &st))
+			continue;
+		if (s && S_ISBLK(st.st_mode))
+			i = find_dev(s, st.st_rdev);
+		if (i >= 0)
+			append(g->loops, sizeof(g->loops), "%s/dev/%.63s backs /dev/%.63s", s->name[i], e->d_name);
+		else if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)
+			append(g->loops, sizeof(g->loops), "%sbacks /dev/%.63s%s", e->d_name, "");
+	}
+	closedir(d);
+}
+
+/* A file target: in use if a loop device is set up on it. */
+static int inspect_file(const struct target *t, struct guard *g)
+{
+	struct stat st;
+
+	if (t->exists && t->sysfs && stat(t->path, &st) == 0 && S_ISREG(st.st_mode))
+		check_loops(t->sysfs, NULL, &st, g);
+	snprintf(g->in_use, sizeof(g->in_use), "%s", g->loops);
+	return 0;
 }
 
 int guard_inspect(const struct target *t, struct guard *g, char *err, size_t errlen)
@@ -191,7 +271,7 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 
 	memset(g, 0, sizeof(*g));
 	if (t->kind != TARGET_BLOCK)
-		return 0;
+		return inspect_file(t, g);
 	if (!t->has_devinfo) {
 		snprintf(err, errlen, "'%s': sysfs has no record of this device; cannot check that it is unused",
 			 t->path);
@@ -203,16 +283,18 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 	check_mounts(s, g);
 	check_swap(s, g);
 	check_holders(s, g);
+	check_loops(t->sysfs, s, NULL, g);
 	fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
 	g->busy = fd < 0 && errno == EBUSY;
 	for (int i = 0; i < s->n; i++)
-		probe_signature(s->name[i], g);
+		probe_signatures(s->name[i], g);
 	free(s);
 	join(g->in_use, sizeof(g->in_use), g->mounts);
 	join(g->in_use, sizeof(g->in_use), g->swap);
 	join(g->in_use, sizeof(g->in_use), g->holders);
+	join(g->in_use, sizeof(g->in_use), g->loops);
 	if (!g->in_use[0] && g->busy)
 		snprintf(g->in_use, sizeof(g->in_use), "open exclusively by another program or driver");
 	snprintf(g->data, sizeof(g->data), "%s", g->signatures);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* The write guard against the fake sysfs of tests/fixtures: partitions and holders. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -82,6 +86,110 @@ static void test_guard_refuses_a_device_sysfs_does_not_know(void **state)
 	assert_non_null(strstr(err, "/dev/ghost"));
 }
 
+/*
+ * A sysfs root in a fresh directory: dev/ and devices/ of the fixture, and block/loop5 whose
+ * backing_file names backing. Returns the directory (static).
+ */
+static const char *sysfs_with_loop(const char *backing)
+{
+	static char root[256];
+	char path[512], fix[1024], link[1100];
+	FILE *f;
+
+	snprintf(root, sizeof(root), "/tmp/ssdbench-test-guard.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	assert_non_null(realpath(sysfs_root(), fix));
+	for (int i = 0; i < 2; i++) {
+		const char *sub = i ? "devices" : "dev";
+
+		snprintf(link, sizeof(link), "%s/%s", fix, sub);
+		snprintf(path, sizeof(path), "%s/%s", root, sub);
+		assert_int_equal(symlink(link, path), 0);
+	}
+	snprintf(path, sizeof(path), "%s/block", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/block/loop5", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/block/loop5/loop", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/block/loop5/loop/backing_file", root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", backing);
+	fclose(f);
+	return root;
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_guard_finds_a_loop_device_on_a_file(void **state)
+{
+	struct target t = { .kind = TARGET_FILE, .exists = true, .fd = -1 };
+	char file[] = "/tmp/ssdbench-test-guard-img.XXXXXX", err[256];
+	struct guard g;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(file)) >= 0);
+	close(fd);
+	t.sysfs = sysfs_with_loop(file);
+	snprintf(t.path, sizeof(t.path), "%s", file);
+	assert_int_equal(guard_inspect(&t, &g, err, sizeof(err)), 0);
+	assert_string_equal(g.loops, "backs /dev/loop5");
+	assert_string_equal(g.in_use, "backs /dev/loop5");
+	assert_string_equal(g.data, "");
+	remove_tree(t.sysfs);
+	unlink(file);
+}
+
+static void test_guard_ignores_a_loop_device_on_another_file(void **state)
+{
+	struct target t = { .kind = TARGET_FILE, .exists = true, .fd = -1 };
+	char file[] = "/tmp/ssdbench-test-guard-img.XXXXXX", err[256];
+	struct guard g;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(file)) >= 0);
+	close(fd);
+	t.sysfs = sysfs_with_loop("/etc/hostname");
+	snprintf(t.path, sizeof(t.path), "%s", file);
+	assert_int_equal(guard_inspect(&t, &g, err, sizeof(err)), 0);
+	assert_string_equal(g.in_use, "");
+	remove_tree(t.sysfs);
+	unlink(file);
+}
+
+/* A loop device on a partition of the disk: a block special file for 8:1 stands for /dev/sda1. */
+static void test_guard_finds_a_loop_device_on_a_partition(void **state)
+{
+	char node[] = "/tmp/ssdbench-test-guard-node.XXXXXX", err[256];
+	struct target t;
+	struct guard g;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(node)) >= 0);
+	close(fd);
+	unlink(node);
+	if (mknod(node, S_IFBLK | 0600, makedev(8, 1)) < 0) {
+		print_message("skip: mknod of a block special file needs root (%s)\n", strerror(errno));
+		skip();
+	}
+	fake_target(&t, 0);
+	t.sysfs = sysfs_with_loop(node);
+	assert_int_equal(guard_inspect(&t, &g, err, sizeof(err)), 0);
+	assert_string_equal(g.loops, "/dev/sda1 backs /dev/loop5");
+	assert_non_null(strstr(g.in_use, "/dev/sda1 backs /dev/loop5"));
+	remove_tree(t.sysfs);
+	unlink(node);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +197,9 @@ int main(void)
 		cmocka_unit_test(test_guard_checks_a_partition_itself),
 		cmocka_unit_test(test_guard_leaves_files_alone),
 		cmocka_unit_test(test_guard_refuses_a_device_sysfs_does_not_know),
+		cmocka_unit_test(test_guard_finds_a_loop_device_on_a_file),
+		cmocka_unit_test(test_guard_ignores_a_loop_device_on_another_file),
+		cmocka_unit_test(test_guard_finds_a_loop_device_on_a_partition),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

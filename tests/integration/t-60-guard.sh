@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The write guard (SPEC section 7) on loop devices: a device holding a filesystem or a partition
 # table is refused for writes without --force, and accepted with it; a mounted device (or a mounted
-# partition of it) and a swap device are refused always; read-only jobs are never refused. A refused
-# run exits 2, names the device and what was found, and leaves the device unchanged.
+# partition of it), a swap device and a device or file that a loop device is set up on are refused
+# always; a device with two signatures (libblkid's "ambiguous" verdict) is refused like one with one;
+# read-only jobs are never refused. A refused run exits 2, names the device and what was found, and
+# leaves the device unchanged.
 source "$(dirname "$0")/lib.sh"
 need_root
-need_cmd mkfs.ext4 mkswap swapon sfdisk
+need_cmd mkfs.ext4 mkswap swapon sfdisk wipefs partx python3
 dev=$(make_loop 128M)
 mnt=$TMPDIR/mnt
 mkdir -p "$mnt"
@@ -62,6 +64,8 @@ ok "swap: refused even with --force"
 wipefs -qa "$dev"
 printf 'label: gpt\n,32M\n,\n' | sfdisk -q "$dev" >/dev/null 2>&1 || true
 partx -u "$dev" 2>/dev/null || true
+# partx adds partitions that detaching the loop device does not remove: remove them ourselves.
+at_exit sh -c "partx -d '$dev' 2>/dev/null || true"
 refused "gpt partition table"
 if [ -b "${dev}p1" ]; then
 	mkfs.ext4 -q -F "${dev}p1"
@@ -71,4 +75,51 @@ if [ -b "${dev}p1" ]; then
 	ok "a mounted partition protects the whole device"
 fi
 ok "GPT partition table refused without --force"
+partx -d "$dev" 2>/dev/null || true
+
+# Two signatures: an ext4 filesystem and a cramfs header in its unused first kilobyte. libblkid's
+# safe probe calls this ambiguous and names neither; the guard must still see (and name) both.
+wipefs -qa "$dev" 2>/dev/null   # it complains that a loop device cannot re-read its partitions
+mkfs.ext4 -q -F -b 4096 "$dev"
+python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.write(struct.pack("<IIII", 0x28cd3d45, 4096, 0, 0) + b"Compressed ROMFS")' "$dev"
+rc=0
+blkid -p "$dev" >/dev/null 2>&1 || rc=$?
+((rc != 0)) || warn "blkid -p no longer calls this device ambiguous; the case still checks both are named"
+refused "ext4 filesystem on $dev; cramfs filesystem on $dev"
+ok "two signatures: refused without --force, both named"
+
+# A loop device set up on the device: writing beneath it corrupts what uses it, mounted or not, and
+# the kernel shows no holder for it. Refused even with --force.
+wipefs -qa "$dev"
+upper=$(losetup -f --show "$dev") || fail "losetup on $dev"
+at_exit sh -c "losetup -d '$upper' 2>/dev/null || true"
+refused "$dev backs $upper" --force
+mkfs.ext4 -q -F "$upper"
+mount "$upper" "$mnt"
+refused "$dev backs $upper" --force
+accepted --rw randread
+umount "$mnt"
+losetup -d "$upper"
+grep -q "loop: *no loop device" <("$SSDBENCH" info "$dev") || fail "info still shows a loop device"
+ok "a loop device on the device: refused even with --force, reads allowed"
+
+# The same for a file target: the image file of a loop device.
+img=$TMPDIR/image
+truncate -s 16M "$img"
+upper=$(losetup -f --show "$img") || fail "losetup on $img"
+at_exit sh -c "losetup -d '$upper' 2>/dev/null || true"
+before=$(md5sum <"$img")
+rc=0
+"$SSDBENCH" run --rw write --bs 1m --io-limit 4m --output "$TMPDIR/res" --progress never --force "$img" \
+	>/dev/null 2>"$TMPDIR/err" || rc=$?
+assert_eq "$rc" 2 "write to the image file of $upper refused"
+grep -q "refusing to write to a file in use: backs $upper" "$TMPDIR/err" || fail "message: $(cat "$TMPDIR/err")"
+assert_eq "$(md5sum <"$img")" "$before" "image file unchanged"
+grep -q "loop: *backs $upper" <("$SSDBENCH" info "$img") || fail "info does not show $upper on $img"
+"$SSDBENCH" run --rw randread --io-limit 1m --output "$TMPDIR/res" --progress never "$img" >/dev/null \
+	2>"$TMPDIR/err" || fail "read of the image refused: $(cat "$TMPDIR/err")"
+losetup -d "$upper"
+ok "the image file of a loop device: writes refused even with --force, reads allowed"
 pass
