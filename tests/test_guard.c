@@ -127,42 +127,44 @@ static void remove_tree(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void test_guard_finds_a_loop_device_on_a_file(void **state)
+/*
+ * Inspects a new empty file under a sysfs whose loop5 is backed by backing (NULL: by the file
+ * itself). Leaves nothing behind.
+ */
+static void inspect_image(const char *backing, struct guard *g)
 {
 	struct target t = { .kind = TARGET_FILE, .exists = true, .fd = -1 };
 	char file[] = "/tmp/ssdbench-test-guard-img.XXXXXX", err[256];
-	struct guard g;
 	int fd;
 
-	(void)state;
 	assert_true((fd = mkstemp(file)) >= 0);
 	close(fd);
-	t.sysfs = sysfs_with_loop(file);
+	t.sysfs = sysfs_with_loop(backing ? backing : file);
 	snprintf(t.path, sizeof(t.path), "%s", file);
-	assert_int_equal(guard_inspect(&t, &g, err, sizeof(err)), 0);
-	assert_string_equal(g.loops, "backs /dev/loop5");
-	assert_string_equal(g.in_use, "backs /dev/loop5");
-	assert_string_equal(g.data, "");
+	assert_int_equal(guard_inspect(&t, g, err, sizeof(err)), 0);
 	remove_tree(t.sysfs);
 	unlink(file);
 }
 
-static void test_guard_ignores_a_loop_device_on_another_file(void **state)
+static void test_guard_finds_a_loop_device_on_a_file(void **state)
 {
-	struct target t = { .kind = TARGET_FILE, .exists = true, .fd = -1 };
-	char file[] = "/tmp/ssdbench-test-guard-img.XXXXXX", err[256];
 	struct guard g;
-	int fd;
 
 	(void)state;
-	assert_true((fd = mkstemp(file)) >= 0);
-	close(fd);
-	t.sysfs = sysfs_with_loop("/etc/hostname");
-	snprintf(t.path, sizeof(t.path), "%s", file);
-	assert_int_equal(guard_inspect(&t, &g, err, sizeof(err)), 0);
+	inspect_image(NULL, &g);
+	assert_string_equal(g.loops, "backs /dev/loop5");
+	assert_string_equal(g.in_use, "backs /dev/loop5");
+	assert_string_equal(g.data, "");
+}
+
+static void test_guard_ignores_a_loop_device_on_another_file(void **state)
+{
+	struct guard g;
+
+	(void)state;
+	inspect_image("/etc/hostname", &g);
+	assert_string_equal(g.loops, "");
 	assert_string_equal(g.in_use, "");
-	remove_tree(t.sysfs);
-	unlink(file);
 }
 
 /* A loop device on a partition of the disk: a block special file for 8:1 stands for /dev/sda1. */
