@@ -117,6 +117,12 @@ int report_write_html(FILE *f, const struct report *r);
 /* Builds the charts of the tables (report_build calls it when opts->charts). */
 int report_charts(struct report *r);
 
+/*
+ * Whether device p has the lowest USD per unit in price column k (-1: per GB, else an index of
+ * rprice.per) among at least two devices with a value there: seed 000's Table VI prints it in bold.
+ */
+bool report_price_best(const struct report *r, size_t p, int k);
+
 /* The unit a concrete metric is shown in ("IOPS", "MB/s", "MiB/s", "us"). */
 const char *report_unit(const struct metric *m, bool mib);
 /* A value in its display unit from the raw one (IOPS, bytes/s, ns). */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "parse.h"
 #include "profile.h"
 #include "report.h"
 #include "svg.h"
@@ -451,7 +452,8 @@ static void html_prices(FILE *f, const struct report *r)
 					     "rand read $/IOPS", "rand write $/IOPS" };
 
 	fputs("<section id=\"price\">\n<h2>Price per performance</h2>\n<table>\n<caption>USD per unit of the mean "
-	      "(lower is better); each from the device's smallest request size unless --at chose one"
+	      "(lower is better, the best in bold); each from the device's smallest request size unless --at "
+	      "chose one"
 	      "</caption>\n<tr><th>device</th><th>price (USD)</th>", f);
 	for (int k = 0; k < 5; k++)
 		fprintf(f, "<th>%s</th>", k && k < 3 && r->mib ? (k == 1 ? "seq read $/MiB/s" :
@@ -465,22 +467,129 @@ static void html_prices(FILE *f, const struct report *r)
 		fprintf(f, "</th><td class=\"n\">%.2f</td>", pr->usd);
 		for (int k = -1; k < 4; k++) {
 			double v = k < 0 ? pr->per_gb : pr->per[k];
+			bool best = report_price_best(r, p, k);
 			char num[32];
 
 			report_number(v, num, sizeof(num));
 			if (isnan(v))
 				fputs("<td class=\"n\">&#8211;</td>", f);
 			else if (k < 0)
-				fprintf(f, "<td class=\"n\">%s</td>", num);
+				fprintf(f, "<td class=\"n\">%s%s%s</td>", best ? "<b>" : "", num, best ? "</b>" : "");
 			else
-				fprintf(f, "<td class=\"n\" title=\"at bs %s\">%s</td>", pr->at[k], num);
+				fprintf(f, "<td class=\"n\" title=\"at bs %s\">%s%s%s</td>", pr->at[k], best ? "<b>" : "",
+					num, best ? "</b>" : "");
 		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n</section>\n", f);
 }
 
-/* The experiments: each profile's name and description, where the profile can be found here. */
+/* How a job value reads in the "as run" line: amounts as given ("100%", "2x") or as sizes, durations. */
+static void job_value(const json_t *job, const char *key, char *buf, size_t len)
+{
+	static const char *const sizes[] = { "bs", "span", "offset", "io_limit", "fill", NULL };
+	const json_t *rel = json_object_get(json_object_get(job, "relative"), key);
+	const json_t *v = json_object_get(job, key);
+	char d[32];
+
+	if (json_is_string(rel))
+		snprintf(buf, len, "%s", json_string_value(rel));
+	else if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "on" : "off");
+	else if (json_is_object(v)) {   /* steady_state */
+		format_duration((uint64_t)json_integer_value(json_object_get(v, "round_ns")), d, sizeof(d));
+		snprintf(buf, len, "%.8s over %lld rounds of %.16s",
+			 json_string_value(json_object_get(v, "metric")) ?: "?",
+			 (long long)json_integer_value(json_object_get(v, "window")), d);
+	} else if (!json_is_integer(v))
+		snprintf(buf, len, "off");
+	else if (!strcmp(key, "runtime") || !strcmp(key, "ramp"))
+		format_duration((uint64_t)json_integer_value(v), buf, len);
+	else {
+		for (size_t i = 0; sizes[i]; i++)
+			if (!strcmp(key, sizes[i])) {
+				format_size((uint64_t)json_integer_value(v), buf, len);
+				return;
+			}
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	}
+}
+
+/* A parameter that did nothing in this job (no ramp, no trim, no limit: 0, off or null). */
+static bool idle_value(const json_t *job, const char *key)
+{
+	static const char *const quiet[] = { "offset", "runtime", "ramp", "trim", "fill", "io_limit",
+					     "steady_state", NULL };
+	const json_t *v = json_object_get(job, key);
+
+	for (size_t i = 0; quiet[i]; i++)
+		if (!strcmp(key, quiet[i]))
+			return !json_object_get(json_object_get(job, "relative"), key) &&
+			       (json_is_null(v) || json_is_false(v) || (json_is_integer(v) && !json_integer_value(v)));
+	return false;
+}
+
+static bool profile_is(const struct agg_case *c, const char *profile)
+{
+	return c->first->profile && !strcmp(c->first->profile, profile);
+}
+
+/*
+ * What a profile's runs were, from their jobs, whatever overrides they ran with: each parameter
+ * with the values it took, in first-seen order ("bs 4k, 8k; qd 1; span 128m; repeat 3"). Leaves
+ * out what did nothing in every run (no ramp, no trim, ...).
+ */
+static void html_as_run(FILE *f, const struct report *r, const char *profile)
+{
+	static const char *const keys[] = { "rw", "rwmix_write", "bs", "qd", "threads", "engine", "direct",
+					    "span", "offset", "io_limit", "runtime", "ramp", "trim", "fill",
+					    "data", "steady_state", "repeat", NULL };
+	bool mixed = false;
+
+	for (size_t i = 0; i < r->agg.n; i++)
+		if (profile_is(&r->agg.cases[i], profile))
+			mixed |= !strcmp(r->agg.cases[i].first->rw, "rw") || !strcmp(r->agg.cases[i].first->rw, "randrw");
+	fputs("<br/><small>as run: ", f);
+	for (size_t k = 0, shown = 0; keys[k]; k++) {
+		char vals[16][80], cur[80];
+		size_t n = 0;
+		bool more = false, idle = true;
+
+		for (size_t i = 0; i < r->agg.n; i++) {
+			size_t j;
+
+			if (!profile_is(&r->agg.cases[i], profile))
+				continue;
+			idle &= idle_value(r->agg.cases[i].first->job, keys[k]);
+			job_value(r->agg.cases[i].first->job, keys[k], cur, sizeof(cur));
+			for (j = 0; j < n && strcmp(vals[j], cur); j++)
+				;
+			if (j < n)
+				continue;
+			if (n < 16)
+				memcpy(vals[n++], cur, sizeof(cur));
+			else
+				more = true;
+		}
+		if (!n || idle || (!mixed && !strcmp(keys[k], "rwmix_write")))
+			continue;
+		fprintf(f, "%s%s ", shown++ ? "; " : "", keys[k]);
+		for (size_t j = 0; j < n; j++) {
+			fputs(j ? ", " : "", f);
+			html_escape(f, vals[j]);
+		}
+		if (more)
+			fputs(", &#8230;", f);
+	}
+	fputs("</small>", f);
+}
+
+/*
+ * The experiments: each profile's name and description (where the profile can be found here), and
+ * what its runs were: the description tells the experiment, the runs may have been shrunk.
+ */
 static void html_profiles(FILE *f, const struct report *r)
 {
 	bool any = false;
@@ -507,6 +616,7 @@ static void html_profiles(FILE *f, const struct report *r)
 			html_escape(f, p.description);
 			profile_release(&p);
 		}
+		html_as_run(f, r, name);
 	}
 	if (any)
 		fputs("</td></tr>\n", f);

@@ -163,11 +163,7 @@ static void price_text(const struct report *r, size_t p, int k, char *buf, size_
 {
 	const struct rprice *pr = &r->prices[p];
 
-	if (k < 0) {
-		report_number(pr->per_gb, buf, len);
-	} else {
-		report_number(pr->per[k], buf, len);
-	}
+	report_number(k < 0 ? pr->per_gb : pr->per[k], buf, len);
 }
 
 static const char *price_head(const struct report *r, int k, char *buf, size_t len)
@@ -285,7 +281,8 @@ static void md_prices(FILE *f, const struct report *r)
 	char buf[64], at[64];
 
 	price_at(r, at, sizeof(at));
-	fprintf(f, "### price per performance\n\nUSD per unit of the mean%s; lower is better\n\n| device |", at);
+	fprintf(f, "### price per performance\n\nUSD per unit of the mean%s; lower is better, the best in bold\n\n"
+		"| device |", at);
 	for (int k = -1; k < 4; k++)
 		fprintf(f, " %s |", price_head(r, k, buf, sizeof(buf)));
 	fputs("\n| --- |", f);
@@ -298,7 +295,7 @@ static void md_prices(FILE *f, const struct report *r)
 		fputs(" |", f);
 		for (int k = -1; k < 4; k++) {
 			price_text(r, p, k, buf, sizeof(buf));
-			fprintf(f, " %s |", buf);
+			fprintf(f, report_price_best(r, p, k) ? " **%s** |" : " %s |", buf);
 		}
 		fputc('\n', f);
 	}

@@ -328,6 +328,31 @@ static void test_report_prices_per_gb_and_per_unit_at_the_smallest_size(void **s
 	rs_release(&set);
 }
 
+/* Table VI's bold: the lowest of a column, ties all bold, one device alone never, no value never. */
+static void test_report_price_best_is_the_lowest_of_two_or_more(void **state)
+{
+	struct rprice p[3] = {
+		{ .label = "A", .per_gb = 2, .per = { 1, NAN, 3, 5 } },
+		{ .label = "B", .per_gb = 1, .per = { 2, 7, 3, NAN } },
+		{ .label = "C", .per_gb = 4, .per = { 9, NAN, 4, NAN } },
+	};
+	struct report r = { .prices = p, .nprices = 3 };
+
+	(void)state;
+	assert_false(report_price_best(&r, 0, -1));
+	assert_true(report_price_best(&r, 1, -1));
+	assert_true(report_price_best(&r, 0, 0));
+	assert_false(report_price_best(&r, 2, 0));
+	assert_false(report_price_best(&r, 1, 1));    /* the only value of its column */
+	assert_false(report_price_best(&r, 0, 1));    /* no value */
+	assert_true(report_price_best(&r, 0, 2));     /* a tie */
+	assert_true(report_price_best(&r, 1, 2));
+	assert_false(report_price_best(&r, 2, 2));
+	assert_false(report_price_best(&r, 0, 3));
+	r.nprices = 1;
+	assert_false(report_price_best(&r, 0, -1));
+}
+
 static void test_report_refuses_a_price_or_at_it_cannot_use(void **state)
 {
 	struct report_opts o = { .no_hint = true };
@@ -575,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
 		cmocka_unit_test(test_report_of_prepare_jobs_only_is_refused),
+		cmocka_unit_test(test_report_price_best_is_the_lowest_of_two_or_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

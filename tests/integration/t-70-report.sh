@@ -331,6 +331,14 @@ if grep -Eino 'src=|href="http|<link|<script' "$TMPDIR/report.html"; then
 	fail "the HTML page refers to something outside it (above)"
 fi
 ok "the HTML page is self-contained: no src=, href=\"http, <link or <script"
+# The header says what the runs were, not only what the profile describes: these ran shrunk with
+# --set span=16m --set bs=4k,64k --set repeat=2 (the profile says 4 GiB, 4k..64k, 5 repeats).
+asrun=$(grep -o 'as run: [^<]*' "$TMPDIR/report.html") || fail "the HTML page has no 'as run' line"
+assert_eq "$asrun" "as run: rw write, read, randread, randwrite; bs 4k, 64k; qd 1; threads 1; engine psync; direct on; span 16m; io_limit 100%; data random; repeat 2" \
+	"the experiment as run, from the results' jobs"
+# Table VI's best per column in bold: drive-b is the cheaper in every column here.
+assert_eq "$(grep -o '<td class="n"[^>]*><b>[^<]*</b>' "$TMPDIR/report.html" | sed 's/.*<b>//; s/<.b>//' | tr '\n' ' ')" \
+	"2980 0.03491 0.05151 0.00009100 0.0001786 " "the lowest price per unit of each column in bold"
 # The inline charts, cut out of the page, are well-formed SVG documents too.
 python3 - "$TMPDIR/report.html" "$TMPDIR/inline" <<'EOF'
 import os, re, sys
