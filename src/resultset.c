@@ -38,6 +38,8 @@ static const char *const results_keys[] = {
 	"read", "write", "total", "runtime_ns", "cpu", "timeseries", "steady_state", NULL
 };
 static const char *const op_keys[] = { "ios", "bytes", "iops", "bw_bytes", "lat_ns", "lat_hist", NULL };
+static const char *const lat_keys[] = { "min", "max", "mean", "stddev", "percentiles", NULL };
+static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99", NULL };
 static const char *const rw_names[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
 };
@@ -193,6 +195,30 @@ static int check_job(json_t *job, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * lat_ns of one direction: every field of its type. The reader takes percentiles from the histogram,
+ * not from here, but a file with a wrong type in it is broken, and is refused like any other.
+ */
+static int check_lat(json_t *lat, const char *op, char *err, size_t errlen)
+{
+	char where[48], pwhere[64];
+
+	snprintf(where, sizeof(where), "%s.lat_ns", op);
+	snprintf(pwhere, sizeof(pwhere), "%s.percentiles", where);
+	if (check_keys(lat, where, lat_keys, err, errlen))
+		return -EINVAL;
+	NEED(lat, where, "min", W_INT);
+	NEED(lat, where, "max", W_INT);
+	NEED(lat, where, "mean", W_NUM);
+	NEED(lat, where, "stddev", W_NUM);
+	NEED(lat, where, "percentiles", W_OBJ);
+	if (check_keys(json_object_get(lat, "percentiles"), pwhere, pct_keys, err, errlen))
+		return -EINVAL;
+	for (const char *const *k = pct_keys; *k; k++)
+		NEED(json_object_get(lat, "percentiles"), pwhere, *k, W_INT);
+	return 0;
+}
+
 static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char *err, size_t errlen)
 {
 	json_t *o = json_object_get(results, rs_dir_name[d]);
@@ -206,6 +232,8 @@ static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char 
 	NEED(o, where, "iops", W_NUM);
 	NEED(o, where, "bw_bytes", W_NUM);
 	NEED(o, where, "lat_ns", W_OBJ);
+	if (check_lat(json_object_get(o, "lat_ns"), where, err, errlen))
+		return -EINVAL;
 	op->ios = (uint64_t)json_integer_value(json_object_get(o, "ios"));
 	op->bytes = (uint64_t)json_integer_value(json_object_get(o, "bytes"));
 	op->iops = json_number_value(json_object_get(o, "iops"));
