@@ -442,10 +442,12 @@ static void cat_draw(FILE *f, const char *const *names, size_t n, const struct f
 
 /*
  * The root element, a white background (for dark pages), and the title twice: for screen readers
- * and, cut to the width, on the chart.
+ * and, fit to the width, on the chart.
  */
 static void doc_begin(FILE *f, double height, const char *title)
 {
+	double size;
+
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
 		"height=\"%.0f\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		W, height, W, height);
@@ -453,9 +455,11 @@ static void doc_begin(FILE *f, double height, const char *title)
 	svg_escape(f, title);
 	fputs("</title>\n", f);
 	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n", W, height);
-	fprintf(f, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" "
-		"font-weight=\"bold\" fill=\"#111\">", W / 2);
-	escape_n(f, title, (size_t)((W - 20) / (15 * 0.68)));
+	/* A long title gets a smaller font (down to 11) before it is cut. */
+	size = fmax(11, fmin(15, (W - 20) / ((double)nchars(title) * 0.68)));
+	fprintf(f, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"%.1f\" "
+		"font-weight=\"bold\" fill=\"#111\">", W / 2, size);
+	escape_n(f, title, (size_t)((W - 20) / (size * 0.68)));
 	fputs("</text>\n", f);
 }
 
