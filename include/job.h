@@ -43,7 +43,8 @@ struct job {
 	enum rw_pattern rw;
 	unsigned rwmix_write;       /* percent of writes in mixes */
 	uint64_t bs;
-	uint64_t stride;            /* 0 = 2 x bs */
+	uint64_t stride;            /* bytes; 0 = stride_bs x bs */
+	unsigned stride_bs;         /* "17x": a multiple of bs, which follows bs; 0 with stride 0: 2 */
 	unsigned qd;
 	unsigned threads;
 	char engine[16];

@@ -73,15 +73,40 @@ static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* Bytes ("68k"), or a multiple of bs ("17x", IOzone's -j 17), which then follows bs across a matrix. */
 static int set_stride(struct job *j, const char *v, char *err, size_t errlen)
 {
+	size_t n = strlen(v);
+	uint64_t m;
+
+	j->stride = 0;
+	j->stride_bs = 0;
+	if (n > 1 && n < 8 && (v[n - 1] == 'x' || v[n - 1] == 'X')) {
+		char num[8];
+
+		snprintf(num, sizeof(num), "%.*s", (int)(n - 1), v);
+		if (parse_uint(num, 1, 65536, &m, err, errlen)) {
+			snprintf(err, errlen, "'%s': a multiple of bs is 1x..65536x", v);
+			return -EINVAL;
+		}
+		j->stride_bs = (unsigned)m;
+		return 0;
+	}
 	if (parse_size(v, &j->stride, err, errlen))
 		return -EINVAL;
 	if (j->stride < 512 || j->stride > (1ull << 40)) {
-		snprintf(err, errlen, "'%s': out of range 512..1t", v);
+		snprintf(err, errlen, "'%s': out of range 512..1t (or a multiple of bs: 17x)", v);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The stride in bytes: as given, or its multiple of bs (2 x bs by default). */
+static uint64_t job_stride(const struct job *j)
+{
+	if (j->stride)
+		return j->stride;
+	return (j->stride_bs ? j->stride_bs : 2) * j->bs;
 }
 
 static int set_amount(struct amount *a, bool multiple, const char *v, char *err, size_t errlen)
@@ -224,7 +249,8 @@ static const struct param params[] = {
 	  "read, write, randread, randwrite, rw, randrw, stride-read, stride-write" },
 	{ "rwmix_write", P_UINT, F(rwmix_write), 0, 100, NULL, "50", "percent of writes in a mix" },
 	{ "bs", P_SIZE, F(bs), 512, 64ull << 20, NULL, "4k", "request size, 512..64m" },
-	{ "stride", P_SPECIAL, 0, 0, 0, set_stride, "2 x bs", "distance between request starts (stride patterns)" },
+	{ "stride", P_SPECIAL, 0, 0, 0, set_stride, "2x",
+	  "distance between request starts (stride patterns): bytes, or a multiple of bs (17x)" },
 	{ "qd", P_UINT, F(qd), 1, 4096, NULL, "1", "requests in flight per thread, 1..4096" },
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
 	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring", "io_uring, libaio, psync or null" },
@@ -388,8 +414,14 @@ int job_check(const struct job *j, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (j->stride && (j->stride < j->bs || j->stride % j->bs)) {
-		snprintf(err, errlen, "stride: %llu must be a multiple of bs (%llu) and at least bs",
+		snprintf(err, errlen, "stride: %llu must be a multiple of bs (%llu) and at least bs "
+			 "(a multiple of bs such as 17x follows bs)",
 			 (unsigned long long)j->stride, (unsigned long long)j->bs);
+		return -EINVAL;
+	}
+	if (job_stride(j) > (1ull << 40)) {
+		snprintf(err, errlen, "stride: %ux bs (%llu) is %llu bytes, more than 1t", j->stride_bs,
+			 (unsigned long long)j->bs, (unsigned long long)job_stride(j));
 		return -EINVAL;
 	}
 	if (is_null && (j->trim || j->fill.bytes || j->fill.value > 0)) {
@@ -498,7 +530,7 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 			 slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
 		return -EINVAL;
 	}
-	r->stride = j->stride ? j->stride : 2 * j->bs;
+	r->stride = job_stride(j);
 	if (j->io_limit_set) {
 		if (j->io_limit.kind == AMOUNT_PERCENT)
 			r->io_limit = of_percent(j->io_limit.value, r->span);

@@ -144,7 +144,9 @@ static void test_job_set_accepts_good_values(void **state)
 	SET("bs", "512", j.bs == 512);
 	SET("bs", "64m", j.bs == 64 * MiB);
 	SET("bs", "128KiB", j.bs == 128 << 10);
-	SET("stride", "1m", j.stride == MiB);
+	SET("stride", "1m", j.stride == MiB && j.stride_bs == 0);
+	SET("stride", "17x", j.stride == 0 && j.stride_bs == 17);
+	SET("stride", "1X", j.stride_bs == 1);
 	SET("qd", "4096", j.qd == 4096);
 	SET("threads", "1024", j.threads == 1024);
 	for (size_t i = 0; i < 4; i++)
@@ -186,7 +188,8 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 	static const char *const bad[][3] = {
 		{ "rw", "bogus" }, { "rw", "" }, { "rwmix_write", "101", "0..100" }, { "rwmix_write", "-1" },
 		{ "bs", "256", "512..64m" }, { "bs", "128m", "512..64m" }, { "bs", "4q" }, { "bs", "0" },
-		{ "bs", "1.3" }, { "stride", "256" }, { "stride", "2t" }, { "stride", "x" },
+		{ "bs", "1.3" }, { "stride", "256" }, { "stride", "2t" }, { "stride", "x" }, { "stride", "0x" },
+		{ "stride", "65537x" }, { "stride", "1.5x" }, { "stride", "-2x" },
 		{ "qd", "0", "1..4096" }, { "qd", "4097", "1..4096" }, { "threads", "0", "1..1024" },
 		{ "threads", "1025", "1..1024" }, { "threads", "two" }, { "engine", "aio" }, { "engine", "" },
 		{ "direct", "maybe" }, { "span", "0" }, { "span", "0%" }, { "span", "101%" }, { "span", "2x" },
@@ -387,13 +390,34 @@ static void test_job_file_size_needed_follows_span_offset_and_fill(void **state)
 	assert_true(job_file_size_needed(&j) == 0);
 }
 
+/* A stride given as a multiple of bs follows bs (a profile's bs axis keeps IOzone's 17 x bs). */
+static void test_job_stride_multiple_follows_bs(void **state)
+{
+	static const uint64_t bs[] = { 4096, 65536, 262144 };
+	struct job j;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		char spec[64];
+
+		snprintf(spec, sizeof(spec), "rw=stride-read stride=17x bs=%llu", (unsigned long long)bs[i]);
+		job_of(&j, spec);
+		resolve_ok(&j, GiB, 512);
+		assert_true(j.r.stride == 17 * bs[i]);
+	}
+	job_of(&j, "stride=17x stride=68k bs=8k");   /* the last one given wins */
+	resolve_ok(&j, GiB, 512);
+	assert_true(j.r.stride == 68 * 1024);
+}
+
 static void test_job_check_bounds_interval_and_stride(void **state)
 {
 	static const char *const good[] = { "", "interval=10ms", "interval=1h", "bs=8k stride=8k",
-					    "bs=8k stride=1m" };
+					    "bs=8k stride=1m", "bs=64m stride=16384x" };
 	static const char *const bad[][2] = {
 		{ "interval=9ms", "interval" }, { "interval=61m", "interval" }, { "interval=0", "interval" },
 		{ "bs=8k stride=4k", "stride" }, { "bs=4k stride=6k", "stride" },
+		{ "bs=64m stride=16385x", "stride" },
 		{ "engine=null trim=true", "trim" },
 		{ "steady_state=iops:5x60s", "steady_state" },
 	};
@@ -549,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_job_resolve_alignment_matters_only_with_direct),
 		cmocka_unit_test(test_job_resolve_sequential_span_needs_a_block_per_thread),
 		cmocka_unit_test(test_job_file_size_needed_follows_span_offset_and_fill),
+		cmocka_unit_test(test_job_stride_multiple_follows_bs),
 		cmocka_unit_test(test_job_check_bounds_interval_and_stride),
 		cmocka_unit_test(test_job_write_pct_of_every_pattern),
 		cmocka_unit_test(test_plan_cases_are_the_cross_product_first_axis_outermost),

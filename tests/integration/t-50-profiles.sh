@@ -126,6 +126,16 @@ assert_exit 2 "$SSDBENCH" run --profile no-such-profile --dry-run "$file" 2>/dev
 assert_exit 2 "$SSDBENCH" run --profile "${names[0]}" --dry-run --set blocksize=4k "$file" 2>/dev/null
 [[ ! -e $file ]] || fail "a refused run created the file target"
 
+# bandwidth-surface's stride is 17 x bs (IOzone -j 17) given as 17x: a try-out with fewer block
+# sizes keeps the pairing (the null engine records the jobs without moving data).
+bwdir=$(mktemp -d "$TMPDIR/bw.XXXXXX")
+"$SSDBENCH" run --profile bandwidth-surface --set bs=4k,64k --set threads=1 --set span=1m \
+	--set engine=null --set repeat=1 --output "$bwdir/res" --progress never "$bwdir/file" >/dev/null \
+	2>"$bwdir/err" || fail "bandwidth-surface with --set bs=4k,64k: $(cat "$bwdir/err")"
+strides=$(jq -r 'select(.profile.phase == "measure") | "\(.job.bs)/\(.job.stride)"' "$bwdir"/res/*/0*.json |
+	sort -u | tr '\n' ' ')
+assert_eq "$strides" "4096/69632 65536/1114112 " "bandwidth-surface --set bs=4k,64k: bs/stride of every case"
+
 # --- the verdicts kept for the end, so that every check above has run -------------------------------
 ((${#dry_failed[@]} == 0)) || fail "dry runs failed: ${dry_failed[*]}"
 ok "every profile dry-runs with a total line"
