@@ -339,29 +339,73 @@ static int check_file(const struct target *t, const struct entry *e, size_t n)
 	return 0;
 }
 
-/* Every check that can be made before I/O, for one target and all its entries. */
-static int check_target(const char *path, bool force, struct target *t, struct entry *e, size_t n,
+/*
+ * A profile's cases whose request size the target cannot take with O_DIRECT (512 B on a drive of
+ * 4096-byte sectors: snia-iops, read-blocksize) are left out, with a warning, so that the rest of
+ * the experiment runs; a plain job asked for its bs and is refused instead. Returns the new count.
+ */
+static size_t drop_unaligned(const struct target *t, struct entry *e, size_t nprep, size_t n)
+{
+	uint64_t bs[16];
+	size_t kept = nprep, dropped = 0, nbs = 0;
+	char sizes[16 * 24] = "", one[24];
+
+	for (size_t i = nprep; i < n; i++) {
+		const struct job *j = &e[i].job;
+		size_t k;
+
+		if (!j->direct || !t->lbs || j->bs % t->lbs == 0 || engine_find(j->engine)->no_io) {
+			if (kept != i)
+				e[kept] = e[i];
+			kept++;
+			continue;
+		}
+		dropped++;
+		for (k = 0; k < nbs && bs[k] != j->bs; k++)
+			;
+		if (k == nbs && nbs < 16) {
+			bs[nbs++] = j->bs;
+			format_size(j->bs, one, sizeof(one));
+			snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%s", nbs > 1 ? ", " : "", one);
+		}
+	}
+	if (dropped)
+		cli_warn("'%s': leaving out %zu of %zu cases, bs %s: with direct=true, bs must be a multiple of "
+			 "its %u-byte logical blocks", t->path, dropped, n - nprep, sizes, t->lbs);
+	return kept;
+}
+
+/*
+ * Every check that can be made before I/O, for one target and all its entries (*n of them; a
+ * profile's cases the target cannot take are left out, and *n says how many remain).
+ */
+static int check_target(const struct run_cli *c, int ti, struct target *t, struct entry *e, size_t *n,
 			bool *warned_qd)
 {
+	size_t nprep = c->have_profile ? c->prof.nprepare : 0;
 	bool modifies = false, capped = false;
 	char err[512];
 
-	if (target_probe(path, "/sys", t, err, sizeof(err))) {
+	if (target_probe(c->targets[ti], "/sys", t, err, sizeof(err))) {
 		cli_error("%s", err);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < n; i++) {
+	if (c->have_profile && (*n = drop_unaligned(t, e, nprep, *n)) == nprep) {
+		cli_error("'%s': no case of profile '%s' can run on it (see above)", t->path, c->prof.name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *n; i++) {
 		if (check_entry(&e[i], t, warned_qd))
 			return -EINVAL;
 		modifies |= job_modifies(&e[i].job) && !engine_find(e[i].job.engine)->no_io;
 		capped |= e[i].job.r.span_capped;
 	}
-	if (t->kind == TARGET_FILE && check_file(t, e, n))
+	if (t->kind == TARGET_FILE && check_file(t, e, *n))
 		return -EINVAL;
 	if (capped)
 		cli_warn("'%s': the profile's span is larger than the target; using the whole target (%llu bytes)",
 			 t->path, (unsigned long long)t->size);
-	return modifies ? check_guard(t, force) : 0;
+	return modifies ? check_guard(t, c->force) : 0;
 }
 
 /* A guess of the target's speed, for --dry-run's estimates only. */
@@ -444,21 +488,22 @@ static int run_all(struct run_cli *c)
 	struct target *tg = calloc((size_t)c->ntargets, sizeof(*tg));
 	struct entry *e = calloc((size_t)c->ntargets * per, sizeof(*e));
 	struct session *ss = calloc((size_t)c->ntargets, sizeof(*ss));
+	size_t *n = calloc((size_t)c->ntargets, sizeof(*n));   /* entries of each target */
 	int ret = EXIT_USAGE, worst = 0, ti;
 	bool warned = false;
 
-	if (!tg || !e || !ss)
+	if (!tg || !e || !ss || !n)
 		goto out;
 	for (ti = 0; ti < c->ntargets; ti++) {
 		struct entry *te = e + (size_t)ti * per;
 
-		if (make_entries(c, te, nprep, ncases) ||
-		    check_target(c->targets[ti], c->force, &tg[ti], te, per, &warned))
+		n[ti] = per;
+		if (make_entries(c, te, nprep, ncases) || check_target(c, ti, &tg[ti], te, &n[ti], &warned))
 			goto out;
 	}
 	if (c->dry_run) {
 		for (ti = 0; ti < c->ntargets; ti++)
-			dry_run_target(c, &tg[ti], e + (size_t)ti * per, per);
+			dry_run_target(c, &tg[ti], e + (size_t)ti * per, n[ti]);
 		ret = EXIT_OK;
 		goto out;
 	}
@@ -472,7 +517,7 @@ static int run_all(struct run_cli *c)
 				       .named = c->have_profile || c->plan.naxes, .json = c->json,
 				       .continue_on_error = c->continue_on_error, .progress = c->progress,
 				       .stop = &g_stop, .t = &tg[ti], .entries = e + (size_t)ti * per,
-				       .nprepare = nprep, .ncases = ncases };
+				       .nprepare = nprep, .ncases = n[ti] - nprep };
 		snprintf(s->label, sizeof(s->label), "%s", first->label[0] ? first->label : tg[ti].label);
 		if (session_open(s))
 			goto out;
@@ -481,7 +526,7 @@ static int run_all(struct run_cli *c)
 	if (!c->json)
 		summary_header(stdout);
 	for (ti = 0; ti < c->ntargets; ti++) {
-		for (size_t i = 0; i < per; i++)
+		for (size_t i = 0; i < n[ti]; i++)
 			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
 		ret = session_run(&ss[ti]);
 		fprintf(stderr, "ssdbench: results in %s/\n", ss[ti].dir);
@@ -495,6 +540,7 @@ out:
 	for (ti = 0; ss && ti < c->ntargets; ti++)
 		session_close(&ss[ti]);
 	free(ss);
+	free(n);
 	free(e);
 	free(tg);
 	return ret;

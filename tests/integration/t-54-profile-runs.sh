@@ -2,7 +2,8 @@
 # Shipped profiles, shrunk through --set (or a small device), really run on loop devices: each writes
 # one result file per run (prepare jobs first), the manifest lists them in run order with their phases,
 # and the runs do what the profile says: iozone-matrix's 4 patterns x 5 sizes x repeats, write-mix's
-# six write shares, segment-8m's 2 x capacity per write case, fill-degradation's fills and time series.
+# six write shares, segment-8m's 2 x capacity per write case, fill-degradation's fills and time series;
+# on a device of 4096-byte sectors, read-blocksize leaves out its 512 B..2 KiB cases and runs the rest.
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
@@ -12,7 +13,7 @@ export SSDBENCH_PROFILE_PATH=$REPO/profiles
 cd "$TMPDIR" || fail "cannot cd to $TMPDIR"
 
 missing=()
-for p in iozone-matrix write-mix segment-8m fill-degradation; do
+for p in iozone-matrix write-mix segment-8m fill-degradation read-blocksize; do
 	[[ -f $REPO/profiles/$p.json ]] || missing+=("$p")
 done
 ((${#missing[@]} == 0)) || fail "profiles missing from profiles/: ${missing[*]}"
@@ -112,4 +113,18 @@ for i in {1..8}; do
 	assert_ge "$(jget "$f" '.results.timeseries.iops | length')" 3 "fill-degradation: ${f##*/} time series samples"
 	assert_eq "$(jget "$f" '.results.steady_state.stopped')" false "fill-degradation: ${f##*/} steady state tracked, not stopped"
 done
+
+# --- read-blocksize on zram (4096-byte logical blocks): O_DIRECT cannot issue 512 B..2 KiB there -----
+zdev=$(make_zram 64M)
+assert_eq "$(cat "/sys/block/${zdev#/dev/}/queue/logical_block_size")" 4096 "zram's logical block size"
+run_profile read-blocksize "$zdev" 9 --set runtime=300ms --set ramp=0
+assert_eq "$(measured 0 .job.bs)" \
+	"$((4 << 10)),$((8 << 10)),$((16 << 10)),$((32 << 10)),$((64 << 10)),$((128 << 10)),$((256 << 10)),$((512 << 10)),$MiB" \
+	"read-blocksize on 4Kn: the cases it can take, in order"
+grep -q "leaving out 3 of 12 cases, bs 512, 1k, 2k" "$TMPDIR/read-blocksize.log" ||
+	fail "read-blocksize on 4Kn: no warning naming the cases left out: $(head -3 "$TMPDIR/read-blocksize.log")"
+ok "read-blocksize on 4Kn: the 512 B..2 KiB cases left out with a warning"
+rc=0
+"$SSDBENCH" run --rw randread --bs 512 --runtime 1s --output "$TMPDIR/x" --progress never "$zdev" >/dev/null 2>&1 || rc=$?
+assert_eq "$rc" 2 "a plain job with bs 512 on 4Kn is refused, not shrunk"
 pass
