@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The result reader: files and directories of results, each checked against what schema_version 1
- * says (the keys it may have, the types of what reports use), then reduced to struct rs_run.
+ * The result reader: files and directories of results, each checked against all that schema_version
+ * 1 says (resultcheck.c) and what the schema cannot say, then reduced to struct rs_run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,35 +14,11 @@
 #include "job.h"
 #include "parse.h"
 #include "result.h"
+#include "resultcheck.h"
 #include "resultset.h"
 
 const char *const rs_dir_name[RS_NDIR] = { "read", "write", "total" };
 
-static const char *const top_keys[] = {
-	"schema", "schema_version", "tool", "command_line", "started_at", "finished_at", "status",
-	"message", "errors", "host", "target", "profile", "job", "phases", "results", NULL
-};
-static const char *const target_keys[] = {
-	"path", "kind", "size", "logical_block_size", "physical_block_size", "rotational", "model",
-	"serial", "firmware", "vendor", "transport", "scheduler", "device", "label", "price", NULL
-};
-static const char *const profile_keys[] = {
-	"name", "case", "repeat_index", "repeat_count", "phase", "round", NULL
-};
-static const char *const job_keys[] = {
-	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "span", "offset",
-	"runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
-	"seed", "label", "price", "relative", NULL
-};
-static const char *const results_keys[] = {
-	"read", "write", "total", "runtime_ns", "cpu", "timeseries", "steady_state", NULL
-};
-static const char *const op_keys[] = { "ios", "bytes", "iops", "bw_bytes", "lat_ns", "lat_hist", NULL };
-static const char *const lat_keys[] = { "min", "max", "mean", "stddev", "percentiles", NULL };
-static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99", NULL };
-static const char *const rw_names[] = {
-	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
-};
 static const char *const relative_keys[] = { "span", "offset", "io_limit", "fill", NULL };
 
 void rs_init(struct rs_set *s)
@@ -75,165 +51,41 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
-/* Every key of obj is one of keys. "where" names obj in the message ("" for the top level). */
-static int check_keys(json_t *obj, const char *where, const char *const *keys, char *err,
-		      size_t errlen)
+/*
+ * job.relative: the amounts as the command line gives them, which the schema's pattern admits but
+ * only the parser bounds ("150%" and "0x" match the pattern; parse_amount refuses them).
+ */
+static int check_relative(const json_t *job, char *err, size_t errlen)
 {
-	const char *k;
-	json_t *v;
+	const json_t *rel = json_object_get(job, "relative");
 
-	if (!json_is_object(obj)) {
-		snprintf(err, errlen, "%s: expected an object", where);
-		return -EINVAL;
-	}
-	json_object_foreach(obj, k, v) {
-		if (!in_list(keys, k)) {
-			snprintf(err, errlen, "%s%sunknown key '%s'", where, *where ? ": " : "", k);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-enum want {
-	W_INT,      /* integer >= 0 */
-	W_NUM,      /* finite number >= 0 */
-	W_STR,
-	W_STR_NULL,
-	W_INT_NULL,
-	W_NUM_NULL,
-	W_BOOL,
-	W_OBJ,
-	W_OBJ_NULL,
-	W_ARR,
-};
-
-static const char *const want_text[] = {
-	"an integer >= 0", "a number >= 0", "a string", "a string or null", "an integer >= 0 or null",
-	"a number >= 0 or null", "true or false", "an object", "an object or null", "an array",
-};
-
-/* obj.key is present and of the type w. */
-static int need(const json_t *obj, const char *where, const char *key, enum want w, char *err,
-		size_t errlen)
-{
-	const json_t *v = json_object_get(obj, key);
-	bool ok;
-
-	switch (w) {
-	case W_INT: ok = json_is_integer(v) && json_integer_value(v) >= 0; break;
-	case W_NUM: ok = json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
-		    break;
-	case W_STR: ok = json_is_string(v); break;
-	case W_STR_NULL: ok = json_is_string(v) || json_is_null(v); break;
-	case W_INT_NULL: ok = json_is_null(v) || (json_is_integer(v) && json_integer_value(v) >= 0); break;
-	case W_NUM_NULL: ok = json_is_null(v) || (json_is_number(v) && isfinite(json_number_value(v)) &&
-						  json_number_value(v) >= 0); break;
-	case W_BOOL: ok = json_is_boolean(v); break;
-	case W_OBJ: ok = json_is_object(v); break;
-	case W_OBJ_NULL: ok = json_is_object(v) || json_is_null(v); break;
-	default: ok = json_is_array(v); break;
-	}
-	if (ok)
-		return 0;
-	snprintf(err, errlen, "%s%s%s: %s %s", where, *where ? "." : "", key,
-		 v ? "expected" : "missing, expected", want_text[w]);
-	return -EINVAL;
-}
-
-#define NEED(obj, where, key, w) do { \
-		if (need(obj, where, key, w, err, errlen)) \
-			return -EINVAL; \
-	} while (0)
-
-static int check_job(json_t *job, char *err, size_t errlen)
-{
-	static const char *const ints[] = {
-		"rwmix_write", "bs", "stride", "qd", "threads", "span", "offset", "runtime", "io_limit",
-		"ramp", "fill", "repeat", "interval", "seed", NULL
-	};
-	json_t *rel = json_object_get(job, "relative");
-	const char *k;
-	json_t *v;
-
-	if (check_keys(job, "job", job_keys, err, errlen))
-		return -EINVAL;
-	NEED(job, "job", "rw", W_STR);
-	if (!in_list(rw_names, json_string_value(json_object_get(job, "rw")))) {
-		snprintf(err, errlen, "job.rw: '%s' is not a pattern this version knows",
-			 json_string_value(json_object_get(job, "rw")));
-		return -EINVAL;
-	}
-	for (const char *const *p = ints; *p; p++)
-		NEED(job, "job", *p, W_INT);
-	if (json_integer_value(json_object_get(job, "bs")) < 1) {
-		snprintf(err, errlen, "job.bs: must be at least 1");
-		return -EINVAL;
-	}
-	NEED(job, "job", "engine", W_STR);
-	NEED(job, "job", "data", W_STR);
-	NEED(job, "job", "direct", W_BOOL);
-	NEED(job, "job", "trim", W_BOOL);
-	NEED(job, "job", "steady_state", W_OBJ_NULL);
-	NEED(job, "job", "label", W_STR_NULL);
-	NEED(job, "job", "price", W_NUM_NULL);
-	if (!rel)
-		return 0;
-	if (check_keys(rel, "job.relative", relative_keys, err, errlen))
-		return -EINVAL;
-	json_object_foreach(rel, k, v) {
+	for (const char *const *k = relative_keys; rel && *k; k++) {
+		const char *v = json_string_value(json_object_get(rel, *k));
 		struct amount a;
 		char perr[128];
+		int bad;
 
-		if (!json_is_string(v) || parse_amount(json_string_value(v), true, &a, perr, sizeof(perr)) ||
-		    a.kind == AMOUNT_BYTES) {
-			snprintf(err, errlen, "job.relative.%s: expected a percentage or a multiple such as "
-				 "\"50%%\" or \"2x\"", k);
-			return -EINVAL;
-		}
+		if (!v)
+			continue;
+		bad = parse_amount(v, true, &a, perr, sizeof(perr));
+		if (!bad && a.kind != AMOUNT_BYTES)
+			continue;
+		snprintf(err, errlen, "job.relative.%s: %s", *k, bad ? perr : "not a percentage or a multiple");
+		return -EINVAL;
 	}
 	return 0;
 }
 
 /*
- * lat_ns of one direction: every field of its type. The reader takes percentiles from the histogram,
- * not from here, but a file with a wrong type in it is broken, and is refused like any other.
+ * One direction, its histogram loaded exactly. What the schema cannot say is checked here: the
+ * buckets hold ios requests, and min, max, mean and stddev can be the moments of some latencies.
  */
-static int check_lat(json_t *lat, const char *op, char *err, size_t errlen)
-{
-	char where[48], pwhere[64];
-
-	snprintf(where, sizeof(where), "%s.lat_ns", op);
-	snprintf(pwhere, sizeof(pwhere), "%s.percentiles", where);
-	if (check_keys(lat, where, lat_keys, err, errlen))
-		return -EINVAL;
-	NEED(lat, where, "min", W_INT);
-	NEED(lat, where, "max", W_INT);
-	NEED(lat, where, "mean", W_NUM);
-	NEED(lat, where, "stddev", W_NUM);
-	NEED(lat, where, "percentiles", W_OBJ);
-	if (check_keys(json_object_get(lat, "percentiles"), pwhere, pct_keys, err, errlen))
-		return -EINVAL;
-	for (const char *const *k = pct_keys; *k; k++)
-		NEED(json_object_get(lat, "percentiles"), pwhere, *k, W_INT);
-	return 0;
-}
-
 static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char *err, size_t errlen)
 {
-	json_t *o = json_object_get(results, rs_dir_name[d]);
+	const json_t *o = json_object_get(results, rs_dir_name[d]);
 	char where[32], herr[160];
 
 	snprintf(where, sizeof(where), "results.%s", rs_dir_name[d]);
-	if (check_keys(o, where, op_keys, err, errlen))
-		return -EINVAL;
-	NEED(o, where, "ios", W_INT);
-	NEED(o, where, "bytes", W_INT);
-	NEED(o, where, "iops", W_NUM);
-	NEED(o, where, "bw_bytes", W_NUM);
-	NEED(o, where, "lat_ns", W_OBJ);
-	if (check_lat(json_object_get(o, "lat_ns"), where, err, errlen))
-		return -EINVAL;
 	op->ios = (uint64_t)json_integer_value(json_object_get(o, "ios"));
 	op->bytes = (uint64_t)json_integer_value(json_object_get(o, "bytes"));
 	op->iops = json_number_value(json_object_get(o, "iops"));
@@ -280,61 +132,35 @@ static const char *base_name(const char *p)
 	return s && s[1] ? s + 1 : p;
 }
 
-/* Checks the document and fills r from it. */
+/*
+ * Checks the document (the version, then everything schema_version 1 says, then what the schema
+ * cannot say) and fills r from it.
+ */
 static int fill_run(struct rs_run *r, char *err, size_t errlen)
 {
-	json_t *root = r->root, *t, *p, *res, *price;
-	const char *status, *phase;
+	json_t *root = r->root, *res;
+	const json_t *t, *p, *price;
 
-	if (result_check_schema(root, err, errlen))
+	if (result_check_schema(root, err, errlen) || result_validate(root, err, errlen))
 		return -EINVAL;
-	if (check_keys(root, "", top_keys, err, errlen))
-		return -EINVAL;
-	NEED(root, "", "status", W_STR);
-	NEED(root, "", "errors", W_ARR);
-	NEED(root, "", "host", W_OBJ);
-	NEED(root, "", "target", W_OBJ);
-	NEED(root, "", "profile", W_OBJ);
-	NEED(root, "", "job", W_OBJ);
-	NEED(root, "", "results", W_OBJ);
-	status = json_string_value(json_object_get(root, "status"));
-	if (strcmp(status, "ok") && strcmp(status, "interrupted") && strcmp(status, "failed")) {
-		snprintf(err, errlen, "status: '%s' is not ok, interrupted or failed", status);
-		return -EINVAL;
-	}
-	r->status = status;
+	r->status = json_string_value(json_object_get(root, "status"));
 	r->host = json_string_value(json_object_get(json_object_get(root, "host"), "hostname"));
 
 	t = json_object_get(root, "target");
-	if (check_keys(t, "target", target_keys, err, errlen))
-		return -EINVAL;
-	NEED(t, "target", "path", W_STR);
-	NEED(t, "target", "size", W_INT);
-	NEED(t, "target", "label", W_STR_NULL);
-	NEED(t, "target", "price", W_NUM_NULL);
 	r->label = json_string_value(json_object_get(t, "label"));
-	if (!r->label || !*r->label)
+	if (!*r->label)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));
 	r->size = (uint64_t)json_integer_value(json_object_get(t, "size"));
 
 	p = json_object_get(root, "profile");
-	if (check_keys(p, "profile", profile_keys, err, errlen))
-		return -EINVAL;
-	NEED(p, "profile", "name", W_STR_NULL);
-	NEED(p, "profile", "case", W_STR_NULL);
-	NEED(p, "profile", "repeat_index", W_INT);
 	r->profile = json_string_value(json_object_get(p, "name"));
 	r->case_name = json_string_value(json_object_get(p, "case"));
 	r->repeat_index = (unsigned)json_integer_value(json_object_get(p, "repeat_index"));
-	if (json_object_get(p, "round")) {
-		NEED(p, "profile", "round", W_INT_NULL);
-		r->round = (unsigned)json_integer_value(json_object_get(p, "round"));
-	}
-	phase = json_string_value(json_object_get(p, "phase"));
-	r->prepare = phase && !strcmp(phase, "prepare");
+	r->round = (unsigned)json_integer_value(json_object_get(p, "round"));   /* null: 0 */
+	r->prepare = !strcmp(json_string_value(json_object_get(p, "phase")), "prepare");
 
 	r->job = json_object_get(root, "job");
-	if (check_job(r->job, err, errlen))
+	if (check_relative(r->job, err, errlen))
 		return -EINVAL;
 	r->rw = json_string_value(json_object_get(r->job, "rw"));
 	price = json_object_get(t, "price");
@@ -343,25 +169,14 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 	r->price = json_is_number(price) ? json_number_value(price) : -1;
 
 	res = json_object_get(root, "results");
-	if (check_keys(res, "results", results_keys, err, errlen))
-		return -EINVAL;
-	NEED(res, "results", "runtime_ns", W_INT);
 	r->runtime_ns = (uint64_t)json_integer_value(json_object_get(res, "runtime_ns"));
 	for (int d = 0; d < RS_NDIR; d++)
 		if (load_op(&r->op[d], res, d, err, errlen))
 			return -EINVAL;
 	r->timeseries = json_object_get(res, "timeseries");
-	if (r->timeseries && !json_is_object(r->timeseries) && !json_is_null(r->timeseries)) {
-		snprintf(err, errlen, "results.timeseries: expected an object");
-		return -EINVAL;
-	}
 	r->steady = json_object_get(res, "steady_state");
 	if (json_is_null(r->steady))
 		r->steady = NULL;
-	if (r->steady && !json_is_object(r->steady)) {
-		snprintf(err, errlen, "results.steady_state: expected an object or null");
-		return -EINVAL;
-	}
 	r->key = case_key(r->job);
 	return r->key ? 0 : -ENOMEM;
 }

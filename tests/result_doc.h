@@ -63,6 +63,7 @@ static inline json_t *price_json(double usd)
 static inline json_t *doc_new(const struct doc_spec *s)
 {
 	const char *label = s->label ? s->label : "dev", *rw = s->rw ? s->rw : "randread";
+	const char *status = s->status ? s->status : "ok";
 	uint64_t bs = s->bs ? s->bs : 4096, size = s->size ? s->size : 1ull << 30;
 	unsigned repeat = s->repeat ? s->repeat : 1;
 	int mix = !strcmp(rw, "rw") || !strcmp(rw, "randrw") ? 50 : strstr(rw, "write") ? 100 : 0;
@@ -99,15 +100,16 @@ static inline json_t *doc_new(const struct doc_spec *s)
 			"steady_state");
 	assert_non_null(res);
 
-	doc = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:n, s:[],"
+	doc = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:o, s:[],"
 			" s:{s:s, s:s, s:s, s:s, s:i, s:I},"
 			" s:{s:s, s:s, s:I, s:i, s:i, s:b, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s, s:o},"
 			" s:{s:s?, s:s?, s:i, s:i, s:s, s:o}, s:o, s:{s:n, s:n, s:n}, s:o}",
 			"schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
 			"tool", "name", "ssdbench", "version", "0.1.0", "git_revision", "test",
 			"command_line", "ssdbench run (unit test)", "started_at", "2025-03-01T10:15:09.408Z",
-			"finished_at", "2025-03-01T10:15:11.452Z", "status", s->status ? s->status : "ok",
-			"message", "errors",
+			"finished_at", "2025-03-01T10:15:11.452Z", "status", status,
+			"message", strcmp(status, "ok") ? json_string("stopped (unit test)") : json_null(),
+			"errors",
 			"host", "hostname", s->host ? s->host : "host1", "kernel", "6.8.0", "arch", "x86_64",
 			"cpu_model", "test cpu", "cpu_count", 4, "memory_bytes", (json_int_t)1 << 34,
 			"target", "path", path, "kind", "block", "size", (json_int_t)size,

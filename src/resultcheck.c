@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: MIT
+/*
+ * result_validate: schema/ssdbench-result.schema.json as static tables of field descriptions walked by
+ * one checker, and the schema's if/then conditions as a table of rules. Change both files together.
+ */
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "resultcheck.h"
+
+enum types {
+	T_NULL = 1 << 0,
+	T_TRUE = 1 << 1,
+	T_FALSE = 1 << 2,
+	T_INT = 1 << 3,    /* a JSON integer: no fraction, no exponent */
+	T_NUM = 1 << 4,    /* any JSON number, integers included */
+	T_STR = 1 << 5,
+	T_OBJ = 1 << 6,
+	T_ARR = 1 << 7,
+	T_BOOL = T_TRUE | T_FALSE,
+};
+
+enum field_flags {
+	F_OPTIONAL = 1 << 0,   /* the key may be absent (not in the schema's "required") */
+	F_MIN = 1 << 1,        /* a number >= min */
+	F_MAX = 1 << 2,        /* a number <= max */
+	F_NONEMPTY = 1 << 3,   /* a string of minLength 1 */
+};
+
+/* What one key (or one array item) may hold. */
+struct field {
+	const char *key;             /* NULL ends a table of keys */
+	unsigned types;              /* enum types: what the value may be */
+	unsigned flags;              /* enum field_flags */
+	json_int_t min, max;         /* with F_MIN, F_MAX */
+	const char *const *values;   /* NULL-terminated: the only strings allowed (enum, const) */
+	const char *pattern;         /* POSIX extended regex a string must match */
+	const char *what;            /* the expectation in words, where the generated one would be obscure */
+	const struct field *fields;  /* an object's keys, every other key refused; NULL: any object */
+	const struct field *items;   /* every item of an array, or with tuple the items in order */
+	unsigned tuple;              /* an array of exactly this many items */
+};
+
+#define ANY(k, t)           { .key = (k), .types = (t) }
+#define OPT(k, t, ...)      { .key = (k), .types = (t), .flags = F_OPTIONAL, __VA_ARGS__ }
+#define MIN(k, t, lo)       { .key = (k), .types = (t), .flags = F_MIN, .min = (lo) }
+#define RANGE(k, t, lo, hi) { .key = (k), .types = (t), .flags = F_MIN | F_MAX, .min = (lo), .max = (hi) }
+#define ONE_OF(k, v)        { .key = (k), .types = T_STR, .values = (v) }
+#define NONEMPTY(k)         { .key = (k), .types = T_STR, .flags = F_NONEMPTY }
+#define OBJECT(k, t, f)     { .key = (k), .types = (t), .fields = (f) }
+#define ARRAY(k, item)      { .key = (k), .types = T_ARR, .items = (item) }
+#define END                 { .key = NULL }
+
+#define TIMESTAMP_RE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$"
+#define TIMESTAMP(k) { .key = (k), .types = T_STR, .pattern = TIMESTAMP_RE, \
+		       .what = "an RFC 3339 UTC timestamp such as \"2025-03-01T10:15:00.123Z\"" }
+#define RELATIVE_RE "^[0-9]+(\\.[0-9]+)?(%|x)$"
+#define RELATIVE(k) OPT(k, T_STR, .pattern = RELATIVE_RE, \
+			.what = "a percentage or a multiple such as \"50%\" or \"2x\"")
+
+static const char *const v_schema[] = { "ssdbench-result", NULL };
+static const char *const v_tool[] = { "ssdbench", NULL };
+static const char *const v_status[] = { "ok", "interrupted", "failed", NULL };
+static const char *const v_error_op[] = { "read", "write", "trim", "fsync", NULL };
+static const char *const v_kind[] = { "block", "file", "none", NULL };
+static const char *const v_phase[] = { "measure", "prepare", NULL };
+static const char *const v_rw[] = {
+	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
+};
+static const char *const v_engine[] = { "io_uring", "libaio", "psync", "null", NULL };
+static const char *const v_metric[] = { "iops", "bw", "lat", NULL };
+static const char *const v_scheme[] = { "log-linear", NULL };
+
+static const struct field number0 = MIN(NULL, T_NUM, 0);   /* $defs/number_array's items */
+
+static const struct field tool_fields[] = {
+	ONE_OF("name", v_tool), NONEMPTY("version"), NONEMPTY("git_revision"), END
+};
+static const struct field error_fields[] = {
+	ONE_OF("op", v_error_op), MIN("offset", T_INT, 0), MIN("errno", T_INT, 1), ANY("message", T_STR),
+	MIN("count", T_INT, 1), END
+};
+static const struct field error_item = OBJECT(NULL, T_OBJ, error_fields);
+static const struct field host_fields[] = {
+	ANY("hostname", T_STR), ANY("kernel", T_STR), ANY("arch", T_STR), ANY("cpu_model", T_STR),
+	MIN("cpu_count", T_INT, 1), MIN("memory_bytes", T_INT, 0), END
+};
+static const struct field target_fields[] = {
+	NONEMPTY("path"), ONE_OF("kind", v_kind), MIN("size", T_INT, 0),
+	MIN("logical_block_size", T_INT, 512), MIN("physical_block_size", T_INT, 512),
+	ANY("rotational", T_BOOL | T_NULL), ANY("model", T_STR | T_NULL), ANY("serial", T_STR | T_NULL),
+	ANY("firmware", T_STR | T_NULL), ANY("vendor", T_STR | T_NULL), ANY("transport", T_STR | T_NULL),
+	ANY("scheduler", T_STR | T_NULL), ANY("device", T_STR | T_NULL), NONEMPTY("label"),
+	MIN("price", T_NUM | T_NULL, 0), END
+};
+static const struct field profile_fields[] = {
+	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
+	RANGE("repeat_count", T_INT, 1, 1000), ONE_OF("phase", v_phase), MIN("round", T_INT | T_NULL, 1),
+	END
+};
+static const struct field job_steady_fields[] = {
+	ONE_OF("metric", v_metric), MIN("window", T_INT, 1), MIN("round_ns", T_INT, 1),
+	ANY("stop", T_BOOL), END
+};
+static const struct field relative_fields[] = {
+	RELATIVE("span"), RELATIVE("offset"), RELATIVE("io_limit"), RELATIVE("fill"), END
+};
+static const struct field job_fields[] = {
+	ONE_OF("rw", v_rw), RANGE("rwmix_write", T_INT, 0, 100), RANGE("bs", T_INT, 512, 67108864),
+	MIN("stride", T_INT, 512), MIN("qd", T_INT, 1), RANGE("threads", T_INT, 1, 1024),
+	ONE_OF("engine", v_engine), ANY("direct", T_BOOL), MIN("span", T_INT, 512),
+	MIN("offset", T_INT, 0), MIN("runtime", T_INT, 0), MIN("io_limit", T_INT, 0),
+	MIN("ramp", T_INT, 0), ANY("trim", T_BOOL), MIN("fill", T_INT, 0),
+	{ .key = "data", .types = T_STR, .pattern = "^(random|zero|compress:([0-9]|[1-9][0-9]|100))$",
+	  .what = "\"random\", \"zero\" or \"compress:NN\" (NN 0..100)" },
+	RANGE("repeat", T_INT, 1, 1000), RANGE("interval", T_INT, 10000000, 3600000000000),
+	OBJECT("steady_state", T_OBJ | T_NULL, job_steady_fields), RANGE("seed", T_INT, 0, INT64_MAX),
+	ANY("label", T_STR | T_NULL), MIN("price", T_NUM | T_NULL, 0),
+	OPT("relative", T_OBJ, .fields = relative_fields), END
+};
+static const struct field phase_fields[] = {
+	MIN("bytes", T_INT, 0), MIN("seconds", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
+};
+static const struct field phases_fields[] = {
+	OBJECT("layout", T_OBJ | T_NULL, phase_fields), OBJECT("trim", T_OBJ | T_NULL, phase_fields),
+	OBJECT("fill", T_OBJ | T_NULL, phase_fields), END
+};
+static const struct field percentile_fields[] = {
+	MIN("50", T_INT, 0), MIN("90", T_INT, 0), MIN("95", T_INT, 0), MIN("99", T_INT, 0),
+	MIN("99.9", T_INT, 0), MIN("99.99", T_INT, 0), END
+};
+static const struct field lat_fields[] = {
+	MIN("min", T_INT, 0), MIN("max", T_INT, 0), MIN("mean", T_NUM, 0), MIN("stddev", T_NUM, 0),
+	OBJECT("percentiles", T_OBJ, percentile_fields), END
+};
+static const struct field bucket_pair[] = { MIN(NULL, T_INT, 0), MIN(NULL, T_INT, 1) };
+static const struct field bucket = {
+	.types = T_ARR, .items = bucket_pair, .tuple = 2,
+	.what = "a bucket [lower_ns, count] of two integers",
+};
+static const struct field hist_fields[] = {
+	ONE_OF("scheme", v_scheme), { .key = "sub_bucket_bits", .types = T_INT, .flags = F_MIN | F_MAX,
+				      .min = 7, .max = 7, .what = "7" },
+	ARRAY("buckets", &bucket), END
+};
+static const struct field op_fields[] = {
+	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0),
+	OBJECT("lat_ns", T_OBJ, lat_fields), OBJECT("lat_hist", T_OBJ, hist_fields), END
+};
+static const struct field cpu_fields[] = { MIN("user_s", T_NUM, 0), MIN("sys_s", T_NUM, 0), END };
+static const struct field timeseries_fields[] = {
+	MIN("interval_ns", T_INT, 1), ARRAY("iops", &number0), ARRAY("bw_bytes", &number0),
+	ARRAY("lat_mean_ns", &number0), END
+};
+static const struct field steady_fields[] = {
+	ANY("reached", T_BOOL), ANY("stopped", T_BOOL), ONE_OF("metric", v_metric),
+	MIN("window", T_INT, 1), MIN("round_ns", T_INT, 1), MIN("reached_at_round", T_INT, 0),
+	ANY("value", T_NUM), MIN("range", T_NUM, 0), ANY("slope", T_NUM), MIN("excursion", T_NUM, 0),
+	ARRAY("rounds", &number0), MIN("ratio_to_max", T_NUM | T_NULL, 0), END
+};
+static const struct field results_fields[] = {
+	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
+	OBJECT("total", T_OBJ, op_fields), MIN("runtime_ns", T_INT, 0),
+	OBJECT("cpu", T_OBJ, cpu_fields), OBJECT("timeseries", T_OBJ, timeseries_fields),
+	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields), END
+};
+static const struct field top_fields[] = {
+	ONE_OF("schema", v_schema), MIN("schema_version", T_INT, 1), OBJECT("tool", T_OBJ, tool_fields),
+	ANY("command_line", T_STR), TIMESTAMP("started_at"), TIMESTAMP("finished_at"),
+	ONE_OF("status", v_status), ANY("message", T_STR | T_NULL), ARRAY("errors", &error_item),
+	OBJECT("host", T_OBJ, host_fields), OBJECT("target", T_OBJ, target_fields),
+	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
+	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields), END
+};
+static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
+
+/*
+ * The schema's if/then conditions (its top-level and job's allOf): when every condition holds, the
+ * value at path must match too. They run once the document has its shape, so every path exists.
+ */
+struct cond {
+	const char *path;            /* dotted, from the top of the document */
+	const struct field *is;
+};
+
+struct rule {
+	struct cond when[2];         /* path NULL: no second condition */
+	struct cond then;
+};
+
+static const char *const v_ok[] = { "ok", NULL };
+static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
+static const char *const v_null_engine[] = { "null", NULL };
+static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", NULL };
+static const char *const v_none[] = { "none", NULL };
+static const char *const v_real_kind[] = { "block", "file", NULL };
+static const char *const v_read_rw[] = { "read", "randread", "stride-read", NULL };
+static const char *const v_write_rw[] = { "write", "randwrite", "stride-write", NULL };
+static const char *const v_psync[] = { "psync", NULL };
+
+static const struct field is_ok = ONE_OF(NULL, v_ok), is_not_ok = ONE_OF(NULL, v_not_ok);
+static const struct field is_null_engine = ONE_OF(NULL, v_null_engine);
+static const struct field is_io_engine = ONE_OF(NULL, v_io_engine), is_psync = ONE_OF(NULL, v_psync);
+static const struct field is_none = ONE_OF(NULL, v_none), is_real_kind = ONE_OF(NULL, v_real_kind);
+static const struct field is_read_rw = ONE_OF(NULL, v_read_rw), is_write_rw = ONE_OF(NULL, v_write_rw);
+static const struct field is_object = ANY(NULL, T_OBJ), is_null = ANY(NULL, T_NULL);
+static const struct field is_true = ANY(NULL, T_TRUE), is_positive = MIN(NULL, T_INT, 1);
+static const struct field is_message = NONEMPTY(NULL);
+static const struct field is_0 = { .types = T_INT, .flags = F_MIN | F_MAX, .min = 0, .max = 0, .what = "0" };
+static const struct field is_100 = {
+	.types = T_INT, .flags = F_MIN | F_MAX, .min = 100, .max = 100, .what = "100"
+};
+static const struct field is_1 = { .types = T_INT, .flags = F_MIN | F_MAX, .min = 1, .max = 1, .what = "1" };
+
+static const struct rule rules[] = {
+	{ { { "status", &is_ok }, { "job.steady_state", &is_object } },
+	  { "results.steady_state", &is_object } },
+	{ { { "job.steady_state", &is_null } }, { "results.steady_state", &is_null } },
+	{ { { "status", &is_ok }, { "job.trim", &is_true } }, { "phases.trim", &is_object } },
+	{ { { "status", &is_ok }, { "job.fill", &is_positive } }, { "phases.fill", &is_object } },
+	{ { { "job.engine", &is_null_engine } }, { "target.kind", &is_none } },
+	{ { { "job.engine", &is_io_engine } }, { "target.kind", &is_real_kind } },
+	{ { { "status", &is_not_ok } }, { "message", &is_message } },
+	{ { { "job.rw", &is_read_rw } }, { "job.rwmix_write", &is_0 } },
+	{ { { "job.rw", &is_write_rw } }, { "job.rwmix_write", &is_100 } },
+	{ { { "job.engine", &is_psync } }, { "job.qd", &is_1 } },
+};
+
+/* The walk: where it is in the document, and where a problem goes. */
+struct walk {
+	char path[256];
+	size_t len;
+	char *err;
+	size_t errlen;
+};
+
+/* Appends to buf of size len at *n, never past its end. */
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*n = *n + (size_t)r < len ? *n + (size_t)r : len - 1;
+}
+
+/* Enters a key (key non-NULL) or an array index; returns what path_leave restores. */
+static size_t path_enter(struct walk *w, const char *key, size_t index)
+{
+	size_t old = w->len;
+
+	if (key)
+		append(w->path, sizeof(w->path), &w->len, "%s%s", w->len ? "." : "", key);
+	else
+		append(w->path, sizeof(w->path), &w->len, "[%zu]", index);
+	return old;
+}
+
+static void path_leave(struct walk *w, size_t old)
+{
+	w->len = old;
+	w->path[old] = '\0';
+}
+
+static const char *type_name(unsigned types)
+{
+	if (types & T_OBJ)
+		return "an object";
+	if (types & T_ARR)
+		return "an array";
+	if (types & T_STR)
+		return "a string";
+	if (types & T_INT)
+		return "an integer";
+	if (types & T_NUM)
+		return "a number";
+	if ((types & T_BOOL) == T_BOOL)
+		return "true or false";
+	if (types & T_TRUE)
+		return "true";
+	return (types & T_FALSE) ? "false" : "null";
+}
+
+/* What f asks for, in words: "an integer >= 0", "'ok', 'interrupted' or 'failed'", "a string or null". */
+static void describe(const struct field *f, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f->what) {
+		append(buf, len, &n, "%s", f->what);
+	} else if (f->values) {
+		for (const char *const *v = f->values; *v; v++)
+			append(buf, len, &n, "%s'%s'", v == f->values ? "" : v[1] ? ", " : " or ", *v);
+	} else if (f->types == (T_BOOL | T_NULL)) {
+		append(buf, len, &n, "true, false or null");
+		return;
+	} else {
+		append(buf, len, &n, "%s", type_name(f->types & ~T_NULL));
+		if ((f->flags & F_MIN) && (f->flags & F_MAX))
+			append(buf, len, &n, " %lld..%lld", (long long)f->min, (long long)f->max);
+		else if (f->flags & F_MIN)
+			append(buf, len, &n, " >= %lld", (long long)f->min);
+		else if (f->flags & F_MAX)
+			append(buf, len, &n, " <= %lld", (long long)f->max);
+		if (f->flags & F_NONEMPTY)
+			append(buf, len, &n, " (not empty)");
+	}
+	if ((f->types & T_NULL) && f->types != T_NULL)
+		append(buf, len, &n, " or null");
+}
+
+/* "PATH: expected WHAT", with ", got VALUE" when the type was right but the value not. */
+static int fail(struct walk *w, const struct field *f, const json_t *got)
+{
+	char want[256], have[80] = "";
+
+	describe(f, want, sizeof(want));
+	if (json_is_string(got))
+		snprintf(have, sizeof(have), ", got '%.60s'", json_string_value(got));
+	else if (json_is_integer(got))
+		snprintf(have, sizeof(have), ", got %lld", (long long)json_integer_value(got));
+	else if (json_is_real(got))
+		snprintf(have, sizeof(have), ", got %g", json_real_value(got));
+	snprintf(w->err, w->errlen, "%s%sexpected %s%s", w->path, w->len ? ": " : "", want, have);
+	return -EINVAL;
+}
+
+static unsigned type_of(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return T_OBJ;
+	case JSON_ARRAY: return T_ARR;
+	case JSON_STRING: return T_STR;
+	case JSON_INTEGER: return T_INT | T_NUM;
+	case JSON_REAL: return T_NUM;
+	case JSON_TRUE: return T_TRUE;
+	case JSON_FALSE: return T_FALSE;
+	default: return T_NULL;
+	}
+}
+
+static bool number_ok(const struct field *f, const json_t *v)
+{
+	json_int_t i = json_integer_value(v);
+	double d = json_real_value(v);
+
+	if (json_is_integer(v))
+		return (!(f->flags & F_MIN) || i >= f->min) && (!(f->flags & F_MAX) || i <= f->max);
+	return isfinite(d) && (!(f->flags & F_MIN) || d >= (double)f->min) &&
+	       (!(f->flags & F_MAX) || d <= (double)f->max);
+}
+
+/* s matches the POSIX extended regex pattern (compiled here: a result has a handful of them). */
+static bool matches(const char *pattern, const char *s)
+{
+	regex_t re;
+	bool ok;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return false;
+	ok = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+static bool string_ok(const struct field *f, const json_t *v)
+{
+	const char *s = json_string_value(v);
+	const char *const *p = f->values;
+
+	/* A string with a NUL inside matches nothing: C would see only its start. */
+	if (strlen(s) != json_string_length(v))
+		return !f->values && !f->pattern && !(f->flags & F_NONEMPTY);
+	if ((f->flags & F_NONEMPTY) && !*s)
+		return false;
+	if (f->pattern && !matches(f->pattern, s))
+		return false;
+	for (; p && *p; p++)
+		if (!strcmp(*p, s))
+			return true;
+	return !f->values;
+}
+
+static int check_value(struct walk *w, const struct field *f, const json_t *v);
+
+/* Every key of obj is in fields, and every field not optional is a key of obj, of its kind. */
+static int check_object(struct walk *w, const struct field *fields, const json_t *obj)
+{
+	/* jansson iterates only through a json_t *; the walk never changes the document. */
+	json_t *m = (json_t *)(uintptr_t)obj, *v;
+	const struct field *f;
+	const char *key;
+	size_t old;
+	int ret;
+
+	json_object_foreach(m, key, v) {
+		for (f = fields; f->key && strcmp(f->key, key); f++)
+			;
+		if (!f->key) {
+			snprintf(w->err, w->errlen, "%s%sunknown key '%.80s'", w->path, w->len ? ": " : "",
+				 key);
+			return -EINVAL;
+		}
+	}
+	for (f = fields; f->key; f++) {
+		v = json_object_get(obj, f->key);
+		old = path_enter(w, f->key, 0);
+		if (v) {
+			ret = check_value(w, f, v);
+		} else if (!(f->flags & F_OPTIONAL)) {
+			char want[256];
+
+			describe(f, want, sizeof(want));
+			snprintf(w->err, w->errlen, "%s: missing, expected %s", w->path, want);
+			ret = -EINVAL;
+		} else {
+			ret = 0;
+		}
+		path_leave(w, old);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_array(struct walk *w, const struct field *f, const json_t *arr)
+{
+	size_t n = json_array_size(arr), old;
+	int ret;
+
+	if (f->tuple && n != f->tuple)
+		return fail(w, f, NULL);
+	for (size_t i = 0; i < n; i++) {
+		old = path_enter(w, NULL, i);
+		ret = check_value(w, f->tuple ? &f->items[i] : f->items, json_array_get(arr, i));
+		path_leave(w, old);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_value(struct walk *w, const struct field *f, const json_t *v)
+{
+	if (!(type_of(v) & f->types))
+		return fail(w, f, NULL);
+	if (json_is_number(v) && !number_ok(f, v))
+		return fail(w, f, v);
+	if (json_is_string(v) && !string_ok(f, v))
+		return fail(w, f, v);
+	if (json_is_object(v) && f->fields)
+		return check_object(w, f->fields, v);
+	if (json_is_array(v) && f->items)
+		return check_array(w, f, v);
+	return 0;
+}
+
+/* The value at a dotted path from root, or NULL. */
+static const json_t *at(const json_t *root, const char *path)
+{
+	char key[64];
+	size_t n;
+
+	while (root && *path) {
+		n = strcspn(path, ".");
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		root = json_object_get(root, key);
+		path += n + (path[n] == '.');
+	}
+	return root;
+}
+
+static bool holds(const json_t *root, const struct cond *c)
+{
+	struct walk scratch = { .err = NULL, .errlen = 0 };
+	const json_t *v = at(root, c->path);
+
+	return v && check_value(&scratch, c->is, v) == 0;
+}
+
+/* One rule: when its conditions hold, its value must match; the message says why it must. */
+static int check_rule(const json_t *root, const struct rule *r, char *err, size_t errlen)
+{
+	struct walk w = { .err = err, .errlen = errlen };
+	char why[256] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < 2 && r->when[i].path; i++)
+		if (!holds(root, &r->when[i]))
+			return 0;
+	if (holds(root, &r->then))
+		return 0;
+	append(w.path, sizeof(w.path), &w.len, "%s", r->then.path);
+	fail(&w, r->then.is, at(root, r->then.path));
+	for (size_t i = 0; i < 2 && r->when[i].path; i++) {
+		char is[128];
+
+		describe(r->when[i].is, is, sizeof(is));
+		append(why, sizeof(why), &n, "%s%s is %s", i ? " and " : ", since ", r->when[i].path, is);
+	}
+	n = errlen ? strlen(err) : 0;
+	if (n + 1 < errlen)
+		snprintf(err + n, errlen - n, "%s", why);
+	return -EINVAL;
+}
+
+int result_validate(const json_t *root, char *err, size_t errlen)
+{
+	struct walk w = { .err = err, .errlen = errlen };
+
+	if (check_value(&w, &document, root))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (check_rule(root, &rules[i], err, errlen))
+			return -EINVAL;
+	return 0;
+}
