@@ -19,6 +19,7 @@ enum metric_kind {
 	M_AUTO,      /* MB/s for sequential patterns, IOPS for random ones */
 	M_IOPS,
 	M_MBPS,      /* bandwidth; shown in MB/s (10^6) or MiB/s */
+	M_SS_RATIO,  /* steady state (SNIA rule) as a fraction of the run's peak round: seed 001's Figure 8 */
 	M_LAT_MEAN,
 	M_LAT_PCT,
 	M_LAT_MAX,
@@ -30,7 +31,8 @@ struct metric {
 };
 
 /*
- * Parses "iops", "mbps" (or "bw"), "lat-mean", "lat-max", "lat-p99.99" ("_" for "-" too, "auto").
+ * Parses "iops", "mbps" (or "bw"), "ss-ratio", "lat-mean", "lat-max", "lat-p99.99" ("_" for "-" too,
+ * "auto").
  * Returns 0 or -EINVAL.
  */
 int metric_parse(const char *s, struct metric *m);
@@ -78,8 +80,9 @@ void agg_release(struct agg *a);
 
 /*
  * The value of metric m (not M_AUTO) in direction d over the case's runs: rates as mean and stddev of
- * the runs; latencies (ns) from the pooled histogram, with the stddev of the runs' own values.
- * Returns false when the case has no I/O in that direction.
+ * the runs; latencies (ns) from the pooled histogram, with the stddev of the runs' own values;
+ * M_SS_RATIO (a fraction) over the runs that reached steady state. Returns false when the case has no
+ * I/O in that direction, or, for M_SS_RATIO, no run that reached steady state.
  */
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out);
 

@@ -53,8 +53,9 @@ struct check_row {
 	const struct crit_req *req;
 	const struct agg_case *c;
 	enum rs_dir d;
-	double value;         /* raw units; NAN when the case's runs failed */
+	double value;         /* raw units; NAN when the case's runs failed or never reached steady state */
 	bool pass;
+	bool unsteady;        /* ss_ratio: steady state tracked but never reached */
 };
 
 struct check {

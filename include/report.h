@@ -123,9 +123,13 @@ int report_charts(struct report *r);
  */
 bool report_price_best(const struct report *r, size_t p, int k);
 
-/* The unit a concrete metric is shown in ("IOPS", "MB/s", "MiB/s", "us"). */
+/* The unit a concrete metric is shown in ("IOPS", "MB/s", "MiB/s", "%", "us"). */
 const char *report_unit(const struct metric *m, bool mib);
-/* A value in its display unit from the raw one (IOPS, bytes/s, ns). */
+/* What a concrete metric's cells are, for captions: "MB/s", "p99 latency, us", "steady state, % ...". */
+const char *report_metric_label(const struct metric *m, bool mib, char *buf, size_t len);
+/* A table's caption label: its metric's label where all cells share a unit, else "units by column". */
+const char *report_table_label(const struct rtable *t, char *buf, size_t len);
+/* A value in its display unit from the raw one (IOPS, bytes/s, a fraction, ns). */
 double report_scale(const struct metric *m, bool mib, double raw);
 /* Formats a number as the tables show it: 4 significant digits (whole numbers from 1000), no exponent. */
 void report_number(double v, char *buf, size_t len);

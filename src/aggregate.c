@@ -26,6 +26,8 @@ int metric_parse(const char *s, struct metric *m)
 		m->kind = M_IOPS;
 	else if (!strcmp(buf, "mbps") || !strcmp(buf, "bw"))
 		m->kind = M_MBPS;
+	else if (!strcmp(buf, "ss-ratio"))
+		m->kind = M_SS_RATIO;
 	else if (!strcmp(buf, "lat-mean"))
 		m->kind = M_LAT_MEAN;
 	else if (!strcmp(buf, "lat-max"))
@@ -43,7 +45,7 @@ int metric_parse(const char *s, struct metric *m)
 
 const char *metric_name(const struct metric *m, char *buf, size_t len)
 {
-	static const char *const names[] = { "auto", "iops", "mbps", "lat-mean", "lat-p", "lat-max" };
+	static const char *const names[] = { "auto", "iops", "mbps", "ss-ratio", "lat-mean", "lat-p", "lat-max" };
 
 	if (m->kind == M_LAT_PCT)
 		snprintf(buf, len, "lat-p%.12g", m->pct);
@@ -54,7 +56,7 @@ const char *metric_name(const struct metric *m, char *buf, size_t len)
 
 bool metric_higher_better(const struct metric *m)
 {
-	return m->kind == M_IOPS || m->kind == M_MBPS || m->kind == M_AUTO;
+	return m->kind < M_LAT_MEAN;
 }
 
 struct metric metric_for(const struct metric *m, const char *rw)
@@ -239,18 +241,24 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct rs_op *op = &c->runs[i]->op[d];
 
+		const json_t *ss = c->runs[i]->steady;
+
 		if (m->kind == M_IOPS)
 			v[n++] = op->iops;
 		else if (m->kind == M_MBPS)
 			v[n++] = op->bw;
-		else if (op->lat.count)
+		else if (m->kind == M_SS_RATIO) {
+			if (json_is_true(json_object_get(ss, "reached")) &&
+			    json_is_number(json_object_get(ss, "ratio_to_max")))
+				v[n++] = json_number_value(json_object_get(ss, "ratio_to_max"));
+		} else if (op->lat.count)
 			v[n++] = lat_of(&op->lat, m);
 	}
 	agg_stat_of(v, n, out);
 	free(v);
-	if (m->kind != M_IOPS && m->kind != M_MBPS)
+	if (m->kind >= M_LAT_MEAN)
 		out->mean = lat_of(&c->lat[d], m);
-	return true;
+	return m->kind != M_SS_RATIO || n > 0;
 }
 
 /* Two-sided 95 % critical values of Student's t for 1..30 degrees of freedom. */

@@ -171,7 +171,12 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 	}
 	while (isspace((unsigned char)*end))
 		end++;
-	if (r->m.kind == M_IOPS && (!strcmp(end, "k") || !strcmp(end, "K")))
+	if (r->m.kind == M_SS_RATIO && !strcmp(end, "%"))
+		v /= 100.0;
+	else if (r->m.kind == M_SS_RATIO) {
+		snprintf(err, errlen, "'%s': a steady-state ratio is a percentage of the peak (\">= 80%%\")", s);
+		return -EINVAL;
+	} else if (r->m.kind == M_IOPS && (!strcmp(end, "k") || !strcmp(end, "K")))
 		v *= 1e3;
 	else if (r->m.kind == M_IOPS && !strcmp(end, "M"))
 		v *= 1e6;
@@ -267,6 +272,42 @@ static int parse_criterion(struct criterion *c, json_t *o, const char *where, ch
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Whether any run of the case tracked steady state (its results have a steady_state object). */
+static bool tracked_steady(const struct agg_case *ac)
+{
+	for (size_t i = 0; i < ac->nruns; i++)
+		if (json_is_object(ac->runs[i]->steady))
+			return true;
+	return false;
+}
+
+/*
+ * The measured value of requirement r on case ac into *v. A direction the case did no I/O in, or a
+ * steady-state ratio of a case that never tracked it, is an error in the criteria (-EINVAL); a case
+ * that tracked steady state and never reached it is a violation (row->unsteady).
+ */
+static int check_value(const struct criterion *c, const struct crit_req *r, const struct agg_case *ac,
+		       struct check_row *row, struct agg_stat *v, char *err, size_t errlen)
+{
+	char name[160];
+
+	if (agg_value(ac, row->d, &r->m, v))
+		return 0;
+	if (r->m.kind == M_SS_RATIO && ac->lat[row->d].count) {
+		if (tracked_steady(ac)) {
+			row->unsteady = true;
+			return 0;
+		}
+		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s did not track steady state "
+			 "(run it with steady_state=METRIC:WxROUND:track)", c->name, r->key,
+			 agg_case_name(ac, name, sizeof(name)), ac->label);
+		return -EINVAL;
+	}
+	snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s did no %s I/O", c->name, r->key,
+		 agg_case_name(ac, name, sizeof(name)), ac->label, rs_dir_name[row->d]);
+	return -EINVAL;
 }
 
 static int parse_doc(struct criteria *cr, const char *path, char *err, size_t errlen)
@@ -419,18 +460,12 @@ int check_run(struct check *k, const struct criteria *cr, const struct rs_set *s
 			for (size_t q = 0; q < c->nreqs; q++) {
 				const struct crit_req *r = &c->reqs[q];
 				struct check_row row = { i, r, ac, r->dir_given ? r->d : rs_main_dir(ac->first->rw),
-							 NAN, false };
+							 NAN, false, false };
 				struct agg_stat v;
 
-				if (ac->nruns && !agg_value(ac, row.d, &r->m, &v)) {
-					char name[160];
-
-					snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s did no %s I/O",
-						 c->name, r->key, agg_case_name(ac, name, sizeof(name)), ac->label,
-						 rs_dir_name[row.d]);
+				if (ac->nruns && check_value(c, r, ac, &row, &v, err, errlen))
 					return -EINVAL;
-				}
-				if (ac->nruns) {
+				if (ac->nruns && !row.unsteady) {
 					row.value = v.mean;
 					row.pass = crit_holds(r, v.mean);
 				}
@@ -470,11 +505,19 @@ static void measured(const struct check_row *r, char *buf, size_t len)
 {
 	char num[32];
 
+	if (r->unsteady) {
+		snprintf(buf, len, "not reached");
+		return;
+	}
 	if (isnan(r->value)) {
 		snprintf(buf, len, "%s", r->c->failed ? r->c->failed->status : "failed");
 		return;
 	}
 	switch (r->req->m.kind) {
+	case M_SS_RATIO:
+		report_number(r->value * 100, num, sizeof(num));
+		snprintf(buf, len, "%s %%", num);
+		break;
 	case M_IOPS:
 		report_number(r->value, num, sizeof(num));
 		snprintf(buf, len, "%s", num);
@@ -543,9 +586,11 @@ int check_write(FILE *f, const struct check *k, enum report_format fmt)
 				"device", cells[i][1], "case", cells[i][2], "key", r->req->key,
 				"metric", metric_name(&r->req->m, mname, sizeof(mname)),
 				"direction", rs_dir_name[r->d], "requirement", r->req->text,
-				"unit", r->req->m.kind == M_IOPS ? "IOPS" : r->req->m.kind == M_MBPS ? "MB/s" : "ns",
-				"value", isnan(r->value) ? json_null() :
-					 json_real(r->req->m.kind == M_MBPS ? r->value / 1e6 : r->value),
+				"unit", r->req->m.kind == M_IOPS ? "IOPS" : r->req->m.kind == M_MBPS ? "MB/s" :
+					r->req->m.kind == M_SS_RATIO ? "%" : "ns",
+				"value", isnan(r->value) || r->unsteady ? json_null() :
+					 json_real(r->req->m.kind == M_MBPS ? r->value / 1e6 :
+						   r->req->m.kind == M_SS_RATIO ? r->value * 100 : r->value),
 				"measured", cells[i][4], "status", r->c->nruns ? "ok" : "failed", "pass", r->pass));
 		}
 		o = json_pack("{s:s, s:i, s:i, s:i, s:o}", "schema", "ssdbench-check", "schema_version", 1,

@@ -299,20 +299,20 @@ static int report_axis(struct loader *l, const char *path, json_t *v)
 	return 0;
 }
 
-static int report_metric(struct loader *l, const char *path, json_t *v)
+/* One metric: a name, or {"sequential": NAME, "random": NAME}. */
+static int report_metric_one(struct loader *l, const char *path, json_t *v)
 {
-	static const char *const metrics[] = { "auto", "iops", "mbps", "lat-mean", "lat-p50", "lat-p90",
-		"lat-p95", "lat-p99", "lat-p99.9", "lat-p99.99", "lat-max", NULL };
+	static const char *const metrics[] = { "auto", "iops", "mbps", "ss-ratio", "lat-mean", "lat-p50",
+		"lat-p90", "lat-p95", "lat-p99", "lat-p99.9", "lat-p99.99", "lat-max", NULL };
 	static const char *const kinds[] = { "sequential", "random", NULL };
+	static const char *const known = "unknown metric (iops, mbps, ss-ratio, lat-mean, lat-p50 .. lat-p99.99, "
+					  "lat-max)";
 	char sub[128];
 	const char *key;
 	json_t *m;
 
-	if (json_is_string(v)) {
-		if (!in_list(json_string_value(v), metrics))
-			return lerr(l, path, "unknown metric (iops, mbps, lat-mean, lat-p50 .. lat-p99.99, lat-max)");
-		return 0;
-	}
+	if (json_is_string(v))
+		return in_list(json_string_value(v), metrics) ? 0 : lerr(l, path, "%s", known);
 	if (!json_is_object(v))
 		return lerr(l, path, "expected a metric or {\"sequential\": ..., \"random\": ...}");
 	json_object_foreach(v, key, m) {
@@ -320,7 +320,26 @@ static int report_metric(struct loader *l, const char *path, json_t *v)
 		if (!in_list(key, kinds))
 			return unknown_key(l, path, key, "sequential, random");
 		if (!json_is_string(m) || !in_list(json_string_value(m), metrics))
-			return lerr(l, sub, "unknown metric (iops, mbps, lat-mean, lat-p50 .. lat-p99.99, lat-max)");
+			return lerr(l, sub, "%s", known);
+	}
+	return 0;
+}
+
+/* report.metric: one metric, or a list of them (one set of tables each, at most 4). */
+static int report_metric(struct loader *l, const char *path, json_t *v)
+{
+	char sub[128];
+	size_t i;
+	json_t *m;
+
+	if (!json_is_array(v))
+		return report_metric_one(l, path, v);
+	if (!json_array_size(v) || json_array_size(v) > 4)
+		return lerr(l, path, "expected 1 to 4 metrics");
+	json_array_foreach(v, i, m) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (report_metric_one(l, sub, m))
+			return -EINVAL;
 	}
 	return 0;
 }

@@ -25,9 +25,35 @@ const char *report_unit(const struct metric *m, bool mib)
 	switch (m->kind) {
 	case M_IOPS: return "IOPS";
 	case M_MBPS: return mib ? "MiB/s" : "MB/s";
+	case M_SS_RATIO: return "%";
 	case M_AUTO: return "";
 	default: return "us";
 	}
+}
+
+const char *report_metric_label(const struct metric *m, bool mib, char *buf, size_t len)
+{
+	switch (m->kind) {
+	case M_SS_RATIO: snprintf(buf, len, "steady state in %% of the run's peak"); break;
+	case M_LAT_MEAN: snprintf(buf, len, "mean latency in us"); break;
+	case M_LAT_MAX: snprintf(buf, len, "max latency in us"); break;
+	case M_LAT_PCT: snprintf(buf, len, "p%.12g latency in us", m->pct); break;
+	default: snprintf(buf, len, "%s", report_unit(m, mib)); break;
+	}
+	return buf;
+}
+
+const char *report_table_label(const struct rtable *t, char *buf, size_t len)
+{
+	if (!*t->unit) {
+		snprintf(buf, len, "units by column");
+		return buf;
+	}
+	for (size_t i = 0; i < t->nr * t->nc; i++)
+		if (t->cells[i].c && t->cells[i].m.kind > M_MBPS)
+			return report_metric_label(&t->cells[i].m, false, buf, len);
+	snprintf(buf, len, "%s", t->unit);
+	return buf;
 }
 
 double report_scale(const struct metric *m, bool mib, double raw)
@@ -35,6 +61,7 @@ double report_scale(const struct metric *m, bool mib, double raw)
 	switch (m->kind) {
 	case M_MBPS: return raw / (mib ? 1048576.0 : 1e6);
 	case M_IOPS: return raw;
+	case M_SS_RATIO: return raw * 100.0;
 	default: return raw / 1000.0;
 	}
 }
@@ -79,9 +106,13 @@ void report_mean_sd(double mean, double sd, unsigned n, const char *pm, char *bu
 }
 
 /* The hint of a profile: rows, columns, metric for sequential and random patterns, charts. */
+#define HINT_METRICS 4
+
 struct hint {
 	char rows[32], cols[32];
-	struct metric mseq, mrand;
+	struct metric mseq, mrand;                 /* the one asked for now */
+	struct metric seq[HINT_METRICS], rand[HINT_METRICS];
+	size_t nmetrics;                           /* one set of tables each (at least 1) */
 	unsigned charts;
 	bool has_charts;
 };
@@ -96,6 +127,18 @@ static unsigned chart_flag(const char *s)
 	return 0;
 }
 
+/* One metric of a hint: "mbps", or {"sequential": "mbps", "random": "iops"}. */
+static void hint_metric(const json_t *m, struct metric *seq, struct metric *rand)
+{
+	if (json_is_string(m)) {
+		metric_parse(json_string_value(m), seq);
+		*rand = *seq;
+	} else if (json_is_object(m)) {
+		metric_parse(json_string_value(json_object_get(m, "sequential")), seq);
+		metric_parse(json_string_value(json_object_get(m, "random")), rand);
+	}
+}
+
 static void hint_from_json(struct hint *h, const json_t *rep)
 {
 	const json_t *m = json_object_get(rep, "metric"), *c;
@@ -105,12 +148,17 @@ static void hint_from_json(struct hint *h, const json_t *rep)
 		snprintf(h->rows, sizeof(h->rows), "%s", json_string_value(json_object_get(rep, "rows")));
 	if (json_is_string(json_object_get(rep, "columns")))
 		snprintf(h->cols, sizeof(h->cols), "%s", json_string_value(json_object_get(rep, "columns")));
-	if (json_is_string(m)) {
-		metric_parse(json_string_value(m), &h->mseq);
-		h->mrand = h->mseq;
-	} else if (json_is_object(m)) {
-		metric_parse(json_string_value(json_object_get(m, "sequential")), &h->mseq);
-		metric_parse(json_string_value(json_object_get(m, "random")), &h->mrand);
+	h->nmetrics = 1;
+	if (json_is_array(m)) {
+		h->nmetrics = 0;
+		for (i = 0; i < json_array_size(m) && h->nmetrics < HINT_METRICS; i++) {
+			hint_metric(json_array_get(m, i), &h->seq[h->nmetrics], &h->rand[h->nmetrics]);
+			h->nmetrics++;
+		}
+		if (!h->nmetrics)
+			h->nmetrics = 1;
+	} else {
+		hint_metric(m, &h->seq[0], &h->rand[0]);
 	}
 	json_array_foreach(json_object_get(rep, "charts"), i, c) {
 		if (json_is_string(c)) {
@@ -127,6 +175,7 @@ static void load_hint(struct hint *h, const char *profile, const struct report_o
 	struct profile p;
 
 	memset(h, 0, sizeof(*h));
+	h->nmetrics = 1;
 	if (profile && !o->no_hint && !profile_find(profile, path, sizeof(path), err, sizeof(err)) &&
 	    !profile_load(path, &p, err, sizeof(err))) {
 		hint_from_json(h, p.report);
@@ -376,6 +425,9 @@ static int fill_table(struct builder *b, const struct group *g, const struct lay
 	snprintf(t->coldim, sizeof(t->coldim), "%s", l->cols);
 	t->metric = *asked;
 	t->chart_flags = h->charts;
+	/* Time series and latency curves belong to the runs' own tables; a steady-state table is a line. */
+	if ((asked->kind == M_AUTO ? h->mrand.kind : asked->kind) == M_SS_RATIO)
+		t->chart_flags &= RC_LINES | RC_BARS | RC_HEATMAP;
 	t->profile = xstrdup(profile);
 	t->pattern = xstrdup(pattern);
 	for (size_t i = 0; i < l->nsplit; i++) {
@@ -459,9 +511,12 @@ static bool is_dim(const char *d)
 	return !strcmp(d, "target") || !strcmp(d, "case") || job_param_name(d) != NULL;
 }
 
-/* The tables of one profile's cases (or of the plain jobs: profile NULL), for one asked metric. */
+/*
+ * The tables of one profile's cases (or of the plain jobs: profile NULL), for one asked metric (or,
+ * for M_AUTO, the hint's metric number hi).
+ */
 static int build_profile(struct builder *b, struct group *g, const char *profile,
-			 const struct metric *asked)
+			 const struct metric *asked, size_t hi)
 {
 	struct hint h;
 	bool split_rw;
@@ -470,6 +525,8 @@ static int build_profile(struct builder *b, struct group *g, const char *profile
 	int ret = 0;
 
 	load_hint(&h, profile, b->o);
+	h.mseq = h.seq[hi < h.nmetrics ? hi : 0];
+	h.mrand = h.rand[hi < h.nmetrics ? hi : 0];
 	if (h.mseq.kind == M_AUTO && h.mrand.kind == M_AUTO) {
 		h.mseq.kind = M_MBPS;
 		h.mrand.kind = M_IOPS;
@@ -551,7 +608,6 @@ static int build_tables(struct builder *b)
 	struct agg *a = &b->r->agg;
 	bool *done = calloc(a->n + 1, sizeof(*done));
 	struct group g = { calloc(a->n + 1, sizeof(*g.c)), 0 };
-	size_t nm = b->o->nmetrics ? b->o->nmetrics : 1;
 	int ret = 0;
 
 	if (!done || !g.c) {
@@ -573,10 +629,17 @@ static int build_tables(struct builder *b)
 				g.c[g.n++] = &a->cases[j];
 			}
 		}
+		struct hint h;
+		size_t nm = b->o->nmetrics;
+
+		if (!nm) {
+			load_hint(&h, prof, b->o);
+			nm = h.nmetrics;
+		}
 		for (size_t m = 0; m < nm && !ret; m++) {
 			struct metric auto_m = { M_AUTO, 0 };
 
-			ret = build_profile(b, &g, prof, b->o->nmetrics ? &b->o->metrics[m] : &auto_m);
+			ret = build_profile(b, &g, prof, b->o->nmetrics ? &b->o->metrics[m] : &auto_m, m);
 		}
 	}
 	free(done);

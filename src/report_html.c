@@ -111,7 +111,7 @@ static int chart_lines(struct report *r, size_t *cap, size_t ti, const char *uni
 	const struct rtable *t = &r->tables[ti];
 	struct svg_series *s = calloc(t->nc, sizeof(*s));
 	double *y = calloc(t->nr * t->nc, sizeof(*y)), *e = calloc(t->nr * t->nc, sizeof(*e));
-	char title[300];
+	char title[300], label[64];
 	struct chartbuf cb;
 	size_t ns = 0;
 	bool any_log = true;
@@ -134,12 +134,14 @@ static int chart_lines(struct report *r, size_t *cap, size_t ti, const char *uni
 		s[ns].err = &e[ns * t->nr];
 		ns++;
 	}
-	snprintf(title, sizeof(title), "%s (%s)", t->title, unit);
+	/* Where the table has one unit, its label says more ("p99 latency in us", "steady state ..."). */
+	snprintf(title, sizeof(title), "%s (%s)", t->title, *t->unit ? report_table_label(t, label, sizeof(label))
+		 : unit);
 	if ((ret = open_buf(&cb)))
 		goto out;
 	any_log = !strcmp(unit, "IOPS") || !strcmp(unit, "us");
 	ret = svg_lines(cb.f, &(struct svg_lines){
-		.title = title, .xlabel = dim_label(t->rowdim), .ylabel = unit,
+		.title = title, .xlabel = dim_label(t->rowdim), .ylabel = strcmp(unit, "%") ? unit : "% of peak",
 		.xticks = (const char *const *)t->rows, .nx = t->nr, .series = s, .nseries = ns,
 		.logy = any_log && !bars, .bars = bars });
 	fflush(cb.f);
@@ -399,6 +401,7 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
 	bool show_n = false;
+	char label[64];
 	unsigned n = 0;
 
 	for (size_t i = 0; i < t->nr * t->nc; i++) {
@@ -413,7 +416,7 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 	fprintf(f, "<section id=\"t%zu\">\n<h2>", ti + 1);
 	html_escape(f, t->title);
 	fputs("</h2>\n<table>\n<caption>", f);
-	html_escape(f, *t->unit ? t->unit : "units by column");
+	html_escape(f, report_table_label(t, label, sizeof(label)));
 	fputs("; mean &#177; sample stddev where a case ran more than once</caption>\n<tr><th>", f);
 	html_escape(f, !strcmp(t->rowdim, "target") ? "device" : t->rowdim);
 	fputs("</th>", f);

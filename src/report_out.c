@@ -62,7 +62,7 @@ static const char *dim_title(const char *d)
 static void caption(const struct rtable *t, char *buf, size_t len, bool ascii)
 {
 	unsigned n = table_n(t);
-	char what[128];
+	char what[128], label[64];
 	bool lat = true;
 
 	for (size_t i = 0; i < t->nr * t->nc; i++)
@@ -85,7 +85,7 @@ static void caption(const struct rtable *t, char *buf, size_t len, bool ascii)
 	} else {
 		snprintf(what, sizeof(what), "mean %s stddev over the runs of each", ascii ? "+-" : "±");
 	}
-	snprintf(buf, len, "%s%s%s; rows: %s, columns: %s", *t->unit ? t->unit : "units by column",
+	snprintf(buf, len, "%s%s%s; rows: %s, columns: %s", report_table_label(t, label, sizeof(label)),
 		 ", ", what, dim_title(t->rowdim), dim_title(t->coldim));
 }
 

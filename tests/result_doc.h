@@ -127,6 +127,28 @@ static inline json_t *doc_new(const struct doc_spec *s)
 	return doc;
 }
 
+/*
+ * doc_new with steady state tracked (bw over 5 rounds of 1 s, recorded, not stopping), reached or
+ * not, at ratio of the run's peak round.
+ */
+static inline json_t *doc_steady(const struct doc_spec *s, bool reached, double ratio)
+{
+	json_t *doc = doc_new(s), *ss;
+
+	json_object_set_new(json_object_get(doc, "job"), "steady_state",
+			    json_pack("{s:s, s:i, s:I, s:b}", "metric", "bw", "window", 5,
+				      "round_ns", (json_int_t)1000000000, "stop", 0));
+	ss = json_pack("{s:b, s:b, s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:[f, f, f, f, f], s:f}",
+		       "reached", reached, "stopped", 0, "metric", "bw", "window", 5,
+		       "round_ns", (json_int_t)1000000000, "reached_at_round", (json_int_t)(reached ? 5 : 0),
+		       "value", 100.0 * ratio, "range", 10.0, "slope", 0.5, "excursion", 2.0,
+		       "rounds", 100.0, 100.0 * ratio, 100.0 * ratio, 100.0 * ratio, 100.0 * ratio,
+		       "ratio_to_max", ratio);
+	assert_non_null(ss);
+	json_object_set_new(json_object_get(doc, "results"), "steady_state", ss);
+	return doc;
+}
+
 /* Adds a document; a refusal fails the test with the reader's message. */
 static inline void add_doc(struct rs_set *set, json_t *doc)
 {

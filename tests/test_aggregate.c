@@ -41,7 +41,8 @@ static void test_metric_parse_accepts_the_documented_names(void **state)
 		{ "iops", M_IOPS, 0 }, { "mbps", M_MBPS, 0 }, { "bw", M_MBPS, 0 },
 		{ "lat-mean", M_LAT_MEAN, 0 }, { "lat_mean", M_LAT_MEAN, 0 }, { "lat-max", M_LAT_MAX, 0 },
 		{ "lat-p99", M_LAT_PCT, 99 }, { "lat-p99.99", M_LAT_PCT, 99.99 }, { "lat_p50", M_LAT_PCT, 50 },
-		{ "lat-p0.1", M_LAT_PCT, 0.1 }, { "auto", M_AUTO, 0 },
+		{ "lat-p0.1", M_LAT_PCT, 0.1 }, { "auto", M_AUTO, 0 }, { "ss-ratio", M_SS_RATIO, 0 },
+		{ "ss_ratio", M_SS_RATIO, 0 },
 	};
 	struct metric m;
 
@@ -74,7 +75,7 @@ static void test_metric_name_round_trips_through_metric_parse(void **state)
 {
 	static const char *const names[] = {
 		"iops", "mbps", "lat-mean", "lat-max", "lat-p50", "lat-p99", "lat-p99.9", "lat-p99.99",
-		"lat-p99.999", "auto",
+		"lat-p99.999", "auto", "ss-ratio",
 	};
 	char buf[32];
 	struct metric m, back;
@@ -497,6 +498,43 @@ static void test_prepare_runs_are_left_out(void **state)
 	rs_release(&set);
 }
 
+/*
+ * ss-ratio (seed 001's Figure 8): the steady value over the run's peak, averaged over the runs that
+ * reached steady state; a run that did not reach it has no value, and a case with none has none.
+ */
+static void test_ss_ratio_is_over_the_runs_that_reached_steady_state(void **state)
+{
+	static const uint64_t lat[] = { 1000, 2000 };
+	struct doc_spec a = { .label = "A", .rw = "randwrite", .iops = { 0, 100 }, .lat = { NULL, lat },
+			      .nlat = { 0, 2 }, .repeat = 3 };
+	struct doc_spec b = a;
+	struct metric m = { M_SS_RATIO, 0 };
+	struct agg_stat v;
+	struct rs_set set;
+	struct agg agg;
+
+	(void)state;
+	b.label = "B";
+	rs_init(&set);
+	a.repeat_index = 1;
+	add_doc(&set, doc_steady(&a, true, 0.8));
+	a.repeat_index = 2;
+	add_doc(&set, doc_steady(&a, true, 0.9));
+	a.repeat_index = 3;
+	add_doc(&set, doc_steady(&a, false, 0.5));
+	add_doc(&set, doc_steady(&b, false, 0.7));
+	assert_int_equal(agg_build(&agg, &set, true), 0);
+	assert_int_equal(agg.n, 2);
+	assert_true(agg_value(&agg.cases[0], RS_WRITE, &m, &v));
+	assert_int_equal(v.n, 2);
+	assert_true(fabs(v.mean - 0.85) < 1e-12);
+	assert_true(fabs(v.sd - sqrt(0.005)) < 1e-12);
+	assert_false(agg_value(&agg.cases[1], RS_WRITE, &m, &v));
+	assert_true(metric_higher_better(&m));
+	agg_release(&agg);
+	rs_release(&set);
+}
+
 static void test_failed_runs_are_counted_not_measured(void **state)
 {
 	struct doc_spec ok = read_spec("A", 1000), bad = read_spec("A", 0), cut = read_spec("A", 500);
@@ -733,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_seed_label_price_and_repeat_count_do_not_make_a_case),
 		cmocka_unit_test(test_relative_span_matches_targets_of_different_sizes),
 		cmocka_unit_test(test_prepare_runs_are_left_out),
+		cmocka_unit_test(test_ss_ratio_is_over_the_runs_that_reached_steady_state),
 		cmocka_unit_test(test_failed_runs_are_counted_not_measured),
 		cmocka_unit_test(test_rounds_count_only_the_last_five),
 		cmocka_unit_test(test_rs_add_json_refuses_wrong_documents_by_name),

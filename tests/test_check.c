@@ -349,6 +349,49 @@ static void test_check_direction_without_io_is_an_error(void **state)
 	rs_release(&set);
 }
 
+/* Steady state as a share of the peak: a percentage; reached or not; untracked is an error. */
+static void test_check_ss_ratio_reached_not_reached_and_untracked(void **state)
+{
+	static const uint64_t lat[] = { 1000 };
+	struct doc_spec s = { .rw = "randwrite", .iops = { 0, 100 }, .lat = { NULL, lat }, .nlat = { 0, 1 } };
+	struct criteria cr;
+	struct rs_set set;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	rs_init(&set);
+	s.label = "steady";
+	add_doc(&set, doc_steady(&s, true, 0.82));
+	s.label = "unsteady";
+	add_doc(&set, doc_steady(&s, false, 0.95));
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"ss_ratio\": \">= 80%\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_true(find_req(&cr.c[0], "ss_ratio")->value == 0.8);
+	assert_int_equal(k.nrows, 2);
+	assert_int_equal(k.violations, 1);
+	assert_true(k.rows[0].pass && !k.rows[0].unsteady);
+	assert_true(fabs(k.rows[0].value - 0.82) < 1e-12);
+	assert_true(!k.rows[1].pass && k.rows[1].unsteady);   /* never steady: a violation */
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+
+	/* A case that never tracked steady state cannot answer: an error in the criteria. */
+	results(&set);
+	assert_int_equal(run(&k, &cr, &set, ONE("\"select\": {\"device\": \"B\"}, \"ss_ratio\": \">= 80%\""),
+			     err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "did not track steady state"));
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+
+	/* The value is a percentage. */
+	assert_int_equal(criteria_parse(&cr, "crit.json", ONE("\"select\": {}, \"ss_ratio\": \">= 0.8\""), err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "percentage"));
+}
+
 static void test_check_case_whose_runs_failed_violates(void **state)
 {
 	struct doc_spec bad = read_spec("A", 0);
@@ -415,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_check_selects_by_device_and_bandwidth_in_bytes),
 		cmocka_unit_test(test_check_criterion_selecting_nothing_is_an_error),
 		cmocka_unit_test(test_check_direction_without_io_is_an_error),
+		cmocka_unit_test(test_check_ss_ratio_reached_not_reached_and_untracked),
 		cmocka_unit_test(test_check_case_whose_runs_failed_violates),
 		cmocka_unit_test(test_check_junit_counts_rows_and_violations),
 	};

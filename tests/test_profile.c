@@ -705,6 +705,31 @@ static void test_profile_error_report_hint_values_are_checked(void **state)
 		 "    \"charts\": [\"lines\",\n"
 		 "               \"pie\"] }\n"
 		 "}\n", 7, "report.charts[1]", NULL);
+	/* A list of metrics (fill-degradation's ["mbps", "ss-ratio"]): 1 to 4, each checked by index. */
+	load_bad("e-report-metrics", HEAD("e-report-metrics")
+		 "  \"report\": { \"rows\": \"bs\", \"metric\": [\"mbps\",\n"
+		 "    \"ss-ratio\", \"speed\"] }\n"
+		 "}\n", 6, "report.metric[2]", "unknown metric");
+	load_bad("e-report-metrics0", HEAD("e-report-metrics0")
+		 "  \"report\": { \"rows\": \"bs\",\n"
+		 "    \"metric\": [] }\n"
+		 "}\n", 6, "report.metric", "1 to 4");
+}
+
+static void test_profile_report_hint_takes_a_list_of_metrics(void **state)
+{
+	char path[PATH_MAX];
+	struct profile p;
+
+	(void)state;
+	write_profile("metrics", HEAD("metrics")
+		      "  \"matrix\": { \"bs\": [\"4k\"] },\n"
+		      "  \"report\": { \"rows\": \"bs\", \"metric\": [\"mbps\", \"ss-ratio\",\n"
+		      "    { \"sequential\": \"mbps\", \"random\": \"lat-p99\" }] }\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	assert_int_equal(json_array_size(json_object_get(p.report, "metric")), 3);
+	profile_release(&p);
 }
 
 static void test_profile_error_report_not_an_object(void **state)
@@ -890,6 +915,7 @@ int main(void)
 		cmocka_unit_test(test_profile_error_unknown_report_key_names_its_path_and_line),
 		cmocka_unit_test(test_profile_error_report_not_an_object),
 		cmocka_unit_test(test_profile_error_report_hint_values_are_checked),
+		cmocka_unit_test(test_profile_report_hint_takes_a_list_of_metrics),
 		cmocka_unit_test(test_profile_error_combination_refused_by_job_check),
 		cmocka_unit_test(test_profile_find_on_the_search_path),
 		cmocka_unit_test(test_jsonlines_nested_paths_and_array_indices),

@@ -100,7 +100,8 @@ assert_eq "$(jget "${files[6]}" .results.read.bytes)" $((64 * MiB)) "segment-8m:
 
 # --- fill-degradation: prepare + 4 fills x 2 workloads, each filled, with a time series ---------------
 # The profile samples every 10 s; a 2 s run needs a shorter interval to have a time series at all.
-run_profile fill-degradation "$dev" 9 --set runtime=2s --set repeat=1 --set interval=500ms
+run_profile fill-degradation "$dev" 9 --set runtime=2s --set repeat=1 --set interval=500ms \
+	--set steady_state=bw:3x500ms:track
 want=()
 for fill in 30 50 70 90; do
 	want+=("$fill%-bw-128k-t128" "$fill%-iops-4k-t16")
@@ -113,6 +114,16 @@ for i in {1..8}; do
 	assert_ge "$(jget "$f" '.results.timeseries.iops | length')" 3 "fill-degradation: ${f##*/} time series samples"
 	assert_eq "$(jget "$f" '.results.steady_state.stopped')" false "fill-degradation: ${f##*/} steady state tracked, not stopped"
 done
+# The report's steady-state tables (seed 001 Figure 8, the hint's second metric) hold each run's
+# ratio_to_max in percent where it reached steady state, and nothing where it did not.
+want=$(jq -r 'select(.profile.phase == "measure" and .results.steady_state.reached) |
+	.results.steady_state.ratio_to_max * 100 | . * 1e6 | round' "${files[@]:1}" | sort -n | paste -sd,)
+"$SSDBENCH" report --format json "$dir" >"$TMPDIR/fd-report.json" || fail "report of fill-degradation"
+got=$(jq -r '.tables[].cells[][] | select(.metric == "ss-ratio" and .n > 0) | .mean * 1e6 | round' \
+	"$TMPDIR/fd-report.json" | sort -n | paste -sd,)
+assert_eq "$got" "$want" "fill-degradation: report's steady-state cells are the runs' ratio_to_max (%)"
+assert_eq "$(jq '[.tables[].cells[][] | select(.metric == "ss-ratio")] | length' "$TMPDIR/fd-report.json")" 8 \
+	"fill-degradation: a steady-state cell for each case"
 
 # --- read-blocksize on zram (4096-byte logical blocks): O_DIRECT cannot issue 512 B..2 KiB there -----
 zdev=$(make_zram 64M)

@@ -211,6 +211,12 @@ if a.text:
             continue
         pattern = title.split(": ", 1)[1]
         unit = caption[1:].split(",", 1)[0]
+        # A latency caption says which: "p99 latency in us".
+        lm = re.fullmatch(r"p([0-9.]+) latency in (\w+)", unit)
+        if lm:
+            if a.metric != "lat-p" + lm.group(1):
+                err("text '%s': caption says p%s latency, the report was asked for %s" % (title, lm.group(1), a.metric))
+            unit = lm.group(2)
         if header[0] != "bs":
             err("text '%s': rows '%s', expected bs" % (title, header[0]))
         for line in body:
