@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct devset {
 	char name[MAX_PARTS + 1][64];
 	char dir[MAX_PARTS + 1][512];   /* its sysfs directory */
 	dev_t dev[MAX_PARTS + 1];
+	uint64_t end[MAX_PARTS + 1];    /* in 512-byte sectors: the device's size, a partition's start + size */
 	int n;
 };
 
@@ -46,6 +48,22 @@ static void join(char *dst, size_t len, const char *part)
 	strncat(dst + n, part, len - n - 1);
 }
 
+/* A number from a sysfs attribute dir/name, or 0. */
+static uint64_t read_u64(const char *dir, const char *name)
+{
+	char path[700];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
 static dev_t read_devnum(const char *path)
 {
 	unsigned ma, mi;
@@ -68,6 +86,7 @@ static void collect(const struct target *t, struct devset *s)
 	snprintf(s->name[0], sizeof(s->name[0]), "%s", self);
 	snprintf(s->dir[0], sizeof(s->dir[0]), "%.200s/dev/block/%u:%u", t->sysfs, t->di.major, t->di.minor);
 	s->dev[0] = makedev(t->di.major, t->di.minor);
+	s->end[0] = read_u64(s->dir[0], "size");
 	s->n = 1;
 	if (!(d = opendir(s->dir[0])))
 		return;
@@ -80,6 +99,7 @@ static void collect(const struct target *t, struct devset *s)
 		snprintf(s->dir[s->n], sizeof(s->dir[0]), "%.300s/%.200s", s->dir[0], e->d_name);
 		snprintf(path, sizeof(path), "%s/dev", s->dir[s->n]);
 		snprintf(s->name[s->n], sizeof(s->name[0]), "%.63s", e->d_name);
+		s->end[s->n] = read_u64(s->dir[s->n], "start") + read_u64(s->dir[s->n], "size");
 		s->dev[s->n++] = read_devnum(path);
 	}
 	closedir(d);
@@ -288,8 +308,18 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 	if (fd >= 0)
 		close(fd);
 	g->busy = fd < 0 && errno == EBUSY;
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n; i++) {
+		char why[300];
+
+		/* A partition the kernel kept from an earlier partition table can lie past the end. */
+		if (i && s->end[0] && s->end[i] > s->end[0]) {
+			snprintf(why, sizeof(why), "partition /dev/%.63s past the end of the device (stale: "
+				 "partx -d /dev/%.63s drops it)", s->name[i], s->name[0]);
+			join(g->signatures, sizeof(g->signatures), why);
+			continue;
+		}
 		probe_signatures(s->name[i], g);
+	}
 	free(s);
 	join(g->in_use, sizeof(g->in_use), g->mounts);
 	join(g->in_use, sizeof(g->in_use), g->swap);

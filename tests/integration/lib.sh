@@ -221,6 +221,11 @@ _lib_loop_attach() {
     fi
     at_exit _lib_loop_detach "$dev" "$file"
     _lib_wait_block "$dev"
+    # Partitions that partx added to an earlier user of this loop device survive its detaching: drop
+    # them, or the write guard sees partitions past the end of our new, blank device.
+    if compgen -G "/sys/block/${dev#/dev/}/${dev#/dev/}p*" >/dev/null; then
+        partx -d "$dev" >/dev/null 2>&1 || warn "$dev: could not drop stale partitions"
+    fi
     echo "$dev"
 }
 

@@ -77,6 +77,31 @@ fi
 ok "GPT partition table refused without --force"
 partx -d "$dev" 2>/dev/null || true
 
+# A partition the kernel kept past the end of the device (a partition table added with partx, then
+# the device shrunk): nothing can be read there, and it is named as stale rather than written over.
+small=$(make_loop 128M)
+printf 'label: gpt\n,32M\n,\n' | sfdisk -q "$small" >/dev/null 2>&1 || true
+partx -u "$small" 2>/dev/null || true
+at_exit sh -c "partx -d '$small' 2>/dev/null || true"
+if [[ -b ${small}p2 ]]; then
+	back=$(cat "/sys/block/${small#/dev/}/loop/backing_file")
+	wipefs -qa "$small" 2>/dev/null
+	truncate -s 64M "$back"
+	losetup -c "$small"
+	rc=0
+	"$SSDBENCH" run --rw write --bs 1m --io-limit 1m --output "$TMPDIR/res" --progress never "$small" \
+		>/dev/null 2>"$TMPDIR/err" || rc=$?
+	assert_eq "$rc" 2 "write refused (stale partition past the end)"
+	grep -q "partition ${small}p2 past the end of the device (stale: partx -d $small drops it)" "$TMPDIR/err" ||
+		fail "message: $(cat "$TMPDIR/err")"
+	partx -d "$small" 2>/dev/null || true
+	"$SSDBENCH" run --rw write --bs 1m --io-limit 1m --output "$TMPDIR/res" --progress never "$small" \
+		>/dev/null 2>"$TMPDIR/err" || fail "refused after partx -d: $(cat "$TMPDIR/err")"
+	ok "a stale partition past the end: refused, named, and writable once dropped"
+else
+	warn "partx did not add partitions to $small: the stale-partition case is not checked"
+fi
+
 # Two signatures: an ext4 filesystem and a cramfs header in its unused first kilobyte. libblkid's
 # safe probe calls this ambiguous and names neither; the guard must still see (and name) both.
 wipefs -qa "$dev" 2>/dev/null   # it complains that a loop device cannot re-read its partitions
