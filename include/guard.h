@@ -4,7 +4,7 @@
  * mounted, used as swap, held by another driver (device mapper, md, LVM) or open exclusively elsewhere
  * is never written; one that holds a partition table or a filesystem, RAID or LVM signature (found by
  * libblkid) only with --force. Looks at the device and every partition of it. A device or a file that
- * a loop device is set up on is in use too. Reads only.
+ * a loop device is set up on is in use too, and so is a swap file. Reads only.
  */
 #ifndef SSDBENCH_GUARD_H
 #define SSDBENCH_GUARD_H
@@ -27,7 +27,8 @@ struct guard {
 
 /*
  * Inspects the block device t (probed with its sysfs root). Returns 0, or -errno if the device could
- * not be examined (err says why). A file is only looked up among the loop devices' backing files.
+ * not be examined (err says why). A file is only looked up among swap files and the loop devices'
+ * backing files.
  * A device libblkid cannot read counts as holding data (g->data says so): the guard fails closed.
  */
 int guard_inspect(const struct target *t, struct guard *g, char *err, size_t errlen);

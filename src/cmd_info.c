@@ -63,8 +63,10 @@ static void info_text(const struct target *t, const struct guard *g)
 	       (double)t->size / 1e9, (double)t->size / 1073741824.0);
 	printf("block size:  logical %u, physical %u\n", t->lbs, t->pbs);
 	printf("label:       %s\n", t->label);
-	if (t->kind == TARGET_FILE)
+	if (t->kind == TARGET_FILE) {
+		printf("swap:        %s\n", g->swap[0] ? g->swap : "no");
 		printf("loop:        %s\n", g->loops[0] ? g->loops : "no loop device on it");
+	}
 	if (!t->has_devinfo) {
 		printf("device:      - (no block device behind it)\n");
 		return;

@@ -139,7 +139,8 @@ static void check_mounts(const struct devset *s, struct guard *g)
 		fclose(f);
 }
 
-static void check_swap(const struct devset *s, struct guard *g)
+/* /proc/swaps: the device or one of its partitions (s), or the file (file), in use as swap. */
+static void check_swap(const struct devset *s, const struct stat *file, struct guard *g)
 {
 	FILE *f = fopen("/proc/swaps", "r");
 	char line[1024], path[1024];
@@ -147,10 +148,12 @@ static void check_swap(const struct devset *s, struct guard *g)
 	int i;
 
 	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%1023s", path) != 1 || stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		if (sscanf(line, "%1023s", path) != 1 || stat(path, &st) < 0)
 			continue;
-		if ((i = find_dev(s, st.st_rdev)) >= 0)
+		if (s && S_ISBLK(st.st_mode) && (i = find_dev(s, st.st_rdev)) >= 0)
 			append(g->swap, sizeof(g->swap), "%sused as swap (%s%s)", "/dev/", s->name[i]);
+		else if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)
+			append(g->swap, sizeof(g->swap), "%sused as swap%s%s", "", "");
 	}
 	if (f)
 		fclose(f);
@@ -273,14 +276,18 @@ static void check_loops(const char *sysfs, const struct devset *s, const struct 
 	closedir(d);
 }
 
-/* A file target: in use if a loop device is set up on it. */
+/* A file target: in use if it is a swap file or a loop device is set up on it. */
 static int inspect_file(const struct target *t, struct guard *g)
 {
 	struct stat st;
 
-	if (t->exists && t->sysfs && stat(t->path, &st) == 0 && S_ISREG(st.st_mode))
-		check_loops(t->sysfs, NULL, &st, g);
-	snprintf(g->in_use, sizeof(g->in_use), "%s", g->loops);
+	if (t->exists && stat(t->path, &st) == 0 && S_ISREG(st.st_mode)) {
+		check_swap(NULL, &st, g);
+		if (t->sysfs)
+			check_loops(t->sysfs, NULL, &st, g);
+	}
+	join(g->in_use, sizeof(g->in_use), g->swap);
+	join(g->in_use, sizeof(g->in_use), g->loops);
 	return 0;
 }
 
@@ -301,7 +308,7 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 		return -ENOMEM;
 	collect(t, s);
 	check_mounts(s, g);
-	check_swap(s, g);
+	check_swap(s, NULL, g);
 	check_holders(s, g);
 	check_loops(t->sysfs, s, NULL, g);
 	fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC);

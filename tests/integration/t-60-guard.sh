@@ -147,4 +147,26 @@ grep -q "loop: *backs $upper" <("$SSDBENCH" info "$img") || fail "info does not 
 	2>"$TMPDIR/err" || fail "read of the image refused: $(cat "$TMPDIR/err")"
 losetup -d "$upper"
 ok "the image file of a loop device: writes refused even with --force, reads allowed"
+
+# An active swap file: the kernel would fail the writes (ETXTBSY); the guard refuses them first.
+fsdev=$(make_loop 128M)
+mkfs.ext4 -q -F "$fsdev"
+mount "$fsdev" "$mnt"
+at_exit sh -c "swapoff '$mnt/swapfile' 2>/dev/null; mountpoint -q '$mnt' && umount '$mnt' || true"
+dd if=/dev/zero of="$mnt/swapfile" bs=1M count=16 status=none
+chmod 600 "$mnt/swapfile"
+mkswap -q "$mnt/swapfile" >/dev/null
+if swapon "$mnt/swapfile" 2>"$TMPDIR/err"; then
+	rc=0
+	"$SSDBENCH" run --rw write --bs 1m --io-limit 1m --output "$TMPDIR/res" --progress never --force \
+		"$mnt/swapfile" >/dev/null 2>"$TMPDIR/err" || rc=$?
+	assert_eq "$rc" 2 "write to an active swap file refused"
+	grep -q "refusing to write to a file in use: used as swap" "$TMPDIR/err" || fail "message: $(cat "$TMPDIR/err")"
+	grep -q "swap: *used as swap" <("$SSDBENCH" info "$mnt/swapfile") || fail "info does not show the swap file"
+	swapoff "$mnt/swapfile"
+	ok "an active swap file: writes refused even with --force"
+else
+	warn "swapon of a file on ext4 failed ($(cat "$TMPDIR/err")): the swap-file case is not checked"
+fi
+umount "$mnt"
 pass
