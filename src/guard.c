@@ -153,7 +153,7 @@ static void check_swap(const struct devset *s, const struct stat *file, struct g
 		if (s && S_ISBLK(st.st_mode) && (i = find_dev(s, st.st_rdev)) >= 0)
 			append(g->swap, sizeof(g->swap), "%sused as swap (%s%s)", "/dev/", s->name[i]);
 		else if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)
-			append(g->swap, sizeof(g->swap), "%sused as swap%s%s", "", "");
+			join(g->swap, sizeof(g->swap), "used as swap");
 	}
 	if (f)
 		fclose(f);
@@ -270,8 +270,12 @@ static void check_loops(const char *sysfs, const struct devset *s, const struct 
 			i = find_dev(s, st.st_rdev);
 		if (i >= 0)
 			append(g->loops, sizeof(g->loops), "%s/dev/%.63s backs /dev/%.63s", s->name[i], e->d_name);
-		else if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)
-			append(g->loops, sizeof(g->loops), "%sbacks /dev/%.63s%s", e->d_name, "");
+		else if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "backs /dev/%.63s", e->d_name);
+			join(g->loops, sizeof(g->loops), what);
+		}
 	}
 	closedir(d);
 }

@@ -490,7 +490,7 @@ static void html_prices(FILE *f, const struct report *r)
 /* How a job value reads in the "as run" line: amounts as given ("100%", "2x") or as sizes, durations. */
 static void job_value(const json_t *job, const char *key, char *buf, size_t len)
 {
-	static const char *const sizes[] = { "bs", "span", "offset", "io_limit", "fill", NULL };
+	static const char *const sizes[] = { "bs", "stride", "span", "offset", "io_limit", "fill", NULL };
 	const json_t *rel = json_object_get(json_object_get(job, "relative"), key);
 	const json_t *v = json_object_get(job, key);
 	char d[32];
@@ -542,18 +542,24 @@ static bool profile_is(const struct agg_case *c, const char *profile)
 /*
  * What a profile's runs were, from their jobs, whatever overrides they ran with: each parameter
  * with the values it took, in first-seen order ("bs 4k, 8k; qd 1; span 128m; repeat 3"). Leaves
- * out what did nothing in every run (no ramp, no trim, ...).
+ * out what did nothing in every run (no ramp, no trim, ...), the mix without mixes and the stride
+ * without stride patterns.
  */
 static void html_as_run(FILE *f, const struct report *r, const char *profile)
 {
-	static const char *const keys[] = { "rw", "rwmix_write", "bs", "qd", "threads", "engine", "direct",
-					    "span", "offset", "io_limit", "runtime", "ramp", "trim", "fill",
-					    "data", "steady_state", "repeat", NULL };
-	bool mixed = false;
+	static const char *const keys[] = { "rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine",
+					    "direct", "span", "offset", "io_limit", "runtime", "ramp", "trim",
+					    "fill", "data", "steady_state", "repeat", NULL };
+	bool mixed = false, strided = false;
 
-	for (size_t i = 0; i < r->agg.n; i++)
-		if (profile_is(&r->agg.cases[i], profile))
-			mixed |= !strcmp(r->agg.cases[i].first->rw, "rw") || !strcmp(r->agg.cases[i].first->rw, "randrw");
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const char *rw = r->agg.cases[i].first->rw;
+
+		if (!profile_is(&r->agg.cases[i], profile))
+			continue;
+		mixed |= !strcmp(rw, "rw") || !strcmp(rw, "randrw");
+		strided |= !strncmp(rw, "stride-", 7);
+	}
 	fputs("<br/><small>as run: ", f);
 	for (size_t k = 0, shown = 0; keys[k]; k++) {
 		char vals[16][80], cur[80];
@@ -576,7 +582,7 @@ static void html_as_run(FILE *f, const struct report *r, const char *profile)
 			else
 				more = true;
 		}
-		if (!n || idle || (!mixed && !strcmp(keys[k], "rwmix_write")))
+		if (!n || idle || (!mixed && !strcmp(keys[k], "rwmix_write")) || (!strided && !strcmp(keys[k], "stride")))
 			continue;
 		fprintf(f, "%s%s ", shown++ ? "; " : "", keys[k]);
 		for (size_t j = 0; j < n; j++) {
