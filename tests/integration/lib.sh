@@ -97,6 +97,21 @@ need_cmd() {
     done
 }
 
+# need_jsonschema: sets PY to a python3 that has jsonschema >= 4.0, or skips. Debian's
+# python3-jsonschema lives in the system interpreter; a pyenv or venv python3 may lack it.
+need_jsonschema() {
+    local p
+    PY=
+    for p in "${PYTHON:-}" /usr/bin/python3 python3; do
+        [[ -n $p ]] || continue
+        if "$p" -c 'from jsonschema import Draft202012Validator' >/dev/null 2>&1; then
+            PY=$p
+            return 0
+        fi
+    done
+    skip "needs python3 with jsonschema >= 4.0 (Debian: apt-get install python3-jsonschema)"
+}
+
 need_ssdbench() {
     [[ -x $SSDBENCH ]] || fail "no ssdbench binary at $SSDBENCH (run make, or set SSDBENCH)"
 }

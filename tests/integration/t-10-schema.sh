@@ -14,16 +14,7 @@ RESULT_SCHEMA=$REPO/schema/ssdbench-result.schema.json
 MANIFEST_SCHEMA=$REPO/schema/ssdbench-manifest.schema.json
 [[ -r $RESULT_SCHEMA && -r $MANIFEST_SCHEMA ]] || fail "schema files missing under $REPO/schema"
 
-# Debian's python3-jsonschema lives in the system interpreter; a pyenv or venv python3 may lack it.
-PY=
-for p in "${PYTHON:-}" /usr/bin/python3 python3; do
-    [[ -n $p ]] || continue
-    if "$p" -c 'from jsonschema import Draft202012Validator' >/dev/null 2>&1; then
-        PY=$p
-        break
-    fi
-done
-[[ -n $PY ]] || skip "needs python3 with jsonschema >= 4.0 (Debian: apt-get install python3-jsonschema)"
+need_jsonschema   # sets PY
 
 # validate.py SCHEMA FILE...: checks the schema itself, then every file; prints each violation with
 # its JSON path; exit 0 if all are valid, 1 otherwise.

@@ -16,16 +16,7 @@ SCHEMA=$REPO/schema/ssdbench-result.schema.json
 FIX=$REPO/tests/fixtures/results
 MUTATIONS=${MUTATIONS:-400}
 
-# Debian's python3-jsonschema lives in the system interpreter; a pyenv or venv python3 may lack it.
-PY=
-for p in "${PYTHON:-}" /usr/bin/python3 python3; do
-    [[ -n $p ]] || continue
-    if "$p" -c 'from jsonschema import Draft202012Validator' >/dev/null 2>&1; then
-        PY=$p
-        break
-    fi
-done
-[[ -n $PY ]] || skip "needs python3 with jsonschema >= 4.0 (Debian: apt-get install python3-jsonschema)"
+need_jsonschema   # sets PY
 
 # --- the bases: results as ssdbench writes them --------------------------------------------------
 
