@@ -117,6 +117,8 @@ int report_write_html(FILE *f, const struct report *r);
 /* Builds the charts of the tables (report_build calls it when opts->charts). */
 int report_charts(struct report *r);
 
+/* USD per unit in price column k: -1 per GB, else rprice.per[k] (NAN where there is none). */
+double report_price_value(const struct rprice *p, int k);
 /*
  * Whether device p has the lowest USD per unit in price column k (-1: per GB, else an index of
  * rprice.per) among at least two devices with a value there: seed 000's Table VI prints it in bold.

@@ -678,20 +678,20 @@ static bool better_at(const struct agg_case *a, const struct agg_case *b)
 	       json_integer_value(json_object_get(b->first->job, "bs"));
 }
 
-static double price_value(const struct rprice *p, int k)
+double report_price_value(const struct rprice *p, int k)
 {
 	return k < 0 ? p->per_gb : p->per[k];
 }
 
 bool report_price_best(const struct report *r, size_t p, int k)
 {
-	double v = price_value(&r->prices[p], k);
+	double v = report_price_value(&r->prices[p], k);
 	size_t others = 0;
 
 	if (isnan(v))
 		return false;
 	for (size_t q = 0; q < r->nprices; q++) {
-		double w = price_value(&r->prices[q], k);
+		double w = report_price_value(&r->prices[q], k);
 
 		if (q == p || isnan(w))
 			continue;

@@ -469,7 +469,7 @@ static void html_prices(FILE *f, const struct report *r)
 		html_escape(f, pr->label);
 		fprintf(f, "</th><td class=\"n\">%.2f</td>", pr->usd);
 		for (int k = -1; k < 4; k++) {
-			double v = k < 0 ? pr->per_gb : pr->per[k];
+			double v = report_price_value(pr, k);
 			bool best = report_price_best(r, p, k);
 			char num[32];
 

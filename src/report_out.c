@@ -161,9 +161,7 @@ static void text_table(FILE *f, const struct rtable *t)
 
 static void price_text(const struct report *r, size_t p, int k, char *buf, size_t len)
 {
-	const struct rprice *pr = &r->prices[p];
-
-	report_number(k < 0 ? pr->per_gb : pr->per[k], buf, len);
+	report_number(report_price_value(&r->prices[p], k), buf, len);
 }
 
 static const char *price_head(const struct report *r, int k, char *buf, size_t len)
@@ -366,7 +364,7 @@ static void csv_tables(FILE *f, const struct report *r)
 		char head[64];
 
 		for (int k = -1; k < 4; k++) {
-			double v = k < 0 ? pr->per_gb : pr->per[k];
+			double v = report_price_value(pr, k);
 
 			if (isnan(v))
 				continue;
