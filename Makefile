@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 # ssdbench: a plain Makefile. `make` builds ./ssdbench, `make check` runs every test,
-# `make sanitize` runs them under ASan and UBSan, `make run` runs the demo. V=1 shows commands.
+# `make sanitize` runs them under ASan and UBSan, `make run` runs the demo, `make check-vm` runs the
+# tests through real drivers in a VM. V=1 shows commands.
 
 CC      ?= cc
-PKGS    := liburing jansson blkid
+PKGS    := liburing jansson blkid libisal
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
@@ -14,7 +15,7 @@ CPPFLAGS += -Iinclude -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
             -DSSDBENCH_VERSION='"$(VERSION)"' -DSSDBENCH_GITREV='"$(GITREV)"' \
             -DSSDBENCH_SHARE='"$(PREFIX)/share/ssdbench"'
 CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP -pthread
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid) -laio -lm -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lisal) -laio -lm -pthread
 PREFIX   ?= /usr/local
 
 ifneq ($(WERROR),0)
@@ -37,18 +38,18 @@ else
 Q := @
 endif
 
-SRCS     := $(wildcard src/*.c)
-LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
+SRCS     := $(sort $(shell find src -name '*.c'))
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 BIN      := ssdbench
 ifneq ($(SANITIZE),)
 BIN      := $(BUILD)/ssdbench
 endif
 
-.PHONY: all check unit integration sanitize run deps clean install bench
+.PHONY: all check layers unit integration sanitize run deps clean install bench check-vm
 all: $(BIN)
 
-$(BIN): $(BUILD)/main.o $(BUILD)/libssdbench.a
+$(BIN): $(BUILD)/cli/main.o $(BUILD)/libssdbench.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -65,14 +66,17 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libssdbench.a
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libssdbench.a $(LDLIBS) -lcmocka
 
-# The version and git revision are compiled into cli.o, result.o and report_html.o: a stamp that
-# changes only with them makes those objects rebuild after every commit, so that --version and the
-# results' tool.git_revision always name the revision the binary was built from.
+# test_worker drives real runs on a spy around the null engine, which the wrapped lookup returns.
+$(BUILD)/tests/test_worker: LDFLAGS += -Wl,--wrap=engine_find
+
+# The version and git revision are compiled into cli/cli.o, results/result.o and report/report_html.o:
+# a stamp that changes only with them makes those objects rebuild after every commit, so that
+# --version and the results' tool.git_revision always name the revision the binary was built from.
 VERSION_STAMP := $(BUILD)/version.stamp
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION) $(GITREV)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION) $(GITREV)' > $@
-$(BUILD)/cli.o $(BUILD)/result.o $(BUILD)/report_html.o: $(VERSION_STAMP)
+$(BUILD)/cli/cli.o $(BUILD)/results/result.o $(BUILD)/report/report_html.o: $(VERSION_STAMP)
 .PHONY: FORCE
 FORCE:
 
@@ -87,11 +91,25 @@ unit: $(TESTS)
 integration: $(BIN)
 	@SSDBENCH=$(abspath $(BIN)) tests/integration/run-all.sh
 
+# The layer rule of docs/architecture.md over the #include lines.
+layers:
+	$(Q)scripts/check-layers.sh
+
 check: deps
-	$(Q)$(MAKE) --no-print-directory unit integration
+	$(Q)$(MAKE) --no-print-directory layers unit integration
 
 sanitize:
 	$(Q)$(MAKE) --no-print-directory check SANITIZE=address,undefined,float-cast-overflow
+
+# The tests through real drivers (NVMe, device mapper ...) in a VM under QEMU (tests/vm/README.md):
+# installs QEMU and the rest (install-deps.sh --vm), fetches the kernel package into a cache outside
+# the tree, boots once and runs tests/vm/guest/t-*.sh there. Not part of `make check`. Where the VM
+# cannot be had (no apt, no kernel package) it says "skipped" and succeeds.
+check-vm:
+	@scripts/install-deps.sh --vm
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	@rc=0; SSDBENCH=$(abspath $(BIN)) tests/vm/run-all.sh || rc=$$?; \
+	if [ $$rc -eq 77 ]; then echo "check-vm: skipped (above)"; exit 0; fi; exit $$rc
 
 run:
 	@scripts/install-deps.sh --build-only
@@ -123,7 +141,7 @@ FUZZ_CFLAGS  := -std=c11 -O1 -g $(WARN) -MMD -MP -pthread $(FUZZ_SAN)
 ifneq ($(WERROR),0)
 FUZZ_CFLAGS  += -Werror
 endif
-FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
+FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
 FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_OPTS    := -timeout=10 -rss_limit_mb=2048
 FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -20,19 +20,23 @@ enum metric_kind {
 	M_IOPS,
 	M_MBPS,      /* bandwidth; shown in MB/s (10^6) or MiB/s */
 	M_SS_RATIO,  /* steady state (SNIA rule) as a fraction of the run's peak round: seed 001's Figure 8 */
+	M_MAX_IOPS_AT_TARGET, /* results.search.max_iops of a latency_target search (any direction) */
 	M_LAT_MEAN,
 	M_LAT_PCT,
 	M_LAT_MAX,
+	M_RESP_MEAN, /* response time (open-loop runs: from the scheduled time), as the three above */
+	M_RESP_PCT,
+	M_RESP_MAX,
 };
 
 struct metric {
 	enum metric_kind kind;
-	double pct;          /* M_LAT_PCT: 0 < pct < 100 */
+	double pct;          /* M_LAT_PCT, M_RESP_PCT: 0 < pct < 100 */
 };
 
 /*
- * Parses "iops", "mbps" (or "bw"), "ss-ratio", "lat-mean", "lat-max", "lat-p99.99" ("_" for "-" too,
- * "auto").
+ * Parses "iops", "mbps" (or "bw"), "ss-ratio", "max-iops-at-target", "lat-mean", "lat-max", "lat-p99.99",
+ * and the response time's "resp-mean", "resp-max", "resp-p99.99" ("_" for "-" too, "auto").
  * Returns 0 or -EINVAL.
  */
 int metric_parse(const char *s, struct metric *m);
@@ -40,6 +44,8 @@ int metric_parse(const char *s, struct metric *m);
 const char *metric_name(const struct metric *m, char *buf, size_t len);
 /* True when a higher value is better (rates); false for latencies. */
 bool metric_higher_better(const struct metric *m);
+/* True for the response-time metrics, which only open-loop runs have. */
+bool metric_is_resp(const struct metric *m);
 /* M_AUTO made concrete for a pattern. */
 struct metric metric_for(const struct metric *m, const char *rw);
 
@@ -50,18 +56,35 @@ struct agg_stat {
 };
 void agg_stat_of(const double *v, size_t n, struct agg_stat *out);
 
+/*
+ * The verification of a case's runs: of every run, failed and interrupted ones and every round
+ * included (a mismatch anywhere counts, whatever the rates leave out).
+ */
+struct agg_verify {
+	size_t runs;              /* runs with results.verify */
+	size_t unverified;        /* runs with status ok without it: their data went unchecked */
+	size_t failed_bad;        /* runs failed or interrupted with a mismatch (of nfailed) */
+	uint64_t blocks, bytes, mismatches, kinds[VK_COUNT];   /* added, saturating at UINT64_MAX */
+	const struct rs_run *first_bad;   /* the first run (in load order) with a mismatch, or NULL */
+};
+
 struct agg_case {
 	const char *label;        /* the device; the first run's label when grouped across devices */
 	bool mixed_labels;        /* grouped across devices, and the runs come from more than one */
 	const char *key;
 	const struct rs_run *first;   /* its job, profile, case name, target */
 	const struct rs_run **runs;   /* the ok runs that count (a profile's rounds: the last window) */
-	size_t nruns;
+	size_t nruns, runs_cap;
 	size_t nfailed;           /* runs that failed or were interrupted */
 	const struct rs_run *failed;  /* one of them, for its message */
+	size_t nempty;            /* runs with status ok that completed no I/O: no measurement either */
+	const struct rs_run *empty;   /* one of them */
 	struct hist lat[RS_NDIR]; /* pooled over runs */
+	struct hist resp[RS_NDIR]; /* response times pooled over the runs that have them (open loop) */
 	double price;             /* USD or < 0 */
 	uint64_t size;
+	struct agg_verify verify;
+	const json_t *search;     /* results.search of its last run that holds one (latency_target), or NULL */
 };
 
 struct agg {
@@ -70,19 +93,24 @@ struct agg {
 };
 
 /*
- * Groups the measured runs of s (prepare jobs left out) into cases, by device and job parameters, or
- * by job parameters alone when by_device is false, in the order cases first appear. Where a profile
+ * Groups the measured runs of s (prepare jobs and the probes of a latency_target search left out) into cases, by device and job parameters, or
+ * by job parameters alone when by_device is false, in the order cases first appear. Runs that failed,
+ * were interrupted or completed no I/O are counted (nfailed, nempty), never measured. Where a profile
  * ran rounds, a case counts only its last `window` rounds (the steady-state window of SNIA PTS:
- * results.steady_state.window of the tracked case, else 5). Returns 0 or -ENOMEM.
+ * results.steady_state.window of the tracked case, else 5). Returns 0, -ENOMEM, or -EOVERFLOW when
+ * the runs of a case hold more I/Os or latency together than a histogram counts (each file is
+ * bounded, not their sum); the message in err names the case.
  */
-int agg_build(struct agg *a, const struct rs_set *s, bool by_device);
+int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, size_t errlen);
 void agg_release(struct agg *a);
 
 /*
  * The value of metric m (not M_AUTO) in direction d over the case's runs: rates as mean and stddev of
  * the runs; latencies (ns) from the pooled histogram, with the stddev of the runs' own values;
- * M_SS_RATIO (a fraction) over the runs that reached steady state. Returns false when the case has no
- * I/O in that direction, or, for M_SS_RATIO, no run that reached steady state.
+ * M_SS_RATIO (a fraction) over the runs that reached steady state; M_MAX_IOPS_AT_TARGET from the case's
+ * results.search (n 1). Returns false when the case has no I/O in that direction, for M_SS_RATIO no run
+ * that reached steady state, for M_MAX_IOPS_AT_TARGET no search, and for a response-time metric no
+ * response times (a closed-loop case).
  */
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out);
 

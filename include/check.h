@@ -18,7 +18,8 @@
 enum crit_op { CO_GE, CO_LE, CO_GT, CO_LT, CO_EQ };
 
 struct crit_req {
-	char *key;            /* as written: "iops", "write.lat_p99.99" */
+	char *key;            /* as written: "iops", "write.lat_p99.99", "verify_mismatches" */
+	bool verify;          /* verify_mismatches: results.verify's mismatches (m unused) */
 	bool dir_given;
 	enum rs_dir d;
 	struct metric m;
@@ -48,29 +49,48 @@ void criteria_release(struct criteria *cr);
 /* True if v satisfies the requirement. */
 bool crit_holds(const struct crit_req *r, double v);
 
+/* Why a row has no measured value. */
+enum check_problem {
+	CP_NONE,
+	CP_FAILED,            /* runs failed or were interrupted: a violation */
+	CP_EMPTY,             /* runs completed no I/O (in the row's direction): a violation */
+	CP_SKIPPED,           /* left out by an --allow option: neither pass nor violation */
+	CP_UNVERIFIED,        /* verify_mismatches: runs of the case did not verify their data: a violation */
+};
+
 struct check_row {
 	size_t criterion;
 	const struct crit_req *req;
-	const struct agg_case *c;
+	const struct agg_case *c;   /* NULL: the criterion selects no case (allowed) */
 	enum rs_dir d;
 	double value;         /* raw units; NAN when the case's runs failed or never reached steady state */
-	bool pass;
+	bool pass;            /* not a violation (skipped rows pass) */
 	bool unsteady;        /* ss_ratio: steady state tracked but never reached */
+	enum check_problem problem;
+};
+
+struct check_opts {
+	bool allow_missing;   /* a criterion that selects no case is a skipped row, not an error */
+	bool allow_failed;    /* failed or interrupted runs are left out, not a violation */
+	bool allow_empty;     /* runs that completed no I/O are left out, not a violation */
 };
 
 struct check {
 	struct agg agg;
 	struct check_row *rows;
-	size_t nrows, violations;
+	size_t nrows, violations, skipped;
 	const struct criteria *cr;
 };
 
 /*
- * Evaluates every criterion against every case it selects. A criterion that selects no case, or asks
- * for a direction the case has no I/O in, is an error (-EINVAL with a message), never a pass.
+ * Evaluates every criterion against every case it selects. A criterion that selects no case (unless
+ * o allows it), asks for a direction the case's pattern never does, or for verify_mismatches of a
+ * case none of whose runs verified its data, is an error (-EINVAL with a message), never a pass. A case whose runs failed, were interrupted or completed no I/O violates
+ * every requirement on it, unless o allows them (then they are left out, and a case left with no
+ * run is skipped). o may be NULL: nothing allowed.
  */
-int check_run(struct check *k, const struct criteria *cr, const struct rs_set *s, char *err,
-	      size_t errlen);
+int check_run(struct check *k, const struct criteria *cr, const struct rs_set *s,
+	      const struct check_opts *o, char *err, size_t errlen);
 void check_release(struct check *k);
 
 int check_write(FILE *f, const struct check *k, enum report_format fmt);

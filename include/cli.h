@@ -3,11 +3,6 @@
 #ifndef SSDBENCH_CLI_H
 #define SSDBENCH_CLI_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "report.h"
-
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,
@@ -22,24 +17,27 @@ int cmd_profiles(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+/*
+ * SIGINT and SIGTERM (a second one exits at once with 130), SIGPIPE ignored, and a standard output
+ * whose reader goes away: each sets the flag cli_stop_flag returns (an enum session_stop).
+ */
+void cli_install_signals(void);
+_Atomic int *cli_stop_flag(void);
+
 int cli_main(int argc, char **argv);
 
 /* "ssdbench: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* --format NAME among the formats whose bit (1 << RF_x) is in allowed. Returns 0 or -EINVAL. */
-int cli_parse_format(const char *s, enum report_format *f, unsigned allowed);
-/* --metric LIST: prints the problem. Returns 0 or -EINVAL. */
-int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n);
-/* Result files and directories into s: prints the first problem ("what: PATH: problem"). */
-int cli_load_results(struct rs_set *s, char **paths, int n, const char *what);
-
 /*
- * Before any work: can path (a file, or a directory when dir) be written where it is? Prints the
- * problem naming the option (what). Returns 0 or -EINVAL.
+ * What getopt_long's ':' (a missing value) or any other unknown result means, said for command cmd
+ * ("option '--junit' needs a value", "unknown option '--x' (see ssdbench help check)"), for the
+ * option at argv[optind - 1]. Returns EXIT_USAGE.
  */
-int cli_check_writable(const char *path, const char *what, bool dir);
+int cli_option_error(int ch, char **argv, const char *cmd);
 
 /* The argument vector as one shell-quoted line. Caller frees. */
 char *cli_command_line(int argc, char **argv);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Write payloads (SPEC "data"): random (incompressible, never repeated), zero, compress:NN (each 4 KiB
+ * Write payloads (the job parameter "data"): random (incompressible, never repeated), zero, compress:NN (each 4 KiB
  * block is (100 - NN) % random bytes then zeros, so it compresses by about NN %).
  */
 #ifndef SSDBENCH_DATA_H

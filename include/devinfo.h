@@ -27,7 +27,9 @@ struct devinfo {
 	uint64_t size_bytes;  /* of the device itself (partition size for a partition), from size * 512 */
 	unsigned logical_block_size, physical_block_size; /* from queue/, 0 where unknown */
 	bool discard;         /* queue/discard_max_bytes > 0 */
+	bool write_cache;     /* queue/write_cache is "write back": a volatile cache that flushes empty */
 	char backing_file[256]; /* loop devices: loop/backing_file, else "" */
+	unsigned nsid;        /* NVMe: the namespace ID (the disk's nsid attribute), else 0 */
 };
 
 /*

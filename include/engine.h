@@ -1,52 +1,76 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The I/O engine interface: fio's queue/commit/reap split in six hooks, one backend per file
- * (engine_uring.c, engine_aio.c, engine_psync.c, engine_null.c), found by name.
+ * The I/O engine interface: fio's queue/commit/reap split in a few hooks, one backend per file
+ * (engine_uring.c, engine_aio.c, engine_psync.c, engine_null.c), found by the job's engine name.
  */
 #ifndef SSDBENCH_ENGINE_H
 #define SSDBENCH_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct worker;
-
-enum op {
-	OP_READ = 0,
-	OP_WRITE = 1,
-};
+#include "runstats.h"
 
 /* One request slot; a worker owns qd of them, each with its own aligned buffer. */
 struct ioreq {
 	uint64_t offset;
 	uint64_t issue_ns;   /* when it was handed to the kernel */
+	uint64_t sched_ns;   /* open loop: when it was due (its response time counts from here) */
 	int64_t res;         /* bytes moved, or -errno; set by the engine before it reports completion */
 	void *buf;
 	uint32_t len;
 	uint16_t idx;        /* slot index: registered buffer index for io_uring */
 	uint8_t op;          /* enum op */
 	uint8_t buf_dirty;   /* the buffer holds read data, not the write pattern */
+	uint8_t vgen;        /* verify=on: a write's generation; a read's map entry when it was queued */
 };
 
+/*
+ * What an engine sees of its worker. The worker owns it and sets every field but priv before init;
+ * the engine owns priv and appends to done in reap. Only the worker's thread uses it.
+ */
+struct engine_ctx {
+	int fd;                  /* the target, open (not for a no_io engine) */
+	unsigned qd;             /* request slots, and the most requests in flight */
+	void *priv;              /* the engine's state: set by init, freed by exit */
+	struct ioreq *reqs;      /* the qd slots; reqs[i].idx == i */
+	void *bufmem;            /* their buffers, qd x bufsize bytes; NULL for a no_io engine */
+	size_t bufsize;          /* bytes per slot's buffer (bs rounded up to the alignment) */
+	struct ioreq **done;     /* room for qd; reap appends each completed request here */
+	unsigned ndone;
+};
+
+/*
+ * An engine fills queue and reap; every other hook is optional: it leaves a hook NULL when it has
+ * nothing to do there, and the caller then skips it.
+ */
 struct engine_ops {
-	const char *name;
-	/* 0 if the engine can work on this kernel, else -errno (checked before any target is touched). */
+	/* 0 if the engine can work on this kernel, else -errno (checked before any target is touched).
+	 * NULL: always usable. */
 	int (*probe)(void);
-	/* Sets up per-worker state (rings, contexts) for w->qd requests on w->fd. 0 or -errno. */
-	int (*init)(struct worker *w);
-	/* Prepares r for submission; nothing reaches the kernel before submit. 0 or -errno. */
-	int (*queue)(struct worker *w, struct ioreq *r);
+	/* Sets up c->priv (rings, contexts) for c->qd requests on c->fd. 0 or -errno. NULL: no state. */
+	int (*init)(struct engine_ctx *c);
+	/* Required. Prepares r for submission; nothing reaches the kernel before submit. 0 or -errno. */
+	int (*queue)(struct engine_ctx *c, struct ioreq *r);
 	/*
-	 * Hands every queued request to the kernel. An engine may defer this into its next reap's
-	 * system call (io_uring submits and waits in one). Returns >= 0 or -errno.
+	 * Hands every queued request to the kernel. Returns >= 0 or -errno. NULL: the engine does this
+	 * in its next reap (io_uring submits and waits in one system call; psync does the I/O there).
 	 */
-	int (*submit)(struct worker *w);
+	int (*submit)(struct engine_ctx *c);
 	/*
-	 * Waits until at least min requests have completed, and appends every completed one (up to what
-	 * is in flight) to w->done, with r->res set. Returns the number appended or -errno.
+	 * Required. Waits until at least min requests have completed, and appends every completed one
+	 * (up to what is in flight) to c->done, with r->res set. Returns the number appended or -errno.
 	 */
-	int (*reap)(struct worker *w, unsigned min);
-	void (*exit)(struct worker *w);
+	int (*reap)(struct engine_ctx *c, unsigned min);
+	/*
+	 * Open loop: like reap(c, 1), but gives up after timeout_ns (relative), so that a worker with
+	 * requests in flight can issue the next one when it is due. Returns the number appended, 0 if
+	 * none completed in time, or -errno. NULL: reap(c, 1) is used (psync and null never wait long).
+	 */
+	int (*reap_wait)(struct engine_ctx *c, uint64_t timeout_ns);
+	/* Releases what init set up, also after a failed init. NULL: nothing to release. */
+	void (*exit)(struct engine_ctx *c);
 	/* True if the engine keeps only one request in flight (psync). */
 	bool sync;
 	/* True if the engine never touches a target (null). */
@@ -58,7 +82,10 @@ extern const struct engine_ops engine_aio_ops;
 extern const struct engine_ops engine_psync_ops;
 extern const struct engine_ops engine_null_ops;
 
-/* The engine of that name, or NULL. */
+/* The engine of that name (as job_engine_name spells it), or NULL. */
 const struct engine_ops *engine_find(const char *name);
+
+/* 0 if the engine can work on this kernel (its probe, if it has one), else -errno. */
+int engine_probe(const struct engine_ops *e);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The write guard of SPEC section 7: what makes writing to a block device dangerous. A device that is
+ * The write guard (README, "Safety"): what makes writing to a block device dangerous. A device that is
  * mounted, used as swap, held by another driver (device mapper, md, LVM) or open exclusively elsewhere
  * is never written; one that holds a partition table or a filesystem, RAID or LVM signature (found by
  * libblkid) only with --force. Looks at the device and every partition of it. A device or a file that

@@ -62,6 +62,12 @@ uint64_t hist_bucket_hi(unsigned idx);
 
 /* Adds src into dst exactly (counts, sums, min, max). */
 void hist_merge(struct hist *dst, const struct hist *src);
+/*
+ * hist_merge where the sums could wrap (histograms loaded from files): returns -EOVERFLOW and leaves
+ * dst as it was when the count would pass INT64_MAX (counts are stored as JSON integers) or sum or
+ * sumsq would wrap; else merges and returns 0. Every bucket holds at most the count, so none wraps.
+ */
+int hist_merge_checked(struct hist *dst, const struct hist *src);
 /* Adds count values that lay in the bucket holding value lo (for loading stored histograms). */
 void hist_add_bucket(struct hist *h, uint64_t lo, uint64_t count);
 

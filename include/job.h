@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A job: every parameter of SPEC section 2, parsed from "name=value" strings (the command line, --set,
+ * A job: every parameter of `ssdbench help run`, parsed from "name=value" strings (the command line, --set,
  * profiles all go through job_set), checked, and resolved against a target's size. Pure: no I/O.
  */
 #ifndef SSDBENCH_JOB_H
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "parse.h"
 
@@ -23,6 +24,21 @@ enum rw_pattern {
 	RW_STRIDE_WRITE,
 };
 
+/*
+ * The engines a job can name. The model owns their names (job_engine_name: what jobs, profiles and
+ * results spell); src/io/engine.c maps each one to its backend, in a table indexed by this enum.
+ */
+enum engine_id {
+	ENGINE_URING,
+	ENGINE_AIO,
+	ENGINE_PSYNC,
+	ENGINE_NULL,
+	ENGINE_COUNT,
+};
+
+/* The name of engine e (e < ENGINE_COUNT), as a job's engine holds it after job_set. */
+const char *job_engine_name(enum engine_id e);
+
 enum data_kind {
 	DATA_RANDOM,
 	DATA_ZERO,
@@ -36,8 +52,15 @@ enum ss_metric {
 	SS_LAT,
 };
 
+/* How an open-loop run spaces the requests it schedules (rate_iops, rate_bw). */
+enum arrival {
+	ARRIVAL_UNIFORM,         /* exactly 1/rate apart */
+	ARRIVAL_POISSON,         /* exponential gaps of mean 1/rate: a Poisson process, as independent clients */
+};
+
 #define JOB_NAME_MAX 64
 #define JOB_LABEL_MAX 128
+#define JOB_PATH_MAX 1024
 
 struct job {
 	enum rw_pattern rw;
@@ -71,6 +94,13 @@ struct job {
 	bool seed_set;
 	char label[JOB_LABEL_MAX];
 	double price;               /* USD; < 0 = unknown */
+	bool verify;                /* headers and checksums on every written unit, checked on every read */
+	char journal[JOB_PATH_MAX]; /* verify's journal file; "" = none */
+	uint64_t rate_iops;         /* open loop: requests scheduled per second over all threads; 0 = closed loop */
+	uint64_t rate_bw;           /* open loop as bytes per second (rate_bw / bs requests a second); 0 = off */
+	enum arrival arrival;       /* spacing of the scheduled requests */
+	double lt_pct;              /* latency_target: the response-time percentile (99.99), 0 = no search */
+	uint64_t lt_ns;             /* ... and the most it may be */
 
 	/* Filled by job_resolve against a target. */
 	struct job_resolved {
@@ -85,7 +115,7 @@ struct job {
 
 #define JOB_DEFAULT_SEED 0x55d8e7c4a1f3b269ull
 
-/* Fills the defaults of SPEC section 2. */
+/* Fills the defaults (those `ssdbench help run` shows). */
 void job_init(struct job *j);
 
 /*
@@ -127,11 +157,35 @@ static inline bool job_reads(const struct job *j)
 	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE && j->rw != RW_STRIDE_WRITE;
 }
 
+/* True for the null engine, which measures the harness and never touches its target. */
+static inline bool job_no_io(const struct job *j)
+{
+	return !strcmp(j->engine, job_engine_name(ENGINE_NULL));
+}
+
 /* True if the job changes the target's contents: writes, trim or fill. */
 static inline bool job_modifies(const struct job *j)
 {
 	return job_writes(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
 }
+
+/* True if requests are scheduled at a rate (open loop) rather than kept qd deep (closed loop). */
+static inline bool job_open_loop(const struct job *j)
+{
+	return j->rate_iops || j->rate_bw;
+}
+
+/*
+ * The scheduled rate as a fraction num/den requests per second (rate_iops/1, or rate_bw/bs), so that
+ * a timetable can step by den * 1e9 / num ns exactly. Both 0 for a closed loop.
+ */
+static inline void job_rate(const struct job *j, uint64_t *num, uint64_t *den)
+{
+	*num = j->rate_iops ? j->rate_iops : j->rate_bw;
+	*den = j->rate_iops ? 1 : j->rate_bw ? j->bs : 0;
+}
+
+const char *arrival_name(enum arrival a);
 
 /* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */
 unsigned job_write_pct(const struct job *j);

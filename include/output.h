@@ -10,7 +10,10 @@
 #include "run.h"
 
 void summary_header(FILE *f);
-/* One row per op that moved data (read, write) and a total row for mixes. */
+/*
+ * One row per op that moved data (read, write) and a total row for mixes; a line for stalls, and
+ * one for the verification where verify was on (blocks checked, mismatches by kind, the first).
+ */
 void summary_rows(FILE *f, const char *case_name, const struct run_result *res);
 
 struct progress {
@@ -31,10 +34,9 @@ void progress_clear(struct progress *pg);
 
 /* "12.3k", "1.23M" for rates. */
 void format_rate(double v, char *buf, size_t len);
-
-#endif
-
 /* "4g", "20%", "2x". */
 void format_amount(const struct amount *a, char *buf, size_t len);
 /* One line of a job's parameters as given (before resolution): the main ones, then non-defaults. */
 void format_job(const struct job *j, char *buf, size_t len);
+
+#endif

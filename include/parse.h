@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Parsers for the units of SPEC section 2: sizes, durations, percents, amounts, booleans. */
+/* Parsers for the units of job parameters (README): sizes, durations, percents, amounts, booleans. */
 #ifndef SSDBENCH_PARSE_H
 #define SSDBENCH_PARSE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,16 @@ struct amount {
  * the caller prefixes the parameter's name). Numbers may have a fraction ("1.5g") where the result is
  * a whole number of the unit's base. Leading/trailing white space is an error.
  */
+/*
+ * The one reader of a user's number: a plain decimal at the start of s, digits with an optional
+ * fraction ("12", "2.5", ".5"); no sign, white space, exponent, hex, inf or nan. Sets *v and *end
+ * (past the number). Returns 0, -EINVAL when s does not start with one, -EDOM when an exponent
+ * follows ("1e3"), -ERANGE for 64 digits or more.
+ */
+int parse_decimal(const char *s, double *v, const char **end);
+/* The problem of a parse_decimal return in words ("exponents are not accepted (...)"). */
+const char *parse_decimal_error(int ret);
+
 /* Sizes: plain bytes or k m g t (powers of 1024, any case), optional "iB"/"B". */
 int parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
 /* Durations: ns us ms s m h; a plain number is seconds. */
@@ -42,5 +53,12 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err
 void format_size(uint64_t bytes, char *buf, size_t len);
 /* Formats a duration for humans ("1.50 ms", "12.0 us", "2m05s"). */
 void format_duration(uint64_t ns, char *buf, size_t len);
+/* A duration in the largest unit that holds it exactly ("2s", "1500us"), as parse_duration reads it. */
+void format_duration_exact(uint64_t ns, char *buf, size_t len);
+/*
+ * A JSON scalar as a user writes it (the text job_set reads): strings as they are, integers, reals
+ * to 17 digits, true and false. Returns false (buf untouched) for objects, arrays, null and NULL.
+ */
+bool format_json_scalar(const json_t *v, char *buf, size_t len);
 
 #endif

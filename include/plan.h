@@ -15,7 +15,7 @@
 struct kvlist {
 	char **keys;
 	char **vals;
-	size_t n;
+	size_t n, cap;
 };
 
 /* Most cases a plan may expand to: far more than any experiment, small enough to list at load. */
@@ -31,7 +31,7 @@ struct axis {
 struct plan {
 	struct job base;
 	struct axis *axes;
-	size_t naxes;
+	size_t naxes, axes_cap;
 	struct kvlist over;  /* --set and command-line options, applied after the axes */
 };
 

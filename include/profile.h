@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Profiles (SPEC section 6, docs/profiles.md): loading and checking a profile file into a plan,
+ * Profiles (docs/profiles.md): loading and checking a profile file into a plan,
  * and finding profiles by name on the search path. No printing: errors name the file, line and key.
  */
 #ifndef SSDBENCH_PROFILE_H

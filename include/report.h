@@ -25,6 +25,17 @@ struct report_price {
 	double usd;
 };
 
+/*
+ * A profile named in the results, as the command line found it on the profile search path: the
+ * report loads no profile, so that the same results and options give the same report wherever it
+ * is built. A profile that was not found is left out, or given with neither.
+ */
+struct report_profile {
+	const char *name;
+	const json_t *hint;                      /* its "report" object as written, or NULL */
+	const char *description;                 /* or NULL */
+};
+
 struct report_opts {
 	enum report_format format;
 	struct metric metrics[REPORT_MAX_METRICS];   /* --metric; none: the profile's hint, else auto */
@@ -36,7 +47,9 @@ struct report_opts {
 	const char *at[REPORT_MAX_AT];               /* --at NAME=VALUE for the price table */
 	size_t nat;
 	bool charts;                                 /* build charts (html, --plot) */
-	bool no_hint;                                /* do not look profiles up (tests) */
+	const struct report_profile *profiles;       /* the hints and descriptions there are */
+	size_t nprofiles;
+	bool no_hint;                                /* leave the profiles' hints out (tests) */
 };
 
 struct rcell {
@@ -60,6 +73,7 @@ struct rtable {
 	char **col_unit;
 	struct metric metric;       /* as asked (may be M_AUTO) */
 	unsigned chart_flags;       /* RC_* */
+	char *note;                 /* a line the report derived from the table (the crossover), or NULL */
 };
 
 enum report_chart_flags {
@@ -68,6 +82,14 @@ enum report_chart_flags {
 	RC_HEATMAP = 1 << 2,
 	RC_TIMESERIES = 1 << 3,
 	RC_LATENCY = 1 << 4,
+	RC_WSAT = 1 << 5,       /* IOPS against the bytes written so far (SNIA PTS-E WSAT) */
+	RC_DEMAND = 1 << 6,     /* latency against IOPS, a line per column (SNIA PTS-E DIRTH) */
+};
+
+/* The hint's "crossover": where the random column reaches ratio x the sequential one. */
+struct report_crossover {
+	char random[16], sequential[16];   /* column names (values of the column parameter) */
+	double ratio;                      /* 0 < ratio <= 1; 0: no crossover asked */
 };
 
 struct rprice {
@@ -87,6 +109,12 @@ struct rchart {
 	size_t table;                   /* index of the table it belongs to */
 };
 
+/* A profile of the report's cases, in first-seen order. */
+struct rprofile {
+	const char *name;               /* the results' (r->set's) */
+	char *description;              /* NULL: none was given (the profile was not found) */
+};
+
 struct report {
 	struct agg agg;
 	const struct rs_set *set;
@@ -98,11 +126,14 @@ struct report {
 	size_t ncharts;
 	const char **labels;            /* devices in first-seen order */
 	size_t nlabels;
+	struct rprofile *profiles;
+	size_t nprofiles;
 	bool mib;
 };
 
 /*
- * Builds tables, prices and (opts->charts) charts. Returns 0, or -ENOMEM or -EINVAL with a message
+ * Builds tables, prices and (opts->charts) charts of the runs of s, each profile's tables as its
+ * hint in opts->profiles says. s must outlive r. Returns 0, or -ENOMEM or -EINVAL with a message
  * (and r released).
  */
 int report_build(struct report *r, const struct rs_set *s, const struct report_opts *opts, char *err,
@@ -116,6 +147,56 @@ json_t *report_json(const struct report *r);
 int report_write_html(FILE *f, const struct report *r);
 /* Builds the charts of the tables (report_build calls it when opts->charts). */
 int report_charts(struct report *r);
+
+/*
+ * The data verification table (report_verify.c): shown, in every format, when some case's runs
+ * verified their data (results.verify); a row per case.
+ */
+bool report_has_verify(const struct report *r);
+/* A case's verification in a word or two: "ok", "FAILED", "off", "1 of 2 not verified", "nothing checked". */
+const char *report_verify_status(const struct agg_case *c, char *buf, size_t len);
+/* The table in text, markdown or csv (rows after the tables'); nothing without verification. */
+int report_verify_write(FILE *f, const struct report *r, enum report_format fmt);
+/* The "verification" array of --format json: a row per case. New reference, or NULL. */
+json_t *report_verify_json(const struct report *r);
+/* The HTML section (id "verify"). */
+void report_verify_html(FILE *f, const struct report *r);
+
+/* rchart.table of a latency-versus-load chart (report_charts): it belongs to no table. */
+#define REPORT_CHART_SEARCH ((size_t)-1)
+/* Whether a case holds results.search (a latency_target search). */
+bool report_has_search(const struct report *r);
+/* The probes of every search, and their answer: text, markdown or csv (nothing for other formats). */
+int report_search_write(FILE *f, const struct report *r, enum report_format fmt);
+/* The "searches" array of --format json: {device, profile, case, search} per case. New reference. */
+json_t *report_search_json(const struct report *r);
+/* The HTML section (id "search"): the latency-versus-load charts, then the probes. */
+void report_search_html(FILE *f, const struct report *r);
+/*
+ * The crossover of table t (report_pts.c): the first row from which on, at every measured row, the
+ * column named x->random holds at least x->ratio times the column x->sequential of the same row.
+ * Returns 0 with *row set, -ENOENT when no row qualifies, -EINVAL when either column is missing.
+ */
+int report_crossover(const struct rtable *t, const struct report_crossover *x, size_t *row);
+/* The table's note for it ("random meets sequential at ..."): t->note set, 0 or -ENOMEM. */
+int report_crossover_note(struct rtable *t, const struct report_crossover *x);
+/*
+ * A write saturation curve from a run's results.timeseries: x[i] the bytes moved up to the end of
+ * sample i, in GB (10^9), y[i] its IOPS. At most max points; returns how many.
+ */
+size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max);
+/* The charts of kind wsat and demand of table ti (report_pts.c); 0 or -ENOMEM. */
+int report_chart_wsat(struct report *r, size_t *cap, size_t ti);
+int report_chart_demand(struct report *r, size_t *cap, size_t ti);
+/*
+ * The percentile curve of h (report_html.c): x the percentiles 1 .. 99.9999 as far into the tail as
+ * h's count supports, y their latencies in us. x and y hold REPORT_PCT_POINTS; returns how many.
+ */
+#define REPORT_PCT_POINTS 16
+size_t report_percentiles(const struct hist *h, double *x, double *y);
+/* Adds the chart drawn in buf (from open_memstream, closed) to r (report_html.c); drawn: the writer's return. */
+int report_add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
+		     char *buf, int drawn);
 
 /* USD per unit in price column k: -1 per GB, else rprice.per[k] (NAN where there is none). */
 double report_price_value(const struct rprice *p, int k);

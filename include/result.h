@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The result file of SPEC section 4 ("ssdbench-result", schema_version 1; docs/result-format.md and
+ * The result file ("ssdbench-result", schema_version 1; docs/result-format.md and
  * schema/ssdbench-result.schema.json), the manifest, and the writer that never leaves a partial file.
  */
 #ifndef SSDBENCH_RESULT_H
@@ -10,7 +10,8 @@
 #include <stdbool.h>
 
 #include "job.h"
-#include "run.h"
+#include "runstats.h"
+#include "search.h"
 #include "target.h"
 
 #define RESULT_SCHEMA "ssdbench-result"
@@ -26,6 +27,11 @@ struct run_context {
 	unsigned repeat_count;
 	const char *phase;       /* "prepare" for a profile's prepare jobs, NULL = "measure" */
 	unsigned round;          /* profile rounds: 1-based, 0 = the profile has none */
+	/* latency_target (search.h): a run of the search, or the final result of the case. */
+	const struct search *search;   /* the search as it ended: results.search in the final result */
+	const char *search_final;      /* what the final result measured: "confirm" or "peak" */
+	const char *search_probe;      /* a probe's kind, "peak" (closed loop) or "probe"; NULL otherwise */
+	unsigned search_index;         /* the probe's 1-based index in results.search.probes, 0 for the peak */
 };
 
 /* Builds the result object of one run. Returns a new reference, or NULL on allocation failure. */
@@ -34,6 +40,8 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 
 /* The job parameters as resolved, numbers in bytes and ns (the result's "job" object). */
 json_t *result_job(const struct job *j);
+/* job.latency_target as result_job writes it and job_set reads it back: "p99.99<=1ms". Returns buf. */
+const char *latency_target_text(const struct job *j, char *buf, size_t len);
 
 /* The latency histogram as stored: {"scheme", "sub_bucket_bits", "buckets": [[lower_ns, count]...]}. */
 json_t *result_hist(const struct hist *h);
@@ -43,6 +51,8 @@ json_t *result_hist(const struct hist *h);
  * initialised. Returns 0 or -EINVAL with a message.
  */
 int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen);
+/* The same for NAME_hist and NAME_ns: "lat" (result_load_hist), or "response" of an open-loop run. */
+int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, char *err, size_t errlen);
 
 /* Checks "schema" and "schema_version" of a loaded result; a newer version is refused by name. */
 int result_check_schema(const json_t *root, char *err, size_t errlen);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "runstats.h"
 
 enum rs_dir {
 	RS_READ,
@@ -28,6 +29,26 @@ struct rs_op {
 	uint64_t ios, bytes;
 	double iops, bw;          /* per second; bw in bytes */
 	struct hist lat;
+	struct hist resp;         /* response_hist of an open-loop run; buckets NULL without one */
+};
+
+/* results.schedule of an open-loop run (docs/result-format.md). */
+struct rs_sched {
+	bool present;             /* the run was open loop: op[].resp holds its response times */
+	const char *arrival;      /* "uniform" or "poisson" */
+	double offered_iops;
+	uint64_t scheduled, issued, backlog, late_max_ns, sleeps;
+	double wake_mean_ns;
+	uint64_t wake_max_ns;
+};
+
+/* results.verify of one run (docs/result-format.md). */
+struct rs_verify {
+	bool present;             /* the run verified its data */
+	uint64_t blocks, bytes;   /* blocks_checked, bytes_checked */
+	uint64_t mismatches;      /* the sum of kinds (the reader checked it) */
+	uint64_t kinds[VK_COUNT]; /* by enum vkind */
+	const json_t *first;      /* first[0], the first mismatch in detail, or NULL */
 };
 
 struct rs_run {
@@ -50,13 +71,37 @@ struct rs_run {
 	uint64_t runtime_ns;
 	const json_t *timeseries; /* results.timeseries */
 	const json_t *steady;     /* results.steady_state, or NULL */
+	uint64_t stalled_ns;      /* results.stalls: how long the process did not run (0: no stall) */
+	struct rs_verify verify;  /* results.verify; present false without it */
+	struct rs_sched sched;    /* results.schedule; present false without it (closed loop) */
+	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
+	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	size_t order;             /* position in load order */
+	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
+};
+
+/* A file read while loading (a result, or a JSON file skipped in a directory): what it is, where. */
+struct rs_file {
+	uint64_t dev, ino;
+	char *path;               /* the first path that reached it */
+	bool result;              /* it held a result (added, or equal to one added) */
+};
+
+/* An open-addressing index of positions + 1 (0: empty), for the lookups by identity. */
+struct rs_index {
+	size_t *slot;
+	size_t cap, n;
 };
 
 struct rs_set {
 	struct rs_run *runs;
 	size_t n, cap;
 	size_t skipped;           /* JSON files in directories that are not results (manifests, ...) */
+	struct rs_file *files;    /* every file read, by device and inode */
+	size_t nfiles, files_cap;
+	struct rs_index by_inode, by_ident;
+	size_t duplicates;        /* result files reached again (a link, a path given twice, a copy) */
+	char *dup_path, *dup_of;  /* the first of them, and the file it repeats */
 };
 
 void rs_init(struct rs_set *s);
@@ -64,18 +109,32 @@ void rs_release(struct rs_set *s);
 
 /*
  * Adds a result file, or every result file under a directory (recursively, in name order; files in
- * it whose "schema" is not a result's, such as manifest.json, are skipped). A named file that is not
+ * it whose "schema" is not a result's, such as manifest.json, are skipped). A file is added once: one
+ * reached again (the same device and inode through a symlink, a hard link or a path given twice, or
+ * a copy whose document is equal to one already added) is counted in duplicates, not added. A named file that is not
  * a result, a file that does not parse, has unknown keys or wrong types, or a newer schema version
  * is an error: -EINVAL (or -errno for I/O) with "PATH: problem" in err. Directories with no result
  * at all are an error too.
  */
 int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen);
 
+/* The path by which s read the file of device dev and inode ino, or NULL if it did not. */
+const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino);
+
+/*
+ * The profiles the measured runs of s (prepare jobs left out) name, each once, first seen first (the
+ * order of the cases that agg_build makes of them), into names, which has room for s->n. The names
+ * are s's. Returns how many.
+ */
+size_t rs_profiles(const struct rs_set *s, const char **names);
+
 /* Adds one parsed document (stolen, even on error) named name. */
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen);
 
 /* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes. */
 enum rs_dir rs_main_dir(const char *rw);
+/* Whether a run's pattern does I/O in direction d (a mix by its rwmix_write; total always). */
+bool rs_dir_expected(const struct rs_run *r, enum rs_dir d);
 /* True for sequential (and stride) patterns, whose tables show MB/s. */
 bool rs_sequential(const char *rw);
 

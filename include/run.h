@@ -12,57 +12,8 @@
 
 #include "job.h"
 #include "target.h"
+#include "runstats.h"
 #include "worker.h"
-
-enum run_status {
-	RUN_OK,
-	RUN_INTERRUPTED,
-	RUN_FAILED,
-};
-
-struct series {
-	uint64_t interval_ns;
-	size_t n, cap;
-	double *iops;
-	double *bw;        /* bytes per second */
-	double *lat_mean;  /* ns; 0 where no I/O completed */
-};
-
-struct phase {
-	bool done;
-	uint64_t bytes;
-	uint64_t ns;
-};
-
-#define RUN_MAX_ERRS 16
-
-/* Steady state (SPEC section 5) of a run that asked for it. */
-struct ss_result {
-	bool enabled;
-	bool reached;          /* the rule held over some window of the run */
-	bool stopped;          /* the run stopped because it held */
-	unsigned window;
-	uint64_t round_ns;
-	size_t reached_at;     /* 1-based round at the end of the first window that held, 0 = never */
-	size_t n, cap;
-	double *rounds;        /* the metric per round */
-	double mean, range, slope, excursion; /* over the first window that held, else the last */
-};
-
-struct run_result {
-	enum run_status status;
-	uint64_t started_at, finished_at;   /* CLOCK_REALTIME ns */
-	uint64_t runtime_ns;                /* the measured phase */
-	unsigned qd;                        /* as run (psync: 1) */
-	struct opstats op[2];               /* OP_READ, OP_WRITE, merged over threads */
-	double cpu_user, cpu_sys;
-	struct series ts;
-	struct err_rec errs[RUN_MAX_ERRS];
-	unsigned nerrs;
-	struct phase layout, trim, fill;
-	struct ss_result ss;
-	char message[256];                  /* why it failed or was interrupted */
-};
 
 /* Live numbers for a progress line, every half second or so. */
 struct run_progress {
@@ -72,6 +23,8 @@ struct run_progress {
 	const char *phase;                  /* "fill" while preconditioning, NULL when measuring */
 };
 
+struct journal;
+
 struct run_opts {
 	atomic_int *stop;                   /* set asynchronously (signals) to stop the run; may be NULL */
 	bool continue_on_error;
@@ -79,6 +32,14 @@ struct run_opts {
 	void *progress_ctx;
 	target_progress_fn phase_progress;  /* layout and other preparation */
 	const char *phase;                  /* passed on in run_progress (internal) */
+	/* ssdbench verify: one read pass that checks (vmap: the journal's blocks with vmode; else a scan). */
+	bool verify_only;
+	/* Internal: verification of the workers' I/O (see worker.h). */
+	struct vmap *vmap;
+	uint8_t vphase, vmode;
+	bool readback, vscan;
+	struct journal *journal;            /* checkpointed by the monitor while measuring */
+	int flush_fd;                       /* what a checkpoint flushes first (-1: nothing) */
 };
 
 /*
@@ -92,12 +53,20 @@ int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen)
 
 /*
  * Runs a job that run_resolve accepted: opens (and lays out) the target, runs the workers, fills res.
- * Returns 0 when a result exists (whatever its status), or -errno when nothing could be measured
- * (err says why). res must be released with run_result_release.
+ * Returns 0 when a result exists, whatever its status: a step that fails before anything is measured
+ * (opening the target, layout, trim, fill, buffers, threads) gives a failed result naming the step
+ * and errno in errs, and its message in res->message. Returns -errno only when no result can be
+ * built at all (err says why). res must be released with run_result_release.
  */
 int run_job(struct job *j, struct target *t, const struct run_opts *o, struct run_result *res,
 	    char *err, size_t errlen);
 
 void run_result_release(struct run_result *res);
+
+/*
+ * The monitor was due to wake at due (CLOCK_MONOTONIC ns) and woke at now: if that is RUN_STALL_NS
+ * or more late, records a stall in res, clipped to the measured phase that starts at origin.
+ */
+void run_note_stall(struct run_result *res, uint64_t origin, uint64_t due, uint64_t now);
 
 #endif

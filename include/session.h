@@ -15,6 +15,14 @@
 #include "profile.h"
 #include "target.h"
 
+struct vmap;
+
+/* Why *session.stop was set: a signal (SIGINT, SIGTERM), or standard output's reader went away. */
+enum session_stop {
+	SESSION_STOP_SIGNAL = 1,
+	SESSION_STOP_OUTPUT = 2,
+};
+
 /* One job to run: a case of the plan, or a profile's prepare job. */
 struct entry {
 	struct job job;
@@ -31,24 +39,40 @@ struct session {
 	bool json;
 	bool continue_on_error;
 	int progress;                /* -1 never, 0 auto, 1 always */
-	atomic_int *stop;
+	atomic_int *stop;            /* 0, or an enum session_stop */
 
 	struct target *t;
 	struct entry *entries;       /* the prepare jobs first, then the cases */
 	size_t nprepare, ncases;
 	char label[128];
+	/* ssdbench verify: its one entry is a verification pass (over the journal's map, or, vmap NULL, a scan). */
+	bool verify_only;
+	struct vmap *vmap;
+	uint8_t vmode;               /* enum vmode (worker.h) */
 
 	/* Filled while running. */
 	char dir[4096];
 	json_t *manifest;
+	bool manifest_dirty;         /* runs listed in memory that manifest.json does not show yet */
+	uint64_t manifest_at;        /* CLOCK_MONOTONIC ns of the last write of manifest.json */
+	uint64_t manifest_cost;      /* how long that write took, ns */
+	bool write_failed;           /* a result could not be written: nothing more is run */
 	unsigned seq;
 	struct progress pg;
 };
 
-/* Creates the output directory (before any I/O). Returns 0, or -errno after printing why. */
+/*
+ * Creates the output directory and writes its (empty) manifest, before any I/O, so that an output
+ * that cannot take files is found before the target is touched. Returns 0, or -errno after printing
+ * why.
+ */
 int session_open(struct session *s);
 
-/* Runs everything for the target. Returns the exit code (0, 1 or 130). */
+/*
+ * Runs everything for the target. Returns the exit code (0, 1 or 130). A result that cannot be
+ * written (a full disk) ends the session at once with 1 and sets write_failed: later runs would
+ * measure what could not be kept.
+ */
 int session_run(struct session *s);
 
 void session_close(struct session *s);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SNIA PTS steady-state rule (SPEC section 5): over the last W rounds of a metric y, steady state
+ * The SNIA PTS steady-state rule (README, "Steady state"): over the last W rounds of a metric y, steady state
  * holds when max(y) - min(y) <= 20 % of mean(y) and the excursion of the least-squares line across the
  * window, |slope| x (W - 1), is <= 10 % of mean(y). Pure arithmetic.
  */

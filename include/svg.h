@@ -73,7 +73,4 @@ int svg_lines(FILE *f, const struct svg_lines *c);
 int svg_heatmap(FILE *f, const struct svg_heatmap *c);
 int svg_xy(FILE *f, const struct svg_xy *c);
 
-/* Writes s with the five XML special characters escaped. */
-void svg_escape(FILE *f, const char *s);
-
 #endif

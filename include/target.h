@@ -30,6 +30,15 @@ struct target {
 	struct devinfo di;
 	char label[128];         /* model, else the path's base name */
 	const char *sysfs;       /* the sysfs root it was probed with */
+	char pseudo_fs[16];      /* a file on devtmpfs, proc, sysfs...: that filesystem's name, else "" */
+	/*
+	 * The invocation writes to it (writes, trim, fill, or a file's layout, growth or creation),
+	 * as run's checks decided before any I/O: only then is a file opened read-write and laid out.
+	 */
+	bool write;
+	bool claimed;            /* held for the whole invocation (target_claim) */
+	bool claim_created;      /* the claim created the file */
+	int claim_fd;            /* the claim's own fd, or -1 (none, or shared with another target) */
 };
 
 /* Called during long work (layout) with bytes done of total. */
@@ -38,29 +47,68 @@ typedef void (*target_progress_fn)(void *ctx, const char *what, uint64_t done, u
 /*
  * Fills t from path without opening it for writing. sysfs_root is "/sys" (tests may differ).
  * Returns 0, or -errno with a message naming the path ("'/dev/x': No such file or directory";
- * a directory or character device is -EINVAL).
+ * a directory, character device, FIFO or socket is -EINVAL). A path that does not exist is a
+ * file to create only in a directory of a filesystem for data: under /dev (devtmpfs) it is
+ * "no such block device" (-ENOENT), and proc, sysfs and their kin are refused the same way.
  */
 int target_probe(const char *path, const char *sysfs_root, struct target *t, char *err, size_t errlen);
 
 /*
- * Opens t (O_DIRECT if direct; read-write and, for a device, O_EXCL if write). A file that does not
- * exist is created, and a file smaller than need bytes is extended. Returns 0 or -errno with message.
+ * Opens t (O_DIRECT if direct; read-write if write, and then for a device O_EXCL unless t is
+ * claimed). With write, a file that does not exist is created and a file smaller than need bytes
+ * is extended; without, a file is opened read-only and one smaller than need is an error. Returns 0
+ * or -errno with message.
  */
 int target_open(struct target *t, bool write, bool direct, uint64_t need, char *err, size_t errlen);
 
 /*
- * Writes incompressible data over every hole of a file target in [from, to), with large sequential
- * requests through t->fd; *written gets the bytes written. Block devices are left alone. Reports
- * progress through fn (may be NULL). Returns -EINTR soon after *stop (may be NULL) is set.
+ * Claims t for writing until target_release: an exclusive open (O_EXCL) of a device, or an
+ * exclusive flock(2) on a file (created if it does not exist), so that no other writer (another
+ * ssdbench, a mount) gets in between the runs of one invocation. Reads by others go on. Returns 0,
+ * or -EBUSY ("in use") or another -errno, with a message.
  */
-int target_layout(struct target *t, uint64_t from, uint64_t to, target_progress_fn fn, void *ctx,
-		  atomic_int *stop, uint64_t *written, char *err, size_t errlen);
+int target_claim(struct target *t, char *err, size_t errlen);
+
+/* Drops the claim; a file the claim created and nothing wrote to (still empty) is removed. */
+void target_release(struct target *t);
+
+/* True if a and b (probed) are the same device or the same file, by device and inode numbers. */
+bool target_same(const struct target *a, const struct target *b);
+
+/* What identifies t on this machine: st_rdev (ino 0) for a block device, st_dev and st_ino for a file. 0 or -errno. */
+int target_identity(const struct target *t, uint64_t *dev, uint64_t *ino);
+
+/*
+ * Bytes of holes (ranges that would read back as zeros without being written) of the file target
+ * in [from, to), the way layout_holes (layout.h) finds them; opens the file read-only. Returns 0 or -errno.
+ */
+int target_holes(const struct target *t, uint64_t from, uint64_t to, uint64_t *bytes);
+
+/* The next hole of the file open as fd in [from, to), as [*hs, *he); false if there is none. */
+bool target_next_hole(int fd, uint64_t from, uint64_t to, uint64_t *hs, uint64_t *he);
+
+/*
+ * The name of a filesystem that holds no data files (devtmpfs, proc, sysfs, cgroup, debugfs...),
+ * from statfs's f_type and the type mountinfo gives (fstype may be NULL: devtmpfs has tmpfs's
+ * f_type), or NULL for a filesystem where a file may be created.
+ */
+const char *target_pseudo_fs(unsigned long f_type, const char *fstype);
 
 /*
  * Discards [off, off + len): BLKDISCARD on a device, hole punching on a file. Returns 0, or -errno
  * (-EOPNOTSUPP where the device or filesystem cannot discard) with a message.
  */
 int target_trim(struct target *t, uint64_t off, uint64_t len, char *err, size_t errlen);
+
+/*
+ * What the filesystem of a file target can do, found without touching the file's data: O_DIRECT (an
+ * O_DIRECT open of the file, or for a file still to create, of a temporary file in its directory)
+ * and hole punching (on such a temporary file). The temporary file is unnamed (O_TMPFILE: the
+ * directory is left as it was), else named and unlinked at once. Returns 0
+ * (also where it cannot tell: the run then finds out), -EINVAL where O_DIRECT is refused, or
+ * -EOPNOTSUPP where holes cannot be punched, with a message.
+ */
+int target_probe_fs(const struct target *t, bool direct, bool punch, char *err, size_t errlen);
 
 void target_close(struct target *t);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A worker: one thread, qd request slots, its own engine state, generators and statistics. The hot
- * loop (worker_run) never allocates, takes no lock and reads the clock once per submit and per reap.
+ * loop (worker_loop, run by worker_main) never allocates, takes no lock and reads the clock once per
+ * submit and per reap.
  */
 #ifndef SSDBENCH_WORKER_H
 #define SSDBENCH_WORKER_H
@@ -15,8 +16,17 @@
 #include "hist.h"
 #include "job.h"
 #include "offgen.h"
+#include "timetable.h"
+#include "verify.h"
 
 #define WORKER_MAX_ERRS 8
+
+/* What a verified read may find, besides what this run's map says. */
+enum vmode {
+	VMODE_INLINE,            /* the run's own reads and read-back: the map is exact */
+	VMODE_KILLED,            /* a journal of a run that was killed (or ended): busy blocks may be old or new */
+	VMODE_CRASHED,           /* a journal's checkpoint after a crash: newer generations were not yet recorded */
+};
 
 /* What all workers of one run share; written by the run before the start barrier. */
 struct run_ctl {
@@ -33,51 +43,35 @@ struct run_ctl {
 	pthread_cond_t done_cond;   /* broadcast when running drops to 0 (CLOCK_MONOTONIC) */
 };
 
-struct opstats {
-	struct hist lat;
-	uint64_t ios;
-	uint64_t bytes;
-};
-
-struct err_rec {
-	uint8_t op;
-	int err;                 /* errno, or EIO for a short transfer */
-	uint64_t offset;         /* of the first occurrence */
-	uint64_t count;
-};
-
 /* Cumulative counters the monitor samples for the time series (single writer, relaxed). */
 struct live {
 	_Alignas(64) atomic_uint_fast64_t ios[2];
 	atomic_uint_fast64_t bytes[2];
 	atomic_uint_fast64_t lat_sum[2];
+	atomic_uint_fast64_t resp_sum[2];   /* open loop */
 	atomic_uint_fast64_t issued_bytes;
 };
 
 struct worker {
+	/*
+	 * What the engine sees: fd, qd, slots, buffers, completions (set up by the run and worker_init).
+	 * First, so that the hot loop hands the engine the pointer it already holds.
+	 */
+	struct engine_ctx ec;
 	/* Set up by the run. */
 	const struct job *job;
 	const struct engine_ops *eng;
 	struct run_ctl *ctl;
-	int fd;
 	unsigned id;
-	unsigned qd;
 	uint64_t budget;         /* bytes to issue once measuring; 0 = unlimited */
 	bool idle;               /* its share of the io_limit is zero: it issues nothing */
 	uint64_t lbs_align;      /* buffer alignment */
 
-	void *priv;              /* the engine's */
-
-	struct ioreq *reqs;
 	struct ioreq **free;
 	unsigned nfree;
 	struct ioreq **queued;   /* queued since the last submit */
 	unsigned nqueued;
-	struct ioreq **done;     /* filled by reap */
-	unsigned ndone;
 	unsigned inflight;
-	void *bufmem;
-	size_t bufsize;          /* per slot */
 
 	struct offgen og;
 	struct mixgen mix;
@@ -85,7 +79,23 @@ struct worker {
 	unsigned write_pct;
 	unsigned rand_bytes;     /* random bytes at the start of each 4 KiB of a write buffer */
 
-	/* Results, valid after worker_run. */
+	/* Verification (verify=on, ssdbench verify); vmap NULL and vscan false when off. */
+	struct vmap *vmap;       /* the run's generation map, shared by its workers */
+	uint8_t vphase;          /* enum vphase: where a mismatch is found */
+	uint8_t vmode;           /* enum vmode: what a read may find */
+	bool readback;           /* read every block of [scan_next, scan_end) the map says was written */
+	bool vscan;              /* no map: check every unit that carries a header (ssdbench verify alone) */
+	bool vconflict;          /* fill_queue found only blocks with a write in flight */
+	uint64_t scan_next, scan_end;
+	struct verify_result ver;
+
+	/* Open loop (rate_iops, rate_bw): requests are issued when the timetable says they are due. */
+	bool open;
+	struct timetable tt;
+	uint64_t now;            /* the loop's last clock read */
+	struct sched_result sched;   /* this worker's part; offered_iops and arrival are the run's */
+
+	/* Results, valid after worker_main returns. */
 	struct opstats st[2];
 	uint64_t issued;
 	uint64_t t_measure;      /* when this worker's measured phase began */
@@ -97,11 +107,13 @@ struct worker {
 	char errmsg[256];
 
 	struct live live;
-	uint64_t ramp_base[3][2]; /* what the ramp counted (ios, bytes, lat_sum), kept in live */
+	uint64_t ramp_base[4][2]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */
 	pthread_t tid;
 };
 
-/* Allocates slots, buffers and histograms for w->qd requests; generators from the job and w->id. */
+/* Bytes of I/O buffers worker_init allocates for qd requests of bs bytes aligned to lbs. */
+uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs);
+/* Allocates slots, buffers and histograms for w->ec.qd requests; generators from the job and w->id. */
 int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len);
 void worker_release(struct worker *w);
 /* The thread body: engine init, the barriers, the loop, engine exit. Returns NULL. */

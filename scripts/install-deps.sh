@@ -6,6 +6,7 @@
 #   scripts/install-deps.sh               build and test dependencies
 #   scripts/install-deps.sh --build-only  build dependencies only
 #   scripts/install-deps.sh --check       print the missing packages, exit 1 if any; install nothing
+#   scripts/install-deps.sh --vm          what `make check-vm` needs (QEMU, busybox, cpio, dmsetup ...)
 #
 # Debian/Ubuntu (apt) and Fedora (dnf), detected from /etc/os-release. Runs the package manager as
 # root or through sudo. When nothing is missing it prints nothing and does nothing (it runs at the
@@ -15,15 +16,17 @@ set -euo pipefail
 prog=${0##*/}
 
 usage() {
-    sed -n '4,12s/^# \{0,1\}//p' "$0"
+    sed -n '4,13s/^# \{0,1\}//p' "$0"
 }
 
 build_only=0
 check_only=0
+vm=0
 for arg in "$@"; do
     case $arg in
         --build-only) build_only=1 ;;
         --check) check_only=1 ;;
+        --vm) vm=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "$prog: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
@@ -43,34 +46,45 @@ if [[ -r /etc/os-release ]]; then
 fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
-        "install by hand: gcc make pkg-config liburing libaio jansson cmocka libblkid (headers)," \
-        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers)" >&2
+        "install by hand: gcc make pkg-config liburing libaio jansson cmocka libblkid isa-l (headers)," \
+        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace" >&2
     exit 1
 fi
 
 # "a|b" means: satisfied when a or b is installed; a is what gets installed.
 case $family in
     debian)
+        # libisal-dev: ISA-L's crc32c, the checksum of verify=on (runtime CPU dispatch: SSE4.2, PCLMUL, AVX-512).
         build_pkgs=(gcc make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
-                    libblkid-dev)
+                    libblkid-dev libisal-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
         # fuse3 and libfuse3-dev build tests/tools/vanishfs, the target that disappears mid-run (t-64);
-        # librsvg2-bin's rsvg-convert renders every chart of the report test (t-70).
+        # librsvg2-bin's rsvg-convert renders every chart of the report test (t-70); strace counts the
+        # system calls of many small runs (t-66).
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
-                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin)
+                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace)
         ;;
     fedora)
         build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
-                    libblkid-devel)
+                    libblkid-devel isa-l-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
-                   fuse3-devel librsvg2-tools)
+                   fuse3-devel librsvg2-tools strace)
         ;;
 esac
+# The test VM of `make check-vm` (tests/vm/README.md): QEMU, a static busybox for the initramfs, cpio
+# to pack it, dmsetup and jq copied into it, xz and zstd to unpack the kernel's compressed modules,
+# kmod's depmod to write the modules.dep the kernel package lacks (apt itself fetches the kernel).
+case $family in
+    debian) vm_pkgs=(qemu-system-x86 busybox-static cpio dmsetup jq xz-utils zstd kmod) ;;
+    fedora) vm_pkgs=(qemu-system-x86-core busybox cpio device-mapper jq xz zstd kmod) ;;
+esac
 wanted=("${build_pkgs[@]}")
-if ((!build_only)); then
+if ((vm)); then
+    wanted+=("${vm_pkgs[@]}")
+elif ((!build_only)); then
     wanted+=("${test_pkgs[@]}")
 fi
 

@@ -42,7 +42,10 @@ static void test_metric_parse_accepts_the_documented_names(void **state)
 		{ "lat-mean", M_LAT_MEAN, 0 }, { "lat_mean", M_LAT_MEAN, 0 }, { "lat-max", M_LAT_MAX, 0 },
 		{ "lat-p99", M_LAT_PCT, 99 }, { "lat-p99.99", M_LAT_PCT, 99.99 }, { "lat_p50", M_LAT_PCT, 50 },
 		{ "lat-p0.1", M_LAT_PCT, 0.1 }, { "auto", M_AUTO, 0 }, { "ss-ratio", M_SS_RATIO, 0 },
-		{ "ss_ratio", M_SS_RATIO, 0 },
+		{ "ss_ratio", M_SS_RATIO, 0 }, { "lat_p99.999", M_LAT_PCT, 99.999 },
+		{ "resp-mean", M_RESP_MEAN, 0 }, { "resp_mean", M_RESP_MEAN, 0 }, { "resp-max", M_RESP_MAX, 0 },
+		{ "resp-p50", M_RESP_PCT, 50 }, { "resp_p99.99", M_RESP_PCT, 99.99 },
+		{ "resp-p99.999", M_RESP_PCT, 99.999 },
 	};
 	struct metric m;
 
@@ -50,7 +53,8 @@ static void test_metric_parse_accepts_the_documented_names(void **state)
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		if (metric_parse(ok[i].s, &m))
 			fail_msg("metric_parse(\"%s\") refused", ok[i].s);
-		if (m.kind != ok[i].kind || (ok[i].kind == M_LAT_PCT && m.pct != ok[i].pct))
+		if (m.kind != ok[i].kind || ((ok[i].kind == M_LAT_PCT || ok[i].kind == M_RESP_PCT) &&
+					     m.pct != ok[i].pct))
 			fail_msg("metric_parse(\"%s\"): kind %d pct %g", ok[i].s, (int)m.kind, m.pct);
 	}
 }
@@ -59,7 +63,8 @@ static void test_metric_parse_refuses_anything_else(void **state)
 {
 	static const char *const bad[] = {
 		"", "lat-p0", "lat-p100", "lat-p", "lat-pX", "IOPS?", "IOPS", "iops ", " iops", "lat-p-5",
-		"lat-p99x", "lat-p150", "lat", "lat-min", "mbps/s", "lat-p0.0",
+		"lat-p99x", "lat-p150", "lat", "lat-min", "mbps/s", "lat-p0.0", "resp", "resp-p", "resp-p100",
+		"resp-p0", "resp-min", "response-p99", "p99.999",
 		"a-name-far-too-long-for-any-metric-at-all",
 	};
 	struct metric m;
@@ -75,7 +80,8 @@ static void test_metric_name_round_trips_through_metric_parse(void **state)
 {
 	static const char *const names[] = {
 		"iops", "mbps", "lat-mean", "lat-max", "lat-p50", "lat-p99", "lat-p99.9", "lat-p99.99",
-		"lat-p99.999", "auto", "ss-ratio",
+		"lat-p99.999", "auto", "ss-ratio", "resp-mean", "resp-max", "resp-p50", "resp-p99.99",
+		"resp-p99.999",
 	};
 	char buf[32];
 	struct metric m, back;
@@ -95,7 +101,7 @@ static void test_metric_name_round_trips_through_metric_parse(void **state)
 }
 
 /*
- * A regression test (the bug was in src/aggregate.c metric_name): "%g" keeps 6 significant digits, so seven nines (p99.99999,
+ * A regression test (the bug was in src/results/aggregate.c metric_name): "%g" keeps 6 significant digits, so seven nines (p99.99999,
  * which metric_parse accepts) is named "lat-p100", which metric_parse refuses.
  */
 static void test_metric_name_of_seven_nines_is_not_p100(void **state)
@@ -247,10 +253,86 @@ static uint64_t *latencies(size_t n, uint64_t lo, uint64_t seed)
 	return v;
 }
 
+/* agg_build of set, which must succeed. */
+static void agg_ok(struct agg *a, const struct rs_set *set, bool by_device)
+{
+	char err[512] = "";
+
+	if (agg_build(a, set, by_device, err, sizeof(err)))
+		fail_msg("agg_build: %s", err);
+}
+
+/*
+ * Five nines from the histograms: 100000 reads of 100 us but two, of 5 ms and 9 ms. Four nines do not
+ * see the tail, five nines see the second slowest; the response times (1 ms of wait each) are pooled
+ * from the two open-loop runs as the service times are, and a closed-loop case has none.
+ */
+static void test_five_nines_and_pooled_response_times(void **state)
+{
+	const size_t n = 100000;
+	uint64_t *v = calloc(n, sizeof(*v));
+	struct doc_spec s = read_spec("ol", 1000);
+	struct metric lat5 = { M_LAT_PCT, 99.999 }, lat4 = { M_LAT_PCT, 99.99 }, resp5 = { M_RESP_PCT, 99.999 },
+		      rmean = { M_RESP_MEAN, 0 }, rmax = { M_RESP_MAX, 0 };
+	struct hist resp, lat;
+	struct rs_set set;
+	struct agg_stat st;
+	struct agg a;
+
+	(void)state;
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = 100000;
+	v[10] = 5000000;
+	v[20] = 9000000;
+	s.lat[0] = v;
+	s.nlat[0] = n;
+	s.repeat = 2;
+	rs_init(&set);
+	add_doc(&set, doc_open_loop(doc_new(&s), 1000000));
+	s.repeat_index = 2;
+	add_doc(&set, doc_open_loop(doc_new(&s), 1000000));
+	s.label = "closed";
+	s.repeat_index = 1;
+	add(&set, &s);
+	agg_ok(&a, &set, true);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.cases[0].nruns, 2);
+	hist_of(&lat, v, n);
+	hist_merge(&lat, &lat);   /* the two runs */
+	assert_true(agg_value(&a.cases[0], RS_READ, &lat4, &st));
+	assert_true(st.mean == (double)hist_percentile(&lat, 99.99));
+	assert_true(st.mean < 101000);    /* 100 us's bucket */
+	assert_true(agg_value(&a.cases[0], RS_READ, &lat5, &st));
+	assert_true(st.mean == (double)hist_percentile(&lat, 99.999));
+	assert_true(st.mean >= 5000000 && st.mean < 5050000);   /* of 200000: rank 199998, a 5 ms one */
+	hist_release(&lat);
+	/* The response times pooled: the two runs' histograms added. */
+	assert_int_equal(hist_init(&resp), 0);
+	hist_merge(&resp, &set.runs[0].op[RS_READ].resp);
+	hist_merge(&resp, &set.runs[1].op[RS_READ].resp);
+	assert_true(a.cases[0].resp[RS_READ].count == 2 * n);
+	assert_true(agg_value(&a.cases[0], RS_READ, &resp5, &st));
+	assert_true(st.mean == (double)hist_percentile(&resp, 99.999));
+	assert_true(st.mean > 5990000 && st.mean < 6100000);
+	assert_int_equal(st.n, 2);
+	assert_true(agg_value(&a.cases[0], RS_TOTAL, &rmean, &st));
+	assert_true(fabs(st.mean - hist_mean(&resp)) < 1e-6);
+	assert_true(agg_value(&a.cases[0], RS_READ, &rmax, &st) && st.mean == (double)resp.max);
+	/* The closed-loop case has service times, no response times. */
+	assert_true(agg_value(&a.cases[1], RS_READ, &lat5, &st));
+	assert_false(agg_value(&a.cases[1], RS_READ, &resp5, &st));
+	assert_false(agg_value(&a.cases[1], RS_READ, &rmean, &st));
+	hist_release(&resp);
+	agg_release(&a);
+	rs_release(&set);
+	free(v);
+}
+
 static void test_pooled_histogram_is_the_exact_merge_of_the_runs(void **state)
 {
 	static const double pcts[] = { 0.5, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99, 100 };
-	const size_t n1 = 3000, n2 = 1700;
+	const size_t n1 = 3000, n2 = 1800;   /* 3 s at 1000 IOPS, 1.5 s at 1200 */
 	uint64_t *l1 = latencies(n1, 20000, 1), *l2 = latencies(n2, 90000, 2);
 	struct doc_spec s1 = read_spec("nvme", 1000), s2 = read_spec("nvme", 1200);
 	struct metric p99 = { M_LAT_PCT, 99 }, iops = { M_IOPS, 0 }, mean = { M_LAT_MEAN, 0 };
@@ -276,7 +358,7 @@ static void test_pooled_histogram_is_the_exact_merge_of_the_runs(void **state)
 	add(&set, &s2);
 	assert_string_equal(set.runs[0].host, "lab1");
 	assert_string_equal(set.runs[1].host, "lab2");
-	assert_int_equal(agg_build(&a, &set, true), 0);
+	agg_ok(&a, &set, true);
 	assert_int_equal(a.n, 1);
 	c = &a.cases[0];
 	assert_int_equal(c->nruns, 2);
@@ -334,6 +416,85 @@ static void test_pooled_histogram_is_the_exact_merge_of_the_runs(void **state)
 	free(l2);
 }
 
+/*
+ * A read run of "A" at the reader's bounds: ios I/Os of 512 bytes (2^53 at most), all of latency
+ * lat_ns, in 1000 s; repeat index r keeps the runs apart.
+ */
+static json_t *bound_doc(uint64_t ios, uint64_t lat_ns, unsigned r)
+{
+	struct doc_spec s = read_spec("A", 1000);
+	uint64_t rt = 1000000000000ull, started = 1740824109408000000ull;
+	json_t *d, *res;
+	struct hist h;
+	char end[40];
+
+	s.bs = 512;
+	s.repeat = 1000;
+	s.repeat_index = r;
+	d = doc_new(&s);
+	res = json_object_get(d, "results");
+	assert_int_equal(hist_init(&h), 0);
+	hist_add_bucket(&h, lat_ns, ios);
+	h.min = h.max = lat_ns;
+	h.sum = ios * lat_ns;
+	h.sumsq = (unsigned __int128)ios * lat_ns * lat_ns;
+	json_object_set_new(res, "read", op_json(&h, 512, rt));
+	json_object_set_new(res, "total", op_json(&h, 512, rt));
+	json_object_set_new(res, "runtime_ns", json_integer((json_int_t)rt));
+	format_rfc3339(started + rt + 1000000000, end, sizeof(end));
+	json_object_set_new(d, "finished_at", json_string(end));
+	hist_release(&h);
+	return d;
+}
+
+/*
+ * Each file holds at most 2^53 I/Os and latencies that add up within 2^64 ns, but not all the runs
+ * of a case together: pooled, the sums are checked, and a case whose runs pass 2^63 I/Os (a
+ * JSON integer) or 2^64 ns is refused by name instead of wrapping into a wrong mean or a
+ * negative count.
+ */
+static void test_pooled_sums_are_refused_rather_than_wrapped(void **state)
+{
+	const uint64_t max_ios = 1ull << 53;
+	struct rs_set set;
+	char err[512] = "";
+	struct agg g;
+	unsigned r;
+
+	(void)state;
+	/* 1023 runs of 2^53 I/Os: 2^63 - 2^53 in all, counted exactly; a 1024th passes INT64_MAX. */
+	rs_init(&set);
+	for (r = 1; r <= 1023; r++)
+		add_doc(&set, bound_doc(max_ios, 0, r));
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.n, 1);
+	assert_true(g.cases[0].lat[RS_READ].count == 1023 * max_ios);
+	assert_true(g.cases[0].lat[RS_TOTAL].count == 1023 * max_ios);
+	agg_release(&g);
+	add_doc(&set, bound_doc(max_ios, 0, r));
+	assert_int_equal(agg_build(&g, &set, true, err, sizeof(err)), -EOVERFLOW);
+	assert_null(g.cases);
+	if (!strstr(err, "case 'randread 512 qd32 t1' on 'A'") || !strstr(err, "1024 runs"))
+		fail_msg("the message does not name the case and its runs: %s", err);
+	rs_release(&set);
+
+	/* Latencies: two runs of 2^40 I/Os at 8 ms add up within 2^64 ns; at 9 ms, past it. */
+	rs_init(&set);
+	add_doc(&set, bound_doc(1ull << 40, 8000000, 1));
+	add_doc(&set, bound_doc(1ull << 40, 8000000, 2));
+	agg_ok(&g, &set, true);
+	assert_true(hist_mean(&g.cases[0].lat[RS_READ]) == 8000000);
+	agg_release(&g);
+	rs_release(&set);
+	rs_init(&set);
+	add_doc(&set, bound_doc(1ull << 40, 9000000, 1));
+	add_doc(&set, bound_doc(1ull << 40, 9000000, 2));
+	err[0] = '\0';
+	assert_int_equal(agg_build(&g, &set, false, err, sizeof(err)), -EOVERFLOW);
+	assert_non_null(strstr(err, "2 runs"));
+	rs_release(&set);
+}
+
 /* --- grouping --- */
 
 static void test_cases_are_per_device_unless_grouped_across_devices(void **state)
@@ -346,7 +507,7 @@ static void test_cases_are_per_device_unless_grouped_across_devices(void **state
 	rs_init(&set);
 	add(&set, &a);
 	add(&set, &b);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 2);
 	assert_string_equal(g.cases[0].label, "A");
 	assert_string_equal(g.cases[1].label, "B");
@@ -355,7 +516,7 @@ static void test_cases_are_per_device_unless_grouped_across_devices(void **state
 	assert_int_equal(g.cases[0].nruns, 1);
 	agg_release(&g);
 
-	assert_int_equal(agg_build(&g, &set, false), 0);
+	agg_ok(&g, &set, false);
 	assert_int_equal(g.n, 1);
 	assert_true(g.cases[0].mixed_labels);
 	assert_string_equal(g.cases[0].label, "A");
@@ -377,7 +538,7 @@ static void test_a_different_bs_or_pattern_is_a_different_case(void **state)
 	add(&set, &a);
 	add(&set, &b);
 	add(&set, &c);
-	assert_int_equal(agg_build(&g, &set, false), 0);
+	agg_ok(&g, &set, false);
 	assert_int_equal(g.n, 3);
 	for (size_t i = 0; i < 3; i++)
 		assert_int_equal(g.cases[i].nruns, 1);
@@ -408,7 +569,7 @@ static void test_seed_label_price_and_repeat_count_do_not_make_a_case(void **sta
 	s.repeat_index = 2;
 	add(&set, &s);
 
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.cases[0].nruns, 5);
 	assert_true(g.cases[0].price == 99.5);
@@ -417,7 +578,7 @@ static void test_seed_label_price_and_repeat_count_do_not_make_a_case(void **sta
 	/* Across devices, a different target label joins the same case too. */
 	s = read_spec("B", 1000);
 	add(&set, &s);
-	assert_int_equal(agg_build(&g, &set, false), 0);
+	agg_ok(&g, &set, false);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.cases[0].nruns, 6);
 	assert_true(g.cases[0].mixed_labels);
@@ -442,13 +603,13 @@ static void test_relative_span_matches_targets_of_different_sizes(void **state)
 	add(&set, &c);
 	assert_true(json_integer_value(json_object_get(set.runs[0].job, "span")) !=
 		    json_integer_value(json_object_get(set.runs[1].job, "span")));
-	assert_int_equal(agg_build(&g, &set, false), 0);
+	agg_ok(&g, &set, false);
 	assert_int_equal(g.n, 2);
 	assert_int_equal(g.cases[0].nruns, 2);
 	assert_true(g.cases[0].mixed_labels);
 	assert_int_equal(g.cases[1].nruns, 1);
 	agg_release(&g);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 3);
 	assert_true(g.cases[0].size == 500107862016ull);
 	assert_true(g.cases[1].size == 1000204886016ull);
@@ -469,15 +630,17 @@ static void test_prepare_runs_are_left_out(void **state)
 	prep.rw = "write";
 	prep.lat[1] = few_lat;
 	prep.nlat[1] = NFEW;
+	prep.iops[1] = prep.iops[0];
 	prep.lat[0] = NULL;
 	prep.nlat[0] = 0;
+	prep.iops[0] = 0;
 	meas.case_name = "4k-randread";
 	rs_init(&set);
 	add(&set, &prep);
 	add(&set, &meas);
 	assert_true(set.runs[0].prepare);
 	assert_false(set.runs[1].prepare);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 1);
 	assert_string_equal(g.cases[0].first->case_name, "4k-randread");
 	agg_release(&g);
@@ -490,7 +653,7 @@ static void test_prepare_runs_are_left_out(void **state)
 	prep.iops[0] = 5;
 	add(&set, &prep);
 	add(&set, &meas);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.cases[0].nruns, 1);
 	assert_true(g.cases[0].runs[0]->op[RS_READ].iops == 2000);
@@ -523,7 +686,7 @@ static void test_ss_ratio_is_over_the_runs_that_reached_steady_state(void **stat
 	a.repeat_index = 3;
 	add_doc(&set, doc_steady(&a, false, 0.5));
 	add_doc(&set, doc_steady(&b, false, 0.7));
-	assert_int_equal(agg_build(&agg, &set, true), 0);
+	agg_ok(&agg, &set, true);
 	assert_int_equal(agg.n, 2);
 	assert_true(agg_value(&agg.cases[0], RS_WRITE, &m, &v));
 	assert_int_equal(v.n, 2);
@@ -552,7 +715,7 @@ static void test_failed_runs_are_counted_not_measured(void **state)
 	add(&set, &ok);
 	add(&set, &bad);
 	add(&set, &cut);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.cases[0].nruns, 1);
 	assert_int_equal(g.cases[0].nfailed, 2);
@@ -567,12 +730,91 @@ static void test_failed_runs_are_counted_not_measured(void **state)
 	/* Only failures: a case with no runs and no value. */
 	rs_init(&set);
 	add(&set, &bad);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.cases[0].nruns, 0);
 	assert_int_equal(g.cases[0].nfailed, 1);
 	assert_string_equal(g.cases[0].failed->status, "failed");
 	assert_false(agg_value(&g.cases[0], RS_READ, &iops, &v));
+	agg_release(&g);
+	rs_release(&set);
+}
+
+/* results.verify is read; a case adds up the verification of every run, failed ones included. */
+static void test_verification_of_every_run_adds_up_per_case(void **state)
+{
+	static const uint64_t clean[4] = { 0 }, bad[4] = { 1, 0, 2, 0 }, worse[4] = { 0, 1, 0, 5 };
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	struct agg g;
+	const struct agg_verify *v;
+	json_t *d;
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&s), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&s), 200, bad));
+	add_doc(&set, doc_verified(doc_new(&s), 300, worse));
+	/* verify=on, but no results.verify (a run that failed before it checked anything). */
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "verify", json_string("on"));
+	json_object_set_new(d, "status", json_string("failed"));
+	json_object_set_new(d, "message", json_string("cannot open (unit test)"));
+	add_doc(&set, d);
+	assert_true(set.runs[0].verify.present);
+	assert_true(set.runs[0].verify.mismatches == 0);
+	assert_null(set.runs[0].verify.first);
+	assert_true(set.runs[1].verify.blocks == 200 && set.runs[1].verify.bytes == 200 * 4096);
+	assert_true(set.runs[1].verify.kinds[VK_STALE] == 2 && set.runs[1].verify.mismatches == 3);
+	assert_string_equal(json_string_value(json_object_get(set.runs[1].verify.first, "kind")), "corrupt");
+	assert_false(set.runs[3].verify.present);
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nfailed, 3);   /* mismatches fail a run */
+	v = &g.cases[0].verify;
+	assert_int_equal(v->runs, 3);
+	assert_int_equal(v->unverified, 0);   /* the run that failed before it checked is a failure */
+	assert_int_equal(v->failed_bad, 2);
+	assert_true(v->blocks == 600 && v->bytes == 600 * 4096);
+	assert_true(v->mismatches == 9);
+	assert_true(v->kinds[VK_CORRUPT] == 1 && v->kinds[VK_MISPLACED] == 1 && v->kinds[VK_STALE] == 2 &&
+		    v->kinds[VK_FOREIGN] == 5);
+	assert_ptr_equal(v->first_bad, &set.runs[1]);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+/*
+ * verify "off" is the case of files written before verify existed (no key), "on" another case; the
+ * journal's path makes no case.
+ */
+static void test_verify_makes_a_case_and_the_journal_does_not(void **state)
+{
+	static const uint64_t clean[4] = { 0 };
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	struct agg g;
+	json_t *d;
+	char buf[16];
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &s);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "verify", json_string("off"));
+	add_doc(&set, d);
+	add_doc(&set, doc_verified(doc_new(&s), 10, clean));
+	d = doc_verified(doc_new(&s), 10, clean);
+	json_object_set_new(json_object_get(d, "job"), "journal", json_string("/var/tmp/j1"));
+	add_doc(&set, d);
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.cases[0].nruns, 2);
+	assert_int_equal(g.cases[0].verify.unverified, 2);
+	assert_int_equal(g.cases[1].nruns, 2);
+	assert_int_equal(g.cases[1].verify.runs, 2);
+	assert_string_equal(rs_param_text(set.runs[0].job, "verify", buf, sizeof(buf)), "off");
+	assert_string_equal(rs_param_text(set.runs[2].job, "verify", buf, sizeof(buf)), "on");
 	agg_release(&g);
 	rs_release(&set);
 }
@@ -583,6 +825,7 @@ static void test_rounds_count_only_the_last_five(void **state)
 	struct rs_set set;
 	struct agg g;
 	unsigned seen = 0;
+	uint64_t last5 = 0;
 
 	(void)state;
 	s.profile = "snia-iops";
@@ -594,7 +837,9 @@ static void test_rounds_count_only_the_last_five(void **state)
 		add(&set, &s);
 	}
 	assert_int_equal(set.runs[7].round, 8);
-	assert_int_equal(agg_build(&g, &set, true), 0);
+	for (unsigned r = 4; r <= 8; r++)
+		last5 += set.runs[r - 1].op[RS_READ].ios;
+	agg_ok(&g, &set, true);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.cases[0].nruns, 5);
 	for (size_t i = 0; i < g.cases[0].nruns; i++) {
@@ -604,7 +849,7 @@ static void test_rounds_count_only_the_last_five(void **state)
 		seen |= 1u << r;
 	}
 	assert_int_equal(seen, 0x1f0);
-	assert_true(g.cases[0].lat[RS_READ].count == 5 * NFEW);
+	assert_true(g.cases[0].lat[RS_READ].count == last5);   /* the I/Os of rounds 4..8 alone */
 	agg_release(&g);
 	rs_release(&set);
 }
@@ -657,6 +902,11 @@ static void test_rs_add_json_refuses_wrong_documents_by_name(void **state)
 	json_object_set_new(json_object_get(json_object_get(d, "results"), "read"), "ios",
 			    json_integer(NFEW + 1));
 	expect_refused(d, (const char *const[]){ "results.read", "histogram", NULL });
+
+	/* 5 I/Os in the 5 ms of runtime_ns are 1000 IOPS, not 2000. */
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(json_object_get(d, "results"), "read"), "iops", json_real(2000));
+	expect_refused(d, (const char *const[]){ "results.read.iops", "runtime_ns 5000000", NULL });
 
 	d = doc_new(&s);
 	json_object_set_new(json_object_get(d, "job"), "bs", json_string("4k"));
@@ -726,7 +976,7 @@ static void test_rs_param_matches_values_as_a_user_writes_them(void **state)
 }
 
 /*
- * A regression test (the bug was in src/resultset.c rs_param_matches via rs_param_text): durations are compared as
+ * A regression test (the bug was in src/results/resultset.c rs_param_matches via rs_param_text): durations are compared as
  * format_duration text ("2.00 s"), which rounds, so a job that ran 2.004 s matches runtime=2s.
  */
 static void test_rs_param_matches_durations_exactly(void **state)
@@ -765,7 +1015,9 @@ int main(void)
 		cmocka_unit_test(test_within_noise_of_identical_and_distant_stats),
 		cmocka_unit_test(test_within_noise_edge_is_welch_t_at_95_percent),
 		cmocka_unit_test(test_within_noise_without_spread_only_when_equal),
+		cmocka_unit_test(test_five_nines_and_pooled_response_times),
 		cmocka_unit_test(test_pooled_histogram_is_the_exact_merge_of_the_runs),
+		cmocka_unit_test(test_pooled_sums_are_refused_rather_than_wrapped),
 		cmocka_unit_test(test_cases_are_per_device_unless_grouped_across_devices),
 		cmocka_unit_test(test_a_different_bs_or_pattern_is_a_different_case),
 		cmocka_unit_test(test_seed_label_price_and_repeat_count_do_not_make_a_case),
@@ -773,6 +1025,8 @@ int main(void)
 		cmocka_unit_test(test_prepare_runs_are_left_out),
 		cmocka_unit_test(test_ss_ratio_is_over_the_runs_that_reached_steady_state),
 		cmocka_unit_test(test_failed_runs_are_counted_not_measured),
+		cmocka_unit_test(test_verification_of_every_run_adds_up_per_case),
+		cmocka_unit_test(test_verify_makes_a_case_and_the_journal_does_not),
 		cmocka_unit_test(test_rounds_count_only_the_last_five),
 		cmocka_unit_test(test_rs_add_json_refuses_wrong_documents_by_name),
 		cmocka_unit_test(test_rs_param_matches_values_as_a_user_writes_them),

@@ -169,6 +169,24 @@ static void test_criteria_parse_refuses_wrong_files_by_name(void **state)
 		WORDS("crit.json:"));
 }
 
+/* Every number is a plain decimal, as on the command line: no exponent, hex, inf, nan or sign. */
+static void test_criteria_parse_refuses_numbers_strtod_would_take(void **state)
+{
+	(void)state;
+	refused(ONE("\"select\": {}, \"lat_p99\": \"<= 1e3ms\""), WORDS("lat_p99", "1e3ms", "exponents"));
+	refused(ONE("\"select\": {}, \"iops\": \">= 5e4\""), WORDS("iops", "5e4", "exponents"));
+	refused(ONE("\"select\": {}, \"iops\": \">= 0x10\""), WORDS("iops", "0x10", "number"));
+	refused(ONE("\"select\": {}, \"iops\": \">= inf\""), WORDS("iops", "inf"));
+	refused(ONE("\"select\": {}, \"iops\": \">= nan\""), WORDS("iops", "nan"));
+	refused(ONE("\"select\": {}, \"iops\": \">= +5\""), WORDS("iops", "+5"));
+	refused(ONE("\"select\": {}, \"mbps\": \">= 0x1p4\""), WORDS("mbps", "0x1p4"));
+	refused(ONE("\"select\": {}, \"lat_max\": \"<= 0x10ms\""), WORDS("lat_max", "0x10ms"));
+	refused(ONE("\"select\": {}, \"lat_max\": \"<= 2 parsecs\""), WORDS("lat_max", "unknown unit", "parsecs"));
+	/* A value too long for the buffer says so, and not that it is missing. */
+	refused(ONE("\"select\": {}, \"iops\": \">= 1000000000000000000000000000000000000000000000000000000000000000000000\""),
+		WORDS("iops", "too long"));
+}
+
 static void test_crit_holds_each_operator_at_its_boundary(void **state)
 {
 	struct crit_req r = { .value = 5 };
@@ -206,11 +224,11 @@ static void test_crit_holds_each_operator_at_its_boundary(void **state)
 /* Device A: randread 4k at 60000 IOPS, read 1m at 2 GB/s; device B: randread 4k at 40000 IOPS. */
 static void results(struct rs_set *set)
 {
-	struct doc_spec a = read_spec("A", 60000), b = read_spec("B", 40000), seq = read_spec("A", 2000);
+	struct doc_spec a = read_spec("A", 60000), b = read_spec("B", 40000),
+			seq = read_spec("A", 2e9 / (1 << 20));   /* IOPS of 1 MiB that are exactly 2e9 B/s */
 
 	seq.rw = "read";
 	seq.bs = 1 << 20;
-	seq.bw[0] = 2e9;
 	rs_init(set);
 	add(set, &a);
 	add(set, &b);
@@ -223,7 +241,7 @@ static int run(struct check *k, struct criteria *cr, const struct rs_set *set, c
 {
 	parse_ok(cr, text);
 	err[0] = '\0';
-	return check_run(k, cr, set, err, errlen);
+	return check_run(k, cr, set, NULL, err, errlen);
 }
 
 static void test_check_passes_a_criterion_that_holds(void **state)
@@ -392,6 +410,51 @@ static void test_check_ss_ratio_reached_not_reached_and_untracked(void **state)
 	assert_non_null(strstr(err, "percentage"));
 }
 
+/*
+ * Response-time criteria (open-loop runs) in the latency syntax: a pass and a violation of
+ * resp_p99.99 on the same case, five nines from the histogram; a closed-loop case cannot answer one,
+ * an error in the criteria as an untracked steady-state ratio is.
+ */
+static void test_check_response_time_criteria(void **state)
+{
+	struct doc_spec s = read_spec("open", 1000);
+	struct criteria cr;
+	struct rs_set set;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_open_loop(doc_new(&s), 2000000));   /* 2 ms of wait each */
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"resp_p99.99\": \"<= 3ms\", \"lat_p99.99\": \"<= 1ms\","
+				   " \"read.resp_p99.999\": \"<= 2.5 ms\", \"resp_mean\": \"> 2ms\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.nrows, 4);
+	assert_int_equal(k.violations, 1);
+	assert_true(find_req(&cr.c[0], "resp_p99.99")->value == 3e6);
+	assert_true(k.rows[0].pass);                       /* resp_p99.99: 2.9 ms */
+	assert_true(k.rows[0].value > 2.85e6 && k.rows[0].value <= 3e6);
+	assert_true(k.rows[1].pass && k.rows[1].value < 1e6);
+	assert_true(!k.rows[2].pass);                      /* five nines: the slowest, 2.9 ms */
+	assert_true(k.rows[2].value == k.rows[0].value);
+	assert_true(k.rows[3].pass);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+
+	results(&set);
+	assert_int_equal(run(&k, &cr, &set, ONE("\"select\": {\"device\": \"B\"}, \"resp_p99.99\": \"<= 2ms\""),
+			     err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "has no response times (a closed-loop run"));
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+	/* The value is a latency. */
+	assert_int_equal(criteria_parse(&cr, "crit.json", ONE("\"select\": {}, \"resp_p99\": \"<= 2 parsecs\""),
+					err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "parsecs"));
+}
+
 static void test_check_case_whose_runs_failed_violates(void **state)
 {
 	struct doc_spec bad = read_spec("A", 0);
@@ -412,6 +475,34 @@ static void test_check_case_whose_runs_failed_violates(void **state)
 	assert_int_equal(k.violations, 1);
 	assert_false(k.rows[0].pass);
 	assert_true(isnan(k.rows[0].value));
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/* A criterion's name reaches the markdown table: | and <script> are escaped, not raw. */
+static void test_check_markdown_escapes_names(void **state)
+{
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	results(&set);
+	if (run(&k, &cr, &set, ONE("\"name\": \"a|b <script>\\u001b[2J\", \"select\": {\"rw\": \"randread\"}, "
+				   "\"iops\": \">= 5\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(check_write(f, &k, RF_MARKDOWN), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "| a\\|b &lt;script&gt;\\x1b[2J |"));
+	assert_null(strstr(buf, "<script>"));
+	assert_null(strchr(buf, '\x1b'));
+	free(buf);
 	check_release(&k);
 	criteria_release(&cr);
 	rs_release(&set);
@@ -447,11 +538,304 @@ static void test_check_junit_counts_rows_and_violations(void **state)
 	rs_release(&set);
 }
 
+/* --- runs that cannot be measured violate (issue 10) --- */
+
+/* A run that completed no I/O: status ok, ios 0. */
+static struct doc_spec no_io_spec(const char *label)
+{
+	struct doc_spec s = read_spec(label, 0);
+
+	s.lat[0] = NULL;
+	s.nlat[0] = 0;
+	return s;
+}
+
+static int run_o(struct check *k, struct criteria *cr, const struct rs_set *set, const struct check_opts *o,
+		 const char *text, char *err, size_t errlen)
+{
+	parse_ok(cr, text);
+	err[0] = '\0';
+	return check_run(k, cr, set, o, err, errlen);
+}
+
+static void test_check_case_without_io_violates(void **state)
+{
+	struct doc_spec e = no_io_spec("A");
+	struct check_opts allow = { .allow_empty = true };
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &e);
+	/* Before: "did no read I/O", exit 2, as if the criteria were wrong. */
+	if (run(&k, &cr, &set, ONE("\"select\": {\"rw\": \"randread\"}, \"iops\": \">= 1\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.nrows, 1);
+	assert_int_equal(k.violations, 1);
+	assert_int_equal(k.rows[0].problem, CP_EMPTY);
+	assert_false(k.rows[0].pass);
+	check_release(&k);
+	criteria_release(&cr);
+	if (run_o(&k, &cr, &set, &allow, ONE("\"select\": {\"rw\": \"randread\"}, \"iops\": \">= 1\""), err,
+		  sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 0);
+	assert_int_equal(k.skipped, 1);
+	assert_int_equal(k.rows[0].problem, CP_SKIPPED);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/* One repeat of two did no I/O, one was interrupted: each a violation, the rest measured when allowed. */
+static void test_check_repeats_without_io_or_interrupted_violate(void **state)
+{
+	struct doc_spec a = read_spec("A", 60000), e = no_io_spec("A"), i = read_spec("A", 60000);
+	struct check_opts allow = { .allow_empty = true, .allow_failed = true };
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	a.repeat = e.repeat = i.repeat = 3;
+	e.repeat_index = 2;
+	i.repeat_index = 3;
+	i.status = "interrupted";
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &e);
+	add(&set, &i);
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"iops\": \">= 50000\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 1);
+	assert_int_equal(k.rows[0].problem, CP_FAILED);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(check_write_junit(f, &k), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "<failure type=\"failed\""));
+	assert_non_null(strstr(buf, "1 of 3 interrupted"));
+	free(buf);
+	check_release(&k);
+	criteria_release(&cr);
+	if (run_o(&k, &cr, &set, &allow, ONE("\"select\": {}, \"iops\": \">= 50000\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 0);
+	assert_true(k.rows[0].pass);
+	assert_true(k.rows[0].value == 60000);   /* the one run that counts; a 0 averaged in would fail */
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/* A mix that did reads but no writes: its write requirement is a violation, not a criteria error. */
+static void test_check_mix_without_writes_violates(void **state)
+{
+	struct doc_spec m = read_spec("A", 60000);
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	m.rw = "randrw";
+	rs_init(&set);
+	add(&set, &m);
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"write.iops\": \">= 1\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 1);
+	assert_int_equal(k.rows[0].problem, CP_EMPTY);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+static void test_check_allow_missing_skips_a_criterion_that_selects_nothing(void **state)
+{
+	struct check_opts allow = { .allow_missing = true };
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	results(&set);
+	if (run_o(&k, &cr, &set, &allow, ONE("\"select\": {\"bs\": \"128k\"}, \"iops\": \">= 5\""), err,
+		  sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.nrows, 1);
+	assert_int_equal(k.violations, 0);
+	assert_int_equal(k.skipped, 1);
+	assert_null(k.rows[0].c);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/*
+ * verify_mismatches: the mismatches of every run of the case, failed ones included (--allow-failed
+ * cannot hide them); a clean case passes "== 0", one with mismatches violates it.
+ */
+static void test_check_verify_mismatches_counts_every_run(void **state)
+{
+	static const uint64_t clean[4] = { 0 }, bad[4] = { 0, 1, 2, 0 };
+	static const char *const text = ONE("\"select\": {}, \"verify_mismatches\": \"== 0\"");
+	struct check_opts allow = { .allow_failed = true, .allow_empty = true };
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 1000);
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512], out[4096] = "";
+	FILE *f;
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&a), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&a), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&b), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&b), 100, bad));
+	for (int allowed = 0; allowed < 2; allowed++) {
+		if (run_o(&k, &cr, &set, allowed ? &allow : NULL, text, err, sizeof(err)))
+			fail_msg("check_run: %s", err);
+		assert_true(find_req(&cr.c[0], "verify_mismatches")->verify);
+		assert_int_equal(k.nrows, 2);
+		assert_int_equal(k.violations, 1);
+		assert_true(k.rows[0].pass && k.rows[0].value == 0);
+		assert_string_equal(k.rows[1].c->label, "B");
+		assert_false(k.rows[1].pass);
+		assert_true(k.rows[1].value == 3);
+		assert_int_equal(k.rows[1].problem, CP_NONE);   /* its run failed by the mismatches: measured */
+		f = fmemopen(out, sizeof(out) - 1, "w");
+		assert_int_equal(check_write(f, &k, RF_TEXT), 0);
+		fclose(f);
+		assert_non_null(strstr(out, "verify_mismatches == 0  "));
+		assert_non_null(strstr(out, "  3  FAIL"));
+		check_release(&k);
+		criteria_release(&cr);
+	}
+	/* "<= 3" holds for B, "< 3" does not. */
+	if (run(&k, &cr, &set, ONE("\"select\": {\"device\": \"B\"}, \"verify_mismatches\": \"<= 3\""),
+		err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 0);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/* A case that did not verify cannot answer: an error (as ss_ratio without tracking), never a pass. */
+static void test_check_verify_mismatches_without_verification_is_an_error(void **state)
+{
+	static const uint64_t clean[4] = { 0 };
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 1000);
+	struct check_opts all = { .allow_failed = true, .allow_empty = true, .allow_missing = true };
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&a), 100, clean));
+	add(&set, &b);
+	assert_int_equal(run_o(&k, &cr, &set, &all, ONE("\"select\": {}, \"verify_mismatches\": \"== 0\""),
+			       err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "case 'randread 4k qd32 t1' on B did not verify its data: verification was off"));
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/*
+ * A case some of whose ok runs went unchecked, one that checked nothing, or one with a run that failed
+ * for another reason violates it; --allow-failed leaves out only the last.
+ */
+static void test_check_verify_mismatches_of_partly_verified_cases_violate(void **state)
+{
+	static const uint64_t clean[4] = { 0 };
+	static const char *const text = ONE("\"select\": {}, \"verify_mismatches\": \"== 0\"");
+	struct check_opts allow = { .allow_failed = true, .allow_empty = true };
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512], out[4096] = "";
+	json_t *d;
+	FILE *f;
+
+	(void)state;
+	/* verify=on, but one run has no results.verify */
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&s), 100, clean));
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "verify", json_string("on"));
+	add_doc(&set, d);
+	if (run(&k, &cr, &set, text, err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 1);
+	assert_int_equal(k.rows[0].problem, CP_UNVERIFIED);
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	assert_int_equal(check_write(f, &k, RF_JSON), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "\"measured\": \"1 of 2 not verified\""));
+	assert_non_null(strstr(out, "\"status\": \"not verified\""));
+	assert_non_null(strstr(out, "\"metric\": \"verify-mismatches\""));
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+
+	/* nothing checked: a violation, skipped with --allow-empty */
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&s), 0, clean));
+	for (int allowed = 0; allowed < 2; allowed++) {
+		if (run_o(&k, &cr, &set, allowed ? &allow : NULL, text, err, sizeof(err)))
+			fail_msg("check_run: %s", err);
+		assert_int_equal(k.rows[0].problem, allowed ? CP_SKIPPED : CP_EMPTY);
+		assert_int_equal(k.violations, !allowed);
+		check_release(&k);
+		criteria_release(&cr);
+	}
+	rs_release(&set);
+
+	/* a run that failed for another reason (no mismatch): a violation, left out with --allow-failed */
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&s), 100, clean));
+	d = doc_verified(doc_new(&s), 50, clean);
+	json_object_set_new(d, "status", json_string("interrupted"));
+	json_object_set_new(d, "message", json_string("interrupted (unit test)"));
+	add_doc(&set, d);
+	for (int allowed = 0; allowed < 2; allowed++) {
+		if (run_o(&k, &cr, &set, allowed ? &allow : NULL, text, err, sizeof(err)))
+			fail_msg("check_run: %s", err);
+		assert_int_equal(k.rows[0].problem, allowed ? CP_NONE : CP_FAILED);
+		assert_int_equal(k.violations, !allowed);
+		check_release(&k);
+		criteria_release(&cr);
+	}
+	rs_release(&set);
+
+	/* the value is a count: no unit, no direction */
+	assert_int_equal(criteria_parse(&cr, "crit.json", ONE("\"select\": {}, \"verify_mismatches\": \"== 0ms\""),
+					err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "expected a number of mismatches"));
+	assert_int_equal(criteria_parse(&cr, "crit.json", ONE("\"select\": {}, \"read.verify_mismatches\": \"== 0\""),
+					err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown key 'read.verify_mismatches'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_criteria_parse_reads_operators_and_units),
 		cmocka_unit_test(test_criteria_parse_refuses_wrong_files_by_name),
+		cmocka_unit_test(test_criteria_parse_refuses_numbers_strtod_would_take),
+		cmocka_unit_test(test_check_markdown_escapes_names),
 		cmocka_unit_test(test_crit_holds_each_operator_at_its_boundary),
 		cmocka_unit_test(test_check_passes_a_criterion_that_holds),
 		cmocka_unit_test(test_check_counts_a_violated_criterion),
@@ -459,8 +843,16 @@ int main(void)
 		cmocka_unit_test(test_check_criterion_selecting_nothing_is_an_error),
 		cmocka_unit_test(test_check_direction_without_io_is_an_error),
 		cmocka_unit_test(test_check_ss_ratio_reached_not_reached_and_untracked),
+		cmocka_unit_test(test_check_response_time_criteria),
 		cmocka_unit_test(test_check_case_whose_runs_failed_violates),
 		cmocka_unit_test(test_check_junit_counts_rows_and_violations),
+		cmocka_unit_test(test_check_case_without_io_violates),
+		cmocka_unit_test(test_check_repeats_without_io_or_interrupted_violate),
+		cmocka_unit_test(test_check_mix_without_writes_violates),
+		cmocka_unit_test(test_check_allow_missing_skips_a_criterion_that_selects_nothing),
+		cmocka_unit_test(test_check_verify_mismatches_counts_every_run),
+		cmocka_unit_test(test_check_verify_mismatches_without_verification_is_an_error),
+		cmocka_unit_test(test_check_verify_mismatches_of_partly_verified_cases_violate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

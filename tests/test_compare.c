@@ -130,7 +130,6 @@ static struct doc_spec rand_spec(const char *label, uint64_t bs, double iops)
 	struct doc_spec s = read_spec(label, iops);
 
 	s.bs = bs;
-	s.bw[0] = iops * (double)bs;
 	return s;
 }
 
@@ -141,7 +140,6 @@ static void add_repeats(struct rs_set *set, struct doc_spec s, const double *iop
 	for (size_t i = 0; i < n; i++) {
 		s.repeat_index = (unsigned)i + 1;
 		s.iops[0] = iops[i];
-		s.bw[0] = iops[i] * (double)(s.bs ? s.bs : 4096);
 		add(set, &s);
 	}
 }
@@ -202,6 +200,58 @@ static void test_compare_finds_a_regression_of_the_gated_rate(void **state)
 	rs_release(&cand);
 }
 
+/*
+ * Open-loop runs whose service times are the same and whose response times grew: rows of the response
+ * time shown beside the service time, and gated on resp-p99.99 a regression; a closed-loop baseline
+ * shows no response-time row.
+ */
+static void test_compare_finds_a_response_time_regression(void **state)
+{
+	struct doc_spec b = rand_spec("old", 4096, 1000), k = rand_spec("new", 4096, 1000);
+	struct cmp_opts o = { .threshold = 5, .ngates = 1 };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(metric_parse("resp_p99.99", &o.gates[0]), 0);
+	rs_init(&base);
+	rs_init(&cand);
+	add_doc(&base, doc_open_loop(doc_new(&b), 100000));
+	add_doc(&cand, doc_open_loop(doc_new(&k), 3000000));
+	if (cmp_build(&c, &base, &cand, &o, err, sizeof(err)))
+		fail_msg("cmp_build: %s", err);
+	assert_int_equal(c.ncases, 1);
+	assert_int_equal(c.regressions, 1);
+	r = find_row(&c, M_RESP_PCT, true);
+	assert_non_null(r);
+	assert_true(r->m.pct == 99.99);
+	assert_int_equal(r->verdict, CV_REGRESSION);
+	assert_true(r->c.mean > r->b.mean + 2000);   /* us */
+	r = find_row(&c, M_RESP_MEAN, false);
+	assert_non_null(r);
+	assert_int_equal(r->verdict, CV_WORSE);
+	r = find_row(&c, M_LAT_PCT, false);
+	assert_non_null(r);
+	assert_int_equal(r->verdict, CV_OK);
+	cmp_release(&c);
+	rs_release(&base);
+	rs_release(&cand);
+
+	/* Closed loop on both sides: no response-time row, and the default gate as before. */
+	o.ngates = 0;
+	rs_init(&base);
+	add(&base, &b);
+	if (cmp_build(&c, &base, &base, &o, err, sizeof(err)))
+		fail_msg("cmp_build: %s", err);
+	assert_null(find_row(&c, M_RESP_PCT, false));
+	assert_null(find_row(&c, M_RESP_MEAN, false));
+	assert_int_equal(c.regressions, 0);
+	cmp_release(&c);
+	rs_release(&base);
+}
+
 static void test_compare_with_itself_has_no_regression(void **state)
 {
 	static const double iops[] = { 1000, 1010, 990 };
@@ -239,7 +289,7 @@ static void test_compare_with_itself_has_no_regression(void **state)
 
 static void test_compare_lists_one_sided_cases(void **state)
 {
-	struct cmp_opts o = { .threshold = 5 };
+	struct cmp_opts o = { .threshold = 5, .allow_missing = true };
 	struct doc_spec both = rand_spec("A", 4096, 1000), bonly = rand_spec("A", 8192, 500),
 			conly = rand_spec("A", 16384, 250);
 	struct rs_set base, cand;
@@ -315,7 +365,7 @@ static void test_compare_refuses_a_side_with_two_devices_of_one_case(void **stat
 }
 
 /*
- * A regression test (the bug was in src/compare.c compare_case): the CV_FAILED row returns before `c->regressions += worst`, so a
+ * A regression test (the bug was in src/report/compare.c compare_case): the CV_FAILED row returns before `c->regressions += worst`, so a
  * candidate whose runs all failed counts no regression and `ssdbench compare` exits 0.
  */
 static void test_compare_candidate_whose_runs_failed_is_a_regression(void **state)
@@ -450,7 +500,7 @@ static void test_junit_has_a_testcase_per_gated_row_and_a_failure_per_regression
 
 static void test_junit_lists_one_sided_cases_as_skipped(void **state)
 {
-	struct cmp_opts o = { .threshold = 5 };
+	struct cmp_opts o = { .threshold = 5, .allow_missing = true };
 	struct doc_spec both = rand_spec("A", 4096, 1000), bonly = rand_spec("A", 8192, 500);
 	struct rs_set base, cand;
 	struct cmp c;
@@ -477,6 +527,286 @@ static void test_junit_lists_one_sided_cases_as_skipped(void **state)
 	rs_release(&cand);
 }
 
+/* --- what cannot be measured fails the gate (issue 10) --- */
+
+/* A run of spec s that completed no I/O: status ok, ios 0 (a device the kernel throttled to a crawl). */
+static struct doc_spec no_io(struct doc_spec s)
+{
+	s.iops[0] = 0;
+	s.lat[0] = NULL;
+	s.nlat[0] = 0;
+	return s;
+}
+
+/* Builds the comparison; the caller checks and releases it. */
+static void build(struct cmp *c, struct rs_set *base, struct rs_set *cand, const struct cmp_opts *o)
+{
+	char err[512] = "";
+
+	if (cmp_build(c, base, cand, o, err, sizeof(err)))
+		fail_msg("cmp_build: %s", err);
+}
+
+/* The one gated row of a one-case comparison. */
+static const struct cmp_row *gated_row(const struct cmp *c)
+{
+	const struct cmp_row *r = NULL;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].gated) {
+			assert_null(r);
+			r = &c->rows[i];
+		}
+	assert_non_null(r);
+	return r;
+}
+
+static void release3(struct cmp *c, struct rs_set *a, struct rs_set *b)
+{
+	cmp_release(c);
+	rs_release(a);
+	rs_release(b);
+}
+
+/* base against cand fails the gate on its one gated row, with verdict v and a reason holding what. */
+static void assert_gate_fails(struct rs_set *base, struct rs_set *cand, const struct cmp_opts *o,
+			      enum cmp_verdict v, const char *what)
+{
+	struct cmp c;
+	const struct cmp_row *r;
+
+	build(&c, base, cand, o);
+	assert_int_equal(c.regressions, 1);
+	r = gated_row(&c);
+	assert_int_equal(r->verdict, v);
+	assert_true(cmp_verdict_fails(r->verdict));
+	assert_non_null(strstr(r->why, what));
+	cmp_release(&c);
+}
+
+static void test_compare_candidate_without_io_fails_the_gate(void **state)
+{
+	struct doc_spec b = rand_spec("A", 65536, 1000), k = no_io(rand_spec("A", 65536, 0));
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r;
+	char *xml;
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&cand);
+	add(&base, &b);
+	add(&cand, &k);
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.ncases, 1);
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.nempty, 1);
+	r = gated_row(&c);
+	assert_int_equal(r->verdict, CV_EMPTY);
+	assert_true(cmp_verdict_fails(r->verdict));
+	assert_non_null(strstr(r->why, "candidate"));
+	assert_non_null(strstr(r->why, "no I/O"));
+	xml = junit_of(&c);
+	assert_non_null(strstr(xml, "tests=\"1\""));
+	assert_non_null(strstr(xml, "failures=\"1\""));
+	assert_non_null(strstr(xml, "name=\"randread 64k qd32 t1: read IOPS\""));
+	assert_non_null(strstr(xml, "<failure type=\"no-io\""));
+	free(xml);
+	cmp_release(&c);
+
+	/* Allowed: the case is skipped, not failed, and still said. */
+	o.allow_empty = true;
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 0);
+	assert_int_equal(c.nskipped, 1);
+	assert_int_equal(gated_row(&c)->verdict, CV_SKIPPED);
+	xml = junit_of(&c);
+	assert_non_null(strstr(xml, "skipped=\"1\""));
+	assert_non_null(strstr(xml, "failures=\"0\""));
+	free(xml);
+	release3(&c, &base, &cand);
+}
+
+static void test_compare_both_sides_without_io_fail_the_gate(void **state)
+{
+	struct doc_spec k = no_io(rand_spec("A", 4096, 0));
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&cand);
+	add(&base, &k);
+	add(&cand, &k);
+	assert_gate_fails(&base, &cand, &o, CV_EMPTY, "no I/O");
+	rs_release(&base);
+	rs_release(&cand);
+}
+
+/* One repeat of two completed no I/O: averaged in, its 0 would have passed as noise. */
+static void test_compare_one_repeat_without_io_fails_the_gate(void **state)
+{
+	static const double same[] = { 1000, 1000 };
+	struct doc_spec k = rand_spec("A", 4096, 1000), e = no_io(rand_spec("A", 4096, 0));
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r;
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&cand);
+	add_repeats(&base, rand_spec("A", 4096, 0), same, 2);
+	k.repeat = e.repeat = 2;
+	e.repeat_index = 2;
+	add(&cand, &k);
+	add(&cand, &e);
+	assert_gate_fails(&base, &cand, &o, CV_EMPTY, "1 of 2 runs");
+	/* Allowed: the run with I/O is compared, alone. */
+	o.allow_empty = true;
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 0);
+	r = find_row(&c, M_IOPS, true);
+	assert_non_null(r);
+	assert_int_equal(r->verdict, CV_OK);
+	assert_int_equal(r->c.n, 1);
+	release3(&c, &base, &cand);
+}
+
+static void test_compare_interrupted_repeat_fails_the_gate(void **state)
+{
+	static const double same[] = { 1000, 1000 };
+	struct doc_spec k = rand_spec("A", 4096, 1000), i = rand_spec("A", 4096, 1000);
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&cand);
+	add_repeats(&base, rand_spec("A", 4096, 0), same, 2);
+	k.repeat = i.repeat = 2;
+	i.repeat_index = 2;
+	i.status = "interrupted";
+	add(&cand, &k);
+	add(&cand, &i);
+	assert_gate_fails(&base, &cand, &o, CV_FAILED, "interrupted");
+	o.allow_failed = true;
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 0);
+	assert_int_equal(find_row(&c, M_IOPS, true)->verdict, CV_OK);
+	release3(&c, &base, &cand);
+}
+
+static void test_compare_baseline_whose_runs_failed_fails_the_gate(void **state)
+{
+	struct doc_spec b = rand_spec("A", 4096, 1000), k = rand_spec("A", 4096, 1000);
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+
+	(void)state;
+	b.status = "failed";
+	rs_init(&base);
+	rs_init(&cand);
+	add(&base, &b);
+	add(&cand, &k);
+	assert_gate_fails(&base, &cand, &o, CV_FAILED, "baseline");
+	o.allow_failed = true;
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 0);
+	assert_int_equal(gated_row(&c)->verdict, CV_SKIPPED);
+	release3(&c, &base, &cand);
+}
+
+static void test_compare_case_missing_from_the_candidate_fails_the_gate(void **state)
+{
+	struct doc_spec both = rand_spec("A", 4096, 1000), bonly = rand_spec("A", 8192, 500),
+			conly = rand_spec("A", 16384, 250);
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r = NULL;
+	char *xml;
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&cand);
+	add(&base, &both);
+	add(&base, &bonly);
+	add(&cand, &both);
+	add(&cand, &conly);
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.ncases, 1);
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.nmissing, 1);
+	assert_int_equal(c.nonly_base, 0);
+	assert_int_equal(c.nonly_cand, 1);   /* extra cases in the candidate are fine, and listed */
+	for (size_t i = 0; i < c.nrows; i++)
+		if (c.rows[i].verdict == CV_MISSING)
+			r = &c.rows[i];
+	assert_non_null(r);
+	assert_null(r->cand);
+	assert_true(r->gated);
+	assert_int_equal(json_integer_value(json_object_get(r->base->first->job, "bs")), 8192);
+	xml = junit_of(&c);
+	assert_non_null(strstr(xml, "<failure type=\"missing\""));
+	assert_non_null(strstr(xml, "name=\"randread 8k qd32 t1: read IOPS\""));
+	assert_non_null(strstr(xml, "failures=\"1\""));
+	free(xml);
+	release3(&c, &base, &cand);
+}
+
+/* A mix whose candidate did reads but no writes: the write direction the baseline has fails. */
+static void test_compare_mix_without_writes_in_the_candidate_fails_the_gate(void **state)
+{
+	struct doc_spec b = rand_spec("A", 4096, 1000), k;
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+	bool empty_write = false;
+
+	(void)state;
+	b.rw = "randrw";
+	b.iops[1] = 1000;
+	b.lat[1] = few_lat;
+	b.nlat[1] = NFEW;
+	k = b;
+	k.iops[1] = 0;
+	k.lat[1] = NULL;
+	k.nlat[1] = 0;
+	rs_init(&base);
+	rs_init(&cand);
+	add(&base, &b);
+	add(&cand, &k);
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 1);
+	for (size_t i = 0; i < c.nrows; i++)
+		empty_write |= c.rows[i].d == RS_WRITE && c.rows[i].gated && c.rows[i].verdict == CV_EMPTY;
+	assert_true(empty_write);
+	release3(&c, &base, &cand);
+}
+
+/* Every case of the baseline has a gated verdict: here, with a gate the baseline has no value of. */
+static void test_compare_every_baseline_case_has_a_gated_row(void **state)
+{
+	struct doc_spec b = rand_spec("A", 4096, 1000);
+	struct cmp_opts o = { .threshold = 5, .ngates = 1 };
+	struct rs_set base;
+	struct cmp c;
+
+	(void)state;
+	o.gates[0] = (struct metric){ M_SS_RATIO, 0 };
+	rs_init(&base);
+	add(&base, &b);
+	build(&c, &base, &base, &o);
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(gated_row(&c)->verdict, CV_NO_VALUE);
+	cmp_release(&c);
+	rs_release(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_judge_zero_against_zero_is_no_change),
 		cmocka_unit_test(test_judge_past_the_threshold_within_noise_is_noise),
 		cmocka_unit_test(test_compare_finds_a_regression_of_the_gated_rate),
+		cmocka_unit_test(test_compare_finds_a_response_time_regression),
 		cmocka_unit_test(test_compare_with_itself_has_no_regression),
 		cmocka_unit_test(test_compare_lists_one_sided_cases),
 		cmocka_unit_test(test_compare_without_a_common_case_is_refused),
@@ -495,6 +826,14 @@ int main(void)
 		cmocka_unit_test(test_compare_gates_choose_the_metrics_that_regress),
 		cmocka_unit_test(test_junit_has_a_testcase_per_gated_row_and_a_failure_per_regression),
 		cmocka_unit_test(test_junit_lists_one_sided_cases_as_skipped),
+		cmocka_unit_test(test_compare_candidate_without_io_fails_the_gate),
+		cmocka_unit_test(test_compare_both_sides_without_io_fail_the_gate),
+		cmocka_unit_test(test_compare_one_repeat_without_io_fails_the_gate),
+		cmocka_unit_test(test_compare_interrupted_repeat_fails_the_gate),
+		cmocka_unit_test(test_compare_baseline_whose_runs_failed_fails_the_gate),
+		cmocka_unit_test(test_compare_case_missing_from_the_candidate_fails_the_gate),
+		cmocka_unit_test(test_compare_mix_without_writes_in_the_candidate_fails_the_gate),
+		cmocka_unit_test(test_compare_every_baseline_case_has_a_gated_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

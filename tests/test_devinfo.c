@@ -55,9 +55,40 @@ static void test_devinfo_nvme_identity_is_trimmed(void **state)
 	assert_string_equal(di.model, "Samsung SSD 970 EVO Plus 1TB");
 	assert_string_equal(di.serial, "S4EWNX0R123456A");
 	assert_string_equal(di.firmware, "2B2QEXM7");
-	assert_string_equal(di.vendor, "");
+	assert_string_equal(di.vendor, "Samsung");
 	assert_int_equal(di.major, 259);
 	assert_int_equal(di.minor, 0);
+}
+
+/* An NVMe controller has no vendor attribute: the vendor is its PCI function's vendor ID, named. */
+static void test_devinfo_nvme_vendor_from_pci_id(void **state)
+{
+	(void)state;
+	assert_string_equal(read_ok(259, 0).vendor, "Samsung");
+	assert_string_equal(read_ok(259, 1).vendor, "Samsung"); /* a partition: its disk's controller */
+}
+
+/* An NVMe namespace's ID from the disk's nsid, for a partition its disk's; 0 where sysfs has none. */
+static void test_devinfo_nvme_namespace_id(void **state)
+{
+	(void)state;
+	assert_int_equal(read_ok(259, 0).nsid, 1);
+	assert_int_equal(read_ok(259, 1).nsid, 1);
+	assert_int_equal(read_ok(259, 2).nsid, 0); /* this fixture has no nsid attribute */
+	assert_int_equal(read_ok(8, 0).nsid, 0);
+}
+
+/* An ID not in the list is shown as it is; the rest of the identity as for any controller. */
+static void test_devinfo_nvme_unknown_pci_vendor_is_its_id(void **state)
+{
+	struct devinfo di = read_ok(259, 2);
+
+	(void)state;
+	assert_string_equal(di.vendor, "0x1e4b");
+	assert_string_equal(di.model, "MAXIO NVMe SSD 1TB");
+	assert_string_equal(di.serial, "MX0123456789");
+	assert_string_equal(di.firmware, "1.0.0");
+	assert_string_equal(di.transport, "nvme");
 }
 
 static void test_devinfo_nvme_queue_attributes(void **state)
@@ -245,6 +276,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devinfo_nvme_identity_is_trimmed),
+		cmocka_unit_test(test_devinfo_nvme_vendor_from_pci_id),
+		cmocka_unit_test(test_devinfo_nvme_namespace_id),
+		cmocka_unit_test(test_devinfo_nvme_unknown_pci_vendor_is_its_id),
 		cmocka_unit_test(test_devinfo_nvme_queue_attributes),
 		cmocka_unit_test(test_devinfo_partition_names_its_whole_disk),
 		cmocka_unit_test(test_devinfo_partition_size_is_its_own),

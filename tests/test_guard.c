@@ -51,6 +51,19 @@ static void test_guard_finds_a_holder_of_a_partition_of_the_disk(void **state)
 	assert_non_null(strstr(g.in_use, "held by dm-0"));
 }
 
+/* A device-mapper holder is named as the user made it: its dm/name, under /dev/mapper. */
+static void test_guard_names_a_dm_holder_by_its_mapper_name(void **state)
+{
+	struct target t;
+	struct guard g;
+	char err[256];
+
+	(void)state;
+	fake_target(&t, 0);
+	assert_int_equal(guard_inspect(&t, &g, err, sizeof(err)), 0);
+	assert_string_equal(g.holders, "/dev/sda1 held by dm-0 (/dev/mapper/vg-root)");
+}
+
 static void test_guard_checks_a_partition_itself(void **state)
 {
 	struct target t;
@@ -196,6 +209,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guard_finds_a_holder_of_a_partition_of_the_disk),
+		cmocka_unit_test(test_guard_names_a_dm_holder_by_its_mapper_name),
 		cmocka_unit_test(test_guard_checks_a_partition_itself),
 		cmocka_unit_test(test_guard_leaves_files_alone),
 		cmocka_unit_test(test_guard_refuses_a_device_sysfs_does_not_know),

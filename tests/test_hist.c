@@ -3,6 +3,7 @@
  * hist: the documented error bound (exact below 128, within 1/128 above), bucket bounds, percentile
  * clamping, known distributions, exact merging, mean and stddev against a direct computation.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -353,11 +354,43 @@ static void test_hist_add_bucket_counts_like_hist_add(void **state)
 	hist_release(&g);
 }
 
+/* hist_merge_checked merges what fits and leaves dst as it was where a count or sum would wrap. */
+static void test_hist_merge_checked_refuses_what_would_wrap(void **state)
+{
+	struct hist a, b;
+
+	(void)state;
+	assert_int_equal(hist_init(&a), 0);
+	assert_int_equal(hist_init(&b), 0);
+	hist_add(&a, 100);
+	hist_add(&b, 300);
+	assert_int_equal(hist_merge_checked(&a, &b), 0);
+	assert_true(a.count == 2 && a.sum == 400 && a.min == 100 && a.max == 300);
+	/* The count up to INT64_MAX, not past it (counts are stored as JSON integers). */
+	b.count = INT64_MAX - 2;
+	assert_int_equal(hist_merge_checked(&a, &b), 0);
+	assert_true(a.count == INT64_MAX);
+	b.count = 1;
+	assert_int_equal(hist_merge_checked(&a, &b), -EOVERFLOW);
+	assert_true(a.count == INT64_MAX && a.sum == 700);
+	b.count = 0;
+	b.sum = UINT64_MAX - 699;
+	assert_int_equal(hist_merge_checked(&a, &b), -EOVERFLOW);
+	assert_true(a.sum == 700);
+	b.sum = 0;
+	b.sumsq = ~(unsigned __int128)0 - a.sumsq + 1;
+	assert_int_equal(hist_merge_checked(&a, &b), -EOVERFLOW);
+	assert_true(a.sumsq == 100 * 100 + 2 * 300 * 300);
+	hist_release(&a);
+	hist_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hist_p50_of_one_value_is_within_1_128, setup, teardown),
 		cmocka_unit_test(test_hist_bucket_bounds_are_contiguous_and_index_back),
+		cmocka_unit_test(test_hist_merge_checked_refuses_what_would_wrap),
 		cmocka_unit_test(test_hist_bucket_midpoint_is_within_1_128_of_its_values),
 		cmocka_unit_test_setup_teardown(test_hist_percentiles_stay_within_min_and_max, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hist_p100_is_the_max, setup, teardown),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * job and plan: the defaults of SPEC section 2, job_set for every parameter (good and bad values,
+ * job and plan: the defaults of `ssdbench help run`, job_set for every parameter (good and bad values,
  * names with dashes or underscores), job_resolve against a target, job_check, and plan expansion.
  */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "job.h"
+#include "textesc.h"
 #include "plan.h"
 
 #define MiB (1ull << 20)
@@ -23,7 +24,7 @@
 static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "span", "offset",
 	"runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
-	"seed", "label", "price",
+	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -47,7 +48,7 @@ static void assert_names(const char *err, const char *param)
 /* -EINVAL, a message that starts with the canonical name, quotes the value and says must. */
 static void set_bad(const char *name, const char *value, const char *must)
 {
-	char err[256] = "", quoted[300];
+	char err[256] = "", quoted[ESC_SHORT_LEN + 4], q[ESC_SHORT_LEN];
 	struct job j;
 	int ret;
 
@@ -56,7 +57,8 @@ static void set_bad(const char *name, const char *value, const char *must)
 	if (ret != -EINVAL)
 		fail_msg("%s=%s: returned %d, want -EINVAL", name, value, ret);
 	assert_names(err, job_param_name(name));
-	snprintf(quoted, sizeof(quoted), "'%s'", value);
+	/* A long value is quoted shortened ("first chars..."), so that the reason always fits. */
+	snprintf(quoted, sizeof(quoted), "'%s'", esc_short(value, q));
 	if (!strstr(err, quoted) || (must && !strstr(err, must)))
 		fail_msg("%s=%s: message \"%s\" does not quote the value or say \"%s\"", name, value, err,
 			 must ? must : "");
@@ -163,6 +165,19 @@ static void test_job_set_accepts_good_values(void **state)
 	SET("io_limit", "50%", j.io_limit.kind == AMOUNT_PERCENT && j.io_limit.value == 50.0);
 	SET("io_limit", "1g", j.io_limit.kind == AMOUNT_BYTES && j.io_limit.bytes == GiB);
 	SET("ramp", "500ms", j.ramp_ns == SEC / 2);
+	SET("verify", "on", j.verify);
+	SET("verify", "off", !j.verify);
+	SET("journal", "/var/tmp/j.bin", !strcmp(j.journal, "/var/tmp/j.bin"));
+	SET("rate_iops", "50000", j.rate_iops == 50000);
+	SET("rate_iops", "50k", j.rate_iops == 50000);
+	SET("rate_iops", "1.5m", j.rate_iops == 1500000);
+	SET("rate_iops", "0", j.rate_iops == 0);
+	SET("rate_bw", "200m", j.rate_bw == 200 * MiB);
+	SET("arrival", "poisson", j.arrival == ARRIVAL_POISSON);
+	SET("arrival", "uniform", j.arrival == ARRIVAL_UNIFORM);
+	SET("latency_target", "p99.99<=1ms", j.lt_pct == 99.99 && j.lt_ns == 1000000);
+	SET("latency_target", "p50<=20us", j.lt_pct == 50 && j.lt_ns == 20000);
+	SET("latency_target", "off", j.lt_ns == 0 && j.lt_pct == 0);
 	SET("trim", "true", j.trim);
 	SET("fill", "50%", j.fill.kind == AMOUNT_PERCENT && j.fill.value == 50.0);
 	SET("fill", "1g", j.fill.kind == AMOUNT_BYTES && j.fill.bytes == GiB);
@@ -196,6 +211,11 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 		{ "offset", "2x" }, { "offset", "101%" }, { "offset", "q" }, { "runtime", "5parsecs" },
 		{ "runtime", "-1s" }, { "io_limit", "0x" }, { "io_limit", "101%" }, { "io_limit", "4q" },
 		{ "ramp", "1d" }, { "trim", "sometimes" }, { "fill", "2x" }, { "fill", "150%" },
+		{ "verify", "sometimes", "on or off" },
+		{ "rate_iops", "1.2345k", "whole number" }, { "rate_iops", "-5" }, { "rate_iops", "101m" },
+		{ "rate_iops", "5x" }, { "rate_bw", "2t" }, { "rate_bw", "fast" }, { "arrival", "bursty" },
+		{ "latency_target", "p99" }, { "latency_target", "99<=5ms" }, { "latency_target", "p100<=5ms" },
+		{ "latency_target", "p0<=5ms" }, { "latency_target", "p99<=0" }, { "latency_target", "p99<5ms" },
 		{ "data", "lz4" }, { "data", "compress:101" }, { "data", "compress:" },
 		{ "data", "compress:abc" }, { "repeat", "0", "1..1000" }, { "repeat", "1001", "1..1000" },
 		{ "interval", "1q" }, { "steady_state", "iops" }, { "steady_state", "iops:1x60s" },
@@ -211,7 +231,60 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 		set_bad(bad[i][0], bad[i][1], bad[i][2]);
 	memset(longlabel, 'a', sizeof(longlabel) - 1);
 	longlabel[sizeof(longlabel) - 1] = '\0';
-	set_bad("label", longlabel, NULL);
+	set_bad("label", longlabel, "1..127 bytes");
+}
+
+/*
+ * Every user number is a plain decimal: no exponent, hex, sign, white space, inf or nan, in every
+ * parser alike; and no value holds a control character, whatever its parameter.
+ */
+static void test_job_set_refuses_numbers_strtod_would_take_and_controls(void **state)
+{
+	static const char *const bad[][3] = {
+		{ "runtime", "1e3ms", "exponents" }, { "ramp", "1E2s", "exponents" }, { "bs", "4e3", "exponents" },
+		{ "bs", "0x10", NULL }, { "span", "0x10", NULL }, { "span", "1e1%", "exponents" },
+		{ "io_limit", "1e1x", "exponents" }, { "price", "0x10", NULL }, { "price", "inf", NULL },
+		{ "price", "nan", NULL }, { "price", " 5", NULL }, { "price", "+5", NULL },
+		{ "price", "1e3", "exponents" }, { "price", "5 ", NULL }, { "qd", "+4", NULL },
+		{ "qd", " 4", NULL }, { "seed", "0x10", NULL }, { "steady_state", "iops:+5x60s", NULL },
+		{ "steady_state", "iops: 5x60s", NULL }, { "steady_state", "iops:5x1e1s", NULL },
+		{ "runtime", "inf", NULL }, { "runtime", "nan", NULL }, { "rwmix_write", "5e1", NULL },
+		{ "label", "a\nb", "control character" }, { "label", "tab\there", "control character" },
+		{ "label", "\x1b[31mred", "control character" }, { "label", "bidi \xe2\x80\xae", "control character" },
+		{ "label", "broken \xff", "control character" }, { "rw", "read\n", "control character" },
+		{ "data", "zero\r", "control character" }, { "bs", "4k\t", "control character" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		set_bad(bad[i][0], bad[i][1], bad[i][2]);
+}
+
+/* A long value is quoted shortened: the reason after it is never cut off by the caller's buffer. */
+static void test_job_set_message_keeps_its_reason_for_a_long_value(void **state)
+{
+	char v[600], err[160];
+	struct job j;
+
+	(void)state;
+	memset(v, '9', sizeof(v) - 2);
+	v[sizeof(v) - 2] = 'q';
+	v[sizeof(v) - 1] = '\0';
+	job_init(&j);
+	assert_int_equal(job_set(&j, "bs", v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too many digits"));
+	v[0] = 'z';
+	assert_int_equal(job_set(&j, "runtime", v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a duration"));
+	v[0] = '9';
+	assert_int_equal(job_set(&j, "rw", v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "expected read, write"));
+	assert_int_equal(job_set(&j, "label", v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "must be 1..127 bytes"));
+	memset(v, 'x', 300);
+	v[300] = '\0';
+	assert_int_equal(job_set(&j, v, "1", err, sizeof(err)), -ENOENT);
+	assert_true(strlen(err) < 100);
 }
 
 static void test_job_set_takes_dashes_and_underscores(void **state)
@@ -228,7 +301,7 @@ static void test_job_set_takes_dashes_and_underscores(void **state)
 	set_bad("rwmix-write", "200", "0..100");   /* the message uses the canonical name */
 }
 
-/* Exactly the parameters of SPEC section 2; anything else is -ENOENT. */
+/* Exactly the parameters `ssdbench help run` lists; anything else is -ENOENT. */
 static void test_job_knows_exactly_the_spec_parameters(void **state)
 {
 	char err[256] = "";
@@ -413,13 +486,19 @@ static void test_job_stride_multiple_follows_bs(void **state)
 static void test_job_check_bounds_interval_and_stride(void **state)
 {
 	static const char *const good[] = { "", "interval=10ms", "interval=1h", "bs=8k stride=8k",
-					    "bs=8k stride=1m", "bs=64m stride=16384x" };
+					    "bs=8k stride=1m", "bs=64m stride=16384x",
+					    "verify=on", "verify=on journal=/var/tmp/j.bin", "rate_iops=1000 arrival=poisson",
+					    "rate_bw=10m", "latency_target=p99<=5ms runtime=10s" };
 	static const char *const bad[][2] = {
 		{ "interval=9ms", "interval" }, { "interval=61m", "interval" }, { "interval=0", "interval" },
 		{ "bs=8k stride=4k", "stride" }, { "bs=4k stride=6k", "stride" },
 		{ "bs=64m stride=16385x", "stride" },
 		{ "engine=null trim=true", "trim" },
 		{ "steady_state=iops:5x60s", "steady_state" },
+		{ "journal=/var/tmp/j.bin", "journal" },   /* a journal records what verify=on writes */
+		{ "rate_iops=5 rate_bw=1m", "rate_bw" },
+		{ "latency_target=p99<=5ms rate_iops=1000", "latency_target" },
+		{ "latency_target=p99<=5ms", "latency_target" },   /* every probe runs for the runtime */
 	};
 	char err[256];
 	struct job j;
@@ -563,6 +642,8 @@ int main(void)
 		cmocka_unit_test(test_job_init_has_the_spec_defaults),
 		cmocka_unit_test(test_job_set_accepts_good_values),
 		cmocka_unit_test(test_job_set_refuses_bad_values_naming_the_parameter),
+		cmocka_unit_test(test_job_set_refuses_numbers_strtod_would_take_and_controls),
+		cmocka_unit_test(test_job_set_message_keeps_its_reason_for_a_long_value),
 		cmocka_unit_test(test_job_set_takes_dashes_and_underscores),
 		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
 		cmocka_unit_test(test_job_resolve_span_and_offset),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * parse: sizes, durations, percents, amounts, booleans and bounded integers (SPEC section 2 units),
+ * parse: sizes, durations, percents, amounts, booleans and bounded integers (the units of the README, "Job parameters and units"),
  * format_size read back by parse_size, and error messages that quote what was wrong.
  */
 #include <errno.h>
@@ -425,10 +425,80 @@ static void test_format_duration_reads_well(void **state)
 	assert_string_equal(buf, "2m05s");
 }
 
+/* The one reader of user numbers: plain decimals only, and it says why for an exponent. */
+static void test_parse_decimal_takes_plain_decimals_only(void **state)
+{
+	static const char *const bad[] = { "", "x", "-1", "+1", " 1", "\t1", "inf", "nan", "INF",
+					   "0x10", "0X1f", ".", "-.5" };
+	const char *end;
+	double v;
+
+	(void)state;
+	assert_int_equal(parse_decimal("12", &v, &end), 0);
+	assert_true(v == 12 && !*end);
+	assert_int_equal(parse_decimal("2.5ms", &v, &end), 0);
+	assert_true(v == 2.5 && !strcmp(end, "ms"));
+	assert_int_equal(parse_decimal(".5%", &v, &end), 0);
+	assert_true(v == 0.5 && !strcmp(end, "%"));
+	assert_int_equal(parse_decimal("0x", &v, &end), 0);   /* "0x" is zero times the capacity */
+	assert_true(v == 0 && !strcmp(end, "x"));
+	assert_int_equal(parse_decimal("1e3", &v, &end), -EDOM);
+	assert_int_equal(parse_decimal("1.5E+3ms", &v, &end), -EDOM);
+	assert_int_equal(parse_decimal("1e-3", &v, &end), -EDOM);
+	assert_int_equal(parse_decimal("2eb", &v, &end), 0);    /* not an exponent: a suffix */
+	assert_int_equal(parse_decimal("00000000000000000000000000000000000000000000000000000000000000001",
+				       &v, &end), -ERANGE);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_decimal(bad[i], &v, &end) != -EINVAL)
+			fail_msg("'%s' accepted", bad[i]);
+	assert_non_null(strstr(parse_decimal_error(-EDOM), "exponent"));
+}
+
+/* Every unit parser says "exponents" for 1e3, not that the unit is wrong. */
+static void test_parsers_refuse_exponents_with_the_reason(void **state)
+{
+	char err[256];
+	uint64_t u;
+	double d;
+	struct amount a;
+
+	(void)state;
+	assert_int_equal(parse_duration("1e3ms", &u, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "exponents"));
+	assert_int_equal(parse_size("1e3k", &u, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "exponents"));
+	assert_int_equal(parse_percent("1e1%", &d, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "exponents"));
+	assert_int_equal(parse_amount("1e1x", true, &a, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "exponents"));
+	assert_int_equal(parse_size("0x10", &u, err, sizeof(err)), -EINVAL);
+	assert_int_equal(parse_duration("0x10s", &u, err, sizeof(err)), -EINVAL);
+}
+
+/* Profiles' parameters and criteria's select values: a JSON scalar as the text a user writes. */
+static void test_format_json_scalar_writes_what_a_user_would(void **state)
+{
+	json_t *v[] = { json_string("4k"), json_integer(-12), json_real(0.1), json_true(), json_false(),
+			json_null(), json_array(), json_object() };
+	const char *want[] = { "4k", "-12", "0.10000000000000001", "true", "false" };
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		strcpy(buf, "untouched");
+		assert_int_equal(format_json_scalar(v[i], buf, sizeof(buf)), i < 5);
+		assert_string_equal(buf, i < 5 ? want[i] : "untouched");
+		json_decref(v[i]);
+	}
+	assert_false(format_json_scalar(NULL, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size_accepts_bytes_and_binary_suffixes),
+		cmocka_unit_test(test_parse_decimal_takes_plain_decimals_only),
+		cmocka_unit_test(test_parsers_refuse_exponents_with_the_reason),
 		cmocka_unit_test(test_parse_size_refuses_malformed_text),
 		cmocka_unit_test(test_parse_size_refuses_fractions_of_a_byte),
 		cmocka_unit_test(test_parse_size_refuses_overflow),
@@ -446,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_parse_uint_refuses_non_decimal_text),
 		cmocka_unit_test(test_parse_errors_fit_a_small_buffer),
 		cmocka_unit_test(test_format_duration_reads_well),
+		cmocka_unit_test(test_format_json_scalar_writes_what_a_user_would),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

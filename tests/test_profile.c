@@ -732,6 +732,45 @@ static void test_profile_report_hint_takes_a_list_of_metrics(void **state)
 	profile_release(&p);
 }
 
+/*
+ * The PTS-E and write-blocksize hints: the wsat and demand charts, lat-p99.999 and a crossover of
+ * two columns with its ratio; a crossover's unknown key, bad ratio or empty column is refused where
+ * it stands.
+ */
+static void test_profile_report_hint_takes_pts_charts_and_a_crossover(void **state)
+{
+	char path[PATH_MAX];
+	struct profile p;
+
+	(void)state;
+	write_profile("pts", HEAD("pts")
+		      "  \"matrix\": { \"bs\": [\"4k\", \"1m\"], \"rw\": [\"randwrite\", \"write\"] },\n"
+		      "  \"report\": { \"rows\": \"bs\", \"columns\": \"rw\", \"charts\": [\"wsat\", \"demand\"],\n"
+		      "    \"metric\": [\"lat-mean\", \"lat-p99.999\", \"lat-max\"],\n"
+		      "    \"crossover\": { \"random\": \"randwrite\", \"sequential\": \"write\", \"ratio\": 0.9 } }\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	assert_true(json_is_object(json_object_get(p.report, "crossover")));
+	profile_release(&p);
+	load_bad("e-cross-key", HEAD("e-cross-key")
+		 "  \"report\": { \"rows\": \"bs\", \"crossover\": {\n"
+		 "    \"ratio\": 0.9,\n"
+		 "    \"randm\": \"randwrite\" } }\n"
+		 "}\n", 7, "report.crossover.randm", "unknown key (random, sequential, ratio)");
+	load_bad("e-cross-ratio", HEAD("e-cross-ratio")
+		 "  \"report\": { \"rows\": \"bs\", \"crossover\": {\n"
+		 "    \"ratio\": 1.5 } }\n"
+		 "}\n", 6, "report.crossover.ratio", "(0, 1]");
+	load_bad("e-cross-col", HEAD("e-cross-col")
+		 "  \"report\": { \"rows\": \"bs\", \"crossover\": {\n"
+		 "    \"sequential\": \"\" } }\n"
+		 "}\n", 6, "report.crossover.sequential", "column name");
+	load_bad("e-cross-obj", HEAD("e-cross-obj")
+		 "  \"report\": { \"rows\": \"bs\",\n"
+		 "    \"crossover\": 0.9 }\n"
+		 "}\n", 6, "report.crossover", "expected");
+}
+
 static void test_profile_error_report_not_an_object(void **state)
 {
 	(void)state;
@@ -916,6 +955,7 @@ int main(void)
 		cmocka_unit_test(test_profile_error_report_not_an_object),
 		cmocka_unit_test(test_profile_error_report_hint_values_are_checked),
 		cmocka_unit_test(test_profile_report_hint_takes_a_list_of_metrics),
+		cmocka_unit_test(test_profile_report_hint_takes_pts_charts_and_a_crossover),
 		cmocka_unit_test(test_profile_error_combination_refused_by_job_check),
 		cmocka_unit_test(test_profile_find_on_the_search_path),
 		cmocka_unit_test(test_jsonlines_nested_paths_and_array_indices),

@@ -62,7 +62,7 @@ static void test_report_number_has_four_significant_digits(void **state)
 }
 
 /*
- * A regression test (the bug was in src/report.c report_decimals): the decimals come from the value before rounding, so a value
+ * A regression test (the bug was in src/report/report.c report_decimals): the decimals come from the value before rounding, so a value
  * that rounds up to the next power of ten gets one digit too many: 999.96 is "1000.0" (whole numbers
  * from 1000, 4 significant digits: "1000"), 9.99996 is "10.000" (want "10.00").
  */
@@ -147,8 +147,8 @@ static struct agg_stat expected(size_t dev, size_t pat, size_t bsi, bool mib)
 	return s;
 }
 
-/* Every pattern x request size x device, two repeats each. */
-static void matrix(struct rs_set *set)
+/* Every pattern x request size x device, two repeats each, the runs of profile (NULL: plain jobs). */
+static void matrix_of(struct rs_set *set, const char *profile)
 {
 	rs_init(set);
 	for (size_t p = 0; p < 4; p++)
@@ -157,15 +157,20 @@ static void matrix(struct rs_set *set)
 				for (unsigned r = 0; r < 2; r++) {
 					struct doc_spec s = { .label = devices[dv], .rw = patterns[p], .bs = sizes[b],
 							      .size = TARGET_SIZE, .price = prices[dv],
-							      .repeat = 2, .repeat_index = r + 1 };
+							      .repeat = 2, .repeat_index = r + 1, .profile = profile,
+							      .case_name = profile ? "case" : NULL };
 					int d = strstr(patterns[p], "write") ? 1 : 0;
 
 					s.iops[d] = iops_of(dv, p, b, r);
-					s.bw[d] = s.iops[d] * (double)sizes[b];
 					s.lat[d] = few_lat;
 					s.nlat[d] = NFEW;
 					add(set, &s);
 				}
+}
+
+static void matrix(struct rs_set *set)
+{
+	matrix_of(set, NULL);
 }
 
 static const struct rtable *table_of(const struct report *r, const char *pattern)
@@ -178,7 +183,7 @@ static const struct rtable *table_of(const struct report *r, const char *pattern
 }
 
 /*
- * A regression test (the bug was in src/report.c build_profile, `struct group t = { calloc(...) }` before `if (done[i])
+ * A regression test (the bug was in src/report/report.c build_profile, `struct group t = { calloc(...) }` before `if (done[i])
  * continue;`): every case already placed in a table leaks that array, so under SANITIZE=1
  * LeakSanitizer fails this binary for every report with more than one case per pattern (12 arrays
  * per build of the matrix below).
@@ -191,13 +196,16 @@ static void build(struct report *r, const struct rs_set *set, const struct repor
 		fail_msg("report_build: %s", err);
 }
 
-static void check_tables(const struct report *r, bool mib)
+/* The tables of matrix_of: titles "PREFIXpattern", sizes in rows, devices in columns. */
+static void check_tables_of(const struct report *r, bool mib, const char *prefix)
 {
 	assert_int_equal(r->ntables, 4);
 	for (size_t p = 0; p < 4; p++) {
 		const struct rtable *t = table_of(r, patterns[p]);
+		char title[64];
 
-		assert_string_equal(t->title, patterns[p]);
+		snprintf(title, sizeof(title), "%s%s", prefix, patterns[p]);
+		assert_string_equal(t->title, title);
 		assert_string_equal(t->rowdim, "bs");
 		assert_string_equal(t->coldim, "target");
 		assert_int_equal(t->nr, 2);
@@ -224,6 +232,11 @@ static void check_tables(const struct report *r, bool mib)
 						 t->cols[dv], c->v.mean, c->v.sd, want.mean, want.sd);
 			}
 	}
+}
+
+static void check_tables(const struct report *r, bool mib)
+{
+	check_tables_of(r, mib, "");
 }
 
 static void test_report_has_a_table_per_pattern_of_sizes_by_devices(void **state)
@@ -271,6 +284,48 @@ static void test_report_latency_tables_are_in_microseconds(void **state)
 		}
 	}
 	hist_release(&h);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/*
+ * An open-loop case's tables: by default the p99 service and response times after its rate; a
+ * latency metric asked for brings its response-time twin; a closed-loop report keeps its tables.
+ */
+static void test_report_open_loop_shows_response_times_beside_service_times(void **state)
+{
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec s = read_spec("ol", 1000);
+	struct rs_set set;
+	struct report r;
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_open_loop(doc_new(&s), 500000));
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 3);
+	assert_int_equal(r.tables[0].cells[0].m.kind, M_IOPS);
+	assert_int_equal(r.tables[1].cells[0].m.kind, M_LAT_PCT);
+	assert_int_equal(r.tables[2].cells[0].m.kind, M_RESP_PCT);
+	assert_true(r.tables[2].cells[0].m.pct == 99);
+	assert_string_equal(r.tables[2].unit, "us");
+	assert_true(r.tables[2].cells[0].v.mean > r.tables[1].cells[0].v.mean + 400);
+	report_release(&r);
+
+	o.nmetrics = 1;
+	assert_int_equal(metric_parse("lat-p99.999", &o.metrics[0]), 0);
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 2);
+	assert_int_equal(r.tables[1].cells[0].m.kind, M_RESP_PCT);
+	assert_true(r.tables[1].cells[0].m.pct == 99.999);
+	report_release(&r);
+	rs_release(&set);
+
+	o.nmetrics = 0;
+	rs_init(&set);
+	add(&set, &s);
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 1);
 	report_release(&r);
 	rs_release(&set);
 }
@@ -380,7 +435,7 @@ static void test_report_refuses_a_price_or_at_it_cannot_use(void **state)
 	rs_release(&set);
 }
 
-/* report_build releases what it built when it fails (src/cmd_report.c does not release then). */
+/* report_build releases what it built when it fails (src/cli/cmd_report.c does not release then). */
 static void test_report_build_failure_leaves_nothing_allocated(void **state)
 {
 	struct report_opts o = { .no_hint = true };
@@ -530,6 +585,70 @@ static void test_report_case_whose_runs_failed_shows_failed(void **state)
 	rs_release(&set);
 }
 
+/*
+ * The verification table: absent from every format without verified results; with them, a row per
+ * case (a case that did not verify says off), the counts of every run, failed ones included.
+ */
+static void test_report_verification_table_only_where_verified(void **state)
+{
+	static const uint64_t clean[4] = { 0 }, bad[4] = { 2, 0, 0, 1 };
+	static const enum report_format fmts[] = { RF_TEXT, RF_MARKDOWN, RF_CSV, RF_JSON, RF_HTML };
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 1000), c = read_spec("C", 1000);
+	struct rs_set set;
+	struct report r;
+	json_t *j, *v;
+	char *s;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &a);
+	build(&r, &set, &o);
+	assert_false(report_has_verify(&r));
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		s = render(&r, fmts[i]);
+		if (strstr(s, "erification"))
+			fail_msg("format %zu: a verification table without verified results", i);
+		free(s);
+	}
+	report_release(&r);
+	rs_release(&set);   /* and empty again */
+
+	add_doc(&set, doc_verified(doc_new(&a), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&b), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&b), 50, bad));
+	add(&set, &c);
+	build(&r, &set, &o);
+	assert_true(report_has_verify(&r));
+	s = render(&r, RF_TEXT);
+	assert_non_null(strstr(s, "data verification\n"));
+	assert_non_null(strstr(s, "  corrupt at 4096 (readback)  FAILED\n"));
+	assert_non_null(strstr(s, "  off\n"));
+	free(s);
+	s = render(&r, RF_MARKDOWN);
+	assert_non_null(strstr(s, "| **FAILED** |"));
+	free(s);
+	s = render(&r, RF_CSV);
+	assert_non_null(strstr(s, "data verification,case,randread 4k qd32 t1,device,B,randread,,mismatches,count,3,,2\n"));
+	assert_null(strstr(s, "device,C,randread,,mismatches"));
+	free(s);
+	s = render(&r, RF_HTML);
+	assert_non_null(strstr(s, "<td class=\"fail\">FAILED</td>"));
+	free(s);
+	j = report_json(&r);
+	v = json_object_get(j, "verification");
+	assert_int_equal(json_array_size(v), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(v, 1), "blocks_checked")), 150);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(v, 1), "kinds"),
+							    "foreign")), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 1), "status")), "FAILED");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 2), "status")), "off");
+	assert_true(json_is_null(json_object_get(json_array_get(v, 0), "first")));
+	json_decref(j);
+	report_release(&r);
+	rs_release(&set);
+}
+
 /* Cells of one table on different numbers of runs (2 of 4k, 3 of 64k) each say their n. */
 static void test_report_cells_say_their_n_where_it_varies(void **state)
 {
@@ -566,6 +685,72 @@ static void test_report_cells_say_their_n_where_it_varies(void **state)
 	rs_release(&set);
 }
 
+/*
+ * The report loads no profile: a profile's hint and description come in report_opts (the command
+ * line finds them), so that the same results give the same report wherever it is built. Here no
+ * profile file exists: the hint given lays the tables out (devices in rows, sizes in columns, IOPS
+ * for sequential patterns and mean latency for random ones), the description heads the page; with
+ * no_hint, or for a profile given nothing, the layout found in the data and no description.
+ */
+static void test_report_takes_the_hint_and_description_it_is_given(void **state)
+{
+	json_t *hint = json_pack("{s:s, s:s, s:{s:s, s:s}}", "rows", "target", "columns", "bs", "metric",
+				 "sequential", "iops", "random", "lat-mean");
+	struct report_profile given[] = { { "other", NULL, "another experiment" },
+					  { "no-such-profile-9f3", hint, "the <matrix> & its hint" } };
+	struct report_opts o = { .profiles = given, .nprofiles = 2 };
+	struct rs_set set;
+	struct report r;
+	char *html;
+
+	(void)state;
+	assert_non_null(hint);
+	matrix_of(&set, "no-such-profile-9f3");
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 4);
+	for (size_t p = 0; p < 4; p++) {
+		const struct rtable *t = table_of(&r, patterns[p]);
+
+		assert_string_equal(t->profile, "no-such-profile-9f3");
+		assert_string_equal(t->rowdim, "target");
+		assert_string_equal(t->coldim, "bs");
+		assert_string_equal(t->rows[0], "A");
+		assert_string_equal(t->cols[1], "64k");
+		assert_string_equal(t->unit, p < 2 ? "IOPS" : "us");
+		for (size_t k = 0; k < t->nr * t->nc; k++)
+			assert_int_equal(t->cells[k].m.kind, p < 2 ? M_IOPS : M_LAT_MEAN);
+	}
+	assert_int_equal(r.nprofiles, 1);
+	assert_string_equal(r.profiles[0].name, "no-such-profile-9f3");
+	assert_string_equal(r.profiles[0].description, "the <matrix> & its hint");
+	html = render(&r, RF_HTML);
+	assert_non_null(strstr(html, "<b>no-such-profile-9f3</b>: the &lt;matrix&gt; &amp; its hint<br/>"));
+	free(html);
+	report_release(&r);
+
+	o.no_hint = true;
+	build(&r, &set, &o);
+	for (size_t p = 0; p < 4; p++) {
+		assert_string_equal(table_of(&r, patterns[p])->rowdim, "bs");
+		assert_string_equal(table_of(&r, patterns[p])->coldim, "target");
+	}
+	assert_string_equal(r.profiles[0].description, "the <matrix> & its hint");
+	report_release(&r);
+
+	o.no_hint = false;
+	o.nprofiles = 1;
+	build(&r, &set, &o);
+	check_tables_of(&r, false, "no-such-profile-9f3: ");
+	assert_int_equal(r.nprofiles, 1);
+	assert_null(r.profiles[0].description);
+	html = render(&r, RF_HTML);
+	assert_non_null(strstr(html, "<b>no-such-profile-9f3</b><br/><small>as run: "));
+	free(html);
+	report_release(&r);
+	rs_release(&set);
+	json_decref(hint);
+}
+
 static void test_report_of_prepare_jobs_only_is_refused(void **state)
 {
 	struct report_opts o = { .no_hint = true };
@@ -584,6 +769,149 @@ static void test_report_of_prepare_jobs_only_is_refused(void **state)
 	rs_release(&set);
 }
 
+/* --- write-blocksize's crossover and the PTS-E curves --- */
+
+/* A table of 2 columns (randwrite, write) over nr rows, cells rand[i] and seq[i] (NAN: not measured). */
+static void crossover_table(struct rtable *t, const double *rand, const double *seq, size_t nr,
+			    struct agg_case *dummy)
+{
+	static char *rows[] = { "4k", "64k", "1m", "16m" }, *cols[] = { "randwrite", "write" };
+	static struct rcell cells[8];
+
+	memset(t, 0, sizeof(*t));
+	memset(cells, 0, sizeof(cells));
+	t->rows = rows;
+	t->cols = cols;
+	t->nr = nr;
+	t->nc = 2;
+	t->cells = cells;
+	snprintf(t->rowdim, sizeof(t->rowdim), "bs");
+	for (size_t i = 0; i < nr; i++) {
+		double v[2] = { rand[i], seq[i] };
+
+		for (size_t c = 0; c < 2; c++) {
+			cells[i * 2 + c].c = isnan(v[c]) ? NULL : dummy;
+			cells[i * 2 + c].v = (struct agg_stat){ v[c], 0, 1 };
+		}
+	}
+}
+
+static int crossover_of(const double *rand, const double *seq, size_t nr, size_t *row)
+{
+	static const struct report_crossover x = { "randwrite", "write", 0.9 };
+	struct agg_case dummy = { 0 };
+	struct rtable t;
+
+	crossover_table(&t, rand, seq, nr, &dummy);
+	return report_crossover(&t, &x, row);
+}
+
+/*
+ * The crossover is the first row from which on random stays at >= 90 % of sequential: exactly 90 %
+ * counts, a dip below it later moves the estimate past the dip, unmeasured rows are skipped, and a
+ * table without the columns or without a qualifying row says so.
+ */
+static void test_report_crossover_is_where_random_stays_at_the_ratio(void **state)
+{
+	static const double seq[] = { 100, 100, 100, 100 };
+	static const double plain[] = { 10, 90, 95, 120 }, dip[] = { 95, 95, 50, 92 };
+	static const double never[] = { 10, 20, 30, 89.9 }, gap[] = { 10, NAN, 91, 95 };
+	static const struct report_crossover other = { "randread", "write", 0.9 };
+	struct agg_case dummy = { 0 };
+	struct rtable t;
+	size_t row = 99;
+
+	(void)state;
+	assert_int_equal(crossover_of(plain, seq, 4, &row), 0);
+	assert_int_equal(row, 1);
+	assert_int_equal(crossover_of(dip, seq, 4, &row), 0);
+	assert_int_equal(row, 3);
+	assert_int_equal(crossover_of(gap, seq, 4, &row), 0);
+	assert_int_equal(row, 2);
+	assert_int_equal(crossover_of(never, seq, 4, &row), -ENOENT);
+	crossover_table(&t, plain, seq, 4, &dummy);
+	assert_int_equal(report_crossover(&t, &other, &row), -EINVAL);
+	assert_int_equal(report_crossover_note(&t, &other), 0);
+	assert_null(t.note);
+	assert_int_equal(report_crossover_note(&t, &(struct report_crossover){ "randwrite", "write", 0.9 }), 0);
+	assert_string_equal(t.note, "crossover: randwrite reaches 90 % of write from bs 64k up: the estimate of "
+			    "the erase-block or indirection-unit size");
+	free(t.note);
+}
+
+/*
+ * The report of write-blocksize's runs (random and sequential writes at 4k, 64k and 1m; random at 10,
+ * 90 and 95 % of sequential) with its hint: one table of MB/s, bs by rw, and the crossover line under
+ * it, exactly (a golden output).
+ */
+static void test_report_write_blocksize_golden(void **state)
+{
+	static const char *const want =
+		"write-blocksize, device A\n"
+		"(MB/s, one run each; rows: bs, columns: rw)\n"
+		"bs   randwrite  write\n"
+		"4k      0.4096  4.096\n"
+		"64k      58.98  65.54\n"
+		"1m       996.1   1049\n"
+		"crossover: randwrite reaches 90 % of write from bs 64k up: the estimate of the erase-block or "
+		"indirection-unit size\n\n";
+	static const uint64_t bs[] = { 4096, 65536, 1048576 };
+	static const double rand_iops[] = { 100, 900, 950 };
+	json_t *hint = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:f}}", "rows", "bs", "columns", "rw", "metric",
+				 "mbps", "crossover", "random", "randwrite", "sequential", "write", "ratio", 0.9);
+	struct report_profile given = { "write-blocksize", hint, NULL };
+	struct report_opts o = { .profiles = &given, .nprofiles = 1 };
+	struct rs_set set;
+	struct report r;
+	char *text;
+	json_t *js;
+
+	(void)state;
+	rs_init(&set);
+	for (size_t b = 0; b < 3; b++)
+		for (int k = 0; k < 2; k++) {
+			struct doc_spec s = { .label = "A", .rw = k ? "write" : "randwrite", .bs = bs[b],
+					      .size = TARGET_SIZE, .profile = "write-blocksize", .case_name = "c" };
+
+			s.iops[1] = k ? 1000 : rand_iops[b];
+			s.lat[1] = few_lat;
+			s.nlat[1] = NFEW;
+			add(&set, &s);
+		}
+	build(&r, &set, &o);
+	text = render(&r, RF_TEXT);
+	assert_string_equal(text, want);
+	free(text);
+	js = report_json(&r);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(js, "tables"), 0),
+							      "note")), "crossover: randwrite reaches 90 % of write "
+			    "from bs 64k up: the estimate of the erase-block or indirection-unit size");
+	json_decref(js);
+	report_release(&r);
+	rs_release(&set);
+	json_decref(hint);
+}
+
+/* The write saturation curve: each sample's IOPS at the bytes written up to its end, in GB. */
+static void test_report_wsat_points_add_up_the_bytes_of_each_sample(void **state)
+{
+	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f]}", "interval_ns", (json_int_t)2000000000, "iops",
+			       100.0, 50.0, 25.0, "bw_bytes", 409600.0, 204800.0, 102400.0);
+	double x[4], y[4];
+
+	(void)state;
+	assert_int_equal(report_wsat_points(ts, x, y, 4), 3);
+	assert_float_equal(x[0], 819200 / 1e9, 1e-15);
+	assert_float_equal(x[1], 1228800 / 1e9, 1e-15);
+	assert_float_equal(x[2], 1433600 / 1e9, 1e-15);
+	assert_float_equal(y[0], 100, 0);
+	assert_float_equal(y[2], 25, 0);
+	assert_int_equal(report_wsat_points(ts, x, y, 2), 2);
+	json_object_set_new(ts, "interval_ns", json_integer(0));
+	assert_int_equal(report_wsat_points(ts, x, y, 4), 0);
+	json_decref(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,14 +921,20 @@ int main(void)
 		cmocka_unit_test(test_report_scale_and_unit_of_each_metric),
 		cmocka_unit_test(test_report_has_a_table_per_pattern_of_sizes_by_devices),
 		cmocka_unit_test(test_report_latency_tables_are_in_microseconds),
+		cmocka_unit_test(test_report_open_loop_shows_response_times_beside_service_times),
 		cmocka_unit_test(test_report_prices_per_gb_and_per_unit_at_the_smallest_size),
 		cmocka_unit_test(test_report_refuses_a_price_or_at_it_cannot_use),
 		cmocka_unit_test(test_report_build_failure_leaves_nothing_allocated),
 		cmocka_unit_test(test_report_writes_text_markdown_csv_and_json),
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
+		cmocka_unit_test(test_report_verification_table_only_where_verified),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
 		cmocka_unit_test(test_report_of_prepare_jobs_only_is_refused),
+		cmocka_unit_test(test_report_takes_the_hint_and_description_it_is_given),
 		cmocka_unit_test(test_report_price_best_is_the_lowest_of_two_or_more),
+		cmocka_unit_test(test_report_crossover_is_where_random_stays_at_the_ratio),
+		cmocka_unit_test(test_report_write_blocksize_golden),
+		cmocka_unit_test(test_report_wsat_points_add_up_the_bytes_of_each_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * result: histograms survive JSON exactly, schema checks refuse what they cannot read, the writer
- * leaves only whole files, the job object holds numbers and SPEC section 2's names, timestamps.
+ * leaves only whole files, the job object holds numbers and the parameters' names, timestamps.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,7 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -21,11 +25,15 @@
 #include "job.h"
 #include "offgen.h"
 #include "result.h"
+#include "resultcheck.h"
+#include "run.h"
+
+#include "open_fds.h"
 
 static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "span", "offset",
 	"runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
-	"seed", "label", "price",
+	"seed", "label", "price", "verify", "rate_iops", "rate_bw", "arrival",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -306,6 +314,75 @@ static void test_result_write_file_leaves_one_whole_file(void **state)
 	json_decref(b);
 }
 
+/*
+ * Filesystems without O_TMPFILE (NFS, CIFS, vfat, many FUSE ones) refuse it with EOPNOTSUPP, and the
+ * writer falls back to a named temporary file: while no_tmpfile is set, openat does the same here.
+ * (result.c is linked into this binary, so its openat64 is this one.)
+ */
+static bool no_tmpfile;
+
+int openat64(int dfd, const char *path, int flags, ...)
+{
+	int (*real)(int, const char *, int, ...);
+	mode_t mode = 0;
+	va_list ap;
+
+	va_start(ap, flags);
+	if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE)
+		mode = va_arg(ap, mode_t);
+	va_end(ap);
+	if (no_tmpfile && (flags & O_TMPFILE) == O_TMPFILE) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	*(void **)&real = dlsym(RTLD_NEXT, "openat64");
+	return real(dfd, path, flags, mode);
+}
+
+/*
+ * A regression test (the bug was in src/results/result.c write_named): where the filesystem has no
+ * O_TMPFILE, a result that could not be written whole (a full disk, a quota, here the file size
+ * limit) left its temporary file's descriptor open, one per failed result. Both ways of writing
+ * must fail with the cause, close what they opened and leave no file behind.
+ */
+static void test_result_write_file_that_fails_closes_its_file(void **state)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char dir[256], names[256], err[256];
+	json_t *a = json_pack("{s:s, s:i, s:s}", "schema", RESULT_SCHEMA, "schema_version", 1, "pad",
+			      "more than the sixteen bytes that the file size limit lets through");
+	struct rlimit old, small;
+	void (*oldsig)(int);
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/ssdbench-test-result-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 16;
+	oldsig = signal(SIGXFSZ, SIG_IGN);
+	for (int fallback = 0; fallback < 2; fallback++) {
+		size_t before = open_fds();
+		int ret;
+
+		no_tmpfile = fallback;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+		ret = result_write_file(dir, "run-1.json", a, err, sizeof(err));
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		no_tmpfile = false;
+		assert_int_equal(ret, -EFBIG);
+		assert_non_null(strstr(err, "run-1.json"));
+		if (open_fds() != before)
+			fail_msg("%s: %zu descriptors open after a failed write, %zu before",
+				 fallback ? "without O_TMPFILE" : "with O_TMPFILE", open_fds(), before);
+		list_dir(dir, names, sizeof(names));
+		assert_string_equal(names, "");
+	}
+	signal(SIGXFSZ, oldsig);
+	assert_int_equal(rmdir(dir), 0);
+	json_decref(a);
+}
+
 static json_t *resolved_job_object(struct job *j, const char *const (*set)[2], size_t n)
 {
 	char err[256] = "";
@@ -337,7 +414,7 @@ static void test_result_job_has_spec_names_and_numbers(void **state)
 
 	(void)state;
 	assert_non_null(o);
-	/* Every SPEC parameter, and "relative": the amounts given relative to the target, as given. */
+	/* Every job parameter, and "relative": the amounts given relative to the target, as given. */
 	assert_int_equal(json_object_size(o), NSPEC + 1);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "relative"), "span")), "50%");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "relative"), "io_limit")),
@@ -415,6 +492,429 @@ static void test_result_job_seed_is_never_negative(void **state)
 	}
 }
 
+/* A whole result of a resolved default job on a 1 GiB file, checked against the schema's tables. */
+static json_t *built_result(const struct run_result *res)
+{
+	struct run_context ctx = { .command_line = "ssdbench run x", .repeat_index = 1, .repeat_count = 1 };
+	struct target t = { .path = "/tmp/x.dat", .kind = TARGET_FILE, .exists = true, .fd = -1,
+			    .size = 1ull << 30, .lbs = 512, .pbs = 512, .label = "x.dat" };
+	struct job j;
+	char err[512] = "";
+	json_t *o;
+
+	job_init(&j);
+	assert_int_equal(job_resolve(&j, 1ull << 30, 512, err, sizeof(err)), 0);
+	o = result_build(&j, &t, res, &ctx);
+	assert_non_null(o);
+	if (result_validate(o, err, sizeof(err)))
+		fail_msg("result_validate: %s", err);
+	return o;
+}
+
+/* A run that measured nothing, at 1 s intervals. */
+static void empty_result(struct run_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	assert_int_equal(hist_init(&res->op[0].lat), 0);
+	assert_int_equal(hist_init(&res->op[1].lat), 0);
+	res->ts.interval_ns = 1000000000;
+}
+
+static void test_result_of_a_failed_open_names_the_step(void **state)
+{
+	struct run_result res;
+	json_t *o, *e;
+
+	(void)state;
+	empty_result(&res);
+	res.status = RUN_FAILED;
+	snprintf(res.message, sizeof(res.message), "'/tmp/x.dat': device is in use");
+	res.errs[res.nerrs++] = (struct err_rec){ ERR_OP_OPEN, EBUSY, 0, 1 };
+	res.errs[res.nerrs++] = (struct err_rec){ ERR_OP_SETUP, ENOMEM, 0, 1 };
+	o = built_result(&res);
+	e = json_object_get(o, "errors");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 0), "op")), "open");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(e, 0), "errno")), EBUSY);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 1), "op")), "setup");
+	assert_string_equal(json_string_value(json_object_get(o, "status")), "failed");
+	assert_null(json_object_get(json_object_get(o, "results"), "stalls"));
+	json_decref(o);
+	run_result_release(&res);
+}
+
+static void test_result_stalls_are_written_only_when_there_were_some(void **state)
+{
+	struct run_result res;
+	json_t *o, *st;
+
+	(void)state;
+	empty_result(&res);
+	res.runtime_ns = 4000000000ull;
+	res.stalls[res.nstalls++] = (struct stall){ 600000000ull, 2900000000ull };
+	o = built_result(&res);
+	st = json_object_get(json_object_get(o, "results"), "stalls");
+	assert_int_equal(json_array_size(st), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(st, 0), "start_ns")), 600000000);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(st, 0), "duration_ns")), 2900000000ll);
+	assert_string_equal(json_string_value(json_object_get(o, "status")), "ok");
+	json_decref(o);
+	run_result_release(&res);
+}
+
+/* A verification that found three mismatches: two detailed, one with a header and one without. */
+static void failed_verify(struct run_result *res)
+{
+	struct verify_result *v = &res->verify;
+	struct vmismatch *m;
+
+	v->enabled = true;
+	v->run_id = 0xfedcba9876543210ull;   /* beyond 2^53: a double would round it */
+	v->blocks_checked = 262144;
+	v->bytes_checked = 262144ull * 4096;
+	v->kinds[VK_CORRUPT] = 1;
+	v->kinds[VK_STALE] = 2;
+	v->mismatches = 3;
+	v->unwritten = 7;
+	v->inflight_old = 1;
+	v->inflight_new = 2;
+	v->unflushed = 4;
+	m = &v->first[v->nfirst++];
+	*m = (struct vmismatch){ .offset = 1ull << 40, .kind = VK_STALE, .phase = VPHASE_READBACK,
+				 .has_header = true, .exp_run_id = v->run_id, .exp_gen_lo = 5, .exp_gen_hi = 6,
+				 .found = { 0x5353424e, 0x0badcafe, 1ull << 40, v->run_id, 4096, 4 },
+				 .crc_computed = 0x0badcafe };
+	for (int i = 0; i < VERIFY_EXCERPT; i++)
+		m->excerpt[i] = (unsigned char)(i * 17);
+	m = &v->first[v->nfirst++];
+	*m = (struct vmismatch){ .offset = 8192, .kind = VK_CORRUPT, .phase = VPHASE_INLINE,
+				 .exp_run_id = v->run_id, .exp_gen_lo = 255, .exp_gen_hi = 255,
+				 .crc_computed = 0x1 };
+	res->status = RUN_FAILED;
+	snprintf(res->message, sizeof(res->message), "verify: 3 mismatches");
+	res->readback = (struct phase){ true, 1ull << 30, 500000000 };
+}
+
+/* results.verify: ids as hex strings (exact past 2^53), counts, the first mismatches; and back. */
+static void test_result_verify_round_trips_with_its_first_mismatches(void **state)
+{
+	struct run_result res;
+	json_t *o, *v, *f, *back;
+	char *text, err[512] = "";
+
+	(void)state;
+	empty_result(&res);
+	failed_verify(&res);
+	o = built_result(&res);
+	if (result_check_values(o, err, sizeof(err)))
+		fail_msg("result_check_values: %s", err);
+	text = json_dumps(o, JSON_INDENT(2));
+	back = json_loads(text, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(o, back));
+	v = json_object_get(json_object_get(back, "results"), "verify");
+	assert_string_equal(json_string_value(json_object_get(v, "run_id")), "fedcba9876543210");
+	assert_int_equal(json_integer_value(json_object_get(v, "blocks_checked")), 262144);
+	assert_int_equal(json_integer_value(json_object_get(v, "bytes_checked")), 262144ll * 4096);
+	assert_int_equal(json_integer_value(json_object_get(v, "mismatches")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "kinds"), "corrupt")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "kinds"), "misplaced")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "kinds"), "stale")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "kinds"), "foreign")), 0);
+	assert_int_equal(json_integer_value(json_object_get(v, "unwritten")), 7);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "inflight"), "old")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "inflight"), "new")), 2);
+	assert_int_equal(json_integer_value(json_object_get(v, "unflushed")), 4);
+	assert_int_equal(json_array_size(json_object_get(v, "first")), 2);
+	f = json_array_get(json_object_get(v, "first"), 0);
+	assert_int_equal(json_integer_value(json_object_get(f, "offset")), 1ll << 40);
+	assert_string_equal(json_string_value(json_object_get(f, "kind")), "stale");
+	assert_string_equal(json_string_value(json_object_get(f, "phase")), "readback");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "expected"), "run_id")),
+			    "fedcba9876543210");
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(json_object_get(f, "expected"),
+									   "gen"), 1)), 6);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "found"), "magic")), "0x5353424e");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "found"), "crc")), "0x0badcafe");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(f, "found"), "gen")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(f, "found"), "len")), 4096);
+	assert_string_equal(json_string_value(json_object_get(f, "crc_computed")), "0x0badcafe");
+	assert_string_equal(json_string_value(json_object_get(f, "hex")),
+			    "00112233 44556677 8899aabb ccddeeff 10213243 54657687 98a9bacb dcedfe0f");
+	f = json_array_get(json_object_get(v, "first"), 1);
+	assert_true(json_is_null(json_object_get(f, "found")));
+	assert_string_equal(json_string_value(json_object_get(f, "kind")), "corrupt");
+	assert_string_equal(json_string_value(json_object_get(f, "phase")), "inline");
+	assert_string_equal(json_string_value(json_object_get(f, "crc_computed")), "0x00000001");
+	assert_string_equal(json_string_value(json_object_get(back, "status")), "failed");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(back, "phases"),
+									    "readback"), "bytes")), 1 << 30);
+	free(text);
+	json_decref(back);
+	json_decref(o);
+	run_result_release(&res);
+}
+
+/* Without verification: no results.verify, no phases.readback; job.verify "off", no journal. */
+static void test_result_verify_off_writes_no_verify_keys(void **state)
+{
+	struct run_result res;
+	json_t *o, *j;
+	struct job job;
+	char err[256];
+
+	(void)state;
+	empty_result(&res);
+	o = built_result(&res);
+	assert_null(json_object_get(json_object_get(o, "results"), "verify"));
+	assert_null(json_object_get(json_object_get(o, "phases"), "readback"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "job"), "verify")), "off");
+	assert_null(json_object_get(json_object_get(o, "job"), "journal"));
+	json_decref(o);
+	run_result_release(&res);
+
+	job_init(&job);
+	assert_int_equal(job_set(&job, "verify", "on", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&job, "journal", "/var/tmp/j.bin", err, sizeof(err)), 0);
+	assert_int_equal(job_resolve(&job, 1ull << 30, 512, err, sizeof(err)), 0);
+	j = result_job(&job);
+	assert_string_equal(json_string_value(json_object_get(j, "verify")), "on");
+	assert_string_equal(json_string_value(json_object_get(j, "journal")), "/var/tmp/j.bin");
+	json_decref(j);
+}
+
+/*
+ * An open-loop run of a randread job at rate_iops: 20000 reads of 60..100 us with a tail of 1..3 ms,
+ * whose response times are those plus wait (ns) and up to 1 us each, a time series of 3 samples, a timetable.
+ */
+static void open_loop_result(struct run_result *res, uint64_t wait, uint64_t seed)
+{
+	struct rng r;
+
+	empty_result(res);
+	assert_int_equal(hist_init(&res->op[0].resp), 0);
+	assert_int_equal(hist_init(&res->op[1].resp), 0);
+	rng_seed(&r, seed);
+	for (int i = 0; i < 20000; i++)   /* 60..100 us, one in a hundred 1..3 ms */
+		hist_add(&res->op[0].lat, rng_below(&r, 100) ? 60000 + rng_below(&r, 40000)
+							    : 1000000 + rng_below(&r, 2000000));
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		for (uint64_t k = 0; k < res->op[0].lat.buckets[i]; k++)
+			hist_add(&res->op[0].resp, hist_bucket_lo(i) + wait + rng_below(&r, 1000));
+	res->op[0].ios = res->op[0].lat.count;
+	res->op[0].bytes = res->op[0].ios * 4096;
+	res->started_at = 1700000000000000000ull;
+	res->finished_at = res->started_at + 11000000000ull;
+	res->runtime_ns = 10000000000ull;
+	res->ts.n = res->ts.cap = 3;
+	res->ts.iops = calloc(3, sizeof(double));
+	res->ts.bw = calloc(3, sizeof(double));
+	res->ts.lat_mean = calloc(3, sizeof(double));
+	res->ts.resp_mean = calloc(3, sizeof(double));
+	assert_non_null(res->ts.resp_mean);
+	for (int i = 0; i < 3; i++) {
+		res->ts.iops[i] = 2000 + i;
+		res->ts.bw[i] = res->ts.iops[i] * 4096;
+		res->ts.lat_mean[i] = 80000 + 1000 * i;
+		res->ts.resp_mean[i] = 80000 + (double)wait + 1000 * i;
+	}
+	res->sched = (struct sched_result){ .enabled = true, .arrival = ARRIVAL_POISSON, .offered_iops = 2000,
+					    .scheduled = 20000, .issued = 20002, .backlog = 3,
+					    .late_max_ns = 4000000, .sleeps = 4, .wake_err_sum_ns = 210000,
+					    .wake_err_max_ns = 90000 };
+}
+
+static void open_loop_release(struct run_result *res)
+{
+	hist_release(&res->op[0].resp);
+	hist_release(&res->op[1].resp);
+	free(res->ts.resp_mean);
+	res->ts.resp_mean = NULL;
+	run_result_release(res);
+}
+
+/* An open-loop run: response_ns/response_hist beside lat_ns in every direction, the timetable, the series. */
+static void test_result_open_loop_round_trips(void **state)
+{
+	struct run_result res;
+	json_t *o, *r, *sch, *w;
+	char *text, err[256] = "";
+	struct hist got, total;
+
+	(void)state;
+	open_loop_result(&res, 300000, 5);
+	o = built_result(&res);
+	if (result_check_values(o, err, sizeof(err)))
+		fail_msg("result_check_values: %s", err);
+	text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	o = json_loads(text, 0, NULL);
+	free(text);
+	assert_non_null(o);
+	r = json_object_get(o, "results");
+	assert_int_equal(hist_init(&got), 0);
+	assert_int_equal(result_load_hist_of(json_object_get(r, "read"), "response", &got, err, sizeof(err)), 0);
+	assert_same_stats(&res.op[0].resp, &got);
+	hist_release(&got);
+	/* total merges read and write as lat does: here all reads, and the write side is empty. */
+	assert_int_equal(hist_init(&total), 0);
+	assert_int_equal(result_load_hist_of(json_object_get(r, "total"), "response", &total, err, sizeof(err)),
+			 0);
+	assert_same_stats(&res.op[0].resp, &total);
+	hist_release(&total);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(r, "write"),
+									    "response_ns"), "max")), 0);
+	assert_non_null(json_object_get(json_object_get(r, "write"), "response_hist"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(json_object_get(
+		r, "read"), "response_ns"), "percentiles"), "99.99")),
+		(json_int_t)hist_percentile(&res.op[0].resp, 99.99));
+	w = json_object_get(json_object_get(r, "timeseries"), "response_mean_ns");
+	assert_int_equal(json_array_size(w), 3);
+	assert_true(json_real_value(json_array_get(w, 2)) == 382000.0);
+	sch = json_object_get(r, "schedule");
+	assert_int_equal(json_object_size(sch), 8);
+	assert_string_equal(json_string_value(json_object_get(sch, "arrival")), "poisson");
+	assert_true(json_number_value(json_object_get(sch, "offered_iops")) == 2000);
+	assert_int_equal(json_integer_value(json_object_get(sch, "scheduled")), 20000);
+	assert_int_equal(json_integer_value(json_object_get(sch, "issued")), 20002);
+	assert_int_equal(json_integer_value(json_object_get(sch, "backlog")), 3);
+	assert_int_equal(json_integer_value(json_object_get(sch, "late_max_ns")), 4000000);
+	assert_int_equal(json_integer_value(json_object_get(sch, "sleeps")), 4);
+	w = json_object_get(sch, "wake_error_ns");
+	assert_true(json_number_value(json_object_get(w, "mean")) == 52500.0);
+	assert_int_equal(json_integer_value(json_object_get(w, "max")), 90000);
+	json_decref(o);
+
+	res.sched.sleeps = 0;   /* no sleep: mean 0, not a division by zero */
+	o = built_result(&res);
+	w = json_object_get(json_object_get(json_object_get(o, "results"), "schedule"), "wake_error_ns");
+	assert_true(json_number_value(json_object_get(w, "mean")) == 0.0);
+	json_decref(o);
+	open_loop_release(&res);
+}
+
+/* A closed-loop run writes none of the open-loop keys: its results are what they were before them. */
+static void test_result_closed_loop_writes_no_response_keys(void **state)
+{
+	static const char *const dirs[] = { "read", "write", "total" };
+	struct run_result res;
+	json_t *o, *r;
+
+	(void)state;
+	empty_result(&res);
+	o = built_result(&res);
+	r = json_object_get(o, "results");
+	assert_null(json_object_get(r, "schedule"));
+	assert_null(json_object_get(json_object_get(r, "timeseries"), "response_mean_ns"));
+	for (int d = 0; d < 3; d++) {
+		assert_null(json_object_get(json_object_get(r, dirs[d]), "response_ns"));
+		assert_null(json_object_get(json_object_get(r, dirs[d]), "response_hist"));
+	}
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "job"), "rate_iops")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "job"), "rate_bw")), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "job"), "arrival")), "uniform");
+	assert_null(json_object_get(json_object_get(o, "job"), "latency_target"));
+	json_decref(o);
+	run_result_release(&res);
+}
+
+/* job.rate_*, arrival, and latency_target in its canonical text, which job_set reads back exactly. */
+static void test_result_job_open_loop_parameters_read_back(void **state)
+{
+	static const char *const targets[][2] = {
+		{ "p99.99<=1ms", "p99.99<=1ms" }, { "p99<=5ms", "p99<=5ms" }, { "p99.9<=2.5ms", "p99.9<=2500us" },
+		{ "P50<=0.5s", "p50<=500ms" }, { "p99.999<=750ns", "p99.999<=750ns" }, { "p90<=2", "p90<=2s" },
+	};
+	struct job j, back;
+	char err[256];
+	json_t *o;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(job_set(&j, "rate_bw", "200m", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "arrival", "poisson", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "rate_iops", "50k", err, sizeof(err)), 0);
+	o = result_job(&j);
+	assert_int_equal(json_integer_value(json_object_get(o, "rate_iops")), 50000);
+	assert_int_equal(json_integer_value(json_object_get(o, "rate_bw")), 200ll << 20);
+	assert_string_equal(json_string_value(json_object_get(o, "arrival")), "poisson");
+	json_decref(o);
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		const char *text;
+
+		job_init(&j);
+		assert_int_equal(job_set(&j, "latency_target", targets[i][0], err, sizeof(err)), 0);
+		o = result_job(&j);
+		text = json_string_value(json_object_get(o, "latency_target"));
+		assert_non_null(text);
+		assert_string_equal(text, targets[i][1]);
+		job_init(&back);
+		if (job_set(&back, "latency_target", text, err, sizeof(err)))
+			fail_msg("'%s' does not read back: %s", text, err);
+		assert_true(back.lt_pct == j.lt_pct);
+		assert_true(back.lt_ns == j.lt_ns);
+		json_decref(o);
+	}
+}
+
+/*
+ * With SSDBENCH_OPENLOOP_FIXTURES=DIR, writes the crafted open-loop results of
+ * tests/fixtures/results/openloop/ (README there) into DIR; without it, does nothing.
+ */
+static void write_fixture(const char *dir, const char *name, uint64_t wait, uint64_t seed, unsigned rep,
+			  const char *rate)
+{
+	struct run_context ctx = { .command_line = "ssdbench run --rw randread --rate-iops 2000 --arrival poisson /dev/zram9",
+				   .repeat_index = rep, .repeat_count = 2 };
+	struct target t = { .path = "/dev/zram9", .kind = TARGET_BLOCK, .exists = true, .fd = -1,
+			    .size = 1ull << 30, .lbs = 4096, .pbs = 4096, .label = "zram9" };
+	struct run_result res;
+	char err[512] = "";
+	struct job j;
+	json_t *o;
+
+	open_loop_result(&res, wait, seed);
+	res.started_at += rep * 20000000000ull;
+	res.finished_at += rep * 20000000000ull;
+	job_init(&j);
+	assert_int_equal(job_set(&j, "label", "drive-ol", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "runtime", "10s", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "seed", "7", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "repeat", "2", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "arrival", "poisson", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "rate_iops", rate, err, sizeof(err)), 0);
+	assert_int_equal(job_resolve(&j, 1ull << 30, 4096, err, sizeof(err)), 0);
+	o = result_build(&j, &t, &res, &ctx);
+	assert_non_null(o);
+	json_object_set_new(json_object_get(o, "host"), "hostname", json_string("fixture"));
+	json_object_set_new(json_object_get(o, "host"), "kernel", json_string("6.1.0"));
+	json_object_set_new(json_object_get(o, "host"), "cpu_model", json_string("fixture cpu"));
+	json_object_set_new(json_object_get(o, "host"), "cpu_count", json_integer(2));
+	json_object_set_new(json_object_get(o, "host"), "memory_bytes", json_integer(4ll << 30));
+	json_object_set_new(json_object_get(o, "tool"), "git_revision", json_string("fixture"));
+	if (result_validate(o, err, sizeof(err)) || result_check_values(o, err, sizeof(err)))
+		fail_msg("%s: %s", name, err);
+	if (result_write_file(dir, name, o, err, sizeof(err)))
+		fail_msg("%s", err);
+	json_decref(o);
+	open_loop_release(&res);
+}
+
+static void test_result_write_open_loop_fixtures(void **state)
+{
+	const char *dir = getenv("SSDBENCH_OPENLOOP_FIXTURES");
+	char sub[1024];
+
+	(void)state;
+	if (!dir)
+		return;
+	snprintf(sub, sizeof(sub), "%s/base", dir);
+	write_fixture(sub, "001-randread-r1.json", 300000, 5, 1, "2000");
+	write_fixture(sub, "002-randread-r2.json", 310000, 6, 2, "2000");
+	snprintf(sub, sizeof(sub), "%s/slow", dir);
+	write_fixture(sub, "001-randread-r1.json", 3000000, 5, 1, "2000");
+	write_fixture(sub, "002-randread-r2.json", 3100000, 6, 2, "2000");
+}
+
 static void test_format_rfc3339_of_known_instants(void **state)
 {
 	char buf[40];
@@ -440,9 +940,18 @@ int main(void)
 		cmocka_unit_test(test_result_load_hist_refuses_impossible_moments),
 		cmocka_unit_test(test_result_check_schema_reads_version_1_and_refuses_newer),
 		cmocka_unit_test(test_result_write_file_leaves_one_whole_file),
+		cmocka_unit_test(test_result_write_file_that_fails_closes_its_file),
 		cmocka_unit_test(test_result_job_has_spec_names_and_numbers),
 		cmocka_unit_test(test_result_job_defaults_are_null_where_unknown),
 		cmocka_unit_test(test_result_job_seed_is_never_negative),
+		cmocka_unit_test(test_result_of_a_failed_open_names_the_step),
+		cmocka_unit_test(test_result_stalls_are_written_only_when_there_were_some),
+		cmocka_unit_test(test_result_verify_round_trips_with_its_first_mismatches),
+		cmocka_unit_test(test_result_verify_off_writes_no_verify_keys),
+		cmocka_unit_test(test_result_open_loop_round_trips),
+		cmocka_unit_test(test_result_closed_loop_writes_no_response_keys),
+		cmocka_unit_test(test_result_job_open_loop_parameters_read_back),
+		cmocka_unit_test(test_result_write_open_loop_fixtures),
 		cmocka_unit_test(test_format_rfc3339_of_known_instants),
 	};
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * resultcheck: every result fixture and every document the writer builds validates; each kind of
- * broken document (wrong types, unknown and missing keys at every depth, values outside their enum
- * or range, bad array items, the conditions between fields) is refused with its exact key path.
+ * resultcheck: every result fixture and every document the writer builds validates and passes the
+ * checks beyond the schema; each kind of broken document (wrong types, unknown and missing keys at
+ * every depth, values outside their enum or range, bad array items, the conditions between fields,
+ * values no run can have) is refused with its exact key path.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +25,8 @@
 #include "resultcheck.h"
 #include "run.h"
 #include "target.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static char fixtures[PATH_MAX];
 
@@ -66,11 +69,14 @@ static void resolved_job(struct job *j, const char *engine)
 		fail_msg("job: %s", err);
 }
 
-/* result_build of a run with latencies, a time series, steady state and phases; failed with errors. */
-static json_t *written_doc(const char *engine, bool failed)
+/*
+ * result_build of a run with latencies, a time series, steady state and phases; failed with errors;
+ * with ver, verified (and its read-back phase done).
+ */
+static json_t *written_doc_v(const char *engine, bool failed, const struct verify_result *ver)
 {
-	struct run_context ctx = { "ssdbench run --rw randrw f.dat", "fill-degradation", "randrw-4k",
-				   1, 2, NULL, 3 };
+	struct run_context ctx = { .command_line = "ssdbench run --rw randrw f.dat", .profile = "fill-degradation",
+				   .case_name = "randrw-4k", .repeat_index = 1, .repeat_count = 2, .round = 3 };
 	struct target t = { .kind = TARGET_FILE, .fd = -1, .size = 1ull << 30, .lbs = 512, .pbs = 4096 };
 	struct run_result res = { .status = failed ? RUN_FAILED : RUN_OK };
 	struct job j;
@@ -91,7 +97,7 @@ static json_t *written_doc(const char *engine, bool failed)
 	res.runtime_ns = 4000000000ull;
 	res.cpu_user = 0.25;
 	res.cpu_sys = 1.5;
-	res.ts = (struct series){ 1000000000ull, 2, 2, ts_iops, ts_bw, ts_lat };
+	res.ts = (struct series){ 1000000000ull, 2, 2, ts_iops, ts_bw, ts_lat, NULL };
 	res.ss = (struct ss_result){ true, true, false, 3, 1000000000ull, 3, 4, 4, ss_rounds, 998.3, 15.0,
 				     2.5, 5.0 };
 	res.layout = (struct phase){ false, 0, 0 };
@@ -102,11 +108,36 @@ static json_t *written_doc(const char *engine, bool failed)
 		res.nerrs = 1;
 		snprintf(res.message, sizeof(res.message), "I/O errors during the run");
 	}
+	if (ver) {
+		res.verify = *ver;
+		res.readback = (struct phase){ true, 1ull << 20, 1000000 };
+	}
 	doc = result_build(&j, &t, &res, &ctx);
 	assert_non_null(doc);
 	for (int op = 0; op < 2; op++)
 		hist_release(&res.op[op].lat);
 	return doc;
+}
+
+static json_t *written_doc(const char *engine, bool failed)
+{
+	return written_doc_v(engine, failed, NULL);
+}
+
+/* A verification of 256 units that found 3 mismatches (1 corrupt, 2 stale), the first 2 listed. */
+static json_t *verified_doc(void)
+{
+	struct verify_result v = { .enabled = true, .run_id = 0x8000000000000001ull, .blocks_checked = 256,
+				   .bytes_checked = 256 * 4096, .mismatches = 3, .kinds = { 1, 0, 2, 0 } };
+
+	v.first[0] = (struct vmismatch){ .offset = 4096, .kind = VK_STALE, .phase = VPHASE_READBACK,
+					 .has_header = true, .exp_run_id = v.run_id, .exp_gen_lo = 3,
+					 .exp_gen_hi = 3, .found = { 0x5353424e, 7, 4096, v.run_id, 4096, 2 },
+					 .crc_computed = 7 };
+	v.first[1] = (struct vmismatch){ .offset = 0, .kind = VK_CORRUPT, .phase = VPHASE_INLINE,
+					 .exp_run_id = v.run_id, .exp_gen_lo = 1, .exp_gen_hi = 1 };
+	v.nfirst = 2;
+	return written_doc_v("psync", true, &v);
 }
 
 static void assert_valid(const json_t *doc, const char *what)
@@ -117,14 +148,24 @@ static void assert_valid(const json_t *doc, const char *what)
 		fail_msg("%s: refused: %s", what, err);
 }
 
+/* assert_valid, and the checks beyond the schema accept it too. */
+static void assert_possible(const json_t *doc, const char *what)
+{
+	char err[512] = "";
+
+	assert_valid(doc, what);
+	if (result_check_values(doc, err, sizeof(err)))
+		fail_msg("%s: refused: %s", what, err);
+}
+
 static void test_every_result_fixture_validates(void **state)
 {
 	char dir[PATH_MAX + 16], path[PATH_MAX + 300];
-	const char *const sets[] = { "iozone-a", "iozone-b" };
+	const char *const sets[] = { "iozone-a", "iozone-b", "verify" };
 	size_t results = 0;
 
 	(void)state;
-	for (size_t s = 0; s < 2; s++) {
+	for (size_t s = 0; s < N(sets); s++) {
 		struct dirent *e;
 		DIR *d;
 
@@ -142,7 +183,7 @@ static void test_every_result_fixture_validates(void **state)
 			assert_non_null(doc);
 			schema = json_string_value(json_object_get(doc, "schema"));
 			if (!strcmp(schema, "ssdbench-result")) {
-				assert_valid(doc, path);
+				assert_possible(doc, path);
 				results++;
 			} else {
 				/* The manifest is not a result, whatever else it is. */
@@ -152,7 +193,7 @@ static void test_every_result_fixture_validates(void **state)
 		}
 		closedir(d);
 	}
-	assert_int_equal(results, 34);
+	assert_int_equal(results, 37);   /* iozone-a and -b: 17 each; verify: 3 */
 }
 
 static void test_documents_the_writer_builds_validate(void **state)
@@ -162,15 +203,18 @@ static void test_documents_the_writer_builds_validate(void **state)
 	(void)state;
 	doc = written_doc("psync", false);
 	assert_true(json_is_object(json_object_get(json_object_get(doc, "results"), "steady_state")));
-	assert_valid(doc, "psync, ok, steady state, trim and fill");
+	assert_possible(doc, "psync, ok, steady state, trim and fill");
 	json_decref(doc);
 	doc = written_doc("io_uring", true);
 	assert_int_equal(json_array_size(json_object_get(doc, "errors")), 1);
-	assert_valid(doc, "io_uring, failed with an I/O error");
+	assert_possible(doc, "io_uring, failed with an I/O error");
 	json_decref(doc);
 	doc = written_doc("null", false);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "target"), "kind")), "none");
-	assert_valid(doc, "null engine");
+	assert_possible(doc, "null engine");
+	json_decref(doc);
+	doc = verified_doc();
+	assert_possible(doc, "verified, with mismatches");
 	json_decref(doc);
 }
 
@@ -210,11 +254,17 @@ static void mutate(json_t *doc, const struct mutation *m)
 	}
 }
 
-static void expect_refused(const struct mutation *cases, size_t n)
+static json_t *psync_doc(void)
+{
+	return written_doc("psync", false);
+}
+
+/* Each case, applied to a document of base(), is refused with its path and word. */
+static void expect_refused_in(const struct mutation *cases, size_t n, json_t *(*base)(void))
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct mutation *m = &cases[i];
-		json_t *doc = written_doc("psync", false);
+		json_t *doc = base();
 		char err[512] = "", head[300];
 		size_t h;
 
@@ -229,7 +279,10 @@ static void expect_refused(const struct mutation *cases, size_t n)
 	}
 }
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+static void expect_refused(const struct mutation *cases, size_t n)
+{
+	expect_refused_in(cases, n, psync_doc);
+}
 
 static void test_wrong_types_are_refused_by_path(void **state)
 {
@@ -364,6 +417,7 @@ static void test_values_below_their_minimum_or_above_their_maximum_are_refused(v
 		  ">= 1" },
 		{ "a negative price", "job/price", "-1", "job.price", ">= 0 or null" },
 		{ "repeat_index 0", "profile/repeat_index", "0", "profile.repeat_index", ">= 1" },
+		{ "NVMe namespace ID 0", "target/nsid", "0", "target.nsid", ">= 1" },
 	};
 
 	(void)state;
@@ -428,6 +482,7 @@ static void test_what_the_schema_allows_validates(void **state)
 		{ "a plain job: no profile, no round", "profile", "{\"name\": null, \"case\": null, "
 		  "\"repeat_index\": 1, \"repeat_count\": 1, \"phase\": \"measure\", \"round\": null}", "", "" },
 		{ "unknown device facts", "target/rotational", "null", "", "" },
+		{ "an NVMe namespace ID", "target/nsid", "2", "", "" },
 		{ "a negative steady-state slope", "results/steady_state/slope", "-3.5", "", "" },
 		{ "no steady-state ratio", "results/steady_state/ratio_to_max", "null", "", "" },
 		{ "empty time series", "results/timeseries",
@@ -485,10 +540,452 @@ static void test_a_short_buffer_gets_a_truncated_message(void **state)
 	json_decref(root);
 }
 
+/* result_check_values refuses doc (after set(doc)) with a message starting with path. */
+static void values_refused(const char *what, const char *path, json_t *doc)
+{
+	char err[512] = "";
+
+	assert_int_equal(result_validate(doc, err, sizeof(err)), 0);   /* the schema accepts it */
+	if (result_check_values(doc, err, sizeof(err)) != -EINVAL)
+		fail_msg("%s: accepted", what);
+	if (strncmp(err, path, strlen(path)))
+		fail_msg("%s: message \"%s\" does not start with \"%s\"", what, err, path);
+	json_decref(doc);
+}
+
+static json_t *at_path(json_t *doc, const char *a, const char *b)
+{
+	return json_object_get(json_object_get(doc, a), b);
+}
+
+static const char *const dirs[] = { "read", "write", "total" };
+
+/* Sets every rate of d as src/results/result.c op_object computes it, from the counts and runtime_ns. */
+static json_t *writer_rates(json_t *d)
+{
+	json_t *res = json_object_get(d, "results");
+	double secs = (double)json_integer_value(json_object_get(res, "runtime_ns")) / 1e9;
+
+	for (int i = 0; i < 3; i++) {
+		json_t *o = json_object_get(res, dirs[i]);
+		double ios = (double)json_integer_value(json_object_get(o, "ios"));
+		double bytes = (double)json_integer_value(json_object_get(o, "bytes"));
+
+		json_object_set_new(o, "iops", json_real(secs ? ios / secs : 0));
+		json_object_set_new(o, "bw_bytes", json_real(secs ? bytes / secs : 0));
+	}
+	return d;
+}
+
+/* d as a run that measured nothing: no I/O in a runtime_ns of 0. */
+static json_t *without_io(json_t *d)
+{
+	json_t *res = json_object_get(d, "results");
+
+	for (int i = 0; i < 3; i++) {
+		json_object_set_new(json_object_get(res, dirs[i]), "ios", json_integer(0));
+		json_object_set_new(json_object_get(res, dirs[i]), "bytes", json_integer(0));
+	}
+	json_object_set_new(res, "runtime_ns", json_integer(0));
+	return writer_rates(d);
+}
+
+/* Values the schema admits but no run can have: calendar, order, sums, bounds. */
+static void test_values_no_run_can_have_are_refused(void **state)
+{
+	static const char *const bad_times[] = {
+		"9999-99-99T99:99:99Z", "2025-13-01T00:00:00Z", "2025-00-10T00:00:00Z", "2025-04-31T00:00:00Z",
+		"2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2025-03-01T24:00:00Z", "2025-03-01T23:60:00Z",
+		"2025-03-01T23:59:61Z", "2025-03-00T00:00:00Z",
+	};
+	char err[512];
+	json_t *d;
+
+	(void)state;
+	d = written_doc("psync", false);
+	if (result_check_values(d, err, sizeof(err)))
+		fail_msg("the writer's document: %s", err);
+	json_decref(d);
+	/* A leap day, a leap second, and the next minute 1 ns later (the 10th digit cut): a run without I/O. */
+	d = without_io(written_doc("psync", false));
+	json_object_set_new(d, "started_at", json_string("2024-02-29T23:59:60.5Z"));
+	json_object_set_new(d, "finished_at", json_string("2024-03-01T00:00:00.0000000001Z"));
+	if (result_check_values(d, err, sizeof(err)))
+		fail_msg("a leap day and a leap second: %s", err);
+	json_decref(d);
+	for (size_t i = 0; i < sizeof(bad_times) / sizeof(bad_times[0]); i++) {
+		d = written_doc("psync", false);
+		json_object_set_new(d, "started_at", json_string(bad_times[i]));
+		json_object_set_new(d, "finished_at", json_string("2025-03-02T00:00:00Z"));
+		values_refused(bad_times[i], "started_at", d);
+	}
+	d = written_doc("psync", false);
+	json_object_set_new(d, "finished_at", json_string("2025-03-01T10:15:09.407Z"));
+	values_refused("finished before started", "finished_at", d);
+	d = written_doc("psync", false);
+	json_object_set_new(json_object_get(d, "results"), "runtime_ns", json_integer(0));
+	values_refused("runtime 0 with I/O", "results.runtime_ns", d);
+	d = written_doc("psync", false);
+	json_object_set_new(at_path(d, "results", "total"), "ios", json_integer(5000000000000000000));
+	json_object_set_new(at_path(d, "results", "total"), "bytes", json_integer(0));
+	values_refused("ios 5e18", "results.total.ios", d);
+	d = written_doc("psync", false);
+	json_object_set_new(at_path(d, "results", "read"), "bytes", json_integer(12345));
+	values_refused("bytes not ios x bs", "results.read.bytes", d);
+	d = written_doc("psync", false);
+	json_object_set_new(at_path(d, "results", "total"), "ios", json_integer(201));
+	json_object_set_new(at_path(d, "results", "total"), "bytes",
+			    json_integer(201 * json_integer_value(at_path(d, "job", "bs"))));
+	values_refused("total not read + write", "results.total.ios", d);
+	d = written_doc("psync", false);
+	json_object_set_new(at_path(d, "results", "read"), "iops", json_real(1.7e308));
+	values_refused("iops 1.7e308", "results.read.iops", d);
+	d = written_doc("psync", false);
+	json_array_set_new(at_path(json_object_get(d, "results"), "timeseries", "bw_bytes"), 0, json_real(1e300));
+	values_refused("a time series value 1e300", "results.timeseries.bw_bytes[0]", d);
+}
+
+static void values_accepted(const char *what, json_t *doc)
+{
+	char err[512] = "";
+
+	if (result_validate(doc, err, sizeof(err)) || result_check_values(doc, err, sizeof(err)))
+		fail_msg("%s: refused: %s", what, err);
+	json_decref(doc);
+}
+
+/* The rate at d's direction dir and key k, times f. */
+static void scale_rate(json_t *d, const char *dir, const char *k, double f)
+{
+	json_t *o = at_path(json_object_get(d, "results"), dir, k);
+
+	assert_int_equal(json_real_set(o, json_real_value(o) * f), 0);
+}
+
+/*
+ * iops and bw_bytes are ios and bytes x 1e9 / runtime_ns in every direction, up to a relative 1e-9
+ * either way (the writer's 12 digits, a file saved again at 10); 0 when nothing was measured.
+ */
+static void test_rates_are_their_counts_over_runtime_ns(void **state)
+{
+	static const char *const rates[] = { "iops", "bw_bytes" };
+	char path[64], err[512];
+	json_t *d;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		for (int k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), "results.%s.%s", dirs[i], rates[k]);
+			for (int sign = -1; sign <= 1; sign += 2) {
+				d = written_doc("psync", false);
+				scale_rate(d, dirs[i], rates[k], 1 + sign * 0.99e-9);
+				values_accepted(path, d);
+				d = written_doc("psync", false);
+				scale_rate(d, dirs[i], rates[k], 1 + sign * 1.01e-9);
+				values_refused(path, path, d);
+			}
+			d = written_doc("psync", false);
+			scale_rate(d, dirs[i], rates[k], 2);
+			values_refused(path, path, d);
+			/* Nothing measured: a rate of 0 only. */
+			d = without_io(written_doc("psync", false));
+			json_object_set_new(at_path(d, "results", dirs[i]), rates[k], json_real(1e-300));
+			values_refused(path, path, d);
+			/* No I/O in a runtime_ns > 0: 0 too. */
+			d = without_io(written_doc("psync", false));
+			json_object_set_new(json_object_get(d, "results"), "runtime_ns", json_integer(1000));
+			json_object_set_new(at_path(d, "results", dirs[i]), rates[k], json_real(0.5));
+			values_refused(path, path, d);
+		}
+	/* Rates of many digits, as the writer prints them (12 significant digits), read back. */
+	d = written_doc("psync", false);
+	json_object_set_new(json_object_get(d, "results"), "runtime_ns", json_integer(3999999937));
+	{
+		char *text = json_dumps(writer_rates(d), JSON_REAL_PRECISION(12));
+		json_t *back;
+
+		assert_non_null(text);
+		back = json_loads(text, 0, NULL);
+		assert_non_null(back);
+		assert_true(json_real_value(at_path(json_object_get(back, "results"), "read", "iops")) !=
+			    100 * 1e9 / 3999999937.0);   /* the printing did round */
+		values_accepted("rates at 12 digits", back);
+		free(text);
+	}
+	json_decref(d);
+	values_accepted("no I/O", without_io(written_doc("psync", false)));
+	d = without_io(written_doc("psync", false));
+	json_object_set_new(json_object_get(d, "results"), "runtime_ns", json_integer(1000));
+	values_accepted("no I/O in 1 us", d);
+	if (result_check_values(d = written_doc("null", false), err, sizeof(err)))
+		fail_msg("null engine: %s", err);
+	json_decref(d);
+}
+
+/* runtime_ns lies within started_at..finished_at, with the millisecond the writer's cut may lose. */
+static void test_runtime_ns_is_within_the_run(void **state)
+{
+	json_t *d;
+
+	(void)state;
+	/* The writer's document: 4 s from start to finish, a runtime_ns of 4 s. */
+	d = written_doc("psync", false);
+	json_object_set_new(json_object_get(d, "results"), "runtime_ns", json_integer(4001000000));
+	values_accepted("1 ms over", writer_rates(d));
+	d = written_doc("psync", false);
+	json_object_set_new(json_object_get(d, "results"), "runtime_ns", json_integer(4001000001));
+	values_refused("1 ms and 1 ns over", "results.runtime_ns", writer_rates(d));
+	d = written_doc("psync", false);
+	json_object_set_new(d, "finished_at", json_string("2025-03-01T10:15:10.408Z"));
+	values_refused("a 4 s runtime in a 1 s run", "results.runtime_ns", d);
+	d = written_doc("psync", false);
+	json_object_set_new(d, "finished_at", json_string("9999-12-31T23:59:59.999999999Z"));
+	values_accepted("a run of 8000 years", d);
+}
+
+/* One sample is a value in each of the time series' arrays. */
+static void test_time_series_arrays_are_of_one_length(void **state)
+{
+	static const char *const keys[] = { "iops", "bw_bytes", "lat_mean_ns" };
+	json_t *d;
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		d = written_doc("psync", false);
+		json_array_remove(at_path(json_object_get(d, "results"), "timeseries", keys[k]), 1);
+		values_refused(keys[k], k ? "results.timeseries" : "results.timeseries.bw_bytes", d);
+		d = written_doc("psync", false);
+		json_array_append_new(at_path(json_object_get(d, "results"), "timeseries", keys[k]),
+				      json_real(5));
+		values_refused(keys[k], k ? "results.timeseries" : "results.timeseries.bw_bytes", d);
+	}
+	d = written_doc("psync", false);
+	for (int k = 0; k < 3; k++)
+		json_array_clear(at_path(json_object_get(d, "results"), "timeseries", keys[k]));
+	values_accepted("an empty time series", d);
+}
+
+/* Schema-level refusals of results.verify, each by its path (base: verified_doc). */
+static void test_bad_verify_sections_are_refused_by_path(void **state)
+{
+	static const struct mutation cases[] = {
+		{ "a numeric run id (a double would round it)", "results/verify/run_id", "9223372036854775807",
+		  "results.verify.run_id", "expected a run identity of 16 lower-case hex digits" },
+		{ "an upper-case run id", "results/verify/run_id", "\"800000000000000A\"",
+		  "results.verify.run_id", "16 lower-case hex digits" },
+		{ "a kind with no name", "results/verify/kinds/lost", "1", "results.verify.kinds",
+		  "unknown key 'lost'" },
+		{ "a kind missing", "results/verify/kinds/foreign", NULL, "results.verify.kinds.foreign", "missing" },
+		{ "negative counts", "results/verify/unwritten", "-1", "results.verify.unwritten", ">= 0" },
+		{ "in-flight counts missing", "results/verify/inflight/new", NULL, "results.verify.inflight.new",
+		  "missing" },
+		{ "a mismatch of an unknown kind", "results/verify/first/0/kind", "\"lost\"",
+		  "results.verify.first[0].kind", "'corrupt', 'misplaced', 'stale' or 'foreign'" },
+		{ "a mismatch of an unknown phase", "results/verify/first/0/phase", "\"later\"",
+		  "results.verify.first[0].phase", "'inline', 'readback' or 'verify'" },
+		{ "a generation past a byte", "results/verify/first/0/found/gen", "256",
+		  "results.verify.first[0].found.gen", "0..255" },
+		{ "an expected range of one", "results/verify/first/0/expected/gen", "[3]",
+		  "results.verify.first[0].expected.gen", "a range [lo, hi]" },
+		{ "a magic as a number", "results/verify/first/0/found/magic", "1397965390",
+		  "results.verify.first[0].found.magic", "\"0x\" and 8 lower-case hex digits" },
+		{ "a checksum without 0x", "results/verify/first/1/crc_computed", "\"00000000\"",
+		  "results.verify.first[1].crc_computed", "8 lower-case hex digits" },
+		{ "an excerpt not in groups of 4 bytes", "results/verify/first/1/hex", "\"0011223344\"",
+		  "results.verify.first[1].hex", "a space after every 4" },
+		{ "verify on an ok run with mismatches", "status", "\"ok\"", "status",
+		  "expected 'failed', got 'ok', since results.verify.mismatches is an integer >= 1" },
+		{ "job.verify neither on nor off", "job/verify", "true", "job.verify", "'on' or 'off'" },
+		{ "an empty journal path", "job/journal", "\"\"", "job.journal", "(not empty)" },
+		{ "a read-back phase of the wrong shape", "phases/readback/bytes", "-5", "phases.readback.bytes",
+		  ">= 0" },
+	};
+
+	(void)state;
+	expect_refused_in(cases, N(cases), verified_doc);
+}
+
+/* More than 16 first mismatches is more than the writer keeps. */
+static void test_more_first_mismatches_than_kept_are_refused(void **state)
+{
+	json_t *doc = verified_doc(), *first, *v;
+	char err[512] = "";
+
+	(void)state;
+	v = at_path(doc, "results", "verify");
+	first = json_object_get(v, "first");
+	assert_int_equal(json_array_size(first), 2);
+	while (json_array_size(first) < 17)
+		assert_int_equal(json_array_append(first, json_array_get(first, 1)), 0);
+	json_object_set_new(json_object_get(v, "kinds"), "corrupt", json_integer(100));
+	json_object_set_new(v, "mismatches", json_integer(102));
+	assert_int_equal(result_validate(doc, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "results.verify.first: expected an array of at most 16 mismatches");
+	json_array_remove(first, 16);
+	assert_possible(doc, "16 first mismatches");
+	json_decref(doc);
+}
+
+/* What the schema cannot say of results.verify: the counts add up. */
+static void test_verify_counts_that_do_not_add_up_are_refused(void **state)
+{
+	json_t *d, *v;
+
+	(void)state;
+	d = verified_doc();
+	v = at_path(d, "results", "verify");
+	json_object_set_new(v, "mismatches", json_integer(4));
+	values_refused("mismatches more than the sum of kinds", "results.verify.mismatches: 4 is not the sum", d);
+
+	d = verified_doc();
+	v = at_path(d, "results", "verify");
+	json_object_set_new(json_object_get(v, "kinds"), "misplaced", json_integer(1));
+	values_refused("a kind not in mismatches", "results.verify.mismatches: 3 is not the sum of its kinds (4)", d);
+
+	d = verified_doc();
+	v = at_path(d, "results", "verify");
+	json_object_set_new(json_object_get(v, "kinds"), "stale", json_integer(0));
+	json_object_set_new(json_object_get(v, "kinds"), "foreign", json_integer(1));
+	json_object_set_new(v, "mismatches", json_integer(2));
+	values_refused("a first mismatch of a kind counted 0",
+		       "results.verify.first[0]: more 'stale' mismatches listed than kinds.stale counts (0)", d);
+
+	d = verified_doc();
+	v = at_path(d, "results", "verify");
+	json_object_set_new(json_object_get(v, "kinds"), "stale", json_integer(0));
+	json_object_set_new(v, "mismatches", json_integer(1));
+	values_refused("more listed than found", "results.verify.first: 2 mismatches listed, but mismatches is 1",
+		       d);
+
+	d = verified_doc();
+	v = at_path(d, "results", "verify");
+	json_object_set_new(json_object_get(v, "kinds"), "corrupt", json_integer(INT64_MAX));
+	json_object_set_new(v, "mismatches", json_integer(INT64_MAX));
+	values_refused("kinds whose sum overflows", "results.verify", d);
+
+	/* A clean verification of an ok run: nothing listed, nothing counted. */
+	d = verified_doc();
+	v = at_path(d, "results", "verify");
+	json_array_clear(json_object_get(v, "first"));
+	json_object_set_new(v, "kinds", json_pack("{s:i, s:i, s:i, s:i}", "corrupt", 0, "misplaced", 0,
+						  "stale", 0, "foreign", 0));
+	json_object_set_new(v, "mismatches", json_integer(0));
+	json_object_set_new(d, "status", json_string("ok"));
+	values_accepted("a clean verification", d);
+}
+
+/*
+ * The writer's psync document as an open-loop run's: every direction's response time (its service
+ * time here: the same counts), the timetable, the time series of response means.
+ */
+static json_t *open_doc(void)
+{
+	json_t *doc = written_doc("psync", false), *res = json_object_get(doc, "results");
+	json_t *ts = json_object_get(res, "timeseries");
+
+	for (int d = 0; d < 3; d++) {
+		json_t *o = json_object_get(res, d == 0 ? "read" : d == 1 ? "write" : "total");
+
+		json_object_set_new(o, "response_ns", json_deep_copy(json_object_get(o, "lat_ns")));
+		json_object_set_new(o, "response_hist", json_deep_copy(json_object_get(o, "lat_hist")));
+	}
+	json_object_set_new(ts, "response_mean_ns", json_deep_copy(json_object_get(ts, "lat_mean_ns")));
+	json_object_set_new(res, "schedule", json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:{s:f, s:I}}",
+						       "arrival", "uniform", "offered_iops", 50.0,
+						       "scheduled", (json_int_t)200, "issued", (json_int_t)200,
+						       "backlog", (json_int_t)0, "late_max_ns", (json_int_t)0,
+						       "sleeps", (json_int_t)190, "wake_error_ns", "mean", 52000.5,
+						       "max", (json_int_t)400000));
+	json_object_set_new(json_object_get(doc, "job"), "rate_iops", json_integer(50));
+	return doc;
+}
+
+static void test_open_loop_documents_validate(void **state)
+{
+	json_t *d;
+
+	(void)state;
+	d = open_doc();
+	assert_possible(d, "an open-loop document");
+	json_decref(d);
+	/* More issued than scheduled in the window (requests due in the ramp): a run can have that. */
+	d = open_doc();
+	json_object_set_new(at_path(d, "results", "schedule"), "scheduled", json_integer(150));
+	json_object_set_new(json_object_get(d, "job"), "latency_target", json_string("p99.99<=1ms"));
+	json_object_set_new(json_object_get(d, "job"), "arrival", json_string("poisson"));
+	assert_possible(d, "issued above scheduled, a latency target");
+	json_decref(d);
+}
+
+/* The open-loop keys to their shapes, and response times exactly where the timetable is. */
+static void test_bad_open_loop_keys_are_refused_by_path(void **state)
+{
+	static const struct mutation open_cases[] = {
+		{ "results.schedule without a response time", "results/read/response_ns", NULL,
+		  "results.read.response_ns", "missing" },
+		{ "results.schedule without a response histogram", "results/total/response_hist", NULL,
+		  "results.total.response_hist", "missing" },
+		{ "response times without results.schedule", "results/schedule", NULL,
+		  "results.read.response_ns", "unexpected" },
+		{ "a negative backlog", "results/schedule/backlog", "-1", "results.schedule.backlog", ">= 0" },
+		{ "sleeps as a fraction", "results/schedule/sleeps", "1.5", "results.schedule.sleeps", "integer" },
+		{ "a negative scheduled", "results/schedule/scheduled", "-3", "results.schedule.scheduled", ">= 0" },
+		{ "an unknown arrival", "results/schedule/arrival", "\"bursty\"", "results.schedule.arrival",
+		  "'poisson'" },
+		{ "a negative wake-up error", "results/schedule/wake_error_ns/mean", "-1",
+		  "results.schedule.wake_error_ns.mean", ">= 0" },
+		{ "an unknown schedule key", "results/schedule/late", "1", "results.schedule", "unknown key" },
+		{ "a misspelt response percentile", "results/read/response_ns/percentiles/p99", "1",
+		  "results.read.response_ns.percentiles", "unknown key" },
+		{ "a response histogram of another scheme", "results/write/response_hist/sub_bucket_bits", "8",
+		  "results.write.response_hist.sub_bucket_bits", "7" },
+		{ "a negative rate_iops", "job/rate_iops", "-1", "job.rate_iops", ">= 0" },
+		{ "rate_bw as a string", "job/rate_bw", "\"200m\"", "job.rate_bw", "integer" },
+		{ "job.arrival unknown", "job/arrival", "\"burst\"", "job.arrival", "'uniform'" },
+		{ "a latency_target without its percentile", "job/latency_target", "\"<=1ms\"",
+		  "job.latency_target", "pPCT<=DURATION" },
+		{ "a latency_target without a unit", "job/latency_target", "\"p99<=5\"", "job.latency_target",
+		  "pPCT<=DURATION" },
+		{ "response_mean_ns with a string", "results/timeseries/response_mean_ns/0", "\"x\"",
+		  "results.timeseries.response_mean_ns[0]", "number" },
+	};
+	static const struct mutation closed_cases[] = {
+		{ "a response time in a closed-loop run", "results/write/response_ns",
+		  "{\"min\": 0, \"max\": 0, \"mean\": 0, \"stddev\": 0, \"percentiles\": {\"50\": 0, \"90\": 0, "
+		  "\"95\": 0, \"99\": 0, \"99.9\": 0, \"99.99\": 0}}", "results.write.response_ns", "unexpected" },
+		{ "response_mean_ns in a closed-loop run", "results/timeseries/response_mean_ns", "[1.0, 2.0]",
+		  "results.timeseries.response_mean_ns", "unexpected" },
+	};
+
+	(void)state;
+	expect_refused_in(open_cases, N(open_cases), open_doc);
+	expect_refused(closed_cases, N(closed_cases));
+}
+
+/* Every completion has both times; a series has one value per sample. */
+static void test_open_loop_values_that_do_not_add_up_are_refused(void **state)
+{
+	json_t *d, *b;
+
+	(void)state;
+	d = open_doc();
+	b = json_array_get(json_object_get(at_path(json_object_get(d, "results"), "read", "response_hist"),
+					   "buckets"), 0);
+	json_array_set_new(b, 1, json_integer(json_integer_value(json_array_get(b, 1)) + 1));
+	values_refused("a response histogram with one I/O more", "results.read.response_hist", d);
+	d = open_doc();
+	json_array_remove(at_path(json_object_get(d, "results"), "timeseries", "response_mean_ns"), 0);
+	values_refused("response_mean_ns shorter than iops", "results.timeseries.response_mean_ns", d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_result_fixture_validates),
+		cmocka_unit_test(test_values_no_run_can_have_are_refused),
+		cmocka_unit_test(test_rates_are_their_counts_over_runtime_ns),
+		cmocka_unit_test(test_runtime_ns_is_within_the_run),
+		cmocka_unit_test(test_time_series_arrays_are_of_one_length),
 		cmocka_unit_test(test_documents_the_writer_builds_validate),
 		cmocka_unit_test(test_wrong_types_are_refused_by_path),
 		cmocka_unit_test(test_unknown_keys_are_refused_at_every_depth),
@@ -500,6 +997,12 @@ int main(void)
 		cmocka_unit_test(test_what_the_schema_allows_validates),
 		cmocka_unit_test(test_the_message_is_the_documented_one),
 		cmocka_unit_test(test_a_short_buffer_gets_a_truncated_message),
+		cmocka_unit_test(test_bad_verify_sections_are_refused_by_path),
+		cmocka_unit_test(test_more_first_mismatches_than_kept_are_refused),
+		cmocka_unit_test(test_verify_counts_that_do_not_add_up_are_refused),
+		cmocka_unit_test(test_open_loop_documents_validate),
+		cmocka_unit_test(test_bad_open_loop_keys_are_refused_by_path),
+		cmocka_unit_test(test_open_loop_values_that_do_not_add_up_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, find_fixtures, NULL);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ss: the SNIA PTS steady-state rule of SPEC section 5 on synthetic series. Over a window of W rounds,
+ * ss: the SNIA PTS steady-state rule (README, "Steady state") on synthetic series. Over a window of W rounds,
  * it holds when max - min <= 20 % of the mean and |slope| x (W - 1) <= 10 % of the mean; a window of
  * fewer than 2 rounds, or a mean of 0, never holds.
  */

@@ -188,21 +188,6 @@ static size_t line_moves(const char *s, size_t i)
 
 /* ---- Tests --------------------------------------------------------------------------------- */
 
-static void test_svg_escape_escapes_the_five_and_keeps_xml_valid(void **state)
-{
-	struct out o = { NULL, 0, 0 };
-	FILE *f = open_memstream(&o.buf, &o.len);
-
-	(void)state;
-	assert_non_null(f);
-	svg_escape(f, "a<&>\"'b \xc2\xb5s|");
-	svg_escape(f, NULL);
-	svg_escape(f, "x\x01y\xff\xc3 z|");
-	assert_int_equal(fclose(f), 0);
-	assert_string_equal(o.buf, "a&lt;&amp;&gt;&quot;&apos;b \xc2\xb5s|x?y?? z|");
-	free(o.buf);
-}
-
 static void test_svg_lines_log_draws_a_marker_per_value(void **state)
 {
 	struct svg_lines c = iops_chart();
@@ -611,7 +596,6 @@ static void test_svg_files_are_well_formed_xml(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_svg_escape_escapes_the_five_and_keeps_xml_valid),
 		cmocka_unit_test(test_svg_lines_log_draws_a_marker_per_value),
 		cmocka_unit_test(test_svg_lines_linear_has_nice_ticks_from_zero),
 		cmocka_unit_test(test_svg_bars_draw_a_bar_per_value),

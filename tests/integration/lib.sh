@@ -13,6 +13,8 @@
 #   $TMPDIR          a fresh directory for this test (exported), removed at exit
 #   $TEST_NAME       the script's name without .sh
 #   skip REASON      prints "SKIP: <test>: REASON", exits 77
+#   skip_part REASON leaves out one part of the test and goes on: prints "skip part - REASON" and
+#                    records it, so that a pass says how many parts it skipped (run-all.sh lists them)
 #   fail MSG         prints "FAIL: <test>: MSG", exits 1
 #   ok DESCRIPTION   prints "ok - DESCRIPTION", counts it in $OK_COUNT
 #   pass             ends the test now, successfully
@@ -22,6 +24,7 @@
 #   throttle_create NAME, throttle_set CGDIR FILE "MAJ:MIN VALUE", throttle_run CGDIR CMD...
 #   devnum /dev/X    prints MAJ:MIN
 #   jget FILE FILTER, assert_eq, assert_within, assert_ge, assert_le, assert_exit, result_files DIR
+#   whole_json DIR   fails unless every file under DIR (dot files too) is non-empty, whole JSON
 #   now              seconds since the epoch with nanoseconds (for timing)
 #
 # The helpers that create something register its removal themselves, in a registry file, so that
@@ -57,6 +60,8 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/ssdbench-$TEST_NAME.XXXXXX")
 export TMPDIR
 _LIB_REGISTRY=$TMPDIR/.at_exit
 : >"$_LIB_REGISTRY"
+_LIB_SKIPPED=$TMPDIR/.skipped_parts
+: >"$_LIB_SKIPPED"
 
 # --- reporting ---------------------------------------------------------------------------------
 
@@ -73,6 +78,18 @@ fail() {
     echo "FAIL: $TEST_NAME: $*" >&"$_LIB_ERR"
     _LIB_FAIL_SHOWN=1
     exit 1
+}
+
+# skip_part REASON: a part of the test cannot run here (a tool, a resource or a privilege it needs is
+# missing); the rest goes on. A test that passes after this is not a plain pass: the PASS line counts
+# the parts skipped, and run-all.sh (which names a file in $SSDBENCH_SKIPPED_PARTS) lists them. Works
+# in a subshell too.
+skip_part() {
+    echo "skip part - $*" >&"$_LIB_OUT"
+    printf '%s\n' "$*" >>"$_LIB_SKIPPED"
+    if [[ -n ${SSDBENCH_SKIPPED_PARTS:-} ]]; then
+        printf '%s\n' "$*" >>"$SSDBENCH_SKIPPED_PARTS"
+    fi
 }
 
 ok() {
@@ -112,6 +129,31 @@ need_jsonschema() {
     skip "needs python3 with jsonschema >= 4.0 (Debian: apt-get install python3-jsonschema)"
 }
 
+# schema_valid FILE...: every result file validates against schema/ssdbench-result.schema.json, with a
+# python3 that has jsonschema (without one, says so and checks nothing).
+schema_valid() {
+    local p py=
+    for p in "${PYTHON:-}" /usr/bin/python3 python3; do
+        if [[ -n $p ]] && "$p" -c 'from jsonschema import Draft202012Validator' >/dev/null 2>&1; then
+            py=$p
+            break
+        fi
+    done
+    if [[ -z $py ]]; then
+        skip_part "no python3 with jsonschema: $* not checked against the schema"
+        return 0
+    fi
+    "$py" - "$REPO/schema/ssdbench-result.schema.json" "$@" <<'PY' || fail "not valid against the result schema: $*"
+import json, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+bad = [f"{f}: /{'/'.join(map(str, e.path))}: {e.message}" for f in sys.argv[2:] for e in v.iter_errors(json.load(open(f)))]
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    ok "valid against the result schema: $*"
+}
+
 need_ssdbench() {
     [[ -x $SSDBENCH ]] || fail "no ssdbench binary at $SSDBENCH (run make, or set SSDBENCH)"
 }
@@ -144,7 +186,7 @@ _lib_on_err() {
 }
 
 _lib_on_exit() {
-    local rc=${1:-$?} cmd
+    local rc=${1:-$?} cmd parts
     trap - EXIT INT TERM ERR
     set +eE
     if [[ $BASHPID != "$_LIB_PID" ]]; then
@@ -156,9 +198,16 @@ _lib_on_exit() {
             eval "$cmd" || warn "cleanup '$cmd' failed"
         done < <(tac "$_LIB_REGISTRY")
     fi
+    parts=$(wc -l <"$_LIB_SKIPPED" 2>/dev/null || echo 0)
     rm -rf --one-file-system -- "$TMPDIR"
     case $rc in
-        0) echo "PASS: $TEST_NAME ($OK_COUNT checks)" >&"$_LIB_OUT" ;;
+        0)
+            if ((parts > 0)); then
+                echo "PASS: $TEST_NAME ($OK_COUNT checks, $parts part(s) skipped)" >&"$_LIB_OUT"
+            else
+                echo "PASS: $TEST_NAME ($OK_COUNT checks)" >&"$_LIB_OUT"
+            fi
+            ;;
         77) ;;
         130 | 143) echo "FAIL: $TEST_NAME: interrupted (status $rc)" >&"$_LIB_ERR" ;;
         *) ((_LIB_FAIL_SHOWN)) || echo "FAIL: $TEST_NAME: exit status $rc" >&"$_LIB_ERR" ;;
@@ -208,6 +257,16 @@ make_zram() {
     _lib_write "/sys/block/zram$id/disksize" "$size" || fail "cannot set disksize $size on zram$id"
     _lib_wait_block "/dev/zram$id"
     echo "/dev/zram$id"
+}
+
+# zram_or_file SIZE: a zram device of SIZE with root where zram exists, else a file path in $TMPDIR
+# (for the run to create); echoes it.
+zram_or_file() {
+    if ((EUID == 0)) && { [[ -d /sys/class/zram-control ]] || modprobe zram num_devices=0 2>/dev/null; }; then
+        make_zram "${1:?zram_or_file SIZE}"
+    else
+        echo "$TMPDIR/target.dat"
+    fi
 }
 
 _lib_zram_try_remove() {
@@ -290,6 +349,20 @@ _lib_umount() {
         warn "could not unmount $1"
         return 1
     }
+}
+
+# whole_json DIR: every file under DIR (dot files too) is non-empty, whole JSON.
+whole_json() {
+	local f bad=()
+	# One jq for all of them; file by file only to name the culprits.
+	if [[ -n $(find "$1" -type f -empty) ]] || ! find "$1" -type f -print0 | xargs -0 -r jq empty 2>/dev/null; then
+		while IFS= read -r -d '' f; do
+			if [[ ! -s $f ]] || ! jq empty "$f" 2>/dev/null; then
+				bad+=("$f")
+			fi
+		done < <(find "$1" -type f -print0)
+		fail "not whole JSON: ${bad[*]}"
+	fi
 }
 
 # --- cgroup v1 blkio throttling --------------------------------------------------------------------

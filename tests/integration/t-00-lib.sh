@@ -139,3 +139,45 @@ assert_eq "$rc" 124 "child killed by timeout"
 grep -q '^ready' "$TMPDIR/child.out" || fail "child did not get ready in 5 s: $(cat "$TMPDIR/child.out")"
 grep -q 'interrupted (status 143)' "$TMPDIR/child.out" || fail "child: no interrupted line: $(cat "$TMPDIR/child.out")"
 check_cleaned "$TMPDIR/child.out" "cleanup on SIGTERM"
+
+# The runner fails a test during which the kernel logged trouble (here a record of our own, which the
+# real pattern does not match, so that this test itself leaves the kernel log clean for the outer run).
+if [[ -w /dev/kmsg ]] && { : </dev/kmsg; } 2>/dev/null; then
+	mkdir "$TMPDIR/runner"
+	mark="ssdbench-runner-selftest-$$"
+	printf '#!/bin/bash\necho "%s: trouble" >/dev/kmsg\nexit 0\n' "$mark" >"$TMPDIR/runner/t-01-trouble.sh"
+	printf '#!/bin/bash\nexit 0\n' >"$TMPDIR/runner/t-02-quiet.sh"
+	rc=0
+	RUN_ALL_DIR=$TMPDIR/runner KERNEL_TROUBLE="^$mark" bash "$REPO/tests/integration/run-all.sh" \
+		>"$TMPDIR/runner.out" 2>&1 || rc=$?
+	assert_eq "$rc" 1 "runner: exit status with a test that made the kernel log trouble"
+	grep -q -- '--- t-01-trouble: FAILED' "$TMPDIR/runner.out" || fail "runner: $(cat "$TMPDIR/runner.out")"
+	grep -q "$mark: trouble" "$TMPDIR/runner.out" || fail "runner does not show the kernel's words"
+	grep -q -- '--- t-02-quiet: passed' "$TMPDIR/runner.out" ||
+		fail "runner: a later test is blamed for an earlier one's trouble: $(cat "$TMPDIR/runner.out")"
+	ok "runner: the test that made the kernel log trouble failed, the next one passed"
+else
+	skip_part "the runner's kernel log check (/dev/kmsg cannot be read and written here)"
+fi
+
+# A test that skips a part of itself passes, but not plainly: its PASS line and the runner's line say how
+# many parts and why, the line before the summary lists it, and the summary keeps its format.
+mkdir "$TMPDIR/parts"
+printf '. "%s/tests/integration/lib.sh"\nok "whole"\npass\n' "$REPO" >"$TMPDIR/parts/t-01-whole.sh"
+printf '. "%s/tests/integration/lib.sh"\nskip_part "no frobnicator"\n(skip_part "no widget")\nok "rest"\npass\n' \
+	"$REPO" >"$TMPDIR/parts/t-02-partial.sh"
+printf '. "%s/tests/integration/lib.sh"\nskip "nothing to do"\n' "$REPO" >"$TMPDIR/parts/t-03-skipped.sh"
+rc=0
+RUN_ALL_DIR=$TMPDIR/parts bash "$REPO/tests/integration/run-all.sh" >"$TMPDIR/parts.out" 2>&1 || rc=$?
+assert_eq "$rc" 0 "runner: exit status with a partly skipped test"
+grep -q '^skip part - no frobnicator$' "$TMPDIR/parts.out" || fail "skip_part prints no line: $(cat "$TMPDIR/parts.out")"
+grep -q '^PASS: t-02-partial (1 checks, 2 part(s) skipped)$' "$TMPDIR/parts.out" ||
+	fail "the PASS line does not count the parts skipped: $(cat "$TMPDIR/parts.out")"
+grep -Eq -- '^--- t-02-partial: passed, 2 part\(s\) skipped: no frobnicator; no widget \([0-9]+s\)$' "$TMPDIR/parts.out" ||
+	fail "runner: the partly skipped test is reported as a plain pass: $(cat "$TMPDIR/parts.out")"
+grep -Eq -- '^--- t-01-whole: passed \([0-9]+s\)$' "$TMPDIR/parts.out" ||
+	fail "runner: a whole pass is not a plain pass: $(cat "$TMPDIR/parts.out")"
+assert_eq "$(tail -n 2 "$TMPDIR/parts.out" | head -n 1)" \
+	"passed with parts skipped: t-02-partial (no frobnicator; no widget)" "runner: the line before the summary"
+assert_eq "$(tail -n 1 "$TMPDIR/parts.out")" "2 passed, 0 failed, 1 skipped" "runner: the summary line, last"
+pass

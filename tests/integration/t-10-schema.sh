@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The result format (SPEC section 4, docs/result-format.md): the result files and manifests of real
+# The result format (docs/result-format.md): the result files and manifests of real
 # runs (null engine; io_uring randrw on a file; psync sequential write) validate against
 # schema/ssdbench-result.schema.json and schema/ssdbench-manifest.schema.json, keep the invariants
 # a script relies on (counts add up, percentiles ordered and inside [min, max], total = read + write
@@ -142,7 +142,7 @@ rc=0
 "$SSDBENCH" run --rw randrw --engine io_uring --runtime 1s --span 64m --output "$OUT/b" \
     --progress never "$TMPDIR/f.dat" >/dev/null 2>"$TMPDIR/b.err" || rc=$?
 if ((rc == 2)) && grep -q "not available" "$TMPDIR/b.err"; then
-    warn "io_uring not available here: $(cat "$TMPDIR/b.err"); running (b) with libaio"
+    skip_part "(b) with io_uring: not available here ($(cat "$TMPDIR/b.err")); (b) runs with libaio"
     engine=libaio
     assert_exit 0 "$SSDBENCH" run --rw randrw --engine libaio --runtime 1s --span 64m \
         --output "$OUT/b" --progress never "$TMPDIR/f.dat" >/dev/null
@@ -294,6 +294,32 @@ rc=0
 "$PY" "$TMPDIR/validate.py" "$MANIFEST_SCHEMA" "$fb" >/dev/null || rc=$?
 ((rc == 1)) || fail "the manifest schema accepted a result file"
 ok "rejected: a result file as a manifest"
+
+# Open-loop results (tests/fixtures/results/openloop, crafted by tests/test_result.c): valid, and the
+# schema holds their keys to their shapes and the response times to results.schedule.
+ol=$TMPDIR/openloop.json
+cp "$REPO/tests/fixtures/results/openloop/base/001-randread-r1.json" "$ol"
+validate "$RESULT_SCHEMA" "$ol"
+check "$fb" '.job.rate_iops == 0 and .job.rate_bw == 0 and .job.arrival == "uniform" and (.job | has("latency_target") | not)' \
+    "(b) a closed-loop job's rate_iops, rate_bw and arrival"
+check "$fb" '(.results | has("schedule") | not) and (.results.read | has("response_ns") | not)' \
+    "(b) no open-loop keys in a closed-loop result"
+must_reject "$RESULT_SCHEMA" "$ol" "response times without results.schedule" 'del(.results.schedule)'
+must_reject "$RESULT_SCHEMA" "$ol" "results.schedule without read.response_ns" 'del(.results.read.response_ns)'
+must_reject "$RESULT_SCHEMA" "$ol" "results.schedule without total.response_hist" 'del(.results.total.response_hist)'
+must_reject "$RESULT_SCHEMA" "$base" "response_mean_ns in a closed-loop run" '.results.timeseries.response_mean_ns = .results.timeseries.iops'
+must_reject "$RESULT_SCHEMA" "$base" "response_ns in a closed-loop run" '.results.read.response_ns = .results.read.lat_ns'
+must_reject "$RESULT_SCHEMA" "$ol" "a misspelt key in response_ns" '.results.read.response_ns.p99 = 1'
+must_reject "$RESULT_SCHEMA" "$ol" "an unknown arrival" '.results.schedule.arrival = "bursty"'
+must_reject "$RESULT_SCHEMA" "$ol" "a negative backlog" '.results.schedule.backlog = -1'
+must_reject "$RESULT_SCHEMA" "$ol" "sleeps as a fraction" '.results.schedule.sleeps = 1.5'
+must_reject "$RESULT_SCHEMA" "$ol" "wake_error_ns without max" 'del(.results.schedule.wake_error_ns.max)'
+must_reject "$RESULT_SCHEMA" "$ol" "a negative job.rate_iops" '.job.rate_iops = -1'
+must_reject "$RESULT_SCHEMA" "$ol" "job.rate_bw as a string" '.job.rate_bw = "200m"'
+must_reject "$RESULT_SCHEMA" "$ol" "a latency_target without its percentile" '.job.latency_target = "<=1ms"'
+jq '.job.latency_target = "p99.99<=1ms"' "$ol" >"$TMPDIR/lt.json"
+validate "$RESULT_SCHEMA" "$TMPDIR/lt.json"
+ok "accepted: job.latency_target \"p99.99<=1ms\""
 
 # And the positive control of the conditionals: a well-formed steady_state passes.
 jq '.job.steady_state = {"metric": "iops", "window": 5, "round_ns": 1000000000, "stop": true}

@@ -5,8 +5,10 @@
 # type, a key deleted, a key added, a number made negative, a value changed within its type), and
 # `ssdbench report FILE` must exit 2 exactly when python3's jsonschema rejects the file against
 # schema/ssdbench-result.schema.json, or when one of the reader's own checks listed below (what the
-# schema cannot say) refuses it; else 0. When the schema rejects, the key path the reader names must
-# be one jsonschema names too, or lie under it. Runs without root.
+# schema cannot say: moments, histogram counts, calendar dates, sums, bounds, the runtime within the
+# run, rates that are their counts over it, the time series' lengths) refuses it; else 0. When the
+# schema rejects, the key path the reader names must be one jsonschema names too, or lie under it.
+# Runs without root.
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
@@ -45,6 +47,12 @@ schema_file, outdir, count, bases = sys.argv[1], sys.argv[2], int(sys.argv[3]), 
 validator = Draft202012Validator(json.load(open(schema_file)))
 INT64_MAX = 2**63 - 1
 
+def impossible_moments(lat, n):
+    """min, max, mean and stddev of n values that no n values have (result_load_hist refuses them)."""
+    total = lat["mean"] * n
+    sq = lat["stddev"] ** 2 * (n - 1) + n * lat["mean"] ** 2 if n > 1 else total * total
+    return lat["max"] < lat["min"] or not total < 1.8e19 or not sq < 1.7e38
+
 def reader_only(doc):
     """The reader's checks on top of the schema, on a document the schema accepts: why it refuses."""
     # The schema describes version 1 and admits any version >= 1; a reader refuses versions it does
@@ -62,16 +70,88 @@ def reader_only(doc):
         return "an integer beyond int64"
     for op in ("read", "write", "total"):
         o = doc["results"][op]
-        lat = o["lat_ns"]
         n = sum(c for _, c in o["lat_hist"]["buckets"])
         # result_load_hist: min, max, mean and stddev must be the moments of some latencies.
-        total = lat["mean"] * n
-        sq = lat["stddev"] ** 2 * (n - 1) + n * lat["mean"] ** 2 if n > 1 else total * total
-        if lat["max"] < lat["min"] or not total < 1.8e19 or not sq < 1.7e38:
+        if impossible_moments(o["lat_ns"], n):
             return f"results.{op}.lat_ns: moments no latencies could have"
         # The histogram is the run's: its counts add up to ios.
         if n != o["ios"]:
             return f"results.{op}: histogram holds {n} I/Os, ios {o['ios']}"
+        # An open-loop run's response times: moments as lat_ns's, every completion counted in both.
+        if "response_hist" in o:
+            m = sum(c for _, c in o["response_hist"]["buckets"])
+            if impossible_moments(o["response_ns"], m):
+                return f"results.{op}.response_ns: moments no response times could have"
+            if m > 2**53:
+                return f"results.{op}.response_hist: more than 2^53 I/Os"
+            if m != n:
+                return f"results.{op}.response_hist: holds {m} I/Os, lat_hist {n}"
+    # resultcheck.c result_check_values: real calendar instants, the end not before the start.
+    import datetime
+    def instant(t):
+        try:
+            sec = "59" if t[17:19] == "60" else t[17:19]   # a leap second: the end of second 59
+            base = datetime.datetime.strptime(t[:10] + " " + t[11:17] + sec, "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            return None
+        frac = (t[20:-1] + "000000000")[:9] if t[19] == "." else "0"
+        return (base, 999999999 if t[17:19] == "60" else int(frac))
+    times = [instant(doc[k]) for k in ("started_at", "finished_at")]
+    if None in times:
+        return "a timestamp that is no date and time"
+    if times[1] < times[0]:
+        return "finished_at before started_at"
+    # Every number at most 9.2e18 in magnitude, so that sums stay finite.
+    def huge(v):
+        if isinstance(v, dict):
+            return any(huge(x) for x in v.values())
+        if isinstance(v, list):
+            return any(huge(x) for x in v)
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and not abs(v) <= 9.2e18
+    if huge(doc):
+        return "a number beyond 9.2e18"
+    res, bs = doc["results"], doc["job"]["bs"]
+    for op in ("read", "write", "total"):
+        o = res[op]
+        if sum(c for _, c in o["lat_hist"]["buckets"]) > 2**53 or o["ios"] > 2**53:
+            return f"results.{op}: more than 2^53 I/Os"
+        if o["bytes"] != o["ios"] * bs:
+            return f"results.{op}.bytes: not ios x job.bs"
+        if o["ios"] and not res["runtime_ns"]:
+            return "results.runtime_ns: 0 with I/O"
+    for k in ("ios", "bytes"):
+        if res["read"][k] + res["write"][k] != res["total"][k]:
+            return f"results.total.{k}: not read + write"
+    # runtime_ns within the run: at most finished_at - started_at, plus the millisecond the writer's
+    # timestamps (cut to milliseconds) may lose.
+    (b0, n0), (b1, n1) = times
+    d = b1 - b0
+    if res["runtime_ns"] > (d.days * 86400 + d.seconds) * 10**9 + n1 - n0 + 10**6:
+        return "results.runtime_ns: longer than the run"
+    # The rates are the counts over runtime_ns (0 without it), within a relative 1e-9.
+    rt = res["runtime_ns"]
+    for op in ("read", "write", "total"):
+        for count, rate in (("ios", "iops"), ("bytes", "bw_bytes")):
+            want = res[op][count] * 1e9 / rt if rt else 0.0
+            if not abs(res[op][rate] - want) <= 1e-9 * want:
+                return f"results.{op}.{rate}: not {count} over runtime_ns"
+    # One sample is a value in each array of the time series.
+    ts = res["timeseries"]
+    if not len(ts["iops"]) == len(ts["bw_bytes"]) == len(ts["lat_mean_ns"]):
+        return "results.timeseries: arrays of different lengths"
+    if "response_mean_ns" in ts and len(ts["response_mean_ns"]) != len(ts["iops"]):
+        return "results.timeseries.response_mean_ns: not one value per sample"
+    # results.verify adds up: mismatches the sum of kinds, first within them (in all, and by kind).
+    v = res.get("verify")
+    if v is not None:
+        kinds = v["kinds"]
+        if sum(kinds.values()) != v["mismatches"]:
+            return "results.verify.mismatches: not the sum of kinds"
+        if len(v["first"]) > v["mismatches"]:
+            return "results.verify.first: more than mismatches"
+        for k in kinds:
+            if sum(m["kind"] == k for m in v["first"]) > kinds[k]:
+                return f"results.verify.first: more of kind {k} than kinds.{k}"
     # job.relative: the pattern admits amounts the command line refuses (above 100 %, 0x).
     for k, v in doc["job"].get("relative", {}).items():
         x = float(v[:-1])

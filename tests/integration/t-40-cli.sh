@@ -16,6 +16,23 @@ assert_exit 0 "$SSDBENCH" --version >version.txt
 grep -Eq '^ssdbench [0-9]+\.[0-9]+\.[0-9]+' version.txt || fail "--version: $(cat version.txt)"
 ok "help and version"
 
+# The command list of --help, help CMD, CMD --help and the unknown-command messages agree.
+cmds=$(sed -n '/^commands:$/,/^$/{s/^  \([a-z]*\) .*/\1/p}' help.txt | grep -vx help | paste -sd, | sed 's/,/, /g')
+assert_eq "$cmds" "run, info, profiles, report, compare, check, verify" "commands in --help"
+for c in ${cmds//,/}; do
+	assert_exit 0 "$SSDBENCH" help "$c" >help-c.txt
+	head -n 1 help-c.txt | grep -q "^usage: ssdbench $c " || fail "help $c: $(head -n 1 help-c.txt)"
+	assert_exit 0 "$SSDBENCH" "$c" --help >help-c2.txt
+	cmp -s help-c.txt help-c2.txt || fail "help $c and $c --help differ"
+done
+assert_exit 2 "$SSDBENCH" help nope 2>err.txt
+assert_eq "$(cat err.txt)" "ssdbench: help: unknown command 'nope' (commands: $cmds)" "help nope"
+assert_exit 2 "$SSDBENCH" nope 2>err.txt
+assert_eq "$(cat err.txt)" "ssdbench: unknown command 'nope' (commands: $cmds; see ssdbench --help)" "nope"
+assert_exit 2 "$SSDBENCH" 2>err.txt
+cmp -s err.txt help.txt || fail "no command: the usage on stderr differs from --help"
+ok "one list of commands"
+
 # bad VALUE... MESSAGE-PATTERN: exit 2, the pattern on stderr, no target file, no results.
 bad() {
 	local pattern=$1; shift

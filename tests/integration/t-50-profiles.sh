@@ -7,7 +7,8 @@ need_ssdbench
 need_cmd jq md5sum
 
 expected=(quick iozone-matrix bandwidth-surface iops-scaling fill-degradation segment-8m write-mix
-	read-blocksize zones access-time snia-iops cdm cdm-nvme)
+	read-blocksize zones access-time snia-iops cdm cdm-nvme snia-latency snia-throughput
+	snia-wsat snia-dirth write-blocksize)
 
 # Profiles from the repository, whatever the binary under test is; no ./profiles in the work directory.
 export SSDBENCH_PROFILE_PATH=$REPO/profiles
@@ -72,7 +73,7 @@ if ((EUID == 0)); then
 	fi
 	assert_exit 2 "$SSDBENCH" run --span 1g --dry-run "$dev" 2>/dev/null
 else
-	echo "# not root: dry runs on a loop device skipped"
+	skip_part "not root: the dry runs on a loop device"
 fi
 [[ ! -e $TMPDIR/results && ! -e results ]] || fail "a dry run created a results directory"
 ok "no results directory after the dry runs"

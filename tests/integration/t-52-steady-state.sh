@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Steady state (SPEC section 5): a zram device held at 2000 read IOPS by the blkio throttle is steady
+# Steady state (README, "Steady state"): a zram device held at 2000 read IOPS by the blkio throttle is steady
 # by construction. --steady-state iops:3x500ms must find it and stop the run long before its runtime,
 # at a steady value within 5 % of 2000; with :track the run lasts its whole runtime and still reports
 # that steady state was reached, without stopping.

@@ -18,7 +18,8 @@ for p in iozone-matrix write-mix segment-8m fill-degradation read-blocksize; do
 done
 ((${#missing[@]} == 0)) || fail "profiles missing from profiles/: ${missing[*]}"
 
-# run_profile NAME DEVICE NFILES ARGS...: runs the profile, expects NFILES result files; sets $dir to
+# run_profile NAME DEVICE NFILES ARGS...: runs the profile, expects NFILES result files ('rounds': 1 + 5..25
+# rounds of NCASES, given as rounds:NCASES, for a profile whose rounds may stop early); sets $dir to
 # the results directory and $files to its result files in run order.
 run_profile() {
 	local name=$1 dev=$2 n=$3 out=$TMPDIR/$1
@@ -27,7 +28,14 @@ run_profile() {
 		fail "run --profile $name $* exited $?: $(tail -5 "$out.log")"
 	mapfile -t files < <(result_files "$out")
 	dir=$(dirname "${files[0]}")
-	assert_eq "${#files[@]}" "$n" "$name: result files"
+	if [[ $n == rounds:* ]]; then
+		n=${n#rounds:}
+		assert_eq "$(((${#files[@]} - 1) % n))" 0 "$name: result files: whole rounds of $n cases"
+		assert_ge "${#files[@]}" $((1 + 5 * n)) "$name: result files: at least the 5 rounds of the window"
+		assert_le "${#files[@]}" $((1 + 25 * n)) "$name: result files: at most 25 rounds"
+	else
+		assert_eq "${#files[@]}" "$n" "$name: result files"
+	fi
 	check_manifest "$name"
 }
 
@@ -115,15 +123,70 @@ for i in {1..8}; do
 	assert_eq "$(jget "$f" '.results.steady_state.stopped')" false "fill-degradation: ${f##*/} steady state tracked, not stopped"
 done
 # The report's steady-state tables (seed 001 Figure 8, the hint's second metric) hold each run's
-# ratio_to_max in percent where it reached steady state, and nothing where it did not.
-want=$(jq -r 'select(.profile.phase == "measure" and .results.steady_state.reached) |
-	.results.steady_state.ratio_to_max * 100 | . * 1e6 | round' "${files[@]:1}" | sort -n | paste -sd,)
+# ratio_to_max in percent where it reached steady state, and nothing where it did not. The report's JSON
+# carries 10 significant digits (the result 12), so each cell equals its run's value to 1e-9 of it;
+# rounding both to a fixed decimal instead fails whenever a value sits on the rounding boundary.
+want=($(jq -r 'select(.profile.phase == "measure" and .results.steady_state.reached) |
+	.results.steady_state.ratio_to_max * 100' "${files[@]:1}" | sort -g))
 "$SSDBENCH" report --format json "$dir" >"$TMPDIR/fd-report.json" || fail "report of fill-degradation"
-got=$(jq -r '.tables[].cells[][] | select(.metric == "ss-ratio" and .n > 0) | .mean * 1e6 | round' \
-	"$TMPDIR/fd-report.json" | sort -n | paste -sd,)
-assert_eq "$got" "$want" "fill-degradation: report's steady-state cells are the runs' ratio_to_max (%)"
+got=($(jq -r '.tables[].cells[][] | select(.metric == "ss-ratio" and .n > 0) | .mean' \
+	"$TMPDIR/fd-report.json" | sort -g))
+assert_eq "${#got[@]}" "${#want[@]}" "fill-degradation: report's steady-state cells, one per run that reached it"
+for i in "${!want[@]}"; do
+	assert_within "${got[i]:-none}" "${want[i]}" 1e-7 "fill-degradation: report's steady-state cell is the run's ratio_to_max (%)"
+done
 assert_eq "$(jq '[.tables[].cells[][] | select(.metric == "ss-ratio")] | length' "$TMPDIR/fd-report.json")" 8 \
 	"fill-degradation: a steady-state cell for each case"
+
+# --- SNIA PTS-E profiles, shrunk: the rounds stop at 25 when the watched point is not steady -------
+# snia-latency: one R/W mix x block size point (the one its rounds watch), mean, p99.999 and max tables.
+run_profile snia-latency "$dev" rounds:1 --set runtime=200ms --set bs=4k --set rwmix_write=100
+assert_eq "$(measured 1 '"\(.job.qd)x\(.job.threads)"' | tr , '\n' | sort -u)" 1x1 "snia-latency: QD1 T1"
+assert_eq "$(jget "${files[0]}" .results.write.bytes)" $((256 * MiB)) "snia-latency: the precondition wrote 2 x capacity"
+"$SSDBENCH" report --format json "$dir" >"$TMPDIR/lat-report.json" || fail "report of snia-latency exited $?"
+assert_eq "$(jq -c '[.tables[] | [.cells[][] | .metric] | unique[]]' "$TMPDIR/lat-report.json")" \
+	'["lat-mean","lat-p99.999","lat-max"]' "snia-latency: report tables of mean, five nines and max latency"
+assert_eq "$(jq -c '[.tables[] | .rows_param, .columns_param] | unique' "$TMPDIR/lat-report.json")" \
+	'["bs","rwmix_write"]' "snia-latency: rows bs, columns rwmix_write"
+# snia-throughput: 1m and 128k, read and write, in MB/s.
+run_profile snia-throughput "$dev" rounds:4 --set runtime=200ms
+assert_eq "$(measured 1 .profile.case | tr , '\n' | head -4 | paste -sd,)" 1m-read,1m-write,128k-read,128k-write \
+	"snia-throughput: a round's cases in order"
+"$SSDBENCH" report --format json "$dir" >"$TMPDIR/tp-report.json" || fail "report of snia-throughput exited $?"
+assert_eq "$(jq -c '[.tables[] | [.cells[][] | select(.n > 0) | .metric]] | flatten | unique' "$TMPDIR/tp-report.json")" \
+	'["mbps"]' "snia-throughput: report in MB/s"
+assert_eq "$(jq -c '.tables[0] | [.rows, .columns]' "$TMPDIR/tp-report.json")" '[["128k","1m"],["read","write"]]' \
+	"snia-throughput: rows bs, columns read and write"
+
+# snia-wsat: purge, then 4 x capacity of 4k random writes; the report's wsat chart ends near 4 x 128 MiB.
+run_profile snia-wsat "$dev" 2 --set interval=50ms --set steady_state=iops:5x50ms:track
+assert_eq "$(jget "${files[1]}" .results.write.bytes)" $((512 * MiB)) "snia-wsat: 4 x capacity written"
+assert_eq "$(jget "${files[0]}" .results.write.bytes)" 0 "snia-wsat: the purge wrote nothing"
+"$SSDBENCH" report --plot "$TMPDIR/wsat-plot" "$dir" >/dev/null 2>&1 || fail "report --plot of snia-wsat exited $?"
+wsat=$(ls "$TMPDIR/wsat-plot"/*-wsat.svg 2>/dev/null | head -1)
+[[ -n $wsat ]] || fail "snia-wsat: no wsat chart in: $(ls "$TMPDIR/wsat-plot")"
+grep -q 'data written (GB)' "$wsat" || fail "snia-wsat: the wsat chart's x axis is not the data written"
+ok "snia-wsat: report draws IOPS against data written"
+# snia-dirth, scaled down to threads 1,4 x QD 1,8: IOPS, mean and p99.99 tables, the demand charts.
+run_profile snia-dirth "$dev" 6 --set threads=4,1 --set qd=8,1 --set runtime=300ms
+assert_eq "$(measured 2 '"\(.job.threads)x\(.job.qd)"')" 4x8,4x1,1x8,1x1 "snia-dirth: highest demand first"
+"$SSDBENCH" report --format json "$dir" >"$TMPDIR/dirth-report.json" || fail "report of snia-dirth exited $?"
+assert_eq "$(jq -c '[.tables[] | [.cells[][] | .metric] | unique[]]' "$TMPDIR/dirth-report.json")" \
+	'["iops","lat-mean","lat-p99.99"]' "snia-dirth: tables of IOPS, mean and p99.99 latency"
+assert_eq "$(jq -c '.tables[0] | [.rows_param, .columns_param, .rows, .columns]' "$TMPDIR/dirth-report.json")" \
+	'["qd","threads",["1","8"],["1","4"]]' "snia-dirth: QD in rows, threads in columns"
+"$SSDBENCH" report --plot "$TMPDIR/dirth-plot" "$dir" >/dev/null 2>&1 || fail "report --plot of snia-dirth exited $?"
+assert_eq "$(ls "$TMPDIR/dirth-plot" | grep -c -- '-demand.svg$')" 1 "snia-dirth: one demand intensity chart"
+assert_eq "$(ls "$TMPDIR/dirth-plot" | grep -c -- '-demand-latency.svg$')" 1 "snia-dirth: the busiest point's percentiles"
+# write-blocksize, 3 sizes: random and sequential MB/s side by side and the crossover line.
+run_profile write-blocksize "$dev" 7 --set runtime=300ms --set ramp=0 --set bs=4k,1m,16m
+assert_eq "$(measured 1 .profile.case)" 4k-randwrite,4k-write,1m-randwrite,1m-write,16m-randwrite,16m-write \
+	"write-blocksize: cases in order, random first"
+"$SSDBENCH" report "$dir" >"$TMPDIR/wb-report.txt" || fail "report of write-blocksize exited $?"
+grep -q '^bs  *randwrite  *write$' "$TMPDIR/wb-report.txt" || fail "write-blocksize: no bs x (randwrite, write) table: $(cat "$TMPDIR/wb-report.txt")"
+grep -Eq '^crossover: randwrite (reaches 90 % of write from bs (4k|1m|16m) up|stays below 90 % of write)' "$TMPDIR/wb-report.txt" ||
+	fail "write-blocksize: no crossover line: $(cat "$TMPDIR/wb-report.txt")"
+ok "write-blocksize: report shows MB/s of both and the crossover: $(grep '^crossover' "$TMPDIR/wb-report.txt" | cut -c1-60)"
 
 # --- read-blocksize on zram (4096-byte logical blocks): O_DIRECT cannot issue 512 B..2 KiB there -----
 zdev=$(make_zram 64M)

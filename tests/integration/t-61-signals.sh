@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signals (SPEC section 3: 130 on SIGINT/SIGTERM, partial results written and marked; result files
+# Signals (README, "Exit codes": 130 on SIGINT/SIGTERM, partial results written and marked; result files
 # always whole):
 #   (a) SIGINT, (b) SIGTERM mid-run: exit 130 within 1 s, a whole result with status "interrupted"
 #       holding the I/O done so far, listed as interrupted in manifest.json;
@@ -12,20 +12,18 @@
 #       nothing measured (needs 16 GiB free in $TMPDIR; about 1 GiB is written);
 #   (f) SIGKILL at random moments of a run writing many small result files: every file left in the
 #       output tree (dot files included) is whole JSON, no temporary file is left behind, and every
-#       file a manifest lists exists;
+#       file a manifest lists exists; at least one kill must have landed while a run was writing its
+#       results (its directory holds some of its result files, not all), or the case proved nothing;
 #   (g) the same on a filesystem without O_TMPFILE (simulated by a preloaded shim), where results go
-#       through the writer's fallback, a named temporary file renamed once whole.
+#       through the writer's fallback, a named temporary file renamed once whole; the same proof that
+#       a kill landed mid-run.
 # Target: a zram device with root (fast), else a file in $TMPDIR. (c) needs root and cgroup v1 blkio
 # for its throttled variant.
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq timeout
 
-if ((EUID == 0)) && { [[ -d /sys/class/zram-control ]] || modprobe zram num_devices=0 2>/dev/null; }; then
-	target=$(make_zram 256M)
-else
-	target=$TMPDIR/target.dat
-fi
+target=$(zram_or_file 256M)
 
 # A failing check must not leave a run of ours going (nor the target busy for its cleanup).
 # shellcheck disable=SC2317  # called through at_exit
@@ -64,19 +62,6 @@ stop() {
 	SECS=$(elapsed "$t0" "$t1")
 }
 
-# whole_json DIR: every file under DIR (dot files too) is non-empty, whole JSON.
-whole_json() {
-	local f bad=()
-	# One jq for all of them; file by file only to name the culprits.
-	if [[ -n $(find "$1" -type f -empty) ]] || ! find "$1" -type f -print0 | xargs -0 -r jq empty 2>/dev/null; then
-		while IFS= read -r -d '' f; do
-			if [[ ! -s $f ]] || ! jq empty "$f" 2>/dev/null; then
-				bad+=("$f")
-			fi
-		done < <(find "$1" -type f -print0)
-		fail "not whole JSON: ${bad[*]}"
-	fi
-}
 
 # whole_tree DIR: whole_json, and no temporary file (what a run that exits by itself leaves).
 whole_tree() {
@@ -142,6 +127,7 @@ if [[ -b $target && -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]]; 
 	whole_tree "$OUT"
 	throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$target") 0"
 else
+	skip_part "(c) with a drain to cut short (needs root and cgroup v1 blkio): two quick signals instead"
 	# Two signals back to back: the second ends the process at once, or both arrive as one and the
 	# run ends as after one. Either way: 130, and only whole files.
 	start c-twice --rw randread --bs 4k --span 64m --runtime 30s
@@ -202,7 +188,7 @@ if ((free_kib > 16 << 20)); then
 	assert_ge "$(jget "$f" .phases.layout.bytes)" 1 "layout: bytes laid out before the signal"
 	assert_eq "$(jget "$(dirname "$f")/manifest.json" '.runs[0].status')" interrupted "layout: manifest status"
 else
-	echo "# skipped (e): less than 16 GiB free in $TMPDIR"
+	skip_part "(e): less than 16 GiB free in $TMPDIR"
 fi
 
 # --- (f) SIGKILL at random moments ---------------------------------------------------------------------
@@ -227,6 +213,26 @@ kill_loop() {
 		fi
 	done
 	[[ ! -e $TMPDIR/null.dat ]] || fail "the null engine created its target"
+}
+
+# RUN_FILES: the result files a run of kill_loop writes when nothing stops it (2 x 5 cases x 10 repeats).
+RUN_FILES=100
+
+# killed_mid_run OUT WHAT: asserts that kill_loop's SIGKILLs stopped at least one run while it was
+# writing its results: a run killed before its first result (or one that finished before the kill)
+# says nothing about partial files. Each run has its own output directory; one killed mid-run holds
+# between 1 and RUN_FILES - 1 result files.
+killed_mid_run() {
+	local out=$1 what=$2 d n mid=0
+	assert_ge "$KILLED" 1 "$what: runs ended by SIGKILL (exit 137), not by finishing first"
+	mkdir -p "$out"   # (no run may have got as far as making it)
+	while IFS= read -r d; do
+		n=$(find "$d" -maxdepth 1 -type f -name '[0-9]*.json' | wc -l)
+		if ((n > 0 && n < RUN_FILES)); then
+			mid=$((mid + 1))
+		fi
+	done < <(find "$out" -mindepth 1 -maxdepth 1 -type d)
+	assert_ge "$mid" 1 "$what: runs killed while writing their results (1..$((RUN_FILES - 1)) of $RUN_FILES files)"
 }
 
 # killed_tree OUT WHAT: what the killed runs left in OUT: no partial file anywhere, dot files or not
@@ -288,8 +294,8 @@ fallback_tree() {
 }
 
 kill_loop "$TMPDIR/f-kill"
-ok "SIGKILL: $KILLED of 25 runs killed mid-run, the rest had finished"
-assert_ge "$KILLED" 1 "SIGKILL: runs killed mid-run"
+ok "SIGKILL: $KILLED of 25 runs killed, the rest had finished"
+killed_mid_run "$TMPDIR/f-kill" SIGKILL
 killed_tree "$TMPDIR/f-kill" SIGKILL
 
 # --- (g) the same where the filesystem has no O_TMPFILE --------------------------------------------------
@@ -335,9 +341,10 @@ C
 		fail "a run without O_TMPFILE failed"
 	ok "results are written without O_TMPFILE"
 	kill_loop "$TMPDIR/g-kill" ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$TMPDIR/no_tmpfile.so"
-	ok "SIGKILL without O_TMPFILE: $KILLED of 25 runs killed mid-run"
+	ok "SIGKILL without O_TMPFILE: $KILLED of 25 runs killed, the rest had finished"
+	killed_mid_run "$TMPDIR/g-kill" "SIGKILL without O_TMPFILE"
 	fallback_tree "$TMPDIR/g-kill" "SIGKILL without O_TMPFILE"
 else
-	echo "# skipped (g): no C compiler for the O_TMPFILE shim"
+	skip_part "(g): no C compiler for the O_TMPFILE shim"
 fi
 pass

@@ -7,8 +7,13 @@
 #   - with --continue-on-error and --io-limit 64m, it runs to its limit, counting the errors
 #     (written + failed requests = 64 MiB), and still exits 1 with status "failed".
 # And buffered (--direct false): the writes land in the page cache, the error comes at the final
-# fdatasync (the kernel reports EIO or ENOSPC there), and must still fail the run.
+# fdatasync (the kernel reports EIO or ENOSPC there), and must still fail the run, with the error
+# recorded as the flush's (op "fsync"), not as a write's at offset 0.
 # Each run gets a fresh tiny device: the tmpfs is full after one.
+# And the results' own disk full (--output on a 64 KiB tmpfs, 40 repeats of a 1 ms job whose results
+# take about 10 KiB each): the run says "No space left on device" (not "Input/output error", which
+# a short write used to become), once, stops at once instead of measuring runs it cannot keep, and
+# exits 1; every result file it left is whole.
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
@@ -34,7 +39,7 @@ write_run() {
 	jq empty "$F" || fail "$name: $F is not whole JSON"
 	assert_eq "$(jget "$F" .status)" failed "$name: status"
 	assert_eq "$(jget "$(dirname "$F")/manifest.json" '.runs[0].status')" failed "$name: manifest status"
-	assert_eq "$(jget "$F" '.errors[0].op')" write "$name: errors[0].op"
+	assert_eq "$(jget "$F" '.errors[0].op')" "${OP:-write}" "$name: errors[0].op"
 	grep -qF -- "$dev" "$ERR" || fail "$name: stderr does not name $dev: $(cat "$ERR")"
 }
 
@@ -72,8 +77,31 @@ done
 
 # --- buffered: the error surfaces at the final fdatasync -----------------------------------------------
 dev=$(make_tiny_tmpfs_loop)
-write_run buffered "$dev" --direct false
+OP=fsync write_run buffered "$dev" --direct false
 errno=$(jget "$F" '.errors[0].errno')
 [[ $errno == 5 || $errno == 28 ]] || fail "buffered: errors[0].errno is $errno, expected EIO (5) or ENOSPC (28)"
 ok "buffered: errors[0].errno $errno"
+
+# --- the output directory fills up -------------------------------------------------------------------
+full=$TMPDIR/full-out
+mkdir "$full"
+mount -t tmpfs -o size=64k,mode=0700 ssdbench-test "$full" || skip "cannot mount a tmpfs"
+at_exit _lib_umount "$full"
+rc=0
+"$SSDBENCH" run --rw randread --runtime 1ms --span 16m --repeat 40 --progress never --output "$full" \
+	"$TMPDIR/scratch.img" >"$TMPDIR/full.stdout" 2>"$TMPDIR/full.stderr" || rc=$?
+assert_eq "$rc" 1 "output full: exit status"
+grep -qF "No space left on device" "$TMPDIR/full.stderr" ||
+	fail "output full: stderr does not say 'No space left on device': $(cat "$TMPDIR/full.stderr")"
+! grep -qF "Input/output error" "$TMPDIR/full.stderr" ||
+	fail "output full: stderr blames an I/O error: $(cat "$TMPDIR/full.stderr")"
+assert_eq "$(grep -c "cannot write" "$TMPDIR/full.stderr")" 1 \
+	"output full: results that could not be written (it stops at the first)"
+grep -q "stopping: .* cannot take more results" "$TMPDIR/full.stderr" ||
+	fail "output full: no word that it stopped: $(cat "$TMPDIR/full.stderr")"
+written=$(find "$full" -name '0*.json' | wc -l)
+assert_ge "$written" 1 "output full: results written before the disk filled"
+assert_le "$written" 39 "output full: results written (the disk filled)"
+whole_json "$full"
+ok "output full: the $written result files left are whole JSON"
 pass

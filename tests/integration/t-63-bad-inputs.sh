@@ -10,6 +10,7 @@ need_ssdbench
 need_cmd md5sum find timeout
 
 W=$TMPDIR/w
+FIX=$REPO/tests/fixtures/results
 mkdir "$W" "$W/adir" "$W/prof"
 cd "$W" || fail "cannot cd to $W"
 F=data.bin                          # existing, random: every write job below aims at it
@@ -30,6 +31,14 @@ profile badaxis '  "defaults": { "rw": "write" },
   "matrix": { "bs": ["4k", "64q"] }'
 profile misnamed '  "defaults": { "rw": "write" }'
 sed -i 's/"name": "misnamed"/"name": "other"/' prof/misnamed.json
+profile ctlvalue '  "defaults": { "rw": "write", "label": "a\u001b[31mb" }'
+profile ctlcase '  "defaults": { "rw": "write" },
+  "matrix": { "cases": [{ "name": "two\nlines", "bs": "4k" }] }'
+sed -i 's/"a test profile"/"a\\ttabbed profile"/' prof/ctlcase.json
+mkfifo prof/fifo.json               # a profile that is no regular file
+# Criteria whose numbers strtod would take (hex, an exponent), for check.
+printf '{"criteria": [{"select": {}, "iops": ">= 0x10"}]}\n' >crit-hex.json
+printf '{"criteria": [{"select": {}, "lat_p99": "<= 1e3ms"}]}\n' >crit-exp.json
 
 # A 4K-logical-block device (root only) for O_DIRECT alignment.
 D4K=
@@ -159,6 +168,8 @@ if [[ -n $D4K ]]; then
 	bad "bs&2048&4096&$D4K"                run --rw randread --bs 2k "$D4K"
 	bad "offset&512&4096&$D4K"             run --rw write --offset 512 "$D4K"
 	bad "span&6144&4096&$D4K"              run --rw write --span 6k "$D4K"
+else
+	skip_part "the 4K-sector loop device cases (they need root and losetup --sector-size)"
 fi
 # --- targets ---------------------------------------------------------------------------------------
 bad "'adir'"                               run --rw write adir
@@ -176,7 +187,7 @@ if ((EUID != 0)); then
 	chmod 0444 ro.bin
 	bad "'ro.bin'"                         run --rw write ro.bin
 else
-	echo "# skipped: a write to a read-only file (root can write to it)"
+	skip_part "a write to a read-only file (root can write to it)"
 fi
 # --- options ---------------------------------------------------------------------------------------
 bad "'--blocksize'"                        run --blocksize 4k "$F"
@@ -199,6 +210,32 @@ bad "prof/misnamed.json&name&'other'"      run --profile prof/misnamed.json "$F"
 bad "qd: '0'"                              run --profile quick --set qd=0 "$F"
 bad "prof/syntax.json:6"                   profiles show prof/syntax.json
 bad "'nosuch'"                             profiles show nosuch
+bad "prof/ctlvalue.json:5&defaults.label&control character" run --profile prof/ctlvalue.json "$F"
+bad "prof/ctlcase.json&description&control character" run --profile prof/ctlcase.json "$F"
+bad "prof/fifo.json&not a regular file&FIFO" run --profile prof/fifo.json "$F"
+# --- control characters, numbers strtod would take, long values ------------------------------------
+bad "label: 'a\\nb'&control character"     run --rw write --label $'a\nb' "$F"
+bad "label: 'a\\tb'&control character"     run --rw write --set $'label=a\tb' "$F"
+bad "label: '\\x1b[2Jx'&control character" run --rw write --label $'\e[2Jx' "$F"
+bad "label: 'bidi \\u202e'"                run --rw write --label $'bidi \u202e' "$F"
+bad "rw: 'write\\r'&control character"     run --rw $'write\r' "$F"
+bad "runtime: '1e3ms'&exponents"            run --rw write --runtime 1e3ms "$F"
+bad "bs: '4e3'&exponents"                   run --rw write --bs 4e3 "$F"
+bad "bs: '0x1000'"                          run --rw write --bs 0x1000 "$F"
+bad "price: '0x10'"                         run --rw write --price 0x10 "$F"
+bad "price: 'inf'"                          run --rw write --set price=inf "$F"
+bad "price: ' 5'"                           run --rw write --set 'price= 5' "$F"
+bad "qd: '+4'"                              run --rw write --qd +4 "$F"
+bad "steady_state: 'iops:+5x1s'"            run --rw write --runtime 5s --steady-state iops:+5x1s "$F"
+bad "--threshold&'0x10'"                    compare --threshold 0x10 "$FIX/iozone-a" "$FIX/iozone-b"
+bad "--threshold&'1e1'&exponents"           compare --threshold 1e1 "$FIX/iozone-a" "$FIX/iozone-b"
+bad "--price&'A=0x10'"                      report --price A=0x10 "$FIX/iozone-a"
+bad "crit-hex.json&iops&'>= 0x10'"          check --criteria crit-hex.json "$FIX/iozone-a"
+bad "crit-exp.json&lat_p99&exponents"       check --criteria crit-exp.json "$FIX/iozone-a"
+bad "label: 'xxx&...'&must be 1..127 bytes (this is 400)" run --rw write --label "$long$long" "$F"
+bad "bs: 'xxx&...'&not a size"              run --rw write --bs "$long$long" "$F"
+# --- targets on a kernel pseudo-filesystem -----------------------------------------------------------
+bad "'/proc/ssdbench-t63.dat'&directory is on proc" run --rw write /proc/ssdbench-t63.dat
 # --- output directory ------------------------------------------------------------------------------
 bad "'afile'"                              run --rw write -o afile "$F"
 bad "'afile/sub'"                          run --rw write -o afile/sub "$F"
@@ -208,6 +245,17 @@ bad "'frobnicate'"                         help frobnicate
 bad "profiles show"                        profiles show
 bad "'frob'"                               profiles frob
 bad "profiles list"                        profiles list extra
+
+# No message quotes a control character raw: the terminal gets visible escapes.
+for args in "run --rw write --label $'\e]0;pwned\a\e[2J' $F" "run --rw write $'\e[31m/nonexistent/dir/f'"; do
+	eval "\"\$SSDBENCH\" $args" >/dev/null 2>"$TMPDIR/err" </dev/null || true
+	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMPDIR/err"; then
+		FAILED+=("raw control character on stderr: $args")
+		echo "not ok - ssdbench $args: stderr holds a raw control character: $(od -c "$TMPDIR/err" | head -3)"
+	else
+		ok "no raw control character on stderr: ssdbench $args"
+	fi
+done
 
 if ((${#FAILED[@]})); then
 	fail "${#FAILED[@]} of $NBAD bad inputs not handled as usage errors: $(printf '[%s] ' "${FAILED[@]}")"

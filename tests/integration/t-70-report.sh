@@ -274,6 +274,79 @@ verify "lat-p99 text table" --metric lat-p99 --text "$TMPDIR/report-lat-p99.txt"
 "$SSDBENCH" report --format csv --metric lat-p99 iozone-a iozone-b >"$TMPDIR/p99.csv"
 verify "lat-p99 csv table" --metric lat-p99 --csv "$TMPDIR/p99.csv"
 
+# --- open-loop results: response-time tables beside the service-time ones --------------------------
+# openloop/base and openloop/slow: crafted by tests/test_result.c (tests/fixtures/results/README.md).
+golden report-openloop.txt 0 "$SSDBENCH" report openloop/base
+golden report-openloop.json 0 "$SSDBENCH" report --format json openloop/base
+golden compare-openloop.txt 0 "$SSDBENCH" compare openloop/base openloop/slow
+golden compare-openloop-resp.txt 3 "$SSDBENCH" compare --metric resp-p99.99 openloop/base openloop/slow
+
+# --- the data verification table: golden, its counts from the result files, only where verified --
+# verify/: 001 clean, 002 with 4 mismatches (failed), 003 verification off (tests/fixtures/results/README.md).
+golden report-verify.txt 0 "$SSDBENCH" report verify
+golden report-verify.md 0 "$SSDBENCH" report --format markdown verify
+golden report-verify.csv 0 "$SSDBENCH" report --format csv verify
+golden report-verify.json 0 "$SSDBENCH" report --format json verify
+n=$(python3 - "$TMPDIR/report-verify.csv" "$TMPDIR/report-verify.json" "$TMPDIR/report-verify.txt" verify/*.json <<'PY'
+import csv, json, re, sys
+csvf, jsonf, textf, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+runs = {json.load(open(f))["target"]["label"]: json.load(open(f)) for f in files}
+want = {}
+for lab, r in runs.items():
+    v = r["results"].get("verify")
+    want[lab] = None if v is None else dict(blocks_checked=v["blocks_checked"], bytes_checked=v["bytes_checked"],
+                                            mismatches=v["mismatches"], **v["kinds"])
+bad, n = [], 0
+got = {}
+for row in csv.reader(open(csvf)):
+    if row[0] == "data verification":
+        got.setdefault(row[4], {})[row[7]] = int(row[9])
+for lab, w in want.items():
+    if (w or None) != got.get(lab):
+        bad.append("csv %s: %s, expected %s" % (lab, got.get(lab), w))
+    n += len(w or {})
+for c in json.load(open(jsonf))["verification"]:
+    w = want[c["device"]]
+    if w is None:
+        ok = c["runs"] == 0 and c["status"] == "off" and c["first"] is None
+    else:
+        ok = all(c[k] == w[k] for k in ("blocks_checked", "bytes_checked", "mismatches")) and \
+             all(c["kinds"][k] == w[k] for k in c["kinds"]) and \
+             c["status"] == ("FAILED" if w["mismatches"] else "ok") and \
+             (c["first"] is None) == (w["mismatches"] == 0)
+        if w["mismatches"]:
+            f = runs[c["device"]]["results"]["verify"]["first"][0]
+            ok = ok and all(c["first"][k] == f[k] for k in f)
+    if not ok:
+        bad.append("json %s: %s, expected %s" % (c["device"], c, w))
+    n += 1
+text = open(textf).read().split("data verification\n", 1)[1].split("\n\n", 1)[0].splitlines()
+for line in text[2:]:
+    cells = re.split(r"\s{2,}", line.strip())
+    w = want[cells[1]]
+    nums = ["-"] * 8 if w is None else [str(x) for x in (1, w["blocks_checked"], w["bytes_checked"], w["mismatches"],
+                                                         w["corrupt"], w["misplaced"], w["stale"], w["foreign"])]
+    if cells[2:10] != nums:
+        bad.append("text %s: %s, expected %s" % (cells[1], cells[2:10], nums))
+    n += 1
+print("\n".join(bad), file=sys.stderr)
+print(n)
+sys.exit(1 if bad else 0)
+PY
+) || fail "the verification table differs from the result files (above)"
+ok "verification table: $n values agree with the result files (csv, json, text)"
+grep -q "stale at 1052672 (readback)  FAILED$" "$TMPDIR/report-verify.txt" ||
+	fail "the text table does not name the first mismatch: $(cat "$TMPDIR/report-verify.txt")"
+for f in report.txt report.md report.csv; do
+	! grep -q "data verification" "$TMPDIR/$f" || fail "$f: a verification table without verified results"
+done
+jq -e 'has("verification") | not' "$TMPDIR/report.json" >/dev/null || fail "report.json: verification without verified results"
+"$SSDBENCH" report --format html -o "$TMPDIR/verify.html" verify >/dev/null 2>&1 || fail "report --format html of verify/ failed"
+xmllint --noout "$TMPDIR/verify.html" || fail "verify.html is not well-formed XML (above)"
+grep -q '<section id="verify">' "$TMPDIR/verify.html" || fail "verify.html has no verification section"
+grep -q '<td class="fail">FAILED</td>' "$TMPDIR/verify.html" || fail "verify.html does not mark the failed verification"
+ok "verification table in html"
+
 # The json report is the same whatever the spelling of the inputs (relative, absolute, a trailing
 # slash, the files one by one) and from one run to the next: nothing in it depends on time or paths.
 jq -e '.schema == "ssdbench-report"' "$TMPDIR/report.json" >/dev/null || fail "the json report is not an ssdbench-report"
@@ -366,7 +439,7 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 	done
 	ok "rsvg-convert renders every SVG ($((${#svgs[@]} + ${#inl[@]})) files)"
 else
-	echo "skip - rsvg-convert is not installed: the SVGs were not rendered"
+	skip_part "rsvg-convert is not installed: the SVGs were not rendered"
 fi
 
 browser=
@@ -387,7 +460,7 @@ if [[ -n $browser ]]; then
 	grep -q '<svg' "$TMPDIR/dom.html" || fail "$browser's DOM of the page has no <svg"
 	ok "$browser renders the HTML page without a console error"
 else
-	echo "skip - no chromium, chromium-browser or google-chrome on PATH: the HTML page was not rendered in a browser"
+	skip_part "no chromium, chromium-browser or google-chrome on PATH: the HTML page was not rendered in a browser"
 fi
 
 # --- bad inputs: exit 2, a message naming the culprit, nothing on stdout ---------------------------
@@ -440,6 +513,81 @@ rc=0
 assert_eq "$rc" 2 "html report with a bad input"
 [[ ! -e $BAD/r.html && ! -e $BAD/plots ]] || fail "a refused report left $BAD/r.html or $BAD/plots behind"
 ok "a refused report writes nothing"
+
+# --- hostile strings: a label (or a model from sysfs) with a pipe, markup, a formula, a tab, escapes ---
+# Labels with control characters are refused at input; a result from elsewhere can still carry them,
+# so every format must show them safely. One copy of iozone-a per label.
+HOST=$TMPDIR/hostile
+labels=('a|b' '<script>alert(1)</script>' "=cmd|' /C calc'!A0" $'tab\there' $'esc\e[2Jx\e]0;t\a' 'back\slash & co')
+for i in "${!labels[@]}"; do
+	mkdir -p "$HOST/d$i"
+	for f in "$FIX"/iozone-a/*.json; do
+		jq --arg l "${labels[$i]}" 'if .schema == "ssdbench-result" then .target.label = $l | .job.label = $l |
+			.target.model = $l | .host.hostname = $l else . end' "$f" >"$HOST/d$i/${f##*/}"
+	done
+done
+for fmt in text markdown csv json html; do
+	assert_exit 0 "$SSDBENCH" report --format "$fmt" -o "$TMPDIR/hostile.$fmt" "$HOST"/d*
+done
+assert_exit 0 "$SSDBENCH" compare --format markdown --junit "$TMPDIR/hostile-cmp.xml" "$HOST/d0" "$HOST/d4" \
+	>"$TMPDIR/hostile-cmp.md"
+assert_exit 0 "$SSDBENCH" compare "$HOST/d1" "$HOST/d4" >"$TMPDIR/hostile-cmp.txt" 2>&1
+printf '{"criteria": [{"name": "reads | <b>", "select": {"rw": "randread"}, "iops": ">= 1"}]}\n' \
+	>"$HOST.crit"
+assert_exit 0 "$SSDBENCH" check --format markdown --criteria "$HOST.crit" --junit "$TMPDIR/hostile-check.xml" \
+	"$HOST"/d* >"$TMPDIR/hostile-check.md"
+assert_exit 0 "$SSDBENCH" check --criteria "$HOST.crit" "$HOST"/d* >"$TMPDIR/hostile-check.txt" 2>&1
+for f in "$TMPDIR"/hostile.* "$TMPDIR"/hostile-*; do
+	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$f"; then
+		fail "${f##*/}: a raw control character: $(LC_ALL=C grep -n $'[\x01-\x09\x0b-\x1f\x7f]' "$f" | head -2 | od -c | head -4)"
+	fi
+done
+ok "no raw control character (tab, ESC, BEL) in any format of report, compare or check"
+for f in hostile.html hostile-cmp.xml hostile-check.xml; do
+	xmllint --noout "$TMPDIR/$f" || fail "$f is not well-formed"
+	! grep -q '<script>' "$TMPDIR/$f" || fail "$f carries a raw <script>"
+done
+ok "html and JUnit: well-formed, no raw <script>"
+python3 - "$TMPDIR" "${labels[@]}" <<'PY' || fail "the hostile labels are not shown safely (above)"
+import csv, json, re, sys
+d, labels = sys.argv[1], sys.argv[2:]
+bad = []
+# Markdown: no raw markup; every row of a table has the header's number of unescaped pipes.
+for name in ("hostile.markdown", "hostile-cmp.md", "hostile-check.md"):
+    text = open(f"{d}/{name}").read()
+    if "<script>" in text:
+        bad.append(f"{name}: raw <script>")
+    if "a\\|b" not in text and name != "hostile-check.md":
+        bad.append(f"{name}: no escaped a\\|b")
+    cols = None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            cols = None
+            continue
+        n = len(re.findall(r"(?<!\\)\|", line.replace("\\\\", "")))
+        cols = cols or n
+        if n != cols:
+            bad.append(f"{name}: a row of {n} pipes in a table of {cols}: {line}")
+# CSV: parses to rows of the header's width; no cell a spreadsheet takes for a formula.
+rows = list(csv.reader(open(f"{d}/hostile.csv", newline="")))
+for r in rows:
+    if len(r) != len(rows[0]):
+        bad.append(f"csv: {len(r)} fields, the header has {len(rows[0])}: {r}")
+    for c in r:
+        if c[:1] in ("=", "+", "-", "@") and not re.fullmatch(r"[-+]?[0-9.]+(e[-+]?[0-9]+)?", c):
+            bad.append(f"csv: a formula cell {c!r}")
+if not any(c == "'=cmd|' /C calc'!A0" for r in rows for c in r):
+    bad.append("csv: the formula label is not shown with a leading apostrophe")
+# JSON keeps the labels exactly (jansson escapes them).
+devices = {c["device"] for c in json.load(open(f"{d}/hostile.json"))["cases"]}
+if devices != set(labels):
+    bad.append(f"json: devices {devices}, want {set(labels)}")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+grep -qF 'tab\there' "$TMPDIR/hostile.text" && grep -qF 'esc\x1b[2Jx\x1b]0;t\x07' "$TMPDIR/hostile.text" ||
+	fail "text: the tab and the escapes are not shown as \\t and \\x1b"
+ok "markdown tables keep their columns, csv has no formula cell, json keeps the labels, text shows \\t and \\x1b"
 
 if [[ $UPDATE == 1 ]]; then
 	mkdir -p "$GOLD"

@@ -110,28 +110,45 @@ if ! grep -q drive-a "$TMPDIR/two.err" || ! grep -q drive-b "$TMPDIR/two.err"; t
 	fail "the message does not name both devices: $(cat "$TMPDIR/two.err")"
 fi
 
-# A copy of iozone-b without its 64k runs (files and manifest entries): those cases are listed as
-# only in the baseline, and the others still compared.
+# A copy of iozone-b without its 64k runs (files and manifest entries): those cases are missing from
+# the candidate, and each fails the gate (exit 3, a JUnit failure naming the case, a MISSING row) ...
 B4=$TMPDIR/iozone-b-4k
 mkdir "$B4"
 cp iozone-b/[0-9]*.json "$B4/"
 rm "$B4"/*-64k-*.json
 jq '.runs |= map(select(.case | startswith("64k-") | not))' iozone-b/manifest.json >"$B4/manifest.json"
 rc=0
-"$SSDBENCH" compare --junit "$TMPDIR/only.xml" iozone-a "$B4" >"$TMPDIR/only.txt" 2>"$TMPDIR/only.err" || rc=$?
-[[ $rc == 0 || $rc == 3 ]] || fail "compare iozone-a against iozone-b without 64k: exit $rc: $(cat "$TMPDIR/only.err")"
+"$SSDBENCH" compare --junit "$TMPDIR/miss.xml" iozone-a "$B4" >"$TMPDIR/miss.txt" 2>"$TMPDIR/miss.err" || rc=$?
+assert_eq "$rc" 3 "compare with 4 baseline cases missing from the candidate: exit status"
+xmllint --noout "$TMPDIR/miss.xml" || fail "the JUnit file is not well-formed XML (above)"
+for c in 64k-randread 64k-randwrite 64k-read 64k-write; do
+	grep -q "name=\"$c: [^\"]*\"><failure type=\"missing\"" "$TMPDIR/miss.xml" ||
+		fail "no JUnit failure for the missing case $c: $(cat "$TMPDIR/miss.xml")"
+	grep -Eq "^$c +.* missing +- +MISSING$" "$TMPDIR/miss.txt" || fail "no MISSING row for $c: $(cat "$TMPDIR/miss.txt")"
+done
+ok "each missing case has a MISSING row and a JUnit failure"
+grep -q '4 missing' "$TMPDIR/miss.txt" || fail "the summary does not count 4 missing: $(tail -1 "$TMPDIR/miss.txt")"
+# ... unless --allow-missing: then they are listed as only in the baseline, and the others still compared.
+# The one regression of the fixtures is 64k-write, which the copy lacks: the 4 cases left pass the gate
+# (exit 0) in either direction, in every format.
+rc=0
+"$SSDBENCH" compare --allow-missing --junit "$TMPDIR/only.xml" iozone-a "$B4" >"$TMPDIR/only.txt" 2>"$TMPDIR/only.err" || rc=$?
+assert_eq "$(jget "$GOLD/compare.json" '[.rows[] | select(.verdict == "REGRESSION") | .case] | join(" ")')" 64k-write \
+	"the fixtures' regressions (golden compare.json)"
+[[ $rc == 0 ]] || fail "compare --allow-missing iozone-a against iozone-b without 64k: exit $rc, expected 0: $(cat "$TMPDIR/only.err")"
 only=$(awk '/^only in the baseline/ { f = 1; next } f && /^$/ { exit } f { print $1 }' "$TMPDIR/only.txt" | LC_ALL=C sort | tr '\n' ' ')
 assert_eq "$only" "64k-randread 64k-randwrite 64k-read 64k-write " "cases listed as only in the baseline"
 ! grep -q '^only in the candidate' "$TMPDIR/only.txt" || fail "cases listed as only in the candidate: $(cat "$TMPDIR/only.txt")"
 grep -Eq '^4 cases compared' "$TMPDIR/only.txt" || fail "the summary does not say 4 cases compared: $(tail -1 "$TMPDIR/only.txt")"
 xmllint --noout "$TMPDIR/only.xml" || fail "the JUnit file is not well-formed XML (above)"
 assert_eq "$(count '<skipped' "$TMPDIR/only.xml")" 4 "<skipped testcases in JUnit for the cases of one side"
-"$SSDBENCH" compare --format json iozone-a "$B4" >"$TMPDIR/only.json" 2>/dev/null || true
+assert_exit 0 "$SSDBENCH" compare --allow-missing --format json iozone-a "$B4" >"$TMPDIR/only.json"
 assert_eq "$(jget "$TMPDIR/only.json" '.only_in_baseline | sort | join(" ")')" \
 	"64k-randread 64k-randwrite 64k-read 64k-write" "json only_in_baseline"
 assert_eq "$(jget "$TMPDIR/only.json" '.only_in_candidate | length')" 0 "json only_in_candidate"
 # And the other way round.
-"$SSDBENCH" compare "$B4" iozone-a >"$TMPDIR/only2.txt" 2>/dev/null || true
+# (Cases only in the candidate do not fail the gate: no --allow-missing needed.)
+assert_exit 0 "$SSDBENCH" compare "$B4" iozone-a >"$TMPDIR/only2.txt"
 only=$(awk '/^only in the candidate/ { f = 1; next } f && /^$/ { exit } f { print $1 }' "$TMPDIR/only2.txt" | LC_ALL=C sort | tr '\n' ' ')
 assert_eq "$only" "64k-randread 64k-randwrite 64k-read 64k-write " "cases listed as only in the candidate"
 

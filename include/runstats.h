@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run measured, as plain data: per-direction statistics, errors, phases, steady state, stalls
+ * and the whole run_result. The hot loop fills it (run.h, worker.h); the result writer and the
+ * terminal output read it without seeing the workers.
+ */
+#ifndef SSDBENCH_RUNSTATS_H
+#define SSDBENCH_RUNSTATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+enum op {
+	OP_READ = 0,
+	OP_WRITE = 1,
+};
+
+struct opstats {
+	struct hist lat;         /* service time: from submission to completion */
+	struct hist resp;        /* open loop only (buckets NULL otherwise): from the scheduled time */
+	uint64_t ios;
+	uint64_t bytes;
+};
+
+/* What an error record is about: an I/O (enum op), or a step before any I/O could run. */
+enum err_op {
+	ERR_OP_READ = OP_READ,
+	ERR_OP_WRITE = OP_WRITE,
+	ERR_OP_TRIM,
+	ERR_OP_FSYNC,
+	ERR_OP_OPEN,             /* opening (or creating) the target */
+	ERR_OP_SETUP,            /* buffers, threads, the engine's ring or context */
+};
+
+/* The name of an enum err_op in result files and messages. */
+static inline const char *err_op_name(unsigned op)
+{
+	static const char *const names[] = { "read", "write", "trim", "fsync", "open", "setup" };
+
+	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "read";
+}
+
+struct err_rec {
+	uint8_t op;              /* enum err_op */
+	int err;                 /* errno, or EIO for a short transfer */
+	uint64_t offset;         /* of the first occurrence */
+	uint64_t count;
+};
+
+enum run_status {
+	RUN_OK,
+	RUN_INTERRUPTED,
+	RUN_FAILED,
+};
+
+struct series {
+	uint64_t interval_ns;
+	size_t n, cap;
+	double *iops;
+	double *bw;        /* bytes per second */
+	double *lat_mean;  /* ns; 0 where no I/O completed */
+	double *resp_mean; /* open loop only (else NULL): mean response time, ns; 0 where none completed */
+};
+
+struct phase {
+	bool done;
+	uint64_t bytes;
+	uint64_t ns;
+};
+
+#define RUN_MAX_ERRS 16
+
+/* Steady state (the rule of ss.h) of a run that asked for it. */
+struct ss_result {
+	bool enabled;
+	bool reached;          /* the rule held over some window of the run */
+	bool stopped;          /* the run stopped because it held */
+	unsigned window;
+	uint64_t round_ns;
+	size_t reached_at;     /* 1-based round at the end of the first window that held, 0 = never */
+	size_t n, cap;
+	double *rounds;        /* the metric per round */
+	double mean, range, slope, excursion; /* over the first window that held, else the last */
+};
+
+/*
+ * A stall: a time in the measured phase during which the process did not run at all (SIGSTOP, a
+ * frozen cgroup, a paused VM, a machine too overloaded to schedule it). Its rates include that
+ * time. Found by the monitor thread waking RUN_STALL_NS or more after it was due: it wakes at least
+ * every 100 ms, so a wake that late means no thread of the process ran meanwhile.
+ */
+struct stall {
+	uint64_t start_ns;       /* from the start of the measured phase (the time series' origin) */
+	uint64_t duration_ns;    /* at least this long: the stop may have begun up to 100 ms earlier */
+};
+
+/*
+ * Data verification (the job parameter verify, and `ssdbench verify`). Every unit of a written block
+ * (4 KiB, or bs when smaller; verify.h) carries a header; a read checks what it finds against what this
+ * run last wrote there. The kinds of mismatch, as results.verify.kinds names them:
+ */
+enum vkind {
+	VK_CORRUPT,              /* the checksum does not match the content: corruption, a torn write */
+	VK_MISPLACED,            /* a valid unit whose header names another offset: misdirected write */
+	VK_STALE,                /* this run's unit, but an older generation than it last wrote: a lost write */
+	VK_FOREIGN,              /* not this run's unit where it wrote one: never written, zeroed, another run's */
+	VK_COUNT,
+};
+
+static inline const char *vkind_name(unsigned k)
+{
+	static const char *const names[] = { "corrupt", "misplaced", "stale", "foreign" };
+
+	return k < VK_COUNT ? names[k] : "corrupt";
+}
+
+/* Where a mismatch was found. */
+enum vphase {
+	VPHASE_INLINE,           /* a read of the measured run */
+	VPHASE_READBACK,         /* the read-back pass after a run that wrote */
+	VPHASE_VERIFY,           /* `ssdbench verify` */
+};
+
+static inline const char *vphase_name(unsigned p)
+{
+	static const char *const names[] = { "inline", "readback", "verify" };
+
+	return p < 3 ? names[p] : "inline";
+}
+
+/* A unit's header fields (as found on the target, or as expected). */
+struct vfields {
+	uint32_t magic;
+	uint32_t crc;            /* stored checksum */
+	uint64_t offset;
+	uint64_t run_id;
+	uint32_t len;
+	uint8_t gen;
+};
+
+#define VERIFY_EXCERPT 32
+
+/* One mismatch in detail. */
+struct vmismatch {
+	uint64_t offset;         /* of the unit on the target, bytes */
+	uint8_t kind;            /* enum vkind */
+	uint8_t phase;           /* enum vphase */
+	bool has_header;         /* the unit starts with the header magic (found is meaningful) */
+	uint64_t exp_run_id;     /* what was expected: this run, and a generation in [gen_lo, gen_hi] */
+	uint8_t exp_gen_lo, exp_gen_hi;
+	struct vfields found;
+	uint32_t crc_computed;   /* over what was read */
+	unsigned char excerpt[VERIFY_EXCERPT];   /* the unit's first bytes as read */
+};
+
+#define VERIFY_MAX_FIRST 16
+
+struct verify_result {
+	bool enabled;
+	uint64_t run_id;         /* the identity stamped into this run's units (the journal's, for verify) */
+	uint64_t blocks_checked; /* units checked (header, checksum, offset, and generation where known) */
+	uint64_t bytes_checked;
+	uint64_t mismatches;     /* the sum of kinds */
+	uint64_t kinds[VK_COUNT];
+	uint64_t unwritten;      /* units read that this run had not written: checked only if they carry a header */
+	uint64_t inflight_old;   /* units whose write was in flight at a kill or crash, found with the old data */
+	uint64_t inflight_new;   /* ... found with the new data */
+	uint64_t unflushed;      /* after a crash: units written after the last flush the journal covers, found newer */
+	struct vmismatch first[VERIFY_MAX_FIRST];   /* the mismatches of the lowest offsets, in order */
+	unsigned nfirst;
+};
+
+#define RUN_STALL_NS 500000000ull
+#define RUN_MAX_STALLS 64
+
+/*
+ * An open-loop run's timetable (rate_iops, rate_bw): requests are due at scheduled times, issued when
+ * due as far as qd allows; a request that waits for a free slot keeps its due time, so its response
+ * time counts the wait (no coordinated omission).
+ */
+struct sched_result {
+	bool enabled;            /* the run was open loop */
+	unsigned arrival;        /* enum arrival (job.h) */
+	double offered_iops;     /* the rate asked for, requests a second over all threads */
+	uint64_t scheduled;      /* requests due in the measured window */
+	uint64_t issued;         /* requests issued in the measured window */
+	uint64_t backlog;        /* at the end: requests due but not issued (every slot was busy) */
+	uint64_t late_max_ns;    /* the longest a request waited past its due time before its issue */
+	uint64_t sleeps;         /* times a worker slept until the next due time (nothing to reap) */
+	uint64_t wake_err_sum_ns, wake_err_max_ns;   /* how late those sleeps woke, summed and the most */
+};
+
+struct run_result {
+	enum run_status status;
+	uint64_t started_at, finished_at;   /* CLOCK_REALTIME ns */
+	uint64_t runtime_ns;                /* the measured phase */
+	unsigned qd;                        /* as run (psync: 1) */
+	struct opstats op[2];               /* OP_READ, OP_WRITE, merged over threads */
+	double cpu_user, cpu_sys;
+	struct series ts;
+	struct err_rec errs[RUN_MAX_ERRS];
+	unsigned nerrs;
+	struct phase layout, trim, fill;
+	struct phase readback;                /* verify=on: reading back what the run wrote */
+	struct verify_result verify;
+	struct sched_result sched;          /* open loop: the timetable as it ran */
+	struct ss_result ss;
+	struct stall stalls[RUN_MAX_STALLS];  /* the first ones, in order */
+	unsigned nstalls;
+	uint64_t stalled_ns;                /* all stalls together, those past RUN_MAX_STALLS too */
+	char message[256];                  /* why it failed or was interrupted */
+};
+
+#endif

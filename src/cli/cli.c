@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/* Command dispatch, help, version and the small helpers every command uses. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "job.h"
+#include "textesc.h"
+
+/* ssdbench --help: the head, the list of commands (from the command table), the tail. */
+static const char usage_main[] =
+	"usage: ssdbench COMMAND [OPTIONS] [ARGS]\n"
+	"\n"
+	"A storage benchmark: sequential, random, strided and mixed workloads against block devices\n"
+	"or files, one JSON result per run.\n"
+	"\n"
+	"commands:\n";
+
+static const char usage_main_tail[] =
+	"\n"
+	"options:\n"
+	"  -h, --help                  this help\n"
+	"  -V, --version               version and git revision\n"
+	"\n"
+	"Example: ssdbench run --rw randread --bs 4k --qd 32 --runtime 30s /dev/nvme0n1\n";
+
+static const char usage_run[] =
+	"usage: ssdbench run [OPTIONS] [TARGET...]\n"
+	"       ssdbench run --profile NAME [--set NAME=VALUE...] [--dry-run] [TARGET...]\n"
+	"\n"
+	"Runs a job, or every case of a profile, against each TARGET (a block device or a regular file;\n"
+	"default ./ssdbench.scratch, created and laid out with real data). A comma list (--bs 4k,64k)\n"
+	"makes one case per value; several lists make their cross product. Results go to\n"
+	"OUTPUT/<profile-or-job>-<label>-<time>/, one JSON file per run and manifest.json.\n"
+	"A new file is created only on a filesystem for data (not under /dev, /proc, /sys). A read job\n"
+	"that must lay out the holes of a file writes to it, and is refused where writes are. A job\n"
+	"that writes holds its device or file until the invocation ends: a second one is refused.\n"
+	"\n"
+	"job parameters (also --set NAME=VALUE):\n";
+
+static const char usage_run_tail[] =
+	"\n"
+	"sizes take k m g t (powers of 1024); durations ms s m h; percents end in %%.\n"
+	"\n"
+	"options:\n"
+	"      --profile NAME|PATH     run a profile (ssdbench profiles lists them)\n"
+	"      --set NAME=VALUE        override a parameter of every case; a comma list replaces an axis\n"
+	"      --dry-run               print the cases, what each writes and the time; touch nothing\n"
+	"  -o, --output DIR            where results go (default ./results)\n"
+	"      --json                  print each result as JSON on stdout instead of the table\n"
+	"      --progress WHEN         auto (when stderr is a terminal), always or never\n"
+	"      --force                 allow writes to a device that holds data (a partition table, a\n"
+	"                              filesystem, RAID or LVM signature); never to one in use\n"
+	"      --continue-on-error     record I/O errors and go on instead of stopping the run\n"
+	"  -h, --help                  this help\n"
+	"\n"
+	"Refused before anything starts (exit 2): O_DIRECT or trim that the file's filesystem cannot\n"
+	"do, I/O buffers (threads x qd x bs) beyond the memory available, files that do not fit on\n"
+	"their filesystem together. What fails later (a device taken by another program, an open or\n"
+	"allocation refused) leaves a whole failed result naming the step. A run the process could not\n"
+	"run for 0.5 s or more (SIGSTOP, a frozen cgroup) is flagged: results.stalls, a warning.\n"
+	"\n"
+	"exit: 0 ok, 1 a run failed, 2 bad usage (nothing written), 130 interrupted (SIGINT, SIGTERM,\n"
+	"or stdout's reader gone, as with | head: the run in progress is written as interrupted).\n";
+
+static const char usage_info[] =
+	"usage: ssdbench info [--json] TARGET\n"
+	"\n"
+	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, vendor, serial,\n"
+	"firmware, transport, the NVMe namespace ID, rotational, scheduler, and whether it may be\n"
+	"written (mounts, swap, holders, loop devices, signatures). Opens nothing for writing.\n";
+
+static const char usage_verify[] =
+	"usage: ssdbench verify [--journal FILE] [--output DIR] [--json] [--progress WHEN]\n"
+	"                       [--set NAME=VALUE]... TARGET\n"
+	"\n"
+	"Reads back what a run with verify=on wrote to TARGET and checks every unit (4 KiB, or bs\n"
+	"when smaller): its checksum (corrupt), the offset its header names (misplaced), and with\n"
+	"the run's journal (journal=FILE) the run and generation that must be there (stale: a lost\n"
+	"write; foreign: never written, zeroed, or another run's). After a kill, writes that were\n"
+	"in flight are reported as old or new, never as lost; after a crash or power cut, the\n"
+	"journal's last checkpoint (taken after a flush of the target) is what must be there.\n"
+	"Without a journal every unit that carries a header is checked for checksum and offset.\n"
+	"Writes one result file (results.verify) under DIR (default results/). Opens nothing for\n"
+	"writing. --set takes job parameters such as qd, threads, engine, direct.\n"
+	"\n"
+	"Exit status: 0 clean, 1 mismatches (or I/O errors), 2 bad input (not a journal, not its\n"
+	"target), 130 interrupted.\n";
+
+static const char usage_report[] =
+	"usage: ssdbench report [OPTIONS] RESULT...\n"
+	"\n"
+	"Tables from result files or directories of them (any mix of hosts, devices and profiles):\n"
+	"runs of the same job parameters on the same device are one case, their repeats given as\n"
+	"mean +- sample stddev; one table per pattern, the varying parameter in rows and devices in\n"
+	"columns (or as the profile's report hint says); MB/s for sequential patterns, IOPS for\n"
+	"random ones. Latency percentiles come from the runs' histograms added together. Then price\n"
+	"per performance for the devices with a price (seed 000 Table VI).\n"
+	"\n"
+	"options:\n"
+	"      --format FMT       text (default), markdown, csv, json or html (one self-contained page\n"
+	"                         with the charts)\n"
+	"      --metric LIST      iops, mbps, lat-mean, lat-max, lat-pNN (lat-p99, lat-p99.999), and\n"
+	"                         of open-loop runs resp-mean, resp-max, resp-pNN; a comma list gives\n"
+	"                         a set of tables per metric [the profile's hint, else auto]\n"
+	"      --units mb|mib     MB/s = 10^6 bytes/s (default, as the seeds and fio) or MiB/s\n"
+	"      --price LABEL=USD  a device's price (wins over target.price in the results); repeatable\n"
+	"      --at NAME=VALUE    the case the price table uses (default: the smallest request size)\n"
+	"      --rows DIM         the row dimension: a job parameter, case, rw or target\n"
+	"      --columns DIM      the column dimension [target: one column per device]\n"
+	"      --plot DIR         write the charts as SVG files into DIR\n"
+	"  -o, --output FILE      write the report to FILE instead of stdout\n"
+	"\n"
+	"Outputs (-o, --plot) never replace an input file, and are written whole (a temporary file\n"
+	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
+	"\n"
+	"exit: 0 ok, 1 an output could not be written, 2 bad usage or a result file that cannot be read.\n"
+	"Example: ssdbench report --format html -o report.html results/\n";
+
+static const char usage_compare[] =
+	"usage: ssdbench compare [OPTIONS] BASELINE CANDIDATE\n"
+	"\n"
+	"Matches the cases of two sets of results (files or directories) by their job parameters,\n"
+	"never by device, and shows each metric's baseline, candidate and change. A gated metric that\n"
+	"is worse by more than the threshold is a regression (exit 3): IOPS and bandwidth lower,\n"
+	"latency higher. When both sides have repeats, a change within their noise (Welch's t test\n"
+	"at 95%) is marked 'within noise' and does not fail.\n"
+	"Every case of the baseline is judged: a case whose runs failed or were interrupted (on\n"
+	"either side), whose runs completed no I/O, or that the candidate lacks fails the gate too\n"
+	"(FAILED, NO I/O, MISSING; exit 3, a JUnit failure, the reason under the table), unless\n"
+	"an --allow option says to leave it out. Cases only in the candidate are listed.\n"
+	"\n"
+	"options:\n"
+	"      --threshold PCT    how much worse fails the gate [5]\n"
+	"      --metric LIST      the gated metrics: iops, mbps, lat-mean, lat-max, lat-pNN,\n"
+	"                         resp-mean, resp-max, resp-pNN (open-loop runs)\n"
+	"                         [mbps for sequential patterns, iops for random ones]\n"
+	"      --junit FILE       JUnit XML: a testcase per case and gated metric\n"
+	"      --format FMT       text (default), markdown (for a pull-request comment) or json\n"
+	"      --units mb|mib     MB/s (default) or MiB/s\n"
+	"      --allow-missing    a baseline case the candidate lacks is listed, not a failure\n"
+	"      --allow-failed     failed or interrupted runs are left out, not a failure\n"
+	"      --allow-empty      runs that completed no I/O are left out, not a failure\n"
+	"                         (a case left with no run on a side is skipped)\n"
+	"\n"
+	"Outputs (--junit) never replace an input file, and are written whole (a temporary file\n"
+	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
+	"exit: 0 no regression, 3 a regression or a case that fails the gate, 2 bad usage or\n"
+	"nothing in common, 1 the --junit file could not be written.\n";
+
+static const char usage_check[] =
+	"usage: ssdbench check --criteria FILE [OPTIONS] RESULT...\n"
+	"\n"
+	"Checks results against absolute acceptance criteria (docs/report.md), e.g.\n"
+	"  {\"criteria\": [{\"select\": {\"rw\": \"randread\", \"bs\": \"4k\"},\n"
+	"                 \"iops\": \">= 50000\", \"lat_p99.99\": \"<= 2ms\"}]}\n"
+	"Each criterion applies to every case (per device) its select matches; one that matches\n"
+	"nothing is an error, not a pass. A case whose runs failed, were interrupted or completed\n"
+	"no I/O violates every requirement on it (exit 3, a JUnit failure), unless an --allow\n"
+	"option says to leave such runs out. \"verify_mismatches\": \"== 0\" gates on data\n"
+	"verification (verify=on): a case that did not verify is an error, not a pass.\n"
+	"\"max_iops_at_target\": \">= 50000\" gates on the answer of a latency_target search\n"
+	"(results.search.max_iops): a case that ran no search is an error, not a pass.\n"
+	"\n"
+	"options:\n"
+	"      --criteria FILE    the criteria (required)\n"
+	"      --junit FILE       JUnit XML: a testcase per criterion, case and metric\n"
+	"      --format FMT       text (default), markdown or json\n"
+	"      --allow-missing    a criterion that selects no case is skipped, not an error\n"
+	"      --allow-failed     failed or interrupted runs are left out, not a violation\n"
+	"      --allow-empty      runs that completed no I/O are left out, not a violation\n"
+	"                         (a case left with no run is skipped)\n"
+	"\n"
+	"Outputs (--junit) never replace an input file, and are written whole (a temporary file\n"
+	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
+	"exit: 0 every criterion met, 3 a violation, 2 bad usage, bad criteria or no match, 1 the\n"
+	"--junit file could not be written.\n";
+
+/* Messages quote paths, labels and values as given: no control character reaches the terminal raw. */
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	fputs(prefix, stderr);
+	if (vasprintf(&msg, fmt, ap) >= 0) {
+		esc_text(stderr, msg);
+		free(msg);
+	}
+	fputc('\n', stderr);
+}
+
+static const char usage_profiles[] =
+	"usage: ssdbench profiles [list]\n"
+	"       ssdbench profiles show NAME|PATH\n"
+	"\n"
+	"Lists the profiles (one experiment of the seed documents each) with a one-line description,\n"
+	"or prints one profile's source, notes and expanded cases. Run one with\n"
+	"ssdbench run --profile NAME TARGET (see docs/profiles.md).\n";
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("ssdbench: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("ssdbench: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int cli_option_error(int ch, char **argv, const char *cmd)
+{
+	if (ch == ':')
+		cli_error("option '%s' needs a value", argv[optind - 1]);
+	else
+		cli_error("unknown option '%s' (see ssdbench help %s)", argv[optind - 1], cmd);
+	return EXIT_USAGE;
+}
+
+static bool needs_quote(const char *s)
+{
+	return !*s || strpbrk(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") != NULL;
+}
+
+char *cli_command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	char *out, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	out = p = malloc(len);
+	if (!out)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (i)
+			*p++ = ' ';
+		if (!needs_quote(s)) {
+			p = stpcpy(p, s);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *s; s++)
+			p = *s == '\'' ? stpcpy(p, "'\\''") : (*p = *s, p + 1);
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return out;
+}
+
+static void print_run_help(FILE *f)
+{
+	fputs(usage_run, f);
+	for (size_t i = 0; i < job_param_count(); i++) {
+		const char *name, *dflt, *help = job_param_help(i, &name, &dflt);
+		char opt[40];
+		size_t k;
+
+		snprintf(opt, sizeof(opt), "--%s", name);
+		for (k = 2; opt[k]; k++)
+			opt[k] = opt[k] == '_' ? '-' : opt[k];
+		fprintf(f, "  %-18s %s%s%s%s\n", opt, help, *dflt ? " [" : "", dflt, *dflt ? "]" : "");
+	}
+	fprintf(f, usage_run_tail);
+}
+
+static int cmd_help_run(int argc, char **argv);
+
+/*
+ * The commands, in the order ssdbench --help lists them (git's commands[]). A command with help text
+ * (usage, or print_usage where it is built at run time) gets -h and --help from the dispatcher.
+ */
+static const struct cmd {
+	const char *name;
+	const char *args;                   /* after the name in the list */
+	const char *summary;
+	int (*fn)(int argc, char **argv);   /* argv[0] is the command's name */
+	const char *usage;
+	void (*print_usage)(FILE *f);
+} commands[] = {
+	{ "run", "[OPTIONS] [TARGET...]", "run a job against each TARGET (default ./ssdbench.scratch)",
+	  cmd_run, NULL, print_run_help },
+	{ "info", "TARGET", "what ssdbench knows of a device or file", cmd_info, usage_info, NULL },
+	{ "profiles", "[list|show NAME]", "the shipped experiments, and the cases of one", cmd_profiles,
+	  usage_profiles, NULL },
+	{ "report", "RESULT...", "tables, price per performance and charts from results", cmd_report,
+	  usage_report, NULL },
+	{ "compare", "BASELINE CANDIDATE", "case-by-case changes; exit 3 on a regression (CI gate)",
+	  cmd_compare, usage_compare, NULL },
+	{ "check", "--criteria FILE RESULT...", "acceptance criteria; exit 3 on a violation", cmd_check,
+	  usage_check, NULL },
+	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
+	  cmd_verify, usage_verify, NULL },
+	{ "help", "COMMAND", "help for one command", cmd_help_run, NULL, NULL },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static bool has_help(const struct cmd *c)
+{
+	return c && (c->usage || c->print_usage);
+}
+
+/* "run, info, ..., check": the commands with help of their own. */
+static void command_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NCOMMANDS && n < len; i++)
+		if (has_help(&commands[i]))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", commands[i].name);
+}
+
+static void print_main_usage(FILE *f)
+{
+	char line[64];
+
+	fputs(usage_main, f);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		snprintf(line, sizeof(line), "%s %s", commands[i].name, commands[i].args);
+		fprintf(f, "  %-26s  %s\n", line, commands[i].summary);
+	}
+	fputs(usage_main_tail, f);
+}
+
+/* ssdbench --help (cmd NULL) or help for one command, on f. */
+static int cmd_help(const char *cmd, FILE *f)
+{
+	const struct cmd *c = cmd ? find_command(cmd) : NULL;
+	char names[128];
+
+	if (!cmd) {
+		print_main_usage(f);
+	} else if (!has_help(c)) {
+		command_names(names, sizeof(names));
+		cli_error("help: unknown command '%s' (commands: %s)", cmd, names);
+		return EXIT_USAGE;
+	} else if (c->print_usage) {
+		c->print_usage(f);
+	} else {
+		fputs(c->usage, f);
+	}
+	return EXIT_OK;
+}
+
+/* ssdbench help [COMMAND] */
+static int cmd_help_run(int argc, char **argv)
+{
+	return cmd_help(argc > 1 ? argv[1] : NULL, stdout);
+}
+
+int cli_main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+	const struct cmd *c;
+	char names[128];
+
+	if (!name) {
+		print_main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
+		return cmd_help(NULL, stdout);
+	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+		printf("ssdbench %s (git %s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV);
+		return EXIT_OK;
+	}
+	c = find_command(name);
+	/* help reads its argument as a command's name; any other word takes -h and --help here. */
+	for (int i = 2; i < argc && (!c || has_help(c)); i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return cmd_help(name, stdout);
+	}
+	if (c)
+		return c->fn(argc - 1, argv + 1);
+	command_names(names, sizeof(names));
+	cli_error("unknown command '%s' (commands: %s; see ssdbench --help)", name, names);
+	return EXIT_USAGE;
+}

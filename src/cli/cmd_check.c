@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* `ssdbench check --criteria FILE RESULT...`: acceptance criteria as a CI gate. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "results_cli.h"
+#include "resultset.h"
+
+enum { OPT_CRITERIA = 256, OPT_JUNIT, OPT_FORMAT, OPT_ALLOW_MISSING, OPT_ALLOW_FAILED, OPT_ALLOW_EMPTY };
+
+static const struct option check_options[] = {
+	{ "criteria", required_argument, NULL, OPT_CRITERIA },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
+	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
+	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int junit_writer(FILE *f, const void *k)
+{
+	return check_write_junit(f, k);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	const char *criteria = NULL, *junit = NULL;
+	enum report_format fmt = RF_TEXT;
+	struct check_opts o = { 0 };
+	struct criteria cr;
+	struct check k;
+	struct rs_set s;
+	char err[1024];
+	int ch, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", check_options, NULL)) != -1) {
+		switch (ch) {
+		case OPT_CRITERIA: criteria = optarg; break;
+		case OPT_JUNIT: junit = optarg; break;
+		case OPT_FORMAT:
+			if (cli_parse_format(optarg, &fmt, 1u << RF_TEXT | 1u << RF_MARKDOWN | 1u << RF_JSON))
+				return EXIT_USAGE;
+			break;
+		case OPT_ALLOW_MISSING: o.allow_missing = true; break;
+		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
+		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
+		default:
+			return cli_option_error(ch, argv, "check");
+		}
+	}
+	if (!criteria) {
+		cli_error("check: --criteria FILE is required (docs/report.md)");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		cli_error("check: which results? (ssdbench check --criteria FILE RESULT...)");
+		return EXIT_USAGE;
+	}
+	if (junit && cli_check_writable(junit, "--junit", false))
+		return EXIT_USAGE;
+	if (criteria_load(&cr, criteria, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	rs_init(&s);
+	ret = EXIT_USAGE;
+	if (cli_load_results(&s, argv + optind, argc - optind, NULL) ||
+	    (junit && cli_check_not_input(junit, "--junit", (const struct rs_set *[]){ &s }, 1, criteria)))
+		goto out;
+	if ((ret = check_run(&k, &cr, &s, &o, err, sizeof(err)))) {
+		cli_error("check: %s", err);
+		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+		check_release(&k);
+		goto out;
+	}
+	ret = k.violations ? EXIT_REGRESSION : EXIT_OK;
+	if (check_write(stdout, &k, fmt) || fflush(stdout)) {
+		cli_error("check: writing stdout failed: %s", strerror(errno));
+		ret = EXIT_FAILED;
+	}
+	if (junit && cli_write_output(junit, "--junit", junit_writer, &k))
+		ret = EXIT_FAILED;
+	check_release(&k);
+out:
+	rs_release(&s);
+	criteria_release(&cr);
+	return ret;
+}

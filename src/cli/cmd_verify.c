@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ssdbench verify: reads back what a run with verify=on wrote and checks every unit. With the run's
+ * journal it knows which generation must be where (after the run, a kill, a crash or a power cut);
+ * without one it checks every unit that carries a header for its checksum and offset.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "cli.h"
+#include "journal.h"
+#include "output.h"
+#include "run.h"
+#include "session.h"
+#include "textesc.h"
+
+enum { OPT_JOURNAL = 256, OPT_JSON, OPT_PROGRESS, OPT_SET };
+
+struct verify_cli {
+	const char *journal, *output, *target;
+	char *cmdline;
+	bool json;
+	int progress;
+	struct kvlist sets;
+};
+
+/* Requests of the scan without a journal: large, so that it runs at the device's sequential speed. */
+#define SCAN_BS (1u << 20)
+
+static int parse_args(struct verify_cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "journal", required_argument, NULL, OPT_JOURNAL },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "progress", required_argument, NULL, OPT_PROGRESS },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *eq;
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_JOURNAL: c->journal = optarg; break;
+		case 'o': c->output = optarg; break;
+		case OPT_JSON: c->json = true; break;
+		case OPT_PROGRESS:
+			c->progress = !strcmp(optarg, "always") ? 1 : !strcmp(optarg, "never") ? -1
+				    : !strcmp(optarg, "auto") ? 0 : -2;
+			if (c->progress == -2) {
+				cli_error("--progress: '%s': expected auto, always or never", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_SET:
+			eq = strchr(optarg, '=');
+			if (!eq || eq == optarg) {
+				cli_error("--set: '%s': expected NAME=VALUE", optarg);
+				return -EINVAL;
+			}
+			if (kvlist_add(&c->sets, optarg, eq + 1))
+				return -ENOMEM;
+			c->sets.keys[c->sets.n - 1][eq - optarg] = '\0';
+			break;
+		default:
+			cli_option_error(ch, argv, "verify");
+			return -EINVAL;
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("verify: expected one TARGET (see ssdbench help verify)");
+		return -EINVAL;
+	}
+	c->target = argv[optind];
+	return 0;
+}
+
+/* The journal names the target by its identity: refuse another device or file (or one resized). */
+static int check_journal_target(const struct journal_info *ji, const struct target *t)
+{
+	uint64_t dev, ino;
+	int ret = target_identity(t, &dev, &ino);
+
+	if (ret) {
+		cli_error("'%s': %s", t->path, strerror(-ret));
+		return ret;
+	}
+	if (dev != ji->target_dev || ino != ji->target_ino || t->size != ji->target_size) {
+		cli_error("'%s' is not the journal's target: the journal was written for '%s' (%llu bytes, "
+			  "device %u:%u%s), this is %llu bytes, device %u:%u", t->path, ji->target,
+			  (unsigned long long)ji->target_size, major(ji->target_dev), minor(ji->target_dev), ji->target_ino ? ", a file" : "",
+			  (unsigned long long)t->size, major(dev), minor(dev));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The read job: the journal's blocks (its bs, span, engine), or the whole target in large reads. */
+static int build_job(const struct verify_cli *c, const struct journal_info *ji, struct target *t, struct job *j)
+{
+	char err[512], v[64];
+	int ret = 0;
+
+	job_init(j);
+	job_set(j, "rw", "read", err, sizeof(err));
+	job_set(j, "verify", "on", err, sizeof(err));
+	job_set(j, "qd", "16", err, sizeof(err));
+	if (ji) {
+		snprintf(j->journal, sizeof(j->journal), "%s", c->journal);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)ji->bs);
+		ret |= job_set(j, "bs", v, err, sizeof(err));
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)ji->base);
+		ret |= job_set(j, "offset", v, err, sizeof(err));
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)(ji->nblocks * ji->bs));
+		ret |= job_set(j, "span", v, err, sizeof(err));
+		ret |= job_set(j, "engine", ji->engine, err, sizeof(err));
+	} else {
+		uint64_t bs = SCAN_BS;
+
+		while (bs > 4096 && t->size % bs)
+			bs >>= 1;
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)bs);
+		ret |= job_set(j, "bs", v, err, sizeof(err));
+	}
+	for (size_t i = 0; !ret && i < c->sets.n; i++)
+		ret = job_set(j, c->sets.keys[i], c->sets.vals[i], err, sizeof(err));
+	if (!ret)
+		ret = job_check(j, err, sizeof(err));
+	if (!ret)
+		ret = run_resolve(j, t, err, sizeof(err));
+	if (ret)
+		cli_error("verify: %s (target '%s')", err, t->path);
+	return ret;
+}
+
+static int verify_target(struct verify_cli *c, struct target *t, const struct journal_info *ji, struct vmap *m,
+			 bool crashed)
+{
+	struct entry e = { .prepare = false };
+	struct session s = { .cmdline = c->cmdline, .output = c->output, .json = c->json, .progress = c->progress,
+			     .stop = cli_stop_flag(), .t = t, .entries = &e, .ncases = 1, .named = true,
+			     .verify_only = true, .vmap = ji ? m : NULL,
+			     .vmode = crashed ? VMODE_CRASHED : VMODE_KILLED };
+	int ret;
+
+	if (build_job(c, ji, t, &e.job))
+		return EXIT_USAGE;
+	snprintf(e.name, sizeof(e.name), "verify");
+	snprintf(s.label, sizeof(s.label), "%s", e.job.label[0] ? e.job.label : t->label);
+	if (ji && crashed)
+		cli_warn("'%s': the journal's run did not end on this boot (a crash or power cut): checking "
+			 "against its last checkpoint (%llu made); writes after it may be there or not",
+			 c->journal, (unsigned long long)ji->checkpoints);
+	else if (ji && ji->state == JOURNAL_RUNNING)
+		cli_warn("'%s': the journal's run was killed: writes in flight then may hold old or new data",
+			 c->journal);
+	if (session_open(&s))
+		return EXIT_USAGE;
+	cli_install_signals();
+	if (!c->json)
+		summary_header(stdout);
+	s.pg.total = 1;
+	ret = session_run(&s);
+	fputs("ssdbench: results in ", stderr);
+	esc_text(stderr, s.dir);
+	fputs("/\n", stderr);
+	session_close(&s);
+	return ret;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct verify_cli c = { .output = "results" };
+	struct journal_info ji;
+	struct vmap m = { 0 };
+	struct target t;
+	bool crashed = false, have_j = false;
+	char err[1024];
+	int ret = EXIT_USAGE;
+
+	if (parse_args(&c, argc, argv))
+		goto out;
+	c.cmdline = cli_command_line(argc + 1, argv - 1);
+	if (c.journal) {
+		if (journal_load(c.journal, &ji, &m, &crashed, err, sizeof(err))) {
+			cli_error("%s", err);
+			goto out;
+		}
+		have_j = true;
+	}
+	if (target_probe(c.target, "/sys", &t, err, sizeof(err))) {
+		cli_error("%s", err);
+		goto out;
+	}
+	if (!t.exists || (have_j && check_journal_target(&ji, &t))) {
+		if (!t.exists)
+			cli_error("'%s': no such file or block device", c.target);
+		target_release(&t);
+		goto out;
+	}
+	ret = verify_target(&c, &t, have_j ? &ji : NULL, &m, crashed);
+	target_release(&t);
+out:
+	if (have_j)
+		vmap_release(&m);
+	kvlist_release(&c.sets);
+	free(c.cmdline);
+	return ret;
+}

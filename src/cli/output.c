@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* The summary table and the progress line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "output.h"
+#include "parse.h"
+#include "textesc.h"
+#include "worker.h"
+
+void format_rate(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.2fG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+void summary_header(FILE *f)
+{
+	fprintf(f, "%-24s %-5s %12s %10s %10s %10s %10s %10s\n", "case", "op", "IOPS", "MB/s", "mean",
+		"p50", "p99", "p99.9");
+}
+
+static void row(FILE *f, const char *case_name, const char *op, const struct hist *h, uint64_t ios,
+		uint64_t bytes, uint64_t runtime_ns)
+{
+	double secs = (double)runtime_ns / 1e9;
+	char mean[24], p50[24], p99[24], p999[24];
+
+	format_duration((uint64_t)(hist_mean(h) + 0.5), mean, sizeof(mean));
+	format_duration(hist_percentile(h, 50), p50, sizeof(p50));
+	format_duration(hist_percentile(h, 99), p99, sizeof(p99));
+	format_duration(hist_percentile(h, 99.9), p999, sizeof(p999));
+	esc_text_pad(f, case_name, 24, false);
+	fprintf(f, " %-5s %12.1f %10.2f %10s %10s %10s %10s\n", op,
+		secs > 0 ? (double)ios / secs : 0, secs > 0 ? (double)bytes / secs / 1e6 : 0, mean, p50,
+		p99, p999);
+}
+
+/* "verify: N blocks checked, M mismatches (corrupt a, ...)"; the first mismatch's offset and kind. */
+static void verify_line(FILE *f, const char *case_name, const struct verify_result *v)
+{
+	esc_text_pad(f, case_name, 24, false);
+	fprintf(f, " verify: %llu blocks checked, %llu mismatches (", (unsigned long long)v->blocks_checked,
+		(unsigned long long)v->mismatches);
+	for (unsigned k = 0; k < VK_COUNT; k++)
+		fprintf(f, "%s%s %llu", k ? ", " : "", vkind_name(k), (unsigned long long)v->kinds[k]);
+	fputc(')', f);
+	if (v->nfirst)
+		fprintf(f, "; the first at offset %llu: %s", (unsigned long long)v->first[0].offset,
+			vkind_name(v->first[0].kind));
+	fputc('\n', f);
+}
+
+void summary_rows(FILE *f, const char *case_name, const struct run_result *res)
+{
+	static const char *const names[] = { "read", "write" };
+	struct hist total;
+
+	for (int op = 0; op < 2; op++)
+		if (res->op[op].ios)
+			row(f, case_name, names[op], &res->op[op].lat, res->op[op].ios, res->op[op].bytes,
+			    res->runtime_ns);
+	if (res->op[0].ios && res->op[1].ios && !hist_init(&total)) {
+		hist_merge(&total, &res->op[0].lat);
+		hist_merge(&total, &res->op[1].lat);
+		row(f, case_name, "total", &total, res->op[0].ios + res->op[1].ios,
+		    res->op[0].bytes + res->op[1].bytes, res->runtime_ns);
+		hist_release(&total);
+	}
+	if (!res->op[0].ios && !res->op[1].ios) {
+		esc_text_pad(f, case_name, 24, false);
+		fprintf(f, " %-5s %12s\n", "-", "no I/O completed");
+	}
+	if (res->nstalls) {
+		esc_text_pad(f, case_name, 24, false);
+		fprintf(f, " %-5s %12s  the process did not run for %.1f s of %.1f s: rates include it\n", "!",
+			"stalled", (double)res->stalled_ns / 1e9, (double)res->runtime_ns / 1e9);
+	}
+	if (res->verify.enabled)
+		verify_line(f, case_name, &res->verify);
+	fflush(f);
+}
+
+void progress_clear(struct progress *pg)
+{
+	if (pg->enabled && pg->drawn) {
+		fputs("\r\033[K", stderr);
+		pg->drawn = false;
+	}
+}
+
+void progress_update(void *ctx, const struct run_progress *p)
+{
+	struct progress *pg = ctx;
+	char iops[16], bw[16], eta[64] = "";
+	size_t n = 0;
+
+	if (!pg->enabled)
+		return;
+	if (!pg->t0)
+		pg->t0 = clock_ns();
+	format_rate(p->iops, iops, sizeof(iops));
+	format_rate(p->bw / 1e6, bw, sizeof(bw));
+	if (p->total_s > 0 && p->total_s >= p->elapsed_s)
+		n = (size_t)snprintf(eta, sizeof(eta), "  ETA %.0fs", p->total_s - p->elapsed_s);
+	/* The whole run's ETA, from the pace so far: runs done plus this one's fraction. */
+	if (pg->total > 1 && p->fraction >= 0 && n < sizeof(eta)) {
+		double all = (double)(clock_ns() - pg->t0) / 1e9, part = pg->done + p->fraction;
+
+		if (part > 0.05)
+			snprintf(eta + n, sizeof(eta) - n, "  (all: ETA %.0fs)", all / part * pg->total - all);
+	}
+	/* The case's description holds the target's path: escaped, as every user string on a terminal. */
+	fprintf(stderr, "\r\033[K[%u/%u] ", pg->case_no, pg->ncases);
+	esc_text(stderr, pg->what);
+	fprintf(stderr, "%s%s", p->phase ? ": " : "", p->phase ? p->phase : "");
+	if (p->fraction >= 0)
+		fprintf(stderr, "  %3.0f%%", p->fraction * 100);
+	fprintf(stderr, "  %s IOPS  %s MB/s%s", iops, bw, eta);
+	fflush(stderr);
+	pg->drawn = true;
+}
+
+void progress_phase(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	struct progress *pg = ctx;
+
+	if (!pg->enabled || !total)
+		return;
+	fprintf(stderr, "\r\033[K[%u/%u] %s: %3.0f%% of %.0f MiB", pg->case_no, pg->ncases, what,
+		100.0 * (double)done / (double)total, (double)total / 1048576.0);
+	fflush(stderr);
+	pg->drawn = true;
+}
+
+void format_amount(const struct amount *a, char *buf, size_t len)
+{
+	if (a->kind == AMOUNT_PERCENT)
+		snprintf(buf, len, "%g%%", a->value);
+	else if (a->kind == AMOUNT_MULTIPLE)
+		snprintf(buf, len, "%gx", a->value);
+	else
+		format_size(a->bytes, buf, len);
+}
+
+#define APPEND(...) (n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__))
+
+void format_job(const struct job *j, char *buf, size_t len)
+{
+	char bs[24], span[24], off[24], lim[24], fill[24], rt[24], data[24];
+	size_t n = 0;
+
+	format_size(j->bs, bs, sizeof(bs));
+	format_amount(&j->span, span, sizeof(span));
+	format_amount(&j->offset, off, sizeof(off));
+	APPEND("rw=%s bs=%s qd=%u threads=%u engine=%s span=%s", rw_name(j->rw), bs, j->qd, j->threads,
+	       j->engine, span);
+	if (j->offset.bytes || j->offset.value > 0)
+		APPEND(" offset=%s", off);
+	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
+		APPEND(" rwmix_write=%u", j->rwmix_write);
+	if (j->runtime_ns) {
+		format_duration(j->runtime_ns, rt, sizeof(rt));
+		APPEND(" runtime=%s", rt);
+	}
+	if (j->io_limit_set || !j->runtime_ns) {
+		format_amount(&j->io_limit, lim, sizeof(lim));
+		APPEND(" io_limit=%s", lim);
+	}
+	if (j->ramp_ns) {
+		format_duration(j->ramp_ns, rt, sizeof(rt));
+		APPEND(" ramp=%s", rt);
+	}
+	if (j->trim)
+		APPEND(" trim=true");
+	if (j->fill.bytes || j->fill.value > 0) {
+		format_amount(&j->fill, fill, sizeof(fill));
+		APPEND(" fill=%s", fill);
+	}
+	if (!j->direct)
+		APPEND(" direct=false");
+	if (j->data != DATA_RANDOM)
+		APPEND(" data=%s", data_name(j, data, sizeof(data)));
+	if (j->ss_metric != SS_OFF)
+		APPEND(" steady_state=%s", j->ss_stop ? "stop" : "track");
+	if (j->repeat > 1)
+		APPEND(" repeat=%u", j->repeat);
+	if (j->rate_iops)
+		APPEND(" rate_iops=%llu", (unsigned long long)j->rate_iops);
+	if (j->rate_bw) {
+		format_size(j->rate_bw, rt, sizeof(rt));
+		APPEND(" rate_bw=%s", rt);
+	}
+	if (job_open_loop(j) && j->arrival != ARRIVAL_UNIFORM)
+		APPEND(" arrival=%s", arrival_name(j->arrival));
+	if (j->lt_ns) {
+		format_duration(j->lt_ns, rt, sizeof(rt));
+		APPEND(" latency_target=p%g<=%s", j->lt_pct, rt);
+	}
+	if (j->verify)
+		APPEND(" verify=on");
+}

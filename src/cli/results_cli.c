@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the commands over results (report, compare, check) share: loading result files with the
+ * warnings they call for, the --format, --units and --metric options, and output files that are
+ * written whole and never replace an input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "results_cli.h"
+
+static const char *const format_names[] = { "text", "markdown", "csv", "json", "html" };
+
+/* The formats whose bit is in allowed, as a message lists them: "text, markdown or json". */
+static void format_list(unsigned allowed, char *buf, size_t len)
+{
+	unsigned n = 0, k = 0;
+
+	*buf = '\0';
+	for (unsigned i = 0; i < 5; i++)
+		n += !!(allowed & (1u << i));
+	for (unsigned i = 0; i < 5; i++) {
+		size_t used = strlen(buf);
+
+		if (!(allowed & (1u << i)))
+			continue;
+		k++;
+		snprintf(buf + used, len - used, "%s%s", k == 1 ? "" : k == n ? " or " : ", ", format_names[i]);
+	}
+}
+
+int cli_parse_format(const char *s, enum report_format *f, unsigned allowed)
+{
+	char list[64];
+
+	for (unsigned i = 0; i < 5; i++)
+		if ((allowed & (1u << i)) &&
+		    (!strcmp(s, format_names[i]) || (i == RF_MARKDOWN && !strcmp(s, "md")))) {
+			*f = (enum report_format)i;
+			return 0;
+		}
+	format_list(allowed, list, sizeof(list));
+	cli_error("--format: '%s': expected %s", s, list);
+	return -EINVAL;
+}
+
+int cli_parse_units(const char *s, bool *mib)
+{
+	if (strcmp(s, "mb") && strcmp(s, "mib")) {
+		cli_error("--units: '%s': expected mb (10^6 bytes) or mib (2^20 bytes)", s);
+		return -EINVAL;
+	}
+	*mib = !strcmp(s, "mib");
+	return 0;
+}
+
+int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n)
+{
+	char *copy = strdup(s), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		if (*n == max || metric_parse(tok, &m[*n])) {
+			cli_error("--metric: '%s': expected iops, mbps, lat-mean, lat-max, lat-pNN "
+				  "(lat-p99, lat-p99.999), resp-mean, resp-max or resp-pNN, or a comma list of up "
+				  "to %zu", tok, max);
+			ret = -EINVAL;
+		}
+		(*n)++;
+	}
+	if (!ret && !*n) {
+		cli_error("--metric: empty");
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+/*
+ * Runs during which the process did not run (stopped, frozen or starved: results.stalls) count the
+ * stall in their rates: said once per set, with the longest as the example, so that a regression or
+ * a violation they cause is not taken for the drive's.
+ */
+static void warn_stalled(const struct rs_set *s, const char *what)
+{
+	const struct rs_run *eg = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->runs[i].stalled_ns)
+			continue;
+		n++;
+		if (!eg || s->runs[i].stalled_ns > eg->stalled_ns)
+			eg = &s->runs[i];
+	}
+	if (n)
+		cli_warn("%s%s%zu run%s stalled: the process did not run for part of the run, and its rates "
+			 "include that time (e.g. '%s': %.1f s of %.1f s)", what ? what : "", what ? ": " : "",
+			 n, n == 1 ? "" : "s", eg->path, (double)eg->stalled_ns / 1e9,
+			 (double)eg->runtime_ns / 1e9);
+}
+
+int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
+{
+	char err[1024];
+
+	for (int i = 0; i < n; i++) {
+		if (rs_add_path(s, paths[i], err, sizeof(err))) {
+			cli_error("%s%s%s", what ? what : "", what ? ": " : "", err);
+			return -EINVAL;
+		}
+	}
+	warn_stalled(s, what);
+	if (s->duplicates)
+		cli_warn("%s%s%zu result file%s reached again (a link, a copy or a path given twice) counted "
+			 "once: e.g. '%s' is '%s'", what ? what : "", what ? ": " : "", s->duplicates,
+			 s->duplicates == 1 ? "" : "s", s->dup_path, s->dup_of);
+	return 0;
+}
+
+int cli_check_writable(const char *path, const char *what, bool dir)
+{
+	char *copy = strdup(path), *slash;
+	const char *parent;
+	struct stat st;
+
+	if (!copy)
+		return -ENOMEM;
+	slash = strrchr(copy, '/');
+	parent = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
+	if (!stat(path, &st) && (dir ? !S_ISDIR(st.st_mode) : S_ISDIR(st.st_mode))) {
+		cli_error("%s: '%s' is %s", what, path, dir ? "not a directory" : "a directory");
+		free(copy);
+		return -EINVAL;
+	}
+	if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK | X_OK)) {
+		cli_error("%s: cannot write '%s': %s", what, path,
+			  errno ? strerror(errno) : "its directory does not exist");
+		free(copy);
+		return -EINVAL;
+	}
+	free(copy);
+	return 0;
+}
+
+int cli_check_not_input(const char *path, const char *what, const struct rs_set *const *sets, size_t nsets,
+			const char *extra)
+{
+	struct stat out, in;
+	const char *hit = NULL;
+
+	if (stat(path, &out))
+		return 0;   /* a new file replaces nothing */
+	for (size_t i = 0; i < nsets && !hit; i++)
+		hit = rs_input_path(sets[i], (uint64_t)out.st_dev, (uint64_t)out.st_ino);
+	if (!hit && extra && !stat(extra, &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+		hit = extra;
+	if (!hit)
+		return 0;
+	cli_error("%s: '%s' is the input file '%s': an output never replaces an input (nothing written)",
+		  what, path, hit);
+	return -EINVAL;
+}
+
+/* Writes fn's output to an existing file that is not a regular one (/dev/null, a FIFO), in place. */
+static int write_in_place(const char *path, const char *what, int (*fn)(FILE *, const void *),
+			  const void *arg)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		cli_error("%s: cannot write '%s': %s", what, path, strerror(errno));
+		return ret;
+	}
+	errno = 0;
+	ret = fn(f, arg);
+	if (fclose(f) || ret) {
+		ret = errno ? -errno : -EIO;
+		cli_error("%s: writing '%s' failed: %s", what, path, strerror(-ret));
+	}
+	return ret;
+}
+
+/* fn's output into the open temporary file fd (closed here), flushed and synced. Returns 0 or -errno. */
+static int write_temp(int fd, int (*fn)(FILE *, const void *), const void *arg)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	errno = 0;
+	ret = fn(f, arg);
+	if (ret == -EIO && errno)
+		ret = -errno;   /* the cause of the stream's error: ENOSPC, EDQUOT, ... */
+	if (!ret && fflush(f))
+		ret = -errno;
+	if (!ret && fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* The new name survives a crash: the directory holding it synced (best effort). */
+static void sync_parent(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir = slash ? strndup(target, (size_t)(slash - target + 1)) : strdup(".");
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int cli_write_output(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	char *real = NULL, *tmp = NULL, *slash;
+	const char *target = path;
+	struct stat st;
+	mode_t mask;
+	int fd, ret;
+
+	/* Through a symlink to its file, so that the link stays a link. */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		target = real;
+	if (!stat(target, &st) && !S_ISREG(st.st_mode)) {
+		ret = write_in_place(target, what, fn, arg);
+		goto out;
+	}
+	slash = strrchr(target, '/');
+	if (asprintf(&tmp, "%.*s.%s.tmp.XXXXXX", slash ? (int)(slash - target + 1) : 0, target,
+		     slash ? slash + 1 : target) < 0) {
+		tmp = NULL;
+		ret = -ENOMEM;
+		cli_error("%s: cannot write '%s': %s", what, path, strerror(ENOMEM));
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		cli_error("%s: cannot write '%s': %s", what, path, strerror(errno));
+		goto out;
+	}
+	mask = umask(0);
+	umask(mask);
+	ret = fchmod(fd, 0666 & ~mask) ? -errno : 0;
+	if (ret)
+		close(fd);
+	else
+		ret = write_temp(fd, fn, arg);
+	if (!ret && rename(tmp, target))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		cli_error("%s: writing '%s' failed: %s (the old file, if any, is as it was)", what, path,
+			  strerror(-ret));
+		goto out;
+	}
+	sync_parent(target);
+out:
+	free(tmp);
+	free(real);
+	return ret;
+}

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: MIT
+/* Executing a checked plan against one target: output directory, manifest, prepare, repeats, rounds. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "parse.h"
+#include "result.h"
+#include "run.h"
+#include "search.h"
+#include "session.h"
+#include "ss.h"
+
+void sanitize_name(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++) {
+		char ch = in[i];
+
+		out[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+			 ch == '.' || ch == '-' || ch == '_' ? ch : '_';
+	}
+	out[i] = '\0';
+}
+
+/* mkdir -p: 0, or -1 with errno; an existing non-directory is ENOTDIR. */
+static int mkdir_parents(const char *path)
+{
+	char buf[4096];
+	struct stat st;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	if (stat(buf, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *manifest_new(const struct session *s)
+{
+	char now[40];
+
+	format_rfc3339((uint64_t)time(NULL) * 1000000000ull, now, sizeof(now));
+	return json_pack("{s:s, s:i, s:s, s:s, s:o, s:{s:s, s:s}, s:s, s:[]}", "schema", MANIFEST_SCHEMA,
+			 "schema_version", 1, "tool", "ssdbench " SSDBENCH_VERSION, "command_line",
+			 s->cmdline, "profile", s->profile ? json_string(s->profile) : json_null(),
+			 "target", "path", s->t->path, "label", s->label, "created_at", now, "runs");
+}
+
+/*
+ * manifest.json is rewritten whole (temporary file, rename) after a run only when the time since
+ * the last rewrite is at least this many times what that rewrite took: for runs of seconds that is
+ * after every run, as before; for thousands of 1 ms runs the manifest, which grows with each run,
+ * costs at most about 1/50 of the time instead of a rewrite per run (quadratic in the runs). A run
+ * that did not end ok, and the end of the session, always write it.
+ */
+#define MANIFEST_SPACING 50
+
+static int manifest_write(struct session *s, bool force)
+{
+	uint64_t t0 = clock_ns();
+	char err[512];
+
+	s->manifest_dirty = true;
+	if (!force && t0 - s->manifest_at < MANIFEST_SPACING * s->manifest_cost)
+		return 0;
+	if (result_write_file(s->dir, "manifest.json", s->manifest, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -1;
+	}
+	s->manifest_at = clock_ns();
+	s->manifest_cost = s->manifest_at - t0;
+	s->manifest_dirty = false;
+	return 0;
+}
+
+int session_open(struct session *s)
+{
+	char lab[96], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (mkdir_parents(s->output)) {
+		cli_error("cannot create output directory '%s': %s", s->output, strerror(errno));
+		return -errno;
+	}
+	sanitize_name(s->label, lab, sizeof(lab));
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (int n = 1; n < 1000; n++) {
+		int len = snprintf(s->dir, sizeof(s->dir), "%s/%s-%s-%s", s->output,
+				   s->profile ? s->profile : "job", lab, stamp);
+
+		if (n > 1)
+			snprintf(s->dir + len, sizeof(s->dir) - (size_t)len, "-%d", n);
+		if (mkdir(s->dir, 0755) == 0) {
+			s->manifest = manifest_new(s);
+			if (!s->manifest)
+				return -ENOMEM;
+			if (manifest_write(s, true)) {
+				rmdir(s->dir);
+				return -EIO;
+			}
+			return 0;
+		}
+		if (errno != EEXIST) {
+			cli_error("cannot create '%s': %s", s->dir, strerror(errno));
+			return -errno;
+		}
+	}
+	cli_error("cannot create a new directory under '%s'", s->output);
+	return -EEXIST;
+}
+
+void session_close(struct session *s)
+{
+	json_decref(s->manifest);
+	s->manifest = NULL;
+}
+
+static void print_errors(const struct session *s, const struct run_result *res)
+{
+	cli_error("'%s': run failed: %s", s->t->path, res->message);
+	for (unsigned i = 0; i < res->nerrs; i++) {
+		const struct err_rec *e = &res->errs[i];
+
+		if (e->op >= ERR_OP_TRIM)   /* a step of its own (trim, the final flush, setup): no offset */
+			cli_error("  %s: %s", err_op_name(e->op), strerror(e->err));
+		else
+			cli_error("  %s at offset %llu: %s (%llu time%s)", err_op_name(e->op),
+				  (unsigned long long)e->offset, strerror(e->err), (unsigned long long)e->count,
+				  e->count == 1 ? "" : "s");
+	}
+}
+
+/* Writes the result of one run and lists it in the manifest. Returns 0 or EXIT_FAILED. */
+static int save(struct session *s, const struct entry *e, const struct run_result *res,
+		const struct run_context *ctx, json_t **out)
+{
+	static const char *const status[] = { "ok", "interrupted", "failed" };
+	char file[256], cname[96], err[512];
+	int n;
+
+	sanitize_name(e->name, cname, sizeof(cname));
+	n = snprintf(file, sizeof(file), "%03u-%s%s", ++s->seq, e->prepare ? "prepare-" : "", cname);
+	if (ctx->round)
+		n += snprintf(file + n, sizeof(file) - (size_t)n, "-round%u", ctx->round);
+	if (ctx->repeat_count > 1)
+		n += snprintf(file + n, sizeof(file) - (size_t)n, "-r%u", ctx->repeat_index);
+	if (ctx->search_probe && ctx->search_index)
+		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-probe%02u", ctx->search_index);
+	else if (ctx->search_probe)
+		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-peak");
+	snprintf(file + n, sizeof(file) - (size_t)n, ".json");
+	*out = result_build(&e->job, s->t, res, ctx);
+	if (!*out || result_write_file(s->dir, file, *out, err, sizeof(err))) {
+		cli_error("%s", *out ? err : "cannot build the result (out of memory)");
+		s->write_failed = true;
+		return EXIT_FAILED;
+	}
+	json_array_append_new(json_object_get(s->manifest, "runs"),
+			      json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "file", file, "case", e->name,
+					"phase", e->prepare ? "prepare" : "measure", "repeat_index",
+					(int)ctx->repeat_index, "round", ctx->round ? json_integer(ctx->round)
+					: json_null(), "status", status[res->status]));
+	if (ctx->search || ctx->search_probe)
+		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
+						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
+				    "search", json_string(ctx->search ? "final" : ctx->search_probe));
+	if (manifest_write(s, res->status != RUN_OK)) {
+		s->write_failed = true;
+		return EXIT_FAILED;
+	}
+	return 0;
+}
+
+/* A run on standard output: its JSON (--json) or its summary rows. */
+static void show(struct session *s, const char *name, const struct run_result *res, json_t *obj)
+{
+	errno = 0;
+	if (s->json) {
+		json_dumpf(obj, stdout, JSON_COMPACT);
+		putchar('\n');
+		fflush(stdout);
+	} else {
+		summary_rows(stdout, name, res);
+	}
+	/* SIGPIPE is ignored: a reader gone shows as EPIPE, and stops the invocation like a signal. */
+	if (ferror(stdout) && errno == EPIPE) {
+		int zero = 0;
+
+		atomic_compare_exchange_strong(s->stop, &zero, SESSION_STOP_OUTPUT);
+		clearerr(stdout);
+	}
+}
+
+/*
+ * Runs job (of entry e) once, writes its result and prints its summary (print false: only errors).
+ * res is the caller's to release, whatever the return: 0, EXIT_FAILED, or EXIT_INTERRUPTED.
+ */
+static int run_saved(struct session *s, const struct entry *e, const struct job *job,
+		     const struct run_context *ctx, struct run_result *res, bool print)
+{
+	struct run_opts o = { .stop = s->stop, .continue_on_error = s->continue_on_error,
+			      .progress = progress_update, .progress_ctx = &s->pg,
+			      .phase_progress = progress_phase, .verify_only = s->verify_only, .vmap = s->vmap,
+			      .vmode = s->vmode, .flush_fd = -1 };
+	struct entry pe = *e;
+	json_t *obj = NULL;
+	char err[512];
+	int ret;
+
+	pe.job = *job;
+	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
+	memset(res, 0, sizeof(*res));
+	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
+	progress_clear(&s->pg);
+	if (ret) {
+		cli_error("%s", err);
+		return EXIT_FAILED;
+	}
+	if (res->status == RUN_INTERRUPTED && atomic_load(s->stop) == SESSION_STOP_OUTPUT)
+		snprintf(res->message, sizeof(res->message), "standard output was closed (its reader went away)");
+	if (res->nstalls)
+		cli_warn("'%s': %s: the process did not run for %.1f s of the %.1f s measured (stopped, "
+			 "frozen or starved); its rates include that time (results.stalls)", s->t->path,
+			 e->name, (double)res->stalled_ns / 1e9, (double)res->runtime_ns / 1e9);
+	if (ctx->search)
+		pe.job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
+	ret = save(s, &pe, res, ctx, &obj);
+	if (!ret && print)
+		show(s, e->name, res, obj);
+	if (res->status == RUN_FAILED)
+		print_errors(s, res);
+	json_decref(obj);
+	if (!ret)
+		ret = res->status == RUN_INTERRUPTED ? EXIT_INTERRUPTED : res->status == RUN_FAILED ? EXIT_FAILED : 0;
+	return ret;
+}
+
+/* Runs one entry once. *metric gets its total IOPS, bandwidth or mean latency for rounds. */
+static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned round, double *metric)
+{
+	struct run_context ctx = { .command_line = s->cmdline, .profile = s->profile,
+				   .case_name = s->named || e->prepare ? e->name : NULL, .repeat_index = rep,
+				   .repeat_count = e->job.repeat, .phase = e->prepare ? "prepare" : NULL,
+				   .round = round };
+	struct run_result res;
+	int ret;
+
+	ret = run_saved(s, e, &e->job, &ctx, &res, true);
+	s->pg.done++;
+	if (metric && res.runtime_ns) {
+		uint64_t ios = res.op[0].ios + res.op[1].ios, bytes = res.op[0].bytes + res.op[1].bytes;
+
+		*metric = s->rounds->metric == SS_BW ? (double)bytes * 1e9 / (double)res.runtime_ns
+			: s->rounds->metric == SS_LAT ? (ios ? (double)(res.op[0].lat.sum + res.op[1].lat.sum) / (double)ios : 0)
+			: (double)ios * 1e9 / (double)res.runtime_ns;
+	}
+	run_result_release(&res);
+	return ret;
+}
+
+static bool stopped(const struct session *s)
+{
+	return atomic_load(s->stop) != 0;
+}
+
+/* Nothing more runs once a signal asked to stop or a result could not be written. */
+static bool ended(const struct session *s)
+{
+	return stopped(s) || s->write_failed;
+}
+
+/* A run's achieved IOPS and its response-time percentile pct (the service time where it ran closed loop). */
+static void probe_numbers(const struct run_result *res, double pct, double *iops, double *value_ns)
+{
+	const struct hist *h[2];
+	struct hist total;
+	bool open = res->op[0].resp.buckets || res->op[1].resp.buckets;
+
+	for (int op = 0; op < 2; op++)
+		h[op] = open ? &res->op[op].resp : &res->op[op].lat;
+	*iops = res->runtime_ns ? (double)(res->op[0].ios + res->op[1].ios) * 1e9 / (double)res->runtime_ns : 0;
+	*value_ns = INFINITY;                  /* nothing completed: no evidence it met */
+	if (hist_init(&total))
+		return;
+	for (int op = 0; op < 2; op++)
+		if (h[op]->buckets)
+			hist_merge(&total, h[op]);
+	if (total.count)
+		*value_ns = (double)hist_percentile(&total, pct);
+	hist_release(&total);
+}
+
+/* One line a probe on stderr (not with --progress never). */
+static void search_line(const struct session *s, const struct search *se, const char *tgt)
+{
+	const struct search_probe *p = &se->probes[se->n - 1];
+	char v[32];
+
+	if (s->progress < 0)
+		return;
+	format_duration(isfinite(p->value_ns) ? (uint64_t)p->value_ns : 0, v, sizeof(v));
+	fprintf(stderr, "ssdbench: search %s: probe %u: %.0f IOPS offered, %.0f done, p%g %s: %s; ", tgt, se->n,
+		p->rate, p->iops, se->pct, isfinite(p->value_ns) ? v : "-", p->met ? "met" : "not met");
+	if (se->lo && se->hi)
+		fprintf(stderr, "bracket %.0f..%.0f\n", se->lo, se->hi);
+	else if (se->hi)
+		fprintf(stderr, "nothing met yet, lowest failure %.0f\n", se->hi);
+	else
+		fprintf(stderr, "the peak met\n");
+}
+
+/* The final result of a search that found nothing: the peak run's measurement, with results.search (its job the case's). */
+static int save_final(struct session *s, const struct entry *e, const struct run_result *res,
+		      const struct run_context *ctx)
+{
+	json_t *obj = NULL;
+	int ret;
+
+	ret = save(s, e, res, ctx, &obj);
+	if (!ret)
+		show(s, e->name, res, obj);
+	json_decref(obj);
+	return ret;
+}
+
+/*
+ * A case with a latency_target (search.h, docs/search.md): a closed-loop run for the peak, probes at
+ * the rates the search asks (rate_iops set, the job's ramp and runtime), every run its own result
+ * file; then the final result, which holds results.search: a confirming run at max_iops, or, if
+ * nothing met, the peak run's measurement again. Only the final result goes to standard output.
+ */
+static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned round)
+{
+	struct run_context ctx = { .command_line = s->cmdline, .profile = s->profile,
+				   .case_name = s->named ? e->name : NULL, .repeat_index = rep,
+				   .repeat_count = e->job.repeat, .round = round, .search_probe = "peak" };
+	struct job j = e->job;
+	struct run_result peak, res;
+	struct search se;
+	double rate, iops, value;
+	char tgt[64];
+	int ret;
+
+	j.lt_pct = 0;
+	j.lt_ns = 0;
+	search_target_text(e->job.lt_pct, e->job.lt_ns, tgt, sizeof(tgt));
+	ret = run_saved(s, e, &j, &ctx, &peak, false);
+	probe_numbers(&peak, e->job.lt_pct, &iops, &value);
+	if (!ret && s->progress >= 0)
+		fprintf(stderr, "ssdbench: search %s: peak (closed loop): %.0f IOPS\n", tgt, iops);
+	search_init(&se, e->job.lt_pct, e->job.lt_ns, iops, NULL);
+	ctx.search_probe = "probe";
+	while (!ret && !ended(s) && search_next(&se, &rate)) {
+		j.rate_iops = (uint64_t)rate;
+		ctx.search_index = se.n + 1;
+		ret = run_saved(s, e, &j, &ctx, &res, false);
+		probe_numbers(&res, se.pct, &iops, &value);
+		run_result_release(&res);
+		if (!ret) {
+			search_record(&se, rate, iops, value);
+			search_line(s, &se, tgt);
+		}
+	}
+	if (!ret && stopped(s))
+		ret = EXIT_INTERRUPTED;
+	if (!ret && !s->write_failed) {
+		ctx.search_probe = NULL;
+		ctx.search_index = 0;
+		ctx.search = &se;
+		if (s->progress >= 0)
+			fprintf(stderr, "ssdbench: search %s: max %.0f IOPS (%s after %u probe%s)%s\n", tgt,
+				search_max_iops(&se), search_stop_name(se.stop), se.n, se.n == 1 ? "" : "s",
+				search_max_iops(&se) ? "; confirming run at it" : "");
+		if (search_max_iops(&se)) {
+			ctx.search_final = "confirm";
+			j.rate_iops = (uint64_t)search_max_iops(&se);
+			ret = run_saved(s, e, &j, &ctx, &res, true);
+			run_result_release(&res);
+		} else {
+			ctx.search_final = "peak";
+			ret = save_final(s, e, &peak, &ctx);
+		}
+	}
+	run_result_release(&peak);
+	s->pg.done++;
+	return ret;
+}
+
+/*
+ * The cases with their repeats, once. For rounds, *tracked gets the mean metric of the cases the
+ * rounds select (NAN if none ran). Returns the worst exit code so far (130 ends at once).
+ */
+static int run_matrix(struct session *s, unsigned round, double *tracked)
+{
+	struct entry *cases = s->entries + s->nprepare;
+	double sum = 0;
+	int worst = 0, n = 0;
+
+	for (size_t k = 0; k < s->ncases && !ended(s); k++) {
+		bool track = tracked && !cases[k].job.lt_ns && profile_selects(&s->rounds->select, &cases[k].job);
+
+		for (unsigned rep = 1; rep <= cases[k].job.repeat && !ended(s); rep++) {
+			double v = 0;
+			int ret;
+
+			s->pg.case_no = (unsigned)k + 1;
+			ret = cases[k].job.lt_ns ? run_search(s, &cases[k], rep, round)
+				: run_entry(s, &cases[k], rep, round, track ? &v : NULL);
+			if (ret == EXIT_INTERRUPTED)
+				return ret;
+			worst = ret > worst ? ret : worst;
+			if (track && !ret) {
+				sum += v;
+				n++;
+			}
+		}
+	}
+	if (tracked)
+		*tracked = n ? sum / n : -1;
+	return stopped(s) ? EXIT_INTERRUPTED : worst;
+}
+
+/* SNIA rounds: the matrix again until the tracked metric is steady over the window, or max rounds. */
+static int run_rounds(struct session *s)
+{
+	const struct profile_rounds *r = s->rounds;
+	double *vals = calloc(r->max, sizeof(*vals));
+	struct ss_eval e = { 0 };
+	unsigned round;
+	int worst = 0, ret = 0;
+
+	if (!vals)
+		return EXIT_FAILED;
+	for (round = 1; round <= r->max; round++) {
+		fprintf(stderr, "ssdbench: round %u of at most %u\n", round, r->max);
+		ret = run_matrix(s, round, &vals[round - 1]);
+		worst = ret > worst ? ret : worst;
+		if (ret == EXIT_INTERRUPTED || vals[round - 1] < 0 || s->write_failed)
+			break;
+		if (round >= r->window) {
+			ss_evaluate(vals + round - r->window, r->window, &e);
+			if (e.reached)
+				break;
+		}
+	}
+	if (round > r->max)
+		round = r->max;
+	json_object_set_new(s->manifest, "rounds",
+			    json_pack("{s:i, s:i, s:b, s:f, s:o}", "ran", (int)round, "max", (int)r->max,
+				      "steady_state_reached", e.reached, "steady_value", e.mean, "tracked",
+				      json_array()));
+	for (unsigned i = 0; i < round; i++)
+		json_array_append_new(json_object_get(json_object_get(s->manifest, "rounds"), "tracked"),
+				      json_real(vals[i]));
+	s->manifest_dirty = true;
+	fprintf(stderr, "ssdbench: %s after %u round%s\n", e.reached ? "steady state reached" :
+		"steady state not reached", round, round == 1 ? "" : "s");
+	free(vals);
+	return ret == EXIT_INTERRUPTED ? ret : worst;
+}
+
+/* The manifest as it ends, and a word on what a failed write left unrun. Returns the exit code. */
+static int session_end(struct session *s, int ret)
+{
+	if (s->write_failed) {
+		cli_error("stopping: '%s' cannot take more results, so no further run is started (%u "
+			  "result%s written in '%s')", s->output, s->seq - 1, s->seq == 2 ? "" : "s", s->dir);
+		return EXIT_FAILED;
+	}
+	if (s->manifest_dirty && manifest_write(s, true))
+		return EXIT_FAILED;
+	return ret;
+}
+
+int session_run(struct session *s)
+{
+	int worst = 0, ret;
+
+	s->pg.enabled = s->progress > 0 || (s->progress == 0 && isatty(2));
+	s->pg.ncases = (unsigned)s->ncases;
+	s->pg.t0 = 0;
+	for (size_t i = 0; i < s->nprepare && !stopped(s); i++) {
+		s->pg.case_no = 0;
+		ret = run_entry(s, &s->entries[i], 1, 0, NULL);
+		if (ret)
+			return session_end(s, ret);   /* a failed precondition would make every case meaningless */
+	}
+	if (stopped(s))
+		return session_end(s, EXIT_INTERRUPTED);
+	ret = s->rounds && s->rounds->max ? run_rounds(s) : run_matrix(s, 0, NULL);
+	worst = ret > worst ? ret : worst;
+	return session_end(s, ret == EXIT_INTERRUPTED ? ret : worst);
+}

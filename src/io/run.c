@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+/* One run: prepare the target, start the workers, sample the time series, merge the results. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "journal.h"
+#include "layout.h"
+#include "run.h"
+#include "ss.h"
+
+#define PROGRESS_NS 500000000ull
+/* The monitor wakes at least this often, so that a stall's start is known to within it. */
+#define STALL_TICK_NS 100000000ull
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t target_size_for(const struct job *j, const struct target *t)
+{
+	uint64_t need = job_file_size_needed(j);
+
+	if (engine_find(j->engine)->no_io)
+		return need ? need : RUN_DEFAULT_FILE_SIZE;
+	if (t->kind == TARGET_BLOCK)
+		return t->size;
+	/* An existing file keeps its size; an empty one is sized like a new one. */
+	if (t->exists && t->size)
+		return t->size;
+	return need ? need : RUN_DEFAULT_FILE_SIZE;
+}
+
+int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen)
+{
+	const struct engine_ops *e = engine_find(j->engine);
+	uint64_t size = target_size_for(j, t);
+
+	if (size == 0) {
+		snprintf(err, errlen, "'%s': the target is empty (size 0)", t->path);
+		return -EINVAL;
+	}
+	return job_resolve(j, size, e->no_io ? 0 : t->lbs, err, errlen);
+}
+
+/* The live counters a sample sums: ios, bytes, lat_sum, resp_sum (open loop), over both ops. */
+#define NSAMPLE 4
+
+/* One sample; resp < 0: a closed-loop run, which has no response-time series. */
+static int series_push(struct series *s, double iops, double bw, double lat, double resp)
+{
+	size_t icap = s->cap, bcap = s->cap, lcap = s->cap, rcap = s->cap;
+
+	/* Arrays of one capacity: each grows from it to the same new one. */
+	if (GROW(s->iops, icap, s->n + 1) || GROW(s->bw, bcap, s->n + 1) || GROW(s->lat_mean, lcap, s->n + 1) ||
+	    (resp >= 0 && GROW(s->resp_mean, rcap, s->n + 1)))
+		return -ENOMEM;
+	s->cap = icap;
+	s->iops[s->n] = iops;
+	s->bw[s->n] = bw;
+	s->lat_mean[s->n] = lat;
+	if (resp >= 0)
+		s->resp_mean[s->n] = resp;
+	s->n++;
+	return 0;
+}
+
+void run_result_release(struct run_result *res)
+{
+	for (int op = 0; op < 2; op++) {
+		hist_release(&res->op[op].lat);
+		hist_release(&res->op[op].resp);
+	}
+	free(res->ts.iops);
+	free(res->ts.bw);
+	free(res->ts.lat_mean);
+	free(res->ts.resp_mean);
+	memset(&res->ts, 0, sizeof(res->ts));
+	free(res->ss.rounds);
+	res->ss.rounds = NULL;
+}
+
+/* Sums the live counters of all workers (NSAMPLE). */
+static void sample(const struct worker *ws, unsigned n, uint64_t v[NSAMPLE])
+{
+	v[0] = v[1] = v[2] = v[3] = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (int op = 0; op < 2; op++) {
+			v[0] += atomic_load_explicit(&ws[i].live.ios[op], memory_order_relaxed);
+			v[1] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed);
+			v[2] += atomic_load_explicit(&ws[i].live.lat_sum[op], memory_order_relaxed);
+			v[3] += atomic_load_explicit(&ws[i].live.resp_sum[op], memory_order_relaxed);
+		}
+	}
+}
+
+struct monitor {
+	uint64_t next_ckpt, ckpt_cost;  /* the journal's next checkpoint, and what the last one took */
+	struct run_ctl *ctl;
+	struct worker *ws;
+	unsigned n;
+	const struct run_opts *o;
+	struct run_result *res;
+	uint64_t budget;            /* total bytes, for the progress fraction */
+	const struct job *job;
+	uint64_t next_round, round_start, rbase[NSAMPLE];
+};
+
+static int ss_push(struct ss_result *ss, double v)
+{
+	if (GROW(ss->rounds, ss->cap, ss->n + 1))
+		return -ENOMEM;
+	ss->rounds[ss->n++] = v;
+	return 0;
+}
+
+static void ss_store(struct ss_result *ss, const struct ss_eval *e)
+{
+	ss->mean = e->mean;
+	ss->range = e->range;
+	ss->slope = e->slope;
+	ss->excursion = e->excursion;
+}
+
+/* One round of the steady-state metric ended at now: record it and apply the rule. */
+static void ss_round(struct monitor *m, uint64_t now)
+{
+	struct ss_result *ss = &m->res->ss;
+	const struct job *j = m->job;
+	uint64_t cur[NSAMPLE], dt = now - m->round_start;
+	double ios, v;
+	struct ss_eval e;
+
+	sample(m->ws, m->n, cur);
+	ios = (double)(cur[0] - m->rbase[0]);
+	v = j->ss_metric == SS_IOPS ? ios * 1e9 / (double)dt
+	  : j->ss_metric == SS_BW ? (double)(cur[1] - m->rbase[1]) * 1e9 / (double)dt
+	  : ios > 0 ? (double)(cur[2] - m->rbase[2]) / ios : 0;
+	memcpy(m->rbase, cur, sizeof(cur));
+	m->round_start = now;
+	m->next_round += j->ss_round_ns;
+	if (ss_push(ss, v) || ss->n < ss->window)
+		return;
+	ss_evaluate(ss->rounds + ss->n - ss->window, ss->window, &e);
+	if (!ss->reached)
+		ss_store(ss, &e);
+	if (e.reached && !ss->reached) {
+		ss->reached = true;
+		ss->reached_at = ss->n;
+		if (j->ss_stop) {
+			ss->stopped = true;
+			atomic_store(&m->ctl->stop, 1);
+		}
+	}
+}
+
+static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt)
+{
+	double ios = (double)(cur[0] - base[0]);
+
+	series_push(&m->res->ts, ios * 1e9 / (double)dt, (double)(cur[1] - base[1]) * 1e9 / (double)dt,
+		    ios > 0 ? (double)(cur[2] - base[2]) / ios : 0,
+		    !job_open_loop(m->job) ? -1 : ios > 0 ? (double)(cur[3] - base[3]) / ios : 0);
+}
+
+static void sleep_until(struct monitor *m, uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull), .tv_nsec = (long)(t % 1000000000ull) };
+
+	pthread_mutex_lock(&m->ctl->done_lock);
+	if (atomic_load(&m->ctl->running))
+		pthread_cond_timedwait(&m->ctl->done_cond, &m->ctl->done_lock, &ts);
+	pthread_mutex_unlock(&m->ctl->done_lock);
+}
+
+static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[NSAMPLE], const uint64_t prev[NSAMPLE],
+			    uint64_t dt)
+{
+	const struct run_ctl *ctl = m->ctl;
+	struct run_progress p = { 0 };
+	uint64_t issued = 0;
+
+	if (!m->o->progress || dt == 0)
+		return;
+	p.elapsed_s = (double)(now - ctl->t_start) / 1e9;
+	p.fraction = -1;
+	if (ctl->t_deadline != UINT64_MAX) {
+		p.total_s = (double)(ctl->t_deadline - ctl->t_start) / 1e9;
+		p.fraction = p.elapsed_s / p.total_s;
+	} else if (m->budget) {
+		for (unsigned i = 0; i < m->n; i++)
+			issued += atomic_load_explicit(&m->ws[i].live.bytes[0], memory_order_relaxed) +
+				  atomic_load_explicit(&m->ws[i].live.bytes[1], memory_order_relaxed);
+		p.fraction = (double)issued / (double)m->budget;
+		if (p.fraction > 0.001)
+			p.total_s = p.elapsed_s / p.fraction;
+	}
+	if (p.fraction > 1)
+		p.fraction = 1;
+	p.phase = m->o->phase;
+	p.iops = (double)(cur[0] - prev[0]) * 1e9 / (double)dt;
+	p.bw = (double)(cur[1] - prev[1]) * 1e9 / (double)dt;
+	m->o->progress(m->o->progress_ctx, &p);
+}
+
+void run_note_stall(struct run_result *res, uint64_t origin, uint64_t due, uint64_t now)
+{
+	uint64_t start = due > origin ? due : origin;
+
+	if (now < due + RUN_STALL_NS || now <= start)
+		return;
+	res->stalled_ns += now - start;
+	if (res->nstalls < RUN_MAX_STALLS)
+		res->stalls[res->nstalls++] = (struct stall){ start - origin, now - start };
+}
+
+/* The journal's checkpoints come at least this far apart, and 50 times as far as one takes. */
+#define CKPT_MIN_NS 1000000000ull
+
+/* A checkpoint of the journal, if one is due; a failure (a flush that failed) stops the run. */
+static void checkpoint(struct monitor *m, uint64_t now)
+{
+	struct run_result *res = m->res;
+	int ret;
+
+	if (!m->o->journal || now < m->next_ckpt)
+		return;
+	ret = journal_checkpoint(m->o->journal, m->o->flush_fd);
+	m->ckpt_cost = clock_ns() - now;
+	m->next_ckpt = now + (50 * m->ckpt_cost > CKPT_MIN_NS ? 50 * m->ckpt_cost : CKPT_MIN_NS);
+	if (ret && res->nerrs < RUN_MAX_ERRS) {
+		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1 };
+		atomic_store(&m->ctl->stop, 1);
+	}
+}
+
+/*
+ * The main thread's loop while workers run: a time-series sample at every interval boundary after the
+ * ramp, a progress report every half second, and the stop request passed on to the workers.
+ */
+static void monitor_run(struct monitor *m)
+{
+	struct run_ctl *ctl = m->ctl;
+	uint64_t iv = m->res->ts.interval_ns, next_sample = ctl->t_ramp_end;
+	uint64_t next_prog = ctl->t_start + PROGRESS_NS;
+	uint64_t base[NSAMPLE] = { 0 }, cur[NSAMPLE], pprev[NSAMPLE] = { 0 }, tprev = ctl->t_start, now, tbase = 0;
+	bool have_base = false;
+
+	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
+	while (atomic_load(&ctl->running)) {
+		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns();
+
+		wake = wake < m->next_round ? wake : m->next_round;
+		wake = wake < m->next_ckpt ? wake : m->next_ckpt;
+		wake = wake < before + STALL_TICK_NS ? wake : before + STALL_TICK_NS;
+		sleep_until(m, wake);
+		now = clock_ns();
+		/* Catching up on samples after a stall wakes "late" too: lateness counts from the sleep. */
+		run_note_stall(m->res, ctl->t_ramp_end, wake > before ? wake : before, now);
+		if (m->o->stop && atomic_load(m->o->stop))
+			atomic_store(&ctl->stop, 1);
+		if (!atomic_load(&ctl->running))
+			break;
+		checkpoint(m, now);
+		if (now >= m->next_round) {
+			if (m->next_round == ctl->t_ramp_end) {
+				/* The ramp ended: rounds start counting here. */
+				sample(m->ws, m->n, m->rbase);
+				m->round_start = now;
+				m->next_round += m->job->ss_round_ns;
+			} else {
+				ss_round(m, now);
+			}
+		}
+		if (now >= next_sample) {
+			sample(m->ws, m->n, cur);
+			if (have_base)
+				push_sample(m, cur, base, iv);
+			memcpy(base, cur, sizeof(base));
+			have_base = true;
+			tbase = next_sample;
+			next_sample += iv;
+		}
+		if (now >= next_prog) {
+			sample(m->ws, m->n, cur);
+			report_progress(m, now, cur, pprev, now - tprev);
+			memcpy(pprev, cur, sizeof(pprev));
+			tprev = now;
+			next_prog = now + PROGRESS_NS;
+		}
+	}
+	/* The last, partial interval counts if it is at least half one, at its own length. */
+	now = clock_ns();
+	if (have_base && now - tbase >= iv / 2) {
+		sample(m->ws, m->n, cur);
+		push_sample(m, cur, base, now - tbase);
+	}
+}
+
+static int ctl_init(struct run_ctl *ctl, unsigned n, bool continue_on_error)
+{
+	pthread_condattr_t ca;
+
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->continue_on_error = continue_on_error;
+	atomic_init(&ctl->stop, 0);
+	atomic_init(&ctl->running, n);
+	pthread_barrier_init(&ctl->ready, NULL, n + 1);
+	pthread_barrier_init(&ctl->go, NULL, n + 1);
+	pthread_mutex_init(&ctl->done_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ctl->done_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+static void ctl_destroy(struct run_ctl *ctl)
+{
+	pthread_barrier_destroy(&ctl->ready);
+	pthread_barrier_destroy(&ctl->go);
+	pthread_mutex_destroy(&ctl->done_lock);
+	pthread_cond_destroy(&ctl->done_cond);
+}
+
+/* Each thread's share of the io_limit, in whole requests, adding up to the total. */
+static uint64_t thread_budget(const struct job *j, unsigned i)
+{
+	uint64_t blocks = (j->r.io_limit + j->bs - 1) / j->bs;
+
+	if (!j->r.io_limit)
+		return 0;
+	return (blocks / j->threads + (i < blocks % j->threads)) * j->bs;
+}
+
+/* Verification: the map, and for the read-back pass this worker's share of its blocks. */
+static void setup_verify(struct worker *w, const struct run_opts *o, unsigned n)
+{
+	w->vmap = o->vmap;
+	w->vphase = o->vphase;
+	w->vmode = o->vmode;
+	w->vscan = o->vscan;
+	w->readback = o->readback;
+	if (o->readback) {
+		w->scan_next = o->vmap->nblocks * w->id / n;
+		w->scan_end = o->vmap->nblocks * (w->id + 1) / n;
+	}
+}
+
+static int setup_workers(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
+			 struct run_ctl *ctl, struct worker *ws, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < j->threads; i++) {
+		struct worker *w = &ws[i];
+		int ret;
+
+		w->job = j;
+		w->eng = e;
+		w->ctl = ctl;
+		w->ec.fd = t->fd;
+		w->id = i;
+		w->ec.qd = e->sync ? 1 : j->qd;
+		w->lbs_align = t->lbs;
+		w->budget = thread_budget(j, i);
+		setup_verify(w, o, j->threads);
+		if ((ret = worker_init(w, j->r.offset, j->r.span))) {
+			snprintf(err, errlen, "cannot set up worker %u (its buffers: qd %u x bs %llu bytes): %s", i,
+				 w->ec.qd, (unsigned long long)j->bs, strerror(-ret));
+			return ret;
+		}
+		/* More threads than requests in the io_limit: this one has nothing to do. */
+		w->idle = j->r.io_limit && !w->budget;
+	}
+	return 0;
+}
+
+static void sched_begin(const struct job *j, struct sched_result *s)
+{
+	uint64_t num, den;
+
+	job_rate(j, &num, &den);
+	s->enabled = true;
+	s->arrival = j->arrival;
+	s->offered_iops = (double)num / (double)den;
+}
+
+static void sched_merge(struct sched_result *d, const struct sched_result *s)
+{
+	d->scheduled += s->scheduled;
+	d->issued += s->issued;
+	d->backlog += s->backlog;
+	d->sleeps += s->sleeps;
+	d->wake_err_sum_ns += s->wake_err_sum_ns;
+	if (s->late_max_ns > d->late_max_ns)
+		d->late_max_ns = s->late_max_ns;
+	if (s->wake_err_max_ns > d->wake_err_max_ns)
+		d->wake_err_max_ns = s->wake_err_max_ns;
+}
+
+static void merge(struct run_result *res, struct worker *ws, unsigned n)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct worker *w = &ws[i];
+
+		for (int op = 0; op < 2; op++) {
+			hist_merge(&res->op[op].lat, &w->st[op].lat);
+			if (w->open)
+				hist_merge(&res->op[op].resp, &w->st[op].resp);
+			res->op[op].ios += w->st[op].ios;
+			res->op[op].bytes += w->st[op].bytes;
+		}
+		res->cpu_user += w->cpu_user;
+		res->cpu_sys += w->cpu_sys;
+		verify_merge(&res->verify, &w->ver);
+		sched_merge(&res->sched, &w->sched);
+		if (w->t_measure < t0)
+			t0 = w->t_measure;
+		if (w->t_end > t1)
+			t1 = w->t_end;
+		for (unsigned k = 0; k < w->nerrs && res->nerrs < RUN_MAX_ERRS; k++)
+			res->errs[res->nerrs++] = w->errs[k];
+		if (w->ret && res->status != RUN_FAILED) {
+			res->status = RUN_FAILED;
+			snprintf(res->message, sizeof(res->message), "%s", w->errmsg);
+		}
+	}
+	res->runtime_ns = t1 > t0 ? t1 - t0 : 0;
+	if (res->nerrs && res->status == RUN_OK) {
+		res->status = RUN_FAILED;
+		snprintf(res->message, sizeof(res->message), "I/O errors during the run");
+	}
+}
+
+static int run_workers(struct job *j, struct target *t, const struct engine_ops *e,
+		       const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
+{
+	struct worker *ws = calloc(j->threads, sizeof(*ws));
+	struct monitor m = { 0 };
+	struct run_ctl ctl;
+	unsigned started = 0;
+	int ret;
+
+	if (!ws) {
+		snprintf(err, errlen, "cannot allocate %u workers: %s", j->threads, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ctl_init(&ctl, j->threads, o->continue_on_error);
+	ctl.ext_stop = o->stop;
+	ret = setup_workers(j, t, e, o, &ctl, ws, err, errlen);
+	for (; !ret && started < j->threads; started++) {
+		if ((ret = -pthread_create(&ws[started].tid, NULL, worker_main, &ws[started])))
+			snprintf(err, errlen, "cannot start thread %u: %s", started, strerror(-ret));
+	}
+	if (ret) {
+		/* Threads already started wait at the barriers: let them through with stop set. */
+		atomic_store(&ctl.stop, 1);
+		atomic_store(&ctl.running, started);
+	}
+	if (started) {
+		pthread_barrier_wait(&ctl.ready);
+		ctl.t_start = clock_ns();
+		ctl.t_ramp_end = ctl.t_start + j->ramp_ns;
+		ctl.t_deadline = j->runtime_ns ? ctl.t_ramp_end + j->runtime_ns : UINT64_MAX;
+		pthread_barrier_wait(&ctl.go);
+	}
+	if (!ret) {
+		m = (struct monitor){ .ctl = &ctl, .ws = ws, .n = j->threads, .o = o, .res = res,
+				      .budget = j->r.io_limit, .job = j,
+				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX };
+		monitor_run(&m);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ws[i].tid, NULL);
+	if (!ret) {
+		merge(res, ws, j->threads);
+		if (o->stop && atomic_load(o->stop) && res->status == RUN_OK) {
+			res->status = RUN_INTERRUPTED;
+			snprintf(res->message, sizeof(res->message), "interrupted by a signal");
+		}
+	}
+	for (unsigned i = 0; i < j->threads; i++)
+		worker_release(&ws[i]);
+	free(ws);
+	ctl_destroy(&ctl);
+	return ret;
+}
+
+/* The largest power of two up to 1 MiB that divides n (n a multiple of 4 KiB). */
+static uint64_t fill_bs(uint64_t n)
+{
+	uint64_t bs = 1u << 20;
+
+	while (n % bs)
+		bs >>= 1;
+	return bs;
+}
+
+/*
+ * The fill phase: [0, fill) written once, sequentially, with large requests and a deep queue of
+ * incompressible data, through the job's engine. Its errors fail the run.
+ */
+static int fill_phase(const struct job *j, struct target *t, const struct engine_ops *e,
+		      const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
+{
+	struct job f = *j;
+	struct run_opts fo = *o;
+	struct run_result fr = { 0 };
+	uint64_t t0 = clock_ns();
+	int ret;
+
+	f.rw = RW_WRITE;
+	f.bs = fill_bs(j->r.fill);
+	f.qd = e->sync ? 1 : 32;
+	f.threads = 1;
+	f.ramp_ns = f.runtime_ns = 0;
+	f.data = DATA_RANDOM;
+	f.ss_metric = SS_OFF;
+	f.rate_iops = f.rate_bw = 0;   /* a phase runs as fast as it can */
+	f.r.offset = 0;
+	f.r.span = f.r.io_limit = j->r.fill;
+	f.r.stride = f.bs;
+	fo.phase = "fill";
+	fr.ts.interval_ns = j->interval_ns;
+	for (int op = 0; op < 2; op++) {
+		if ((ret = hist_init(&fr.op[op].lat))) {
+			snprintf(err, errlen, "fill: %s", strerror(-ret));
+			run_result_release(&fr);
+			return ret;
+		}
+	}
+	ret = run_workers(&f, t, e, &fo, &fr, err, errlen);
+	res->fill = (struct phase){ true, fr.op[OP_WRITE].bytes, clock_ns() - t0 };
+	if (!ret && fr.status != RUN_OK) {
+		res->status = fr.status;
+		snprintf(res->message, sizeof(res->message), "fill: %.240s", fr.message);
+		memcpy(res->errs, fr.errs, sizeof(fr.errs));
+		res->nerrs = fr.nerrs;
+	}
+	run_result_release(&fr);
+	return ret;
+}
+
+/*
+ * A step failed before anything was measured: the run becomes a failed result that says which step
+ * and why (a whole result, like one that failed mid-run). -EINTR (a stop request) is not a failure.
+ */
+static int fail_step(struct run_result *res, enum err_op op, int ret, const char *err)
+{
+	if (ret == -EINTR)
+		return ret;
+	res->status = RUN_FAILED;
+	snprintf(res->message, sizeof(res->message), "%.250s", err);
+	if (res->nerrs < RUN_MAX_ERRS)
+		res->errs[res->nerrs++] = (struct err_rec){ (uint8_t)op, ret < 0 ? -ret : EIO, 0, 1 };
+	return ret;
+}
+
+static int prepare_target(struct job *j, struct target *t, const struct engine_ops *e,
+			  const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
+{
+	/* A file is written (laid out, extended) only where the checks said so (t->write). */
+	bool write = job_modifies(j) || (t->kind == TARGET_FILE && t->write);
+	uint64_t t0, written = 0;
+	int ret;
+
+	ret = target_open(t, write, j->direct, t->kind == TARGET_FILE ? j->r.target_size : 0, err, errlen);
+	if (ret)
+		return fail_step(res, ERR_OP_OPEN, ret, err);
+	/* A trimmed span is meant to read back as discarded: laying it out first would be wasted. */
+	if (t->kind == TARGET_FILE && write && !j->trim) {
+		t0 = clock_ns();
+		ret = layout_holes(t, j->r.offset, j->r.offset + j->r.span, o->phase_progress,
+				    o->progress_ctx, o->stop, &written, err, errlen);
+		res->layout = (struct phase){ written > 0, written, clock_ns() - t0 };
+		if (ret)
+			return fail_step(res, ERR_OP_WRITE, ret, err);
+	}
+	if (j->trim) {
+		t0 = clock_ns();
+		if ((ret = target_trim(t, j->r.offset, j->r.span, err, errlen)))
+			return fail_step(res, ERR_OP_TRIM, ret, err);
+		res->trim = (struct phase){ true, j->r.span, clock_ns() - t0 };
+	}
+	if (j->r.fill && (ret = fill_phase(j, t, e, o, res, err, errlen)))
+		return fail_step(res, ERR_OP_SETUP, ret, err);
+	return 0;
+}
+
+/* What a checkpoint or the end of a run flushes so that completed writes are durable: -1 if nothing. */
+static int flush_fd_of(const struct target *t)
+{
+	if (t->kind == TARGET_FILE)
+		return t->fd;
+	return t->has_devinfo && !t->di.write_cache ? -1 : t->fd;
+}
+
+/* verify=on: the run's identity and its map (in the journal's file when there is one). */
+static int verify_begin(const struct job *j, const struct target *t, const struct engine_ops *e,
+			struct vmap *m, struct journal *jn, struct run_result *res, char *err, size_t errlen)
+{
+	struct journal_info ji = { .version = JOURNAL_VERSION, .state = JOURNAL_RUNNING };
+	uint64_t id = verify_new_run_id();
+	int ret;
+
+	res->verify.enabled = true;
+	res->verify.run_id = id;
+	if (!j->journal[0] || e->no_io) {
+		if ((ret = vmap_alloc(m, j->r.offset, j->r.span, j->bs, id)))
+			snprintf(err, errlen, "cannot allocate the verify map (%llu bytes): %s",
+				 (unsigned long long)vmap_bytes(j->r.span, j->bs), strerror(-ret));
+		return ret;
+	}
+	ji.run_id = id;
+	journal_boot_id(ji.boot_id, sizeof(ji.boot_id));
+	snprintf(ji.target, sizeof(ji.target), "%.1023s", t->path);
+	ji.target_size = t->size;
+	ji.lbs = t->lbs;
+	ji.unit = verify_unit(j->bs);
+	ji.base = j->r.offset;
+	ji.bs = j->bs;
+	ji.nblocks = vmap_bytes(j->r.span, j->bs);
+	ji.started_ns = realtime_ns();
+	ji.volatile_cache = flush_fd_of(t) >= 0;
+	snprintf(ji.engine, sizeof(ji.engine), "%s", j->engine);
+	if ((ret = target_identity(t, &ji.target_dev, &ji.target_ino))) {
+		snprintf(err, errlen, "'%s': %s", t->path, strerror(-ret));
+		return ret;
+	}
+	return journal_create(jn, j->journal, &ji, m, err, errlen);
+}
+
+/*
+ * The read-back pass after a run that wrote: every block the map says was written is read once, by
+ * the job's threads and queue depth, and checked. Not measured: its time and bytes are a phase.
+ */
+static void readback_phase(const struct job *j, struct target *t, const struct engine_ops *e,
+			   const struct run_opts *o, struct run_result *res)
+{
+	struct job f = *j;
+	struct run_opts fo = *o;
+	struct run_result fr = { 0 };
+	uint64_t t0 = clock_ns();
+	char err[256] = "";
+	int ret = 0;
+
+	f.rw = RW_READ;
+	f.runtime_ns = f.ramp_ns = 0;
+	f.ss_metric = SS_OFF;
+	f.rate_iops = f.rate_bw = 0;   /* a phase runs as fast as it can */
+	f.r.io_limit = 0;
+	/* Buffered: what is read back must come from the target, not from the page cache. */
+	if (!j->direct && fdatasync(t->fd) == 0)
+		posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
+	fo.phase = "readback";
+	fo.readback = true;
+	fo.vphase = VPHASE_READBACK;
+	fo.journal = NULL;
+	fr.ts.interval_ns = j->interval_ns;
+	for (int op = 0; op < 2 && !ret; op++)
+		ret = hist_init(&fr.op[op].lat);
+	if (!ret)
+		ret = run_workers(&f, t, e, &fo, &fr, err, sizeof(err));
+	res->readback = (struct phase){ true, fr.op[OP_READ].bytes, clock_ns() - t0 };
+	verify_merge(&res->verify, &fr.verify);
+	for (unsigned k = 0; k < fr.nerrs && res->nerrs < RUN_MAX_ERRS; k++)
+		res->errs[res->nerrs++] = fr.errs[k];
+	if (res->status == RUN_OK && (ret || fr.status != RUN_OK)) {
+		res->status = ret ? RUN_FAILED : fr.status;
+		snprintf(res->message, sizeof(res->message), "readback: %.240s", ret ? err : fr.message);
+	}
+	run_result_release(&fr);
+}
+
+/* Any mismatch fails the run, with the first one in its message. */
+static void verify_verdict(struct run_result *res)
+{
+	const struct verify_result *v = &res->verify;
+
+	if (!v->mismatches || res->status == RUN_FAILED)
+		return;
+	res->status = RUN_FAILED;
+	snprintf(res->message, sizeof(res->message),
+		 "verify: %llu mismatch%s; the first: %s at offset %llu (%s)", (unsigned long long)v->mismatches,
+		 v->mismatches == 1 ? "" : "es", vkind_name(v->first[0].kind),
+		 (unsigned long long)v->first[0].offset, vphase_name(v->first[0].phase));
+}
+
+/* The measured run with verify=on: map or journal, the workers, the read-back pass, the journal's end. */
+static int run_verified(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
+			struct run_result *res, char *err, size_t errlen)
+{
+	struct run_opts vo = *o;
+	struct journal jn = { .fd = -1 };
+	struct vmap m = { 0 };
+	bool journaled = j->journal[0] && !e->no_io;
+	int ret;
+
+	if ((ret = verify_begin(j, t, e, &m, &jn, res, err, errlen)))
+		return ret;
+	vo.vmap = &m;
+	vo.vphase = VPHASE_INLINE;
+	vo.journal = journaled ? &jn : NULL;
+	vo.flush_fd = e->no_io ? -1 : flush_fd_of(t);
+	ret = run_workers(j, t, e, &vo, res, err, errlen);
+	if (!ret && job_writes(j) && !e->no_io && res->status != RUN_INTERRUPTED)
+		readback_phase(j, t, e, &vo, res);
+	if (journaled && (ret = journal_close(&jn, vo.flush_fd)) && res->nerrs < RUN_MAX_ERRS) {
+		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1 };
+		if (res->status == RUN_OK) {
+			res->status = RUN_FAILED;
+			snprintf(res->message, sizeof(res->message), "journal: %s", strerror(-ret));
+		}
+		ret = 0;
+	}
+	verify_verdict(res);
+	vmap_release(&m);
+	return ret;
+}
+
+/* ssdbench verify: one read pass over the blocks the journal says were written, or over the span. */
+static int run_verify_only(struct job *j, struct target *t, const struct engine_ops *e,
+			   const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
+{
+	struct run_opts vo = *o;
+	int ret;
+
+	res->verify.enabled = true;
+	res->verify.run_id = o->vmap ? o->vmap->run_id : 0;
+	vo.vphase = VPHASE_VERIFY;
+	vo.readback = o->vmap != NULL;
+	vo.vscan = !o->vmap;
+	vo.journal = NULL;
+	ret = run_workers(j, t, e, &vo, res, err, errlen);
+	verify_verdict(res);
+	return ret;
+}
+
+int run_job(struct job *j, struct target *t, const struct run_opts *o, struct run_result *res,
+	    char *err, size_t errlen)
+{
+	const struct engine_ops *e = engine_find(j->engine);
+	uint64_t mono0;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->ts.interval_ns = j->interval_ns;
+	res->qd = e->sync ? 1 : j->qd;
+	res->ss.enabled = j->ss_metric != SS_OFF;
+	res->ss.window = j->ss_window;
+	res->ss.round_ns = j->ss_round_ns;
+	if (job_open_loop(j))
+		sched_begin(j, &res->sched);
+	for (int op = 0; op < 2; op++) {
+		if ((ret = hist_init(&res->op[op].lat)))
+			return ret;
+		if (job_open_loop(j) && (ret = hist_init(&res->op[op].resp)))
+			return ret;
+	}
+	res->started_at = realtime_ns();
+	/*
+	 * From here on every outcome is a whole result: interrupted before measuring, or failed in a
+	 * step (open, layout, trim, buffers, threads) with the step and errno in errs.
+	 */
+	mono0 = clock_ns();
+	if (!e->no_io && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
+		if (ret == -EINTR) {
+			res->status = RUN_INTERRUPTED;
+			snprintf(res->message, sizeof(res->message), "%.250s", err);
+		}
+		ret = 0;
+		goto out;
+	}
+	if (res->status == RUN_OK &&
+	    (ret = o->verify_only ? run_verify_only(j, t, e, o, res, err, errlen)
+		 : j->verify ? run_verified(j, t, e, o, res, err, errlen)
+		 : run_workers(j, t, e, o, res, err, errlen))) {
+		fail_step(res, ERR_OP_SETUP, ret, err);
+		ret = 0;
+	}
+out:
+	if (!e->no_io)
+		target_close(t);
+	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */
+	res->finished_at = res->started_at + (clock_ns() - mono0);
+	return ret;
+}

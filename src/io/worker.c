@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: MIT
+/* The worker thread and its hot loop: fill the queue, submit, reap, account. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "data.h"
+#include "worker.h"
+
+static enum access pattern_access(enum rw_pattern rw)
+{
+	switch (rw) {
+	case RW_RANDREAD:
+	case RW_RANDWRITE:
+	case RW_RANDMIX:
+		return ACCESS_RANDOM;
+	case RW_STRIDE_READ:
+	case RW_STRIDE_WRITE:
+		return ACCESS_STRIDE;
+	default:
+		return ACCESS_SEQ;
+	}
+}
+
+static uint64_t slot_bytes(uint64_t bs, uint64_t lbs)
+{
+	uint64_t align = lbs < 4096 ? 4096 : lbs;
+
+	return (bs + align - 1) / align * align;
+}
+
+uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs)
+{
+	return slot_bytes(bs, lbs) * qd;
+}
+
+static int alloc_slots(struct worker *w)
+{
+	struct engine_ctx *c = &w->ec;
+	unsigned qd = c->qd;
+	size_t align = w->lbs_align < 4096 ? 4096 : w->lbs_align;
+
+	c->bufsize = (size_t)slot_bytes(w->job->bs, w->lbs_align);
+	c->reqs = calloc(qd, sizeof(*c->reqs));
+	w->free = calloc(qd, sizeof(*w->free));
+	w->queued = calloc(qd, sizeof(*w->queued));
+	c->done = calloc(qd, sizeof(*c->done));
+	if (!c->reqs || !w->free || !w->queued || !c->done)
+		return -ENOMEM;
+	/* The null engine has no buffers, but with verify=on it stamps and checksums them all the same. */
+	if ((!w->eng->no_io || w->vmap) && posix_memalign(&c->bufmem, align, c->bufsize * qd))
+		return -ENOMEM;
+	for (unsigned i = 0; i < qd; i++) {
+		struct ioreq *r = &c->reqs[i];
+
+		r->idx = (uint16_t)i;
+		r->len = (uint32_t)w->job->bs;
+		r->buf = c->bufmem ? (char *)c->bufmem + (size_t)i * c->bufsize : NULL;
+		r->buf_dirty = 1;
+		w->free[w->nfree++] = r;
+	}
+	return 0;
+}
+
+int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
+{
+	const struct job *j = w->job;
+	enum access acc = pattern_access(j->rw);
+	uint64_t base = span_base, len = span_len;
+	uint64_t seed = j->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1));
+	int ret;
+
+	if (acc != ACCESS_RANDOM &&
+	    !offgen_slice(span_base, span_len, j->bs, w->id, j->threads, &base, &len))
+		return -EINVAL;
+	offgen_init(&w->og, acc, base, len, j->bs, j->r.stride, seed);
+	mixgen_init(&w->mix, job_write_pct(j), seed);
+	rng_seed(&w->data_rng, seed ^ 0x64617461ull);
+	w->write_pct = job_write_pct(j);
+	w->rand_bytes = j->data == DATA_ZERO ? 0 : data_rand_bytes(j->data == DATA_COMPRESS ? j->compress_pct : 0);
+	w->open = job_open_loop(j);
+	for (int op = 0; op < 2; op++) {
+		if ((ret = hist_init(&w->st[op].lat)))
+			return ret;
+		if (w->open && (ret = hist_init(&w->st[op].resp)))
+			return ret;
+	}
+	return alloc_slots(w);
+}
+
+void worker_release(struct worker *w)
+{
+	for (int op = 0; op < 2; op++) {
+		hist_release(&w->st[op].lat);
+		hist_release(&w->st[op].resp);
+	}
+	free(w->ec.reqs);
+	free(w->free);
+	free(w->queued);
+	free(w->ec.done);
+	free(w->ec.bufmem);
+	w->ec.reqs = NULL;
+	w->free = w->queued = w->ec.done = NULL;
+	w->ec.bufmem = NULL;
+}
+
+static void prep_write(struct worker *w, struct ioreq *r)
+{
+	if (!r->buf)
+		return;
+	if (r->buf_dirty) {
+		data_fill(r->buf, r->len, w->rand_bytes, &w->data_rng);
+		r->buf_dirty = 0;
+	}
+	data_stamp(r->buf, r->len, w->rand_bytes, &w->data_rng);
+	if (w->vmap)
+		verify_stamp(r->buf, r->len, w->vmap->unit, r->offset, w->vmap->run_id, r->vgen);
+}
+
+/*
+ * verify=on: a write claims its block in the map (another block, if a write to that one is in flight:
+ * two writes of one block in flight would leave either on the target) and gets its generation; a read
+ * notes the block's entry. Returns false if every block tried had a write in flight.
+ */
+static bool verify_claim(struct worker *w, struct ioreq *r)
+{
+	struct vmap *m = w->vmap;
+	uint8_t prev;
+
+	for (int tries = 0; tries < 16; tries++) {
+		uint64_t idx = vmap_index(m, r->offset);
+
+		if (r->op == OP_READ) {
+			r->vgen = vmap_load(m, idx);
+			return true;
+		}
+		if ((r->vgen = vmap_write_begin(m, idx, &prev)))
+			return true;
+		r->offset = offgen_next(&w->og);
+	}
+	return false;
+}
+
+/* The read-back pass: the next block of this worker's part of the map that the run wrote, or false. */
+static bool next_written(struct worker *w, uint64_t *off)
+{
+	const struct vmap *m = w->vmap;
+
+	while (w->scan_next < w->scan_end && vmap_load(m, w->scan_next) == VGEN_NONE)
+		w->scan_next++;
+	if (w->scan_next >= w->scan_end)
+		return false;
+	*off = m->base + w->scan_next++ * m->bs;
+	return true;
+}
+
+/* The offset and operation of the next request into r. Returns false if there is none now. */
+static bool next_request(struct worker *w, struct ioreq *r)
+{
+	if (w->readback) {
+		r->op = OP_READ;
+		if (!next_written(w, &r->offset))
+			return false;
+	} else {
+		r->offset = offgen_next(&w->og);
+		r->op = w->write_pct == 0 ? OP_READ
+		      : w->write_pct == 100 ? OP_WRITE
+		      : mixgen_next(&w->mix) ? OP_WRITE : OP_READ;
+	}
+	if (w->vmap && !verify_claim(w, r)) {
+		w->vconflict = true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Open loop: r is the request due at w->tt.next, issued now (w->now) or later if it waited for a slot;
+ * its response time counts from when it was due.
+ */
+static void take_due(struct worker *w, struct ioreq *r, bool measuring)
+{
+	uint64_t late = w->now - w->tt.next;
+
+	r->sched_ns = w->tt.next;
+	if (measuring) {
+		w->sched.issued++;
+		if (r->sched_ns >= w->t_measure)
+			w->sched.scheduled++;
+		if (late > w->sched.late_max_ns)
+			w->sched.late_max_ns = late;
+	}
+	tt_advance(&w->tt);
+}
+
+/*
+ * Queues requests into every free slot while the budget allows (open loop: those that are due).
+ * Returns 0 or -errno.
+ */
+static int fill_queue(struct worker *w, bool measuring)
+{
+	w->vconflict = false;
+	while (w->nfree) {
+		struct ioreq *r;
+		int ret;
+
+		if (w->budget && measuring && w->issued >= w->budget)
+			break;
+		if (w->open && w->tt.next > w->now)
+			break;
+		r = w->free[w->nfree - 1];
+		if (!next_request(w, r))
+			break;
+		w->nfree--;
+		if (r->op == OP_WRITE)
+			prep_write(w, r);
+		else
+			r->buf_dirty = 1;
+		if ((ret = w->eng->queue(&w->ec, r))) {
+			if (w->vmap && r->op == OP_WRITE)
+				vmap_write_end(w->vmap, vmap_index(w->vmap, r->offset), r->vgen, false);
+			w->free[w->nfree++] = r;
+			return ret;
+		}
+		w->queued[w->nqueued++] = r;
+		w->inflight++;
+		if (measuring)
+			w->issued += r->len;
+		if (w->open)
+			take_due(w, r, measuring);
+	}
+	return 0;
+}
+
+/* Counts an error of op (enum err_op) with errno err; the first of each kind keeps its offset. */
+static void add_error(struct worker *w, int op, int err, uint64_t offset)
+{
+	for (unsigned i = 0; i < w->nerrs; i++) {
+		if (w->errs[i].op == op && w->errs[i].err == err) {
+			w->errs[i].count++;
+			return;
+		}
+	}
+	if (w->nerrs < WORKER_MAX_ERRS)
+		w->errs[w->nerrs++] = (struct err_rec){ op, err, offset, 1 };
+}
+
+static void record_error(struct worker *w, const struct ioreq *r)
+{
+	add_error(w, r->op, r->res < 0 ? (int)-r->res : EIO, r->offset);
+}
+
+/*
+ * verify=on: a write's block gets its generation (or, if the write failed, an unknown content); a
+ * read's units are checked against what the map said when it was queued and says now.
+ */
+static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
+{
+	const struct vmap *m = w->vmap;
+	uint64_t idx = vmap_index(m, r->offset);
+	struct vexpect e;
+
+	if (r->op == OP_WRITE) {
+		vmap_write_end(w->vmap, idx, r->vgen, ok);
+		return;
+	}
+	if (!ok)
+		return;
+	if (w->eng->no_io) {
+		/* Nothing was read: the checksums are computed for their cost only, and count nowhere. */
+		volatile uint32_t sink = 0;
+
+		for (uint32_t at = 0; at < r->len; at += m->unit)
+			sink ^= verify_crc((const char *)r->buf + at, m->unit);
+		(void)sink;
+		return;
+	}
+	e = w->vmode == VMODE_INLINE ? vexpect_inline(m->run_id, r->vgen, vmap_load(m, idx))
+	  : vexpect_journal(m->run_id, r->vgen, w->vmode == VMODE_CRASHED);
+	for (uint32_t at = 0; at < r->len; at += m->unit) {
+		struct vmismatch mm;
+		enum vres res = verify_unit_check((const char *)r->buf + at, m->unit, r->offset + at, &e, &mm);
+
+		mm.phase = w->vphase;
+		verify_count(&w->ver, res, &mm, m->unit);
+	}
+}
+
+/*
+ * Accounts one reaped batch completed at now. I/O completing after the deadline is drained, not
+ * counted: a time-bound run measures what completed inside its window. Returns true if an I/O failed.
+ */
+static bool complete_batch(struct worker *w, uint64_t now)
+{
+	bool failed = false, late = now > w->ctl->t_deadline;
+
+	for (unsigned i = 0; i < w->ec.ndone; i++) {
+		struct ioreq *r = w->ec.done[i];
+		struct opstats *s = &w->st[r->op];
+		uint64_t lat = now - r->issue_ns;
+		bool ok = r->res == (int64_t)r->len;
+
+		if (w->vmap)
+			verify_done(w, r, ok);
+		else if (w->vscan && ok)
+			verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
+		if (!ok) {
+			record_error(w, r);
+			failed = true;
+		} else if (!late) {
+			hist_add(&s->lat, lat);
+			if (w->open)
+				hist_add(&s->resp, now - r->sched_ns);
+			s->ios++;
+			s->bytes += r->len;
+		}
+		w->free[w->nfree++] = r;
+	}
+	w->inflight -= w->ec.ndone;
+	w->ec.ndone = 0;
+	return failed;
+}
+
+static void publish(struct worker *w)
+{
+	for (int op = 0; op < 2; op++) {
+		atomic_store_explicit(&w->live.ios[op], w->ramp_base[0][op] + w->st[op].ios,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->live.bytes[op], w->ramp_base[1][op] + w->st[op].bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->live.lat_sum[op], w->ramp_base[2][op] + w->st[op].lat.sum,
+				      memory_order_relaxed);
+		if (w->open)
+			atomic_store_explicit(&w->live.resp_sum[op], w->ramp_base[3][op] + w->st[op].resp.sum,
+					      memory_order_relaxed);
+	}
+}
+
+static void cpu_times(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* What the ramp did is not measured. */
+static void forget_ramp(struct worker *w)
+{
+	for (int op = 0; op < 2; op++) {
+		hist_reset(&w->st[op].lat);
+		if (w->open)
+			hist_reset(&w->st[op].resp);
+		w->st[op].ios = w->st[op].bytes = 0;
+	}
+}
+
+/*
+ * Measuring starts: forget what the ramp did. The requests still in flight (those of the batch being
+ * reaped included) complete in the measured window and count there, so they count against its budget.
+ */
+static void start_measuring(struct worker *w)
+{
+	w->issued += (uint64_t)w->inflight * w->job->bs;
+	for (int op = 0; op < 2; op++) {
+		w->ramp_base[0][op] += w->st[op].ios;
+		w->ramp_base[1][op] += w->st[op].bytes;
+		w->ramp_base[2][op] += w->st[op].lat.sum;
+		if (w->open)
+			w->ramp_base[3][op] += w->st[op].resp.sum;
+	}
+	forget_ramp(w);
+	w->t_measure = w->ctl->t_ramp_end;
+	cpu_times(&w->cpu_user, &w->cpu_sys);
+}
+
+static void set_error(struct worker *w, int ret, const char *what)
+{
+	w->ret = ret;
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s engine: %s: %s", w->job->engine, what, strerror(-ret));
+	atomic_store(&w->ctl->stop, 1);
+}
+
+/* Submits what was queued (through the engine's submit, if it has one), stamped with one clock read. */
+static int submit_queued(struct worker *w)
+{
+	uint64_t now;
+	int ret;
+
+	if (!w->nqueued)
+		return 0;
+	now = clock_ns();
+	for (unsigned i = 0; i < w->nqueued; i++)
+		w->queued[i]->issue_ns = now;
+	w->nqueued = 0;
+	if (!w->eng->submit)
+		return 0;
+	ret = w->eng->submit(&w->ec);
+	return ret < 0 ? ret : 0;
+}
+
+#define WAKE_MAX_NS 100000000ull   /* an open-loop worker looks at stop and the deadline this often */
+
+/* How long an open-loop worker may wait now: until the next request is due, the deadline, or 100 ms. */
+static uint64_t wait_until(const struct worker *w, bool *for_due)
+{
+	uint64_t until = w->tt.next;
+
+	*for_due = true;
+	if (until > w->ctl->t_deadline) {
+		until = w->ctl->t_deadline;
+		*for_due = false;
+	}
+	if (until > w->now + WAKE_MAX_NS) {
+		until = w->now + WAKE_MAX_NS;
+		*for_due = false;
+	}
+	return until;
+}
+
+/* Open loop with nothing in flight: sleep until the next request is due; note how late the wake was. */
+static void sleep_until_due(struct worker *w, bool measuring)
+{
+	bool for_due;
+	uint64_t until = wait_until(w, &for_due), err;
+	struct timespec ts = { .tv_sec = (time_t)(until / 1000000000ull), .tv_nsec = (long)(until % 1000000000ull) };
+
+	if (until > w->now)
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	w->now = clock_ns();
+	if (!for_due || !measuring || until <= w->t_measure)
+		return;
+	err = w->now > until ? w->now - until : 0;
+	w->sched.sleeps++;
+	w->sched.wake_err_sum_ns += err;
+	if (err > w->sched.wake_err_max_ns)
+		w->sched.wake_err_max_ns = err;
+}
+
+/* Open loop with requests in flight and a free slot: reap until one completes or the next is due. */
+static int reap_or_due(struct worker *w)
+{
+	bool for_due;
+	uint64_t until = wait_until(w, &for_due);
+
+	return w->eng->reap_wait(&w->ec, until > w->now ? until - w->now : 0);
+}
+
+/*
+ * What w->now means for the run: measuring starts at the ramp's end; the measured window ends at the
+ * deadline. Returns true if the worker should stop issuing.
+ */
+static bool tick(struct worker *w, bool *measuring)
+{
+	const struct run_ctl *ctl = w->ctl;
+
+	if (!*measuring && w->now >= ctl->t_ramp_end) {
+		start_measuring(w);
+		*measuring = true;
+	}
+	w->t_end = w->now < ctl->t_deadline ? w->now : ctl->t_deadline;
+	return w->now >= ctl->t_deadline || atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) ||
+	       (ctl->ext_stop && atomic_load_explicit(ctl->ext_stop, memory_order_relaxed)) ||
+	       (w->budget && *measuring && w->issued >= w->budget);
+}
+
+/* Open loop, at the end: the requests that were due by then and never issued (every slot was busy). */
+static void count_backlog(struct worker *w)
+{
+	for (uint64_t n = 0; w->tt.next <= w->t_end && n < 100000000ull; n++) {
+		w->sched.backlog++;
+		if (w->tt.next >= w->t_measure)
+			w->sched.scheduled++;
+		tt_advance(&w->tt);
+	}
+}
+
+/* The hot loop. Returns 0, or -errno if the engine failed (I/O errors are recorded, not returned). */
+static int worker_loop(struct worker *w)
+{
+	const struct run_ctl *ctl = w->ctl;
+	bool measuring = ctl->t_ramp_end <= ctl->t_start, stopping = false;
+	int ret;
+
+	if (measuring)
+		start_measuring(w);
+	if (w->idle)
+		return 0;
+	w->now = clock_ns();
+	if (w->open) {
+		uint64_t num, den;
+
+		/* Sleeps end when a request is due, not up to the default 50 us later. */
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		job_rate(w->job, &num, &den);
+		tt_init(&w->tt, w->job->arrival, num, den, w->job->threads, w->id, ctl->t_start,
+			w->job->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+	}
+	for (;;) {
+		if (!stopping && (ret = fill_queue(w, measuring)))
+			return ret;
+		if ((ret = submit_queued(w)))
+			return ret;
+		if (!w->inflight && w->vconflict && !stopping) {
+			/* Every block tried had another thread's write in flight: let it complete. */
+			sched_yield();
+			w->now = clock_ns();
+			stopping = tick(w, &measuring);
+			continue;
+		}
+		if (!w->inflight) {
+			if (stopping || !w->open)
+				break;
+			sleep_until_due(w, measuring);
+			stopping = tick(w, &measuring);
+			continue;
+		}
+		if (w->open && !stopping && w->nfree && w->eng->reap_wait)
+			ret = reap_or_due(w);
+		else
+			ret = w->eng->reap(&w->ec, 1);
+		if (ret < 0)
+			return ret;
+		w->now = clock_ns();
+		/* A batch reaped after the ramp's end completed in the measured window: it counts. */
+		if (!measuring && w->now >= ctl->t_ramp_end) {
+			start_measuring(w);
+			measuring = true;
+		}
+		if (complete_batch(w, w->now) && !ctl->continue_on_error)
+			stopping = true;
+		publish(w);
+		if (tick(w, &measuring))
+			stopping = true;
+	}
+	if (w->open && measuring)
+		count_backlog(w);
+	return 0;
+}
+
+static void finish(struct worker *w)
+{
+	double u, s;
+
+	if (!w->job->direct && job_writes(w->job) && !w->eng->no_io) {
+		/* Buffered writes fail here, if at all (EIO, ENOSPC): the error is the flush's. */
+		if (fdatasync(w->ec.fd) < 0)
+			add_error(w, ERR_OP_FSYNC, errno, 0);
+		w->t_end = clock_ns();
+	}
+	cpu_times(&u, &s);
+	w->cpu_user = u - w->cpu_user;
+	w->cpu_sys = s - w->cpu_sys;
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run_ctl *ctl = w->ctl;
+	int ret = w->eng->init ? w->eng->init(&w->ec) : 0;
+
+	if (ret) {
+		set_error(w, ret, "setup failed");
+		w->errs[w->nerrs++] = (struct err_rec){ ERR_OP_SETUP, -ret, 0, 1 };
+	}
+	pthread_barrier_wait(&ctl->ready);
+	pthread_barrier_wait(&ctl->go);
+	if (!ret && !atomic_load(&ctl->stop)) {
+		ret = worker_loop(w);
+		if (ret)
+			set_error(w, ret, "I/O submission failed");
+		finish(w);
+	}
+	if (!w->t_end)
+		w->t_end = clock_ns();
+	if (!w->t_measure) {
+		/* Stopped before the ramp ended: all it did was ramp, so it measured nothing. */
+		forget_ramp(w);
+		w->t_measure = ctl->t_ramp_end;
+	}
+	if (w->eng->exit)
+		w->eng->exit(&w->ec);
+	pthread_mutex_lock(&ctl->done_lock);
+	if (atomic_fetch_sub(&ctl->running, 1) == 1)
+		pthread_cond_broadcast(&ctl->done_cond);
+	pthread_mutex_unlock(&ctl->done_lock);
+	return NULL;
+}

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: MIT
+/* Job parameters: the table behind `ssdbench help run`, their parsing, checks and resolution. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "textesc.h"
+
+enum ptype {
+	P_SIZE,      /* uint64_t bytes, in [min, max] */
+	P_UINT,      /* unsigned, in [min, max] */
+	P_DURATION,  /* uint64_t ns */
+	P_BOOL,
+	P_SPECIAL,   /* its own setter */
+};
+
+struct param {
+	const char *name;
+	enum ptype type;
+	size_t off;
+	uint64_t min, max;
+	int (*set)(struct job *j, const char *v, char *err, size_t errlen);
+	const char *dflt;
+	const char *help;
+};
+
+static const char *const rw_names[] = {
+	[RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
+	[RW_RANDWRITE] = "randwrite", [RW_MIX] = "rw", [RW_RANDMIX] = "randrw",
+	[RW_STRIDE_READ] = "stride-read", [RW_STRIDE_WRITE] = "stride-write",
+};
+
+static const char *const engine_names[ENGINE_COUNT] = {
+	[ENGINE_URING] = "io_uring", [ENGINE_AIO] = "libaio", [ENGINE_PSYNC] = "psync", [ENGINE_NULL] = "null",
+};
+
+const char *rw_name(enum rw_pattern rw)
+{
+	return rw_names[rw];
+}
+
+const char *job_engine_name(enum engine_id e)
+{
+	return engine_names[e];
+}
+
+static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	for (size_t i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++) {
+		if (!strcmp(v, rw_names[i])) {
+			j->rw = (enum rw_pattern)i;
+			return 0;
+		}
+	}
+	if (!strcmp(v, "stride_read") || !strcmp(v, "stride_write")) {
+		j->rw = v[7] == 'r' ? RW_STRIDE_READ : RW_STRIDE_WRITE;
+		return 0;
+	}
+	snprintf(err, errlen, "'%s': expected read, write, randread, randwrite, rw, randrw, "
+		 "stride-read or stride-write", esc_short(v, q));
+	return -EINVAL;
+}
+
+static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	for (size_t i = 0; i < ENGINE_COUNT; i++) {
+		if (!strcmp(v, engine_names[i])) {
+			snprintf(j->engine, sizeof(j->engine), "%s", v);
+			return 0;
+		}
+	}
+	if (!strcmp(v, "io-uring") || !strcmp(v, "uring")) {
+		snprintf(j->engine, sizeof(j->engine), "%s", engine_names[ENGINE_URING]);
+		return 0;
+	}
+	snprintf(err, errlen, "'%s': expected io_uring, libaio, psync or null", esc_short(v, q));
+	return -EINVAL;
+}
+
+/* Bytes ("68k"), or a multiple of bs ("17x", IOzone's -j 17), which then follows bs across a matrix. */
+static int set_stride(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	size_t n = strlen(v);
+	uint64_t m;
+
+	j->stride = 0;
+	j->stride_bs = 0;
+	if (n > 1 && n < 8 && (v[n - 1] == 'x' || v[n - 1] == 'X')) {
+		char num[8];
+
+		snprintf(num, sizeof(num), "%.*s", (int)(n - 1), v);
+		if (parse_uint(num, 1, 65536, &m, err, errlen)) {
+			snprintf(err, errlen, "'%s': a multiple of bs is 1x..65536x", esc_short(v, q));
+			return -EINVAL;
+		}
+		j->stride_bs = (unsigned)m;
+		return 0;
+	}
+	if (parse_size(v, &j->stride, err, errlen))
+		return -EINVAL;
+	if (j->stride < 512 || j->stride > (1ull << 40)) {
+		snprintf(err, errlen, "'%s': out of range 512..1t (or a multiple of bs: 17x)", esc_short(v, q));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The stride in bytes: as given, or its multiple of bs (2 x bs by default). */
+static uint64_t job_stride(const struct job *j)
+{
+	if (j->stride)
+		return j->stride;
+	return (j->stride_bs ? j->stride_bs : 2) * j->bs;
+}
+
+static int set_amount(struct amount *a, bool multiple, const char *v, char *err, size_t errlen)
+{
+	return parse_amount(v, multiple, a, err, errlen);
+}
+
+static int set_span(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	if (set_amount(&j->span, false, v, err, errlen))
+		return -EINVAL;
+	if ((j->span.kind == AMOUNT_BYTES && j->span.bytes == 0) ||
+	    (j->span.kind == AMOUNT_PERCENT && j->span.value <= 0)) {
+		snprintf(err, errlen, "'%s': must be more than 0", esc_short(v, q));
+		return -EINVAL;
+	}
+	j->span_set = true;
+	return 0;
+}
+
+static int set_offset(struct job *j, const char *v, char *err, size_t errlen)
+{
+	return set_amount(&j->offset, false, v, err, errlen);
+}
+
+static int set_io_limit(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (set_amount(&j->io_limit, true, v, err, errlen))
+		return -EINVAL;
+	j->io_limit_set = !(j->io_limit.kind == AMOUNT_BYTES && j->io_limit.bytes == 0);
+	return 0;
+}
+
+static int set_fill(struct job *j, const char *v, char *err, size_t errlen)
+{
+	return set_amount(&j->fill, false, v, err, errlen);
+}
+
+static int set_data(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	uint64_t pct;
+
+	if (!strcmp(v, "random")) {
+		j->data = DATA_RANDOM;
+		return 0;
+	}
+	if (!strcmp(v, "zero")) {
+		j->data = DATA_ZERO;
+		return 0;
+	}
+	if (!strncmp(v, "compress:", 9)) {
+		const char *n = v + 9;
+		size_t len = strlen(n);
+		char tmp[16];
+
+		if (len && n[len - 1] == '%' && len < sizeof(tmp)) {
+			memcpy(tmp, n, len - 1);
+			tmp[len - 1] = '\0';
+			n = tmp;
+		}
+		if (parse_uint(n, 0, 100, &pct, err, errlen) == 0) {
+			j->data = DATA_COMPRESS;
+			j->compress_pct = (unsigned)pct;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "'%s': expected random, zero or compress:NN (NN = 0..100)", esc_short(v, q));
+	return -EINVAL;
+}
+
+static int set_seed(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (parse_uint(v, 0, INT64_MAX, &j->seed, err, errlen))
+		return -EINVAL;
+	j->seed_set = true;
+	return 0;
+}
+
+static int set_label(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	/* The limit is of the buffer, so it is stated in bytes (a character of UTF-8 takes 1..4). */
+	if (strlen(v) >= sizeof(j->label) || !*v) {
+		snprintf(err, errlen, "'%s': must be 1..%zu bytes (this is %zu)", esc_short(v, q),
+			 sizeof(j->label) - 1, strlen(v));
+		return -EINVAL;
+	}
+	snprintf(j->label, sizeof(j->label), "%s", v);
+	return 0;
+}
+
+static int set_price(struct job *j, const char *v, char *err, size_t errlen)
+{
+	const char *end;
+	char q[ESC_SHORT_LEN];
+	double p;
+	int ret;
+
+	if (*v == '$')
+		v++;
+	if ((ret = parse_decimal(v, &p, &end)) || *end) {
+		snprintf(err, errlen, "'%s': expected a price in USD, e.g. 370 or 129.99%s%s", esc_short(v, q),
+			 ret ? ": " : "", ret ? parse_decimal_error(ret) : "");
+		return -EINVAL;
+	}
+	j->price = p;
+	return 0;
+}
+
+static int set_steady_state(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	static const char *const metrics[] = { [SS_IOPS] = "iops", [SS_BW] = "bw", [SS_LAT] = "lat" };
+	char metric[16], mode[16] = "";
+	unsigned window;
+	char round[32];
+	uint64_t ns;
+	int n, used = 0;
+
+	if (!strcmp(v, "off") || !strcmp(v, "false")) {
+		j->ss_metric = SS_OFF;
+		return 0;
+	}
+	n = sscanf(v, "%15[a-z]:%ux%31[0-9a-z.]%n:%15[a-z]%n", metric, &window, round, &used, mode, &used);
+	/* %u would take a sign or white space before the window: digits only. */
+	if ((n != 3 && n != 4) || v[used] || !isdigit((unsigned char)v[strlen(metric) + 1]) ||
+	    (n == 4 && strcmp(mode, "track") && strcmp(mode, "stop")) ||
+	    window < 2 || window > 1000 || parse_duration(round, &ns, err, errlen) || ns == 0)
+		goto bad;
+	j->ss_stop = strcmp(mode, "track") != 0;
+	for (int m = SS_IOPS; m <= SS_LAT; m++) {
+		if (!strcmp(metric, metrics[m])) {
+			j->ss_metric = (enum ss_metric)m;
+			j->ss_window = window;
+			j->ss_round_ns = ns;
+			return 0;
+		}
+	}
+bad:
+	snprintf(err, errlen, "'%s': expected off or METRIC:WxROUND[:track], e.g. iops:5x60s "
+		 "(METRIC iops, bw or lat; W 2..1000 rounds; :track records without stopping)", esc_short(v, q));
+	return -EINVAL;
+}
+
+static int set_verify(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	if (!strcmp(v, "on") || !strcmp(v, "off")) {
+		j->verify = v[1] == 'n';
+		return 0;
+	}
+	if (!parse_bool(v, &j->verify, err, errlen))
+		return 0;
+	snprintf(err, errlen, "'%s': expected on or off", esc_short(v, q));
+	return -EINVAL;
+}
+
+static int set_journal(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	if (strlen(v) >= sizeof(j->journal)) {
+		snprintf(err, errlen, "'%s': a path of at most %zu bytes", esc_short(v, q), sizeof(j->journal) - 1);
+		return -EINVAL;
+	}
+	snprintf(j->journal, sizeof(j->journal), "%s", v);
+	return 0;
+}
+
+static const char *const arrival_names[] = { [ARRIVAL_UNIFORM] = "uniform", [ARRIVAL_POISSON] = "poisson" };
+
+const char *arrival_name(enum arrival a)
+{
+	return a <= ARRIVAL_POISSON ? arrival_names[a] : arrival_names[0];
+}
+
+#define RATE_IOPS_MAX 100000000ull
+
+/* A count of requests a second: digits, or with k (thousand) or m (million): 50000, 50k, 1.5m. */
+static int set_rate_iops(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	const char *end;
+	double x;
+
+	if (parse_decimal(v, &x, &end) == 0) {
+		if (*end == 'k' || *end == 'K')
+			x *= 1e3, end++;
+		else if (*end == 'm' || *end == 'M')
+			x *= 1e6, end++;
+		if (!*end && x >= 0 && x <= (double)RATE_IOPS_MAX && x == (double)(uint64_t)x) {
+			j->rate_iops = (uint64_t)x;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "'%s': expected a whole number of requests a second, 0..100m (50000, 50k, 1.5m; "
+		 "k = 1000)", esc_short(v, q));
+	return -EINVAL;
+}
+
+static int set_rate_bw(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	if (parse_size(v, &j->rate_bw, err, errlen) == 0 && j->rate_bw <= (1ull << 40))
+		return 0;
+	snprintf(err, errlen, "'%s': expected bytes a second, 0..1t (200m = 200 MiB/s)", esc_short(v, q));
+	return -EINVAL;
+}
+
+static int set_arrival(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	for (unsigned a = 0; a <= ARRIVAL_POISSON; a++) {
+		if (!strcmp(v, arrival_names[a])) {
+			j->arrival = (enum arrival)a;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "'%s': expected uniform or poisson", esc_short(v, q));
+	return -EINVAL;
+}
+
+/* pNN<=DURATION: p99<=5ms, p99.99<=1ms; "off" clears it. */
+static int set_latency_target(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	const char *end;
+	double pct;
+	uint64_t ns;
+
+	if (!strcmp(v, "off") || !*v) {
+		j->lt_pct = 0;
+		j->lt_ns = 0;
+		return 0;
+	}
+	if ((v[0] == 'p' || v[0] == 'P') && parse_decimal(v + 1, &pct, &end) == 0 && pct > 0 && pct < 100 &&
+	    end[0] == '<' && end[1] == '=' && parse_duration(end + 2, &ns, err, errlen) == 0 && ns > 0) {
+		j->lt_pct = pct;
+		j->lt_ns = ns;
+		return 0;
+	}
+	snprintf(err, errlen, "'%s': expected pNN<=DURATION, e.g. p99<=5ms or p99.99<=1ms (NN above 0, below 100)",
+		 esc_short(v, q));
+	return -EINVAL;
+}
+
+#define F(field) offsetof(struct job, field)
+static const struct param params[] = {
+	{ "rw", P_SPECIAL, 0, 0, 0, set_rw, "randread",
+	  "read, write, randread, randwrite, rw, randrw, stride-read, stride-write" },
+	{ "rwmix_write", P_UINT, F(rwmix_write), 0, 100, NULL, "50", "percent of writes in a mix" },
+	{ "bs", P_SIZE, F(bs), 512, 64ull << 20, NULL, "4k", "request size, 512..64m" },
+	{ "stride", P_SPECIAL, 0, 0, 0, set_stride, "2x",
+	  "distance between request starts (stride patterns): bytes, or a multiple of bs (17x)" },
+	{ "qd", P_UINT, F(qd), 1, 4096, NULL, "1", "requests in flight per thread, 1..4096" },
+	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
+	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring", "io_uring, libaio, psync or null" },
+	{ "direct", P_BOOL, F(direct), 0, 0, NULL, "true", "O_DIRECT (true) or buffered with fsync at the end" },
+	{ "span", P_SPECIAL, 0, 0, 0, set_span, "100%", "region touched, bytes or percent of the target" },
+	{ "offset", P_SPECIAL, 0, 0, 0, set_offset, "0", "start of the span, bytes or percent" },
+	{ "runtime", P_DURATION, F(runtime_ns), 0, 0, NULL, "0", "stop after this long (0 = no limit)" },
+	{ "io_limit", P_SPECIAL, 0, 0, 0, set_io_limit, "100% if runtime is 0",
+	  "stop after this many bytes: size, percent of the span, or Nx the capacity" },
+	{ "ramp", P_DURATION, F(ramp_ns), 0, 0, NULL, "0", "warm-up excluded from the results" },
+	{ "trim", P_BOOL, F(trim), 0, 0, NULL, "false", "discard the span before the run" },
+	{ "fill", P_SPECIAL, 0, 0, 0, set_fill, "0", "precondition: write this much sequentially first" },
+	{ "data", P_SPECIAL, 0, 0, 0, set_data, "random", "write payload: random, zero or compress:NN" },
+	{ "repeat", P_UINT, F(repeat), 1, 1000, NULL, "1", "runs of each case, 1..1000" },
+	{ "interval", P_DURATION, F(interval_ns), 0, 0, NULL, "1s", "width of one time-series sample" },
+	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off",
+	  "stop at SNIA steady state, e.g. iops:5x60s (:track to record only)" },
+	{ "seed", P_SPECIAL, 0, 0, 0, set_seed, "fixed", "random seed (same seed, same offsets)" },
+	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or file name", "the device's name in reports" },
+	{ "price", P_SPECIAL, 0, 0, 0, set_price, "", "the device's price in USD" },
+	{ "verify", P_SPECIAL, 0, 0, 0, set_verify, "off",
+	  "on: a header and checksum in every written 4 KiB, every read checked, written data read back" },
+	{ "journal", P_SPECIAL, 0, 0, 0, set_journal, "",
+	  "verify's journal file (on another device), for `ssdbench verify --journal` after a kill or crash" },
+	{ "rate_iops", P_SPECIAL, 0, 0, 0, set_rate_iops, "0",
+	  "open loop: schedule this many requests a second over all threads (50k); 0 = closed loop" },
+	{ "rate_bw", P_SPECIAL, 0, 0, 0, set_rate_bw, "0", "open loop as bytes a second (200m); 0 = off" },
+	{ "arrival", P_SPECIAL, 0, 0, 0, set_arrival, "uniform",
+	  "spacing of scheduled requests: uniform or poisson" },
+	{ "latency_target", P_SPECIAL, 0, 0, 0, set_latency_target, "",
+	  "search the highest rate whose response-time percentile meets it, e.g. p99<=5ms (needs a runtime; docs/search.md)" },
+};
+#undef F
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+static const struct param *find_param(const char *name)
+{
+	char canon[32];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(canon) - 1; i++)
+		canon[i] = name[i] == '-' ? '_' : name[i];
+	canon[i] = '\0';
+	if (name[i])
+		return NULL;
+	for (i = 0; i < NPARAMS; i++)
+		if (!strcmp(params[i].name, canon))
+			return &params[i];
+	return NULL;
+}
+
+bool job_is_param(const char *name)
+{
+	return find_param(name) != NULL;
+}
+
+const char *job_param_name(const char *name)
+{
+	const struct param *p = find_param(name);
+
+	return p ? p->name : NULL;
+}
+
+size_t job_param_count(void)
+{
+	return NPARAMS;
+}
+
+const char *job_param_help(size_t i, const char **name, const char **dflt)
+{
+	*name = params[i].name;
+	*dflt = params[i].dflt;
+	return params[i].help;
+}
+
+void job_init(struct job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->rw = RW_RANDREAD;
+	j->rwmix_write = 50;
+	j->bs = 4096;
+	j->qd = 1;
+	j->threads = 1;
+	snprintf(j->engine, sizeof(j->engine), "%s", engine_names[ENGINE_URING]);
+	j->direct = true;
+	j->span.kind = AMOUNT_PERCENT;
+	j->span.value = 100;
+	j->offset.kind = AMOUNT_BYTES;
+	j->fill.kind = AMOUNT_BYTES;
+	j->io_limit.kind = AMOUNT_PERCENT;
+	j->io_limit.value = 100;
+	j->data = DATA_RANDOM;
+	j->repeat = 1;
+	j->interval_ns = 1000000000ull;
+	j->seed = JOB_DEFAULT_SEED;
+	j->price = -1;
+}
+
+static int set_typed(const struct param *p, struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	char *base = (char *)j + p->off;
+	char lo[24], hi[24];
+	uint64_t x;
+	int ret;
+
+	switch (p->type) {
+	case P_SIZE:
+		if ((ret = parse_size(v, &x, err, errlen)))
+			return ret;
+		if (x < p->min || x > p->max) {
+			format_size(p->min, lo, sizeof(lo));
+			format_size(p->max, hi, sizeof(hi));
+			snprintf(err, errlen, "'%s': out of range %s..%s", esc_short(v, q), lo, hi);
+			return -EINVAL;
+		}
+		*(uint64_t *)(void *)base = x;
+		return 0;
+	case P_UINT:
+		if ((ret = parse_uint(v, p->min, p->max, &x, err, errlen)))
+			return ret;
+		*(unsigned *)(void *)base = (unsigned)x;
+		return 0;
+	case P_DURATION:
+		return parse_duration(v, (uint64_t *)(void *)base, err, errlen);
+	case P_BOOL:
+		return parse_bool(v, (bool *)base, err, errlen);
+	case P_SPECIAL:
+	default:
+		return p->set(j, v, err, errlen);
+	}
+}
+
+int job_set(struct job *j, const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct param *p = find_param(name);
+	char msg[256], q[ESC_SHORT_LEN];
+
+	if (!p) {
+		snprintf(err, errlen, "unknown parameter '%s'", esc_short(name, q));
+		return -ENOENT;
+	}
+	/* Values reach reports, file names and terminals: none may hold a control character. */
+	if (text_has_control(value)) {
+		snprintf(err, errlen, "%s: '%s': holds a control character (tab, line break, escape, "
+			 "broken UTF-8, ...); write plain text", p->name, esc_short(value, q));
+		return -EINVAL;
+	}
+	msg[0] = '\0';
+	if (set_typed(p, j, value, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s: %s", p->name, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+unsigned job_write_pct(const struct job *j)
+{
+	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
+		return j->rwmix_write;
+	return job_writes(j) ? 100 : 0;
+}
+
+const char *data_name(const struct job *j, char *buf, size_t len)
+{
+	if (j->data == DATA_COMPRESS)
+		snprintf(buf, len, "compress:%u", j->compress_pct);
+	else
+		snprintf(buf, len, "%s", j->data == DATA_ZERO ? "zero" : "random");
+	return buf;
+}
+
+int job_check(const struct job *j, char *err, size_t errlen)
+{
+	bool is_null = job_no_io(j);
+
+	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull) {
+		snprintf(err, errlen, "interval: must be 10ms..1h");
+		return -EINVAL;
+	}
+	if (j->stride && (j->stride < j->bs || j->stride % j->bs)) {
+		snprintf(err, errlen, "stride: %llu must be a multiple of bs (%llu) and at least bs "
+			 "(a multiple of bs such as 17x follows bs)",
+			 (unsigned long long)j->stride, (unsigned long long)j->bs);
+		return -EINVAL;
+	}
+	if (job_stride(j) > (1ull << 40)) {
+		snprintf(err, errlen, "stride: %ux bs (%llu) is %llu bytes, more than 1t", j->stride_bs,
+			 (unsigned long long)j->bs, (unsigned long long)job_stride(j));
+		return -EINVAL;
+	}
+	if (is_null && (j->trim || j->fill.bytes || j->fill.value > 0)) {
+		snprintf(err, errlen, "%s: the null engine does no I/O; use a real engine to %s",
+			 j->trim ? "trim" : "fill", j->trim ? "trim" : "fill");
+		return -EINVAL;
+	}
+	if (j->ss_metric != SS_OFF && j->runtime_ns == 0 && !j->io_limit_set) {
+		snprintf(err, errlen, "steady_state: needs a runtime or an io_limit as an upper bound");
+		return -EINVAL;
+	}
+	if (j->ss_metric != SS_OFF && j->ss_round_ns < j->interval_ns) {
+		snprintf(err, errlen, "steady_state: a round (%.3g s) is shorter than the interval (%.3g s)",
+			 (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
+		return -EINVAL;
+	}
+	if (j->rate_iops && j->rate_bw) {
+		snprintf(err, errlen, "rate_bw: rate_iops already sets the rate; give one of them");
+		return -EINVAL;
+	}
+	if (j->lt_ns && job_open_loop(j)) {
+		snprintf(err, errlen, "latency_target: the search chooses the rate; leave out rate_iops and rate_bw");
+		return -EINVAL;
+	}
+	if (j->lt_ns && !j->runtime_ns) {
+		snprintf(err, errlen, "latency_target: every probe of the search runs for the runtime; set one "
+			 "(e.g. runtime=10s)");
+		return -EINVAL;
+	}
+	if (j->journal[0] && !j->verify) {
+		snprintf(err, errlen, "journal: records what verify=on writes; add verify=on");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint64_t of_percent(double pct, uint64_t whole)
+{
+	return (uint64_t)((long double)whole * pct / 100.0L);
+}
+
+static int check_aligned(const char *name, uint64_t v, unsigned lbs, char *err, size_t errlen)
+{
+	if (lbs && v % lbs) {
+		snprintf(err, errlen, "%s: %llu is not a multiple of the target's logical block size %u "
+			 "(required with direct=true)", name, (unsigned long long)v, lbs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen)
+{
+	struct job_resolved *r = &j->r;
+	char a[24], b[24];
+
+	r->offset = j->offset.kind == AMOUNT_PERCENT ? of_percent(j->offset.value, size) / j->bs * j->bs
+						     : j->offset.bytes;
+	/* A profile's "100%" offset means the last span; a span larger than the target starts at 0. */
+	if (j->soft_bounds && j->offset.kind == AMOUNT_PERCENT && j->span.kind == AMOUNT_BYTES &&
+	    r->offset + j->span.bytes > size)
+		r->offset = j->span.bytes >= size ? 0 : (size - j->span.bytes) / j->bs * j->bs;
+	if (r->offset >= size) {
+		format_size(r->offset, a, sizeof(a));
+		format_size(size, b, sizeof(b));
+		snprintf(err, errlen, "offset: %s is at or past the end of the target (%s)", a, b);
+		return -EINVAL;
+	}
+	r->fill = j->fill.kind == AMOUNT_PERCENT ? of_percent(j->fill.value, size) : j->fill.bytes;
+	r->fill = r->fill / 4096 * 4096;   /* whole sectors of any logical block size up to 4 KiB */
+	if (r->fill > size) {
+		snprintf(err, errlen, "fill: %llu bytes is more than the target holds (%llu)",
+			 (unsigned long long)r->fill, (unsigned long long)size);
+		return -EINVAL;
+	}
+	if (j->span.kind == AMOUNT_PERCENT) {
+		r->span = of_percent(j->span.value, size);
+		if (r->span > size - r->offset)
+			r->span = size - r->offset;
+	} else {
+		r->span = j->span.bytes;
+		if (r->span > size - r->offset && j->soft_bounds) {
+			r->span = size - r->offset;
+			r->span_capped = true;
+		} else if (r->span > size - r->offset) {
+			format_size(r->offset, a, sizeof(a));
+			format_size(r->span, b, sizeof(b));
+			snprintf(err, errlen, "span: offset %s + span %s runs past the end of the target "
+				 "(%llu bytes)", a, b, (unsigned long long)size);
+			return -EINVAL;
+		}
+	}
+	/* A fill bounds the measured phase to the filled region unless span was given. */
+	if (r->fill && !j->span_set && r->offset < r->fill && r->span > r->fill - r->offset)
+		r->span = r->fill - r->offset;
+	r->span = r->span / j->bs * j->bs;
+	return 0;
+}
+
+int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
+{
+	struct job_resolved *r = &j->r;
+	unsigned slices = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDMIX)
+				  ? 1 : j->threads;
+	char a[24];
+
+	memset(r, 0, sizeof(*r));
+	r->target_size = size;
+	if (!j->direct)
+		lbs = 0;
+	if (check_aligned("bs", j->bs, lbs, err, errlen) ||
+	    check_aligned("stride", j->stride, lbs, err, errlen) ||
+	    (j->offset.kind == AMOUNT_BYTES && check_aligned("offset", j->offset.bytes, lbs, err, errlen)) ||
+	    (j->span.kind == AMOUNT_BYTES && check_aligned("span", j->span.bytes, lbs, err, errlen)))
+		return -EINVAL;
+	if (resolve_region(j, size, err, errlen))
+		return -EINVAL;
+	if (r->span < j->bs * slices) {
+		format_size(j->bs, a, sizeof(a));
+		snprintf(err, errlen, "span: %llu bytes holds fewer than %u request%s of bs %s%s",
+			 (unsigned long long)(j->span.kind == AMOUNT_BYTES ? j->span.bytes : r->span), slices,
+			 slices == 1 ? "" : "s", a,
+			 slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
+		return -EINVAL;
+	}
+	r->stride = job_stride(j);
+	if (j->io_limit_set) {
+		if (j->io_limit.kind == AMOUNT_PERCENT)
+			r->io_limit = of_percent(j->io_limit.value, r->span);
+		else if (j->io_limit.kind == AMOUNT_MULTIPLE) {
+			long double b = (long double)size * j->io_limit.value;
+
+			if (b >= 18446744073709551615.0L) {
+				snprintf(err, errlen, "io_limit: %gx of %llu bytes is more than 16 EiB",
+					 j->io_limit.value, (unsigned long long)size);
+				return -EINVAL;
+			}
+			r->io_limit = (uint64_t)b;
+		}
+		else
+			r->io_limit = j->io_limit.bytes;
+		if (r->io_limit < j->bs) {
+			snprintf(err, errlen, "io_limit: %llu bytes is less than one request (bs %llu)",
+				 (unsigned long long)r->io_limit, (unsigned long long)j->bs);
+			return -EINVAL;
+		}
+	} else if (j->runtime_ns == 0) {
+		r->io_limit = r->span;
+	}
+	return 0;
+}
+
+uint64_t job_file_size_needed(const struct job *j)
+{
+	uint64_t need = 0;
+
+	if (j->span.kind == AMOUNT_BYTES && j->offset.kind == AMOUNT_BYTES)
+		need = j->offset.bytes + j->span.bytes;
+	if (j->fill.kind == AMOUNT_BYTES && j->fill.bytes > need)
+		need = j->fill.bytes;
+	return need;
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+/* Plans: base parameters, matrix axes and overrides, expanded into cases. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "plan.h"
+
+void plan_init(struct plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	job_init(&p->base);
+}
+
+int kvlist_add(struct kvlist *l, const char *key, const char *val)
+{
+	size_t kcap = l->cap, vcap = l->cap;
+
+	/* Two arrays of one capacity: both grow from it to the same new one. */
+	if (GROW(l->keys, kcap, l->n + 1) || GROW(l->vals, vcap, l->n + 1))
+		return -ENOMEM;
+	l->cap = kcap;
+	l->keys[l->n] = strdup(key);
+	l->vals[l->n] = strdup(val);
+	if (!l->keys[l->n] || !l->vals[l->n]) {
+		free(l->keys[l->n]);
+		free(l->vals[l->n]);
+		return -ENOMEM;
+	}
+	l->n++;
+	return 0;
+}
+
+void kvlist_release(struct kvlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->keys[i]);
+		free(l->vals[i]);
+	}
+	free(l->keys);
+	free(l->vals);
+	memset(l, 0, sizeof(*l));
+}
+
+int kvlist_apply(const struct kvlist *l, struct job *j, char *err, size_t errlen)
+{
+	int ret;
+
+	for (size_t i = 0; i < l->n; i++)
+		if ((ret = job_set(j, l->keys[i], l->vals[i], err, errlen)))
+			return ret;
+	return 0;
+}
+
+static void axis_release(struct axis *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->values[i]);
+		if (a->cases)
+			kvlist_release(&a->cases[i]);
+	}
+	free(a->values);
+	free(a->cases);
+	memset(a, 0, sizeof(*a));
+}
+
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->naxes; i++)
+		axis_release(&p->axes[i]);
+	free(p->axes);
+	kvlist_release(&p->over);
+	p->axes = NULL;
+	p->naxes = p->axes_cap = 0;
+}
+
+static void remove_axis(struct plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->naxes; i++) {
+		if (strcmp(p->axes[i].name, name))
+			continue;
+		axis_release(&p->axes[i]);
+		memmove(&p->axes[i], &p->axes[i + 1], (p->naxes - i - 1) * sizeof(p->axes[0]));
+		p->naxes--;
+		return;
+	}
+}
+
+/* Cases with an axis of n values in place of the axis called name (or added): 0 past the limit. */
+static size_t cases_with(const struct plan *p, const char *name, size_t n)
+{
+	size_t total = n;
+
+	for (size_t i = 0; i < p->naxes; i++) {
+		if (!strcmp(p->axes[i].name, name))
+			continue;
+		if (p->axes[i].n && total > PLAN_MAX_CASES / p->axes[i].n)
+			return 0;
+		total *= p->axes[i].n;
+	}
+	return total <= PLAN_MAX_CASES ? total : 0;
+}
+
+/* Appends a (or replaces the axis of the same name in place, keeping the order). */
+static int put_axis(struct plan *p, struct axis *a, char *err, size_t errlen)
+{
+	if (!cases_with(p, a->name, a->n)) {
+		snprintf(err, errlen, "%s: the matrix would have more than %d cases", a->name, PLAN_MAX_CASES);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < p->naxes; i++) {
+		if (!strcmp(p->axes[i].name, a->name)) {
+			axis_release(&p->axes[i]);
+			p->axes[i] = *a;
+			return 0;
+		}
+	}
+	if (GROW(p->axes, p->axes_cap, p->naxes + 1))
+		return -ENOMEM;
+	p->axes[p->naxes++] = *a;
+	return 0;
+}
+
+/* Copies values into a new axis of parameter name, checking each with job_set. */
+static int make_axis(const char *name, char *const *values, size_t n, struct axis *a, char *err,
+		     size_t errlen)
+{
+	struct job scratch;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->name = name;
+	a->values = calloc(n ? n : 1, sizeof(*a->values));
+	if (!a->values)
+		return -ENOMEM;
+	job_init(&scratch);
+	for (; a->n < n; a->n++) {
+		if ((ret = job_set(&scratch, name, values[a->n], err, errlen)))
+			return ret;
+		if (!(a->values[a->n] = strdup(values[a->n])))
+			return -ENOMEM;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "%s: empty list of values", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, char *err, size_t errlen)
+{
+	const char *canon = job_param_name(name);
+	struct axis a;
+	int ret;
+
+	if (!canon) {
+		snprintf(err, errlen, "unknown parameter '%s'", name);
+		return -ENOENT;
+	}
+	ret = make_axis(canon, values, n, &a, err, errlen);
+	if (!ret)
+		ret = put_axis(p, &a, err, errlen);
+	if (ret)
+		axis_release(&a);
+	return ret;
+}
+
+int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen)
+{
+	struct axis a = { "cases", names, cases, n };
+	struct job scratch;
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		job_init(&scratch);
+		if ((ret = kvlist_apply(&cases[i], &scratch, err, errlen)))
+			return ret;
+	}
+	return put_axis(p, &a, err, errlen);
+}
+
+/*
+ * Splits a comma list into an array of pointers into *copy; an empty item (",4k", "4k,", "4k,,8k")
+ * is -EINVAL. The caller frees *copy and the array.
+ */
+static int split(const char *value, char **copy, char ***out, size_t *n)
+{
+	char *p, *comma, **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	*out = NULL;
+	if (!(*copy = strdup(value)))
+		return -ENOMEM;
+	for (p = *copy;; p = comma + 1) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p || GROW(v, cap, *n + 1)) {
+			free(v);
+			return *p ? -ENOMEM : -EINVAL;
+		}
+		v[(*n)++] = p;
+		if (!comma)
+			break;
+	}
+	*out = v;
+	return 0;
+}
+
+int plan_set(struct plan *p, const char *name, const char *value, char *err, size_t errlen)
+{
+	const char *canon = job_param_name(name);
+	struct job scratch;
+	char **vals = NULL, *copy = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!canon) {
+		snprintf(err, errlen, "unknown parameter '%s'", name);
+		return -ENOENT;
+	}
+	if (!strchr(value, ',') || !strcmp(canon, "label") || !strcmp(canon, "price")) {
+		job_init(&scratch);
+		if ((ret = job_set(&scratch, canon, value, err, errlen)))
+			return ret;
+		remove_axis(p, canon);
+		return kvlist_add(&p->over, canon, value);
+	}
+	if ((ret = split(value, &copy, &vals, &n))) {
+		free(copy);
+		if (ret == -EINVAL)
+			snprintf(err, errlen, "%s: '%s': an empty item in the list", canon, value);
+		return ret;
+	}
+	ret = plan_add_axis(p, canon, vals, n, err, errlen);
+	free(copy);
+	free(vals);
+	if (ret)
+		return ret;
+	/* An earlier scalar override of the same name would undo the axis: drop it. */
+	for (size_t i = p->over.n; i-- > 0;) {
+		if (strcmp(p->over.keys[i], canon))
+			continue;
+		free(p->over.keys[i]);
+		free(p->over.vals[i]);
+		memmove(&p->over.keys[i], &p->over.keys[i + 1], (p->over.n - i - 1) * sizeof(char *));
+		memmove(&p->over.vals[i], &p->over.vals[i + 1], (p->over.n - i - 1) * sizeof(char *));
+		p->over.n--;
+	}
+	return 0;
+}
+
+size_t plan_ncases(const struct plan *p)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < p->naxes; i++)
+		n *= p->axes[i].n;
+	return n;
+}
+
+int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t namelen, char *err,
+	      size_t errlen)
+{
+	size_t div = plan_ncases(p), len = 0;
+	int ret;
+
+	*j = p->base;
+	if (namelen)
+		name[0] = '\0';
+	for (size_t i = 0; i < p->naxes; i++) {
+		const struct axis *a = &p->axes[i];
+		size_t idx;
+
+		div /= a->n;
+		idx = k / div % a->n;
+		ret = a->cases ? kvlist_apply(&a->cases[idx], j, err, errlen)
+			       : job_set(j, a->name, a->values[idx], err, errlen);
+		if (ret)
+			return ret;
+		if (len < namelen)
+			len += (size_t)snprintf(name + len, namelen - len, "%s%s", i ? "-" : "", a->values[idx]);
+	}
+	if ((ret = kvlist_apply(&p->over, j, err, errlen)))
+		return ret;
+	if (!p->naxes)
+		snprintf(name, namelen, "%s", rw_name(j->rw));
+	return 0;
+}

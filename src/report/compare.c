@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: MIT
+/* compare: matching, the threshold and noise, and the writers (text, markdown, json, JUnit). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "grow.h"
+#include "junit.h"
+#include "textesc.h"
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	static const char *const names[] = { "ok", "better", "within noise", "REGRESSION", "worse",
+					     "FAILED", "NO I/O", "MISSING", "NO VALUE", "skipped" };
+
+	return names[v];
+}
+
+bool cmp_verdict_fails(enum cmp_verdict v)
+{
+	return v == CV_REGRESSION || (v >= CV_FAILED && v <= CV_NO_VALUE);
+}
+
+enum cmp_verdict cmp_judge(const struct metric *m, const struct agg_stat *b, const struct agg_stat *c,
+			   double threshold, bool gated, double *change)
+{
+	double worse;
+
+	if (b->mean == 0)
+		*change = c->mean == 0 ? 0 : NAN;
+	else
+		*change = (c->mean - b->mean) / b->mean * 100.0;
+	if (isnan(*change))
+		return gated && !metric_higher_better(m) ? CV_REGRESSION : CV_OK;
+	worse = metric_higher_better(m) ? -*change : *change;
+	if (fabs(*change) <= threshold)
+		return CV_OK;
+	if (agg_within_noise(b, c))
+		return CV_NOISE;
+	if (worse < 0)
+		return CV_BETTER;
+	return gated ? CV_REGRESSION : CV_WORSE;
+}
+
+static bool same_metric(const struct metric *a, const struct metric *b)
+{
+	return a->kind == b->kind && ((a->kind != M_LAT_PCT && a->kind != M_RESP_PCT) || a->pct == b->pct);
+}
+
+/* A side's cases, checked to be of one device each. */
+static int side(struct agg *a, const struct rs_set *s, const char *what, char *err, size_t errlen)
+{
+	int ret = agg_build(a, s, false, err, errlen);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct agg_case *c = &a->cases[i];
+		char name[160];
+
+		if (c->mixed_labels) {
+			const char *other = NULL;
+
+			for (size_t k = 0; k < s->n && !other; k++)
+				if (!strcmp(s->runs[k].key, c->key) && strcmp(s->runs[k].label, c->label))
+					other = s->runs[k].label;
+			snprintf(err, errlen, "the %s holds case '%s' of more than one device ('%s' and '%s'); "
+				 "compare one device against one device", what, agg_case_name(c, name, sizeof(name)),
+				 c->label, other ? other : "?");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int add_row(struct cmp *c, size_t *cap, const struct cmp_row *row)
+{
+	if (GROW(c->rows, *cap, c->nrows + 1))
+		return -ENOMEM;
+	c->rows[c->nrows++] = *row;
+	return 0;
+}
+
+static void scale_stat(const struct cmp *c, const struct metric *m, struct agg_stat *st)
+{
+	st->mean = report_scale(m, c->opts.mib, st->mean);
+	st->sd = report_scale(m, c->opts.mib, st->sd);
+}
+
+/*
+ * The one row of a case that cannot be measured as it is (v is CV_FAILED .. CV_SKIPPED): the first
+ * gated metric in the main direction, with what either side has of it, and why.
+ */
+static int problem_row(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k,
+		       enum cmp_verdict v, const char *why)
+{
+	const char *rw = b->first->rw;
+	struct cmp_row row = { .base = b, .cand = k, .d = rs_main_dir(rw), .gated = true, .verdict = v,
+			       .change = NAN };
+
+	row.m = metric_for(c->opts.ngates ? &c->opts.gates[0] : &(struct metric){ M_AUTO, 0 }, rw);
+	if (row.d == RS_TOTAL && (row.m.kind == M_IOPS || row.m.kind == M_MBPS))
+		row.d = RS_READ;   /* as compare_case shows a mix: per direction */
+	if (agg_value(b, row.d, &row.m, &row.b))
+		scale_stat(c, &row.m, &row.b);
+	if (k && agg_value(k, row.d, &row.m, &row.c))
+		scale_stat(c, &row.m, &row.c);
+	snprintf(row.why, sizeof(row.why), "%s", why);
+	switch (v) {
+	case CV_FAILED: c->nfailed++; break;
+	case CV_EMPTY: c->nempty++; break;
+	case CV_MISSING: c->nmissing++; break;
+	case CV_NO_VALUE: c->nnovalue++; break;
+	default: c->nskipped++; break;
+	}
+	return add_row(c, cap, &row);
+}
+
+/* What keeps one side's runs of a case from being measured as they are: a verdict and why, or CV_OK. */
+static enum cmp_verdict side_problem(const struct agg_case *a, const char *side, const struct cmp_opts *o,
+				     char *why, size_t len)
+{
+	if (a->nfailed && !o->allow_failed) {
+		snprintf(why, len, "%s: %zu of %zu run%s failed or were interrupted (e.g. '%s': %s)", side,
+			 a->nfailed, a->nfailed + a->nempty + a->nruns, a->nfailed + a->nempty + a->nruns == 1 ?
+			 "" : "s", a->failed->path, a->failed->status);
+		return CV_FAILED;
+	}
+	if (a->nempty && !o->allow_empty) {
+		snprintf(why, len, "%s: %zu of %zu run%s completed no I/O (e.g. '%s')", side, a->nempty,
+			 a->nfailed + a->nempty + a->nruns, a->nfailed + a->nempty + a->nruns == 1 ? "" : "s",
+			 a->empty->path);
+		return CV_EMPTY;
+	}
+	if (!a->nruns) {
+		snprintf(why, len, "%s: no run left to compare once the %s runs are left out (allowed)", side,
+			 a->nfailed && a->nempty ? "failed and empty" : a->nfailed ? "failed" : "empty");
+		return CV_SKIPPED;
+	}
+	return CV_OK;
+}
+
+/* The row of one gated metric in a direction where the candidate has no value and the baseline has. */
+static bool missing_value(const struct cmp *c, struct cmp_row *row)
+{
+	if (row->cand->lat[row->d].count) {
+		/* I/O, but no value: a steady state never reached. */
+		char name[32];
+
+		row->verdict = CV_REGRESSION;
+		snprintf(row->why, sizeof(row->why), "candidate: no %s value (the baseline has one)",
+			 metric_name(&row->m, name, sizeof(name)));
+		return true;
+	}
+	if (c->opts.allow_empty)
+		return false;
+	row->verdict = CV_EMPTY;
+	snprintf(row->why, sizeof(row->why), "candidate: no %s I/O (the baseline has %llu)", rs_dir_name[row->d],
+		 (unsigned long long)row->base->lat[row->d].count);
+	return true;
+}
+
+/* The metrics a case shows: its auto metric, mean and p99 latency and response time, and every gate. */
+static size_t shown_metrics(const struct cmp *c, const char *rw, struct metric *shown)
+{
+	size_t ns = 0;
+
+	shown[ns++] = metric_for(&(struct metric){ M_AUTO, 0 }, rw);
+	shown[ns++] = (struct metric){ M_LAT_MEAN, 0 };
+	shown[ns++] = (struct metric){ M_LAT_PCT, 99 };
+	/* An open-loop baseline's response times too (a closed-loop one has none: no rows). */
+	shown[ns++] = (struct metric){ M_RESP_MEAN, 0 };
+	shown[ns++] = (struct metric){ M_RESP_PCT, 99 };
+	for (size_t g = 0; g < c->opts.ngates; g++) {
+		struct metric m = metric_for(&c->opts.gates[g], rw);
+		size_t i;
+
+		for (i = 0; i < ns && !same_metric(&shown[i], &m); i++)
+			;
+		if (i == ns)
+			shown[ns++] = m;
+	}
+	return ns;
+}
+
+static bool is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i)
+{
+	if (!c->opts.ngates)
+		return i == 0;
+	for (size_t g = 0; g < c->opts.ngates; g++) {
+		struct metric gm = metric_for(&c->opts.gates[g], rw);
+
+		if (same_metric(&gm, m))
+			return true;
+	}
+	return false;
+}
+
+/* The rows of one matched case whose runs can be measured: each shown metric in each direction with data. */
+static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
+{
+	struct metric shown[CMP_MAX_METRICS + 5];
+	const char *rw = b->first->rw;
+	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
+	size_t ns = shown_metrics(c, rw, shown), nd = 1, ngated = 0;
+	bool regressed = false, empty = false, better = false, noise = false;
+
+	if (dirs[0] == RS_TOTAL) {
+		dirs[0] = RS_READ;
+		nd = 2;
+	}
+	for (size_t di = 0; di < nd; di++)
+		for (size_t i = 0; i < ns; i++) {
+			struct cmp_row row = { .base = b, .cand = k, .d = dirs[di], .m = shown[i] };
+
+			row.gated = is_gated(c, rw, &shown[i], i);
+			if (!agg_value(b, row.d, &row.m, &row.b))
+				continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */
+			if (!agg_value(k, row.d, &row.m, &row.c)) {
+				row.change = NAN;
+				if (!row.gated || !missing_value(c, &row))
+					continue;
+			} else {
+				row.verdict = cmp_judge(&row.m, &row.b, &row.c, c->opts.threshold, row.gated,
+							&row.change);
+			}
+			scale_stat(c, &row.m, &row.b);
+			scale_stat(c, &row.m, &row.c);
+			ngated += row.gated;
+			empty |= row.verdict == CV_EMPTY;
+			regressed |= row.verdict == CV_REGRESSION;
+			better |= row.gated && row.verdict == CV_BETTER;
+			noise |= row.gated && row.verdict == CV_NOISE;
+			if (add_row(c, cap, &row))
+				return -ENOMEM;
+		}
+	if (!ngated)
+		return problem_row(c, cap, b, k, CV_NO_VALUE, "baseline: no value of a gated metric");
+	if (empty)
+		c->nempty++;
+	else if (regressed)
+		c->nregressed++;
+	c->improvements += better && !regressed && !empty;
+	c->noise += noise;
+	return 0;
+}
+
+/* One case of the baseline against the candidate's (k, NULL when it has none). */
+static int compare_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
+{
+	char whyk[400], whyb[400];
+	enum cmp_verdict vk, vb;
+
+	if (!k) {
+		if (c->opts.allow_missing) {
+			c->only_base[c->nonly_base++] = b;
+			return 0;
+		}
+		return problem_row(c, cap, b, NULL, CV_MISSING, "missing from the candidate");
+	}
+	c->ncases++;
+	vk = side_problem(k, "candidate", &c->opts, whyk, sizeof(whyk));
+	vb = side_problem(b, "baseline", &c->opts, whyb, sizeof(whyb));
+	if (cmp_verdict_fails(vk) || (vk == CV_SKIPPED && !cmp_verdict_fails(vb)))
+		return problem_row(c, cap, b, k, vk, whyk);
+	if (vb != CV_OK)
+		return problem_row(c, cap, b, k, vb, whyb);
+	return measure_case(c, cap, b, k);
+}
+
+int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *cand,
+	      const struct cmp_opts *o, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->opts = *o;
+	if ((ret = side(&c->base, base, "baseline", err, errlen)) ||
+	    (ret = side(&c->cand, cand, "candidate", err, errlen)))
+		goto fail;
+	c->only_base = calloc(c->base.n + 1, sizeof(*c->only_base));
+	c->only_cand = calloc(c->cand.n + 1, sizeof(*c->only_cand));
+	if (!c->only_base || !c->only_cand)
+		goto nomem;
+	for (size_t i = 0; i < c->base.n; i++) {
+		const struct agg_case *b = &c->base.cases[i], *k = NULL;
+
+		for (size_t j = 0; j < c->cand.n && !k; j++)
+			if (!strcmp(c->cand.cases[j].key, b->key))
+				k = &c->cand.cases[j];
+		if (compare_case(c, &cap, b, k))
+			goto nomem;
+	}
+	c->regressions = c->nregressed + c->nfailed + c->nempty + c->nmissing + c->nnovalue;
+	for (size_t j = 0; j < c->cand.n; j++) {
+		size_t i;
+
+		for (i = 0; i < c->base.n && strcmp(c->base.cases[i].key, c->cand.cases[j].key); i++)
+			;
+		if (i == c->base.n)
+			c->only_cand[c->nonly_cand++] = &c->cand.cases[j];
+	}
+	if (!c->ncases) {
+		snprintf(err, errlen, "no case is in both the baseline (%zu case%s) and the candidate (%zu "
+			 "case%s): cases match by job parameters", c->base.n, c->base.n == 1 ? "" : "s",
+			 c->cand.n, c->cand.n == 1 ? "" : "s");
+		ret = -EINVAL;
+		goto fail;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	ret = -ENOMEM;
+fail:
+	cmp_release(c);
+	return ret;
+}
+
+void cmp_release(struct cmp *c)
+{
+	agg_release(&c->base);
+	agg_release(&c->cand);
+	free(c->rows);
+	free(c->only_base);
+	free(c->only_cand);
+	memset(c, 0, sizeof(*c));
+}
+
+static void metric_label(const struct cmp_row *r, bool mib, char *buf, size_t len)
+{
+	char name[32];
+
+	if (r->m.kind == M_IOPS || r->m.kind == M_MBPS)
+		snprintf(buf, len, "%s %s", rs_dir_name[r->d], report_unit(&r->m, mib));
+	else
+		snprintf(buf, len, "%s %s (%s)", rs_dir_name[r->d], metric_name(&r->m, name, sizeof(name)),
+			 report_unit(&r->m, mib));
+}
+
+static void value_text(const struct agg_stat *s, char *buf, size_t len)
+{
+	report_mean_sd(s->mean, s->sd, s->n, "±", buf, len);
+}
+
+static void change_text(const struct cmp_row *r, char *buf, size_t len)
+{
+	if (r->verdict >= CV_FAILED)
+		snprintf(buf, len, "-");
+	else if (isnan(r->change))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.1f%%", r->change);
+}
+
+/* A side's value, or what it has instead: "interrupted", "no I/O", "missing", "-". */
+static void side_text(const struct agg_case *a, const struct agg_stat *s, char *buf, size_t len)
+{
+	if (s->n && (!a || (!a->nfailed && !a->nempty) || a->nruns))
+		value_text(s, buf, len);
+	else if (!a)
+		snprintf(buf, len, "missing");
+	else if (a->nfailed)
+		snprintf(buf, len, "%s", a->failed->status);
+	else if (a->nempty)
+		snprintf(buf, len, "no I/O");
+	else
+		snprintf(buf, len, "-");
+}
+
+static const char *verdict_text(const struct cmp_row *r)
+{
+	if (r->verdict == CV_OK)
+		return r->gated ? "ok" : "";
+	return cmp_verdict_name(r->verdict);
+}
+
+#define NCOL 6
+
+static void row_cells(const struct cmp *c, const struct cmp_row *r, char cells[NCOL][160])
+{
+	agg_case_name(r->base, cells[0], 160);
+	metric_label(r, c->opts.mib, cells[1], 160);
+	if (r->gated)
+		strncat(cells[1], " *", 159 - strlen(cells[1]));
+	side_text(r->base, &r->b, cells[2], 160);
+	side_text(r->cand, &r->c, cells[3], 160);
+	change_text(r, cells[4], 160);
+	snprintf(cells[5], 160, "%s", verdict_text(r));
+}
+
+static void summary(FILE *f, const struct cmp *c, const char *prefix)
+{
+	char gate[160] = "", more[200] = "";
+	const struct { size_t n; const char *what; } problems[] = {
+		{ c->nfailed, "failed" }, { c->nempty, "without I/O" }, { c->nmissing, "missing" },
+		{ c->nnovalue, "without a gated value" }, { c->nskipped, "skipped" },
+	};
+
+	for (size_t g = 0; g < c->opts.ngates; g++) {
+		char name[32];
+		size_t len = strlen(gate);
+
+		snprintf(gate + len, sizeof(gate) - len, "%s%s", g ? "," : "",
+			 metric_name(&c->opts.gates[g], name, sizeof(name)));
+	}
+	/* Only what happened: the line of a clean comparison stays as it was. */
+	for (size_t i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
+		size_t len = strlen(more);
+
+		if (problems[i].n)
+			snprintf(more + len, sizeof(more) - len, ", %zu %s", problems[i].n, problems[i].what);
+	}
+	fprintf(f, "%s%zu case%s compared: %zu regressed, %zu improved, %zu within noise%s; threshold %g%%, "
+		"gate %s (marked *)\n", prefix, c->ncases, c->ncases == 1 ? "" : "s", c->nregressed,
+		c->improvements, c->noise, more,
+		c->opts.threshold, *gate ? gate : "MB/s for sequential, IOPS for random patterns");
+}
+
+/* Why each row that is not a measurement says what it says. */
+static void reasons(FILE *f, const struct cmp *c, bool md)
+{
+	char name[160];
+	bool head = false;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->why[0])
+			continue;
+		if (!head)
+			fputs(md ? "\n**why:**\n\n" : "\nwhy:\n", f);
+		head = true;
+		void (*esc)(FILE *, const char *) = md ? esc_md : esc_text;
+
+		fputs(md ? "- " : "  ", f);
+		esc(f, agg_case_name(r->base, name, sizeof(name)));
+		fprintf(f, ": %s: ", cmp_verdict_name(r->verdict));
+		esc(f, r->why);
+		fputc('\n', f);
+	}
+}
+
+static void one_sided(FILE *f, const struct cmp *c, bool md)
+{
+	char name[160];
+
+	for (int s = 0; s < 2; s++) {
+		const struct agg_case **l = s ? c->only_cand : c->only_base;
+		size_t n = s ? c->nonly_cand : c->nonly_base;
+
+		if (!n)
+			continue;
+		fprintf(f, "%sonly in the %s (%zu, not compared):\n", md ? "\n**" : "\n",
+			s ? "candidate" : "baseline", n);
+		if (md)
+			fputs("**\n\n", f);
+		for (size_t i = 0; i < n; i++) {
+			fputs(md ? "- " : "  ", f);
+			(md ? esc_md : esc_text)(f, agg_case_name(l[i], name, sizeof(name)));
+			fprintf(f, "%s\n", !l[i]->nruns ? " (no run with I/O)" : "");
+		}
+	}
+}
+
+static void write_text(FILE *f, const struct cmp *c, const char *bname, const char *cname)
+{
+	static const char *const heads[NCOL] = { "case", "metric", "baseline", "candidate", "change",
+						 "verdict" };
+	char (*cells)[NCOL][160] = calloc(c->nrows + 1, sizeof(*cells));
+	size_t w[NCOL];
+
+	if (!cells)
+		return;
+	fputs("baseline:  ", f);
+	esc_text(f, bname);
+	fputs(" (", f);
+	esc_text(f, c->base.n ? c->base.cases[0].label : "?");
+	fputs(")\ncandidate: ", f);
+	esc_text(f, cname);
+	fputs(" (", f);
+	esc_text(f, c->cand.n ? c->cand.cases[0].label : "?");
+	fputs(")\n\n", f);
+	for (int k = 0; k < NCOL; k++)
+		w[k] = esc_text_width(heads[k]);
+	for (size_t i = 0; i < c->nrows; i++) {
+		row_cells(c, &c->rows[i], cells[i]);
+		for (int k = 0; k < NCOL; k++)
+			esc_text_widen(&w[k], cells[i][k]);
+	}
+	for (int k = 0; k < NCOL - 1; k++) {
+		esc_text_pad(f, heads[k], w[k], k >= 2 && k <= 4);
+		fputs("  ", f);
+	}
+	fprintf(f, "%s\n", heads[NCOL - 1]);
+	for (size_t i = 0; i < c->nrows; i++)
+		for (int k = 0; k < NCOL; k++) {
+			/* The case name once per case. */
+			const char *s = k == 0 && i && c->rows[i - 1].base == c->rows[i].base ? "" : cells[i][k];
+
+			if (k + 1 < NCOL) {
+				esc_text_pad(f, s, w[k], k >= 2 && k <= 4);
+				fputs("  ", f);
+			} else {
+				esc_text(f, s);
+				fputc('\n', f);
+			}
+		}
+	free(cells);
+	reasons(f, c, false);
+	one_sided(f, c, false);
+	fputc('\n', f);
+	summary(f, c, "");
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	esc_md(f, s);
+	fputs(" |", f);
+}
+
+static void write_markdown(FILE *f, const struct cmp *c, const char *bname, const char *cname)
+{
+	char cells[NCOL][160];
+
+	fprintf(f, "### ssdbench compare: %s\n\n", c->regressions ? ":x: regression" : ":white_check_mark: "
+		"no regression");
+	/* Escaped inside the code spans too: a backtick in a name ends the span, and what follows is text. */
+	fputs("baseline `", f);
+	esc_md(f, bname);
+	fputs("` (", f);
+	esc_md(f, c->base.cases[0].label);
+	fputs("), candidate `", f);
+	esc_md(f, cname);
+	fputs("` (", f);
+	esc_md(f, c->cand.cases[0].label);
+	fputs(")\n\n", f);
+	summary(f, c, "");
+	fputs("\n| case | metric | baseline | candidate | change | verdict |\n"
+	      "| --- | --- | ---: | ---: | ---: | --- |\n", f);
+	for (size_t i = 0; i < c->nrows; i++) {
+		row_cells(c, &c->rows[i], cells);
+		fputc('|', f);
+		for (int k = 0; k < NCOL - 1; k++)
+			md_cell(f, cells[k]);
+		if (cmp_verdict_fails(c->rows[i].verdict))
+			fprintf(f, " **%s** |", cells[5]);
+		else
+			md_cell(f, cells[5]);
+		fputc('\n', f);
+	}
+	reasons(f, c, true);
+	one_sided(f, c, true);
+}
+
+static json_t *stat_json(const struct agg_stat *s)
+{
+	return json_pack("{s:f, s:f, s:i}", "mean", s->mean, "stddev", s->sd, "n", (int)s->n);
+}
+
+static void write_json(FILE *f, const struct cmp *c, const char *bname, const char *cname)
+{
+	json_t *rows = json_array(), *ob = json_array(), *oc = json_array(), *o;
+	char name[160], m[32];
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		json_array_append_new(rows, json_pack(
+			"{s:s, s:O, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:s}",
+			"case", agg_case_name(r->base, name, sizeof(name)), "job", r->base->first->job,
+			"direction", rs_dir_name[r->d], "metric", metric_name(&r->m, m, sizeof(m)),
+			"unit", report_unit(&r->m, c->opts.mib), "baseline", stat_json(&r->b),
+			"candidate", !r->c.n && r->verdict >= CV_FAILED ? json_null() : stat_json(&r->c),
+			"change_pct", isfinite(r->change) ? json_real(r->change) : json_null(),
+			"gated", r->gated, "verdict", cmp_verdict_name(r->verdict)));
+		json_object_del(json_object_get(json_array_get(rows, json_array_size(rows) - 1), "job"),
+				"seed");
+		if (r->why[0])
+			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "why",
+					    json_string(r->why));
+	}
+	for (size_t i = 0; i < c->nonly_base; i++)
+		json_array_append_new(ob, json_string(agg_case_name(c->only_base[i], name, sizeof(name))));
+	for (size_t i = 0; i < c->nonly_cand; i++)
+		json_array_append_new(oc, json_string(agg_case_name(c->only_cand[i], name, sizeof(name))));
+	o = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:i, s:i, s:o, s:o, s:o}",
+		      "schema", "ssdbench-compare", "schema_version", 1, "baseline", bname,
+		      "baseline_device", c->base.cases[0].label, "candidate", cname, "candidate_device",
+		      c->cand.cases[0].label, "threshold_pct", c->opts.threshold, "cases", (int)c->ncases,
+		      "regressions", (int)c->nregressed, "improvements", (int)c->improvements,
+		      "within_noise", (int)c->noise, "rows", rows, "only_in_baseline", ob,
+		      "only_in_candidate", oc);
+	json_object_set_new(o, "gate_failures", json_integer((json_int_t)c->regressions));
+	json_object_set_new(o, "failed", json_integer((json_int_t)c->nfailed));
+	json_object_set_new(o, "no_io", json_integer((json_int_t)c->nempty));
+	json_object_set_new(o, "missing", json_integer((json_int_t)c->nmissing));
+	json_object_set_new(o, "no_value", json_integer((json_int_t)c->nnovalue));
+	json_object_set_new(o, "skipped", json_integer((json_int_t)c->nskipped));
+	json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(o);
+}
+
+int cmp_write(FILE *f, const struct cmp *c, enum report_format fmt, const char *bname,
+	      const char *cname)
+{
+	if (fmt == RF_MARKDOWN)
+		write_markdown(f, c, bname, cname);
+	else if (fmt == RF_JSON)
+		write_json(f, c, bname, cname);
+	else
+		write_text(f, c, bname, cname);
+	return ferror(f) ? -EIO : 0;
+}
+
+static const char *failure_type(enum cmp_verdict v)
+{
+	switch (v) {
+	case CV_FAILED: return "failed";
+	case CV_EMPTY: return "no-io";
+	case CV_MISSING: return "missing";
+	case CV_NO_VALUE: return "no-value";
+	default: return "regression";
+	}
+}
+
+static void junit_row(FILE *f, const struct cmp *c, const struct cmp_row *r)
+{
+	char name[160], mname[160], tname[sizeof(name) + sizeof(mname) + 2], cells[NCOL][160], msg[2048];
+
+	row_cells(c, r, cells);
+	agg_case_name(r->base, name, sizeof(name));
+	metric_label(r, c->opts.mib, mname, sizeof(mname));
+	snprintf(tname, sizeof(tname), "%s: %s", name, mname);
+	junit_case_begin(f, "compare", tname);
+	if (r->why[0] && r->verdict != CV_REGRESSION)
+		snprintf(msg, sizeof(msg), "%s: %s", cmp_verdict_name(r->verdict), r->why);
+	else
+		snprintf(msg, sizeof(msg), "%s: baseline %s, candidate %s, change %s, past the threshold of "
+			 "%g%%%s%s", mname, cells[2], cells[3], cells[4], c->opts.threshold,
+			 r->why[0] ? "; " : "", r->why);
+	if (cmp_verdict_fails(r->verdict)) {
+		junit_failure(f, failure_type(r->verdict), msg);
+	} else if (r->verdict == CV_SKIPPED) {
+		junit_skipped(f, msg);
+	} else if (r->verdict == CV_NOISE) {
+		fputs("<system-out>", f);
+		esc_xml(f, "change ");
+		esc_xml(f, cells[4]);
+		fputs(" is within the repeats' noise</system-out>", f);
+	}
+	junit_case_end(f);
+}
+
+int cmp_write_junit(FILE *f, const struct cmp *c)
+{
+	size_t tests = 0, failures = 0, skipped = c->nonly_base + c->nonly_cand;
+	char name[160];
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].gated) {
+			tests++;
+			failures += cmp_verdict_fails(c->rows[i].verdict);
+			skipped += c->rows[i].verdict == CV_SKIPPED;
+		}
+	tests += c->nonly_base + c->nonly_cand;
+	junit_begin(f, "compare", tests, failures, skipped);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].gated)
+			junit_row(f, c, &c->rows[i]);
+	for (int s = 0; s < 2; s++) {
+		const struct agg_case **l = s ? c->only_cand : c->only_base;
+		size_t n = s ? c->nonly_cand : c->nonly_base;
+
+		for (size_t i = 0; i < n; i++) {
+			junit_case_begin(f, "compare", agg_case_name(l[i], name, sizeof(name)));
+			junit_skipped(f, s ? "only in the candidate" : "only in the baseline");
+			junit_case_end(f);
+		}
+	}
+	return junit_end(f);
+}

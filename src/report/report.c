@@ -1,0 +1,908 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Report tables: cases grouped by profile, split by pattern, the row parameter and the column
+ * dimension from the profile's report hint (or found in the data), and as many more tables as it
+ * takes for no two cases to share a cell. Then the price table and the writers.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "job.h"
+#include "report.h"
+
+/* Dimensions tried for rows when no hint says, in order. */
+static const char *const row_candidates[] = {
+	"bs", "threads", "qd", "rwmix_write", "fill", "span", "offset", "stride", "io_limit", "runtime",
+	"data", "engine", "direct", "trim", "ramp", "interval", "steady_state", NULL
+};
+
+const char *report_unit(const struct metric *m, bool mib)
+{
+	switch (m->kind) {
+	case M_IOPS: return "IOPS";
+	case M_MBPS: return mib ? "MiB/s" : "MB/s";
+	case M_SS_RATIO: return "%";
+	case M_AUTO: return "";
+	default: return "us";
+	}
+}
+
+const char *report_metric_label(const struct metric *m, bool mib, char *buf, size_t len)
+{
+	switch (m->kind) {
+	case M_SS_RATIO: snprintf(buf, len, "steady state in %% of the run's peak"); break;
+	case M_LAT_MEAN: snprintf(buf, len, "mean latency in us"); break;
+	case M_LAT_MAX: snprintf(buf, len, "max latency in us"); break;
+	case M_LAT_PCT: snprintf(buf, len, "p%.12g latency in us", m->pct); break;
+	case M_RESP_MEAN: snprintf(buf, len, "mean response time in us"); break;
+	case M_RESP_MAX: snprintf(buf, len, "max response time in us"); break;
+	case M_RESP_PCT: snprintf(buf, len, "p%.12g response time in us", m->pct); break;
+	default: snprintf(buf, len, "%s", report_unit(m, mib)); break;
+	}
+	return buf;
+}
+
+const char *report_table_label(const struct rtable *t, char *buf, size_t len)
+{
+	if (!*t->unit) {
+		snprintf(buf, len, "units by column");
+		return buf;
+	}
+	for (size_t i = 0; i < t->nr * t->nc; i++)
+		if (t->cells[i].c && t->cells[i].m.kind > M_MBPS)
+			return report_metric_label(&t->cells[i].m, false, buf, len);
+	snprintf(buf, len, "%s", t->unit);
+	return buf;
+}
+
+double report_scale(const struct metric *m, bool mib, double raw)
+{
+	switch (m->kind) {
+	case M_MBPS: return raw / (mib ? 1048576.0 : 1e6);
+	case M_IOPS: return raw;
+	case M_SS_RATIO: return raw * 100.0;
+	default: return raw / 1000.0;
+	}
+}
+
+static int decimals_of(double a)
+{
+	int d;
+
+	if (!isfinite(a) || a >= 1000 || a == 0)
+		return 0;
+	d = 3 - (int)floor(log10(a));
+	return d > 12 ? 12 : d;
+}
+
+int report_decimals(double v)
+{
+	int d = decimals_of(fabs(v)), d2;
+	char buf[64];
+
+	/* 999.96 rounds to 1000 and 9.99996 to 10.00: count the digits of what is printed. */
+	snprintf(buf, sizeof(buf), "%.*f", d, fabs(v));
+	d2 = decimals_of(strtod(buf, NULL));
+	return d2 < d ? d2 : d;
+}
+
+void report_number(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", report_decimals(v), v);
+}
+
+void report_mean_sd(double mean, double sd, unsigned n, const char *pm, char *buf, size_t len)
+{
+	int d = report_decimals(mean);
+
+	if (n < 2 || !isfinite(sd))
+		snprintf(buf, len, "%.*f", d, mean);
+	else
+		snprintf(buf, len, "%.*f %s %.*f", d, mean, pm, d, sd);
+}
+
+/* The hint of a profile: rows, columns, metric for sequential and random patterns, charts. */
+#define HINT_METRICS 4
+
+struct hint {
+	char rows[32], cols[32];
+	struct metric mseq, mrand;                 /* the one asked for now */
+	struct metric seq[HINT_METRICS], rand[HINT_METRICS];
+	size_t nmetrics;                           /* one set of tables each (at least 1) */
+	unsigned charts;
+	bool has_charts;
+	struct report_crossover crossover;
+};
+
+static unsigned chart_flag(const char *s)
+{
+	static const char *const names[] = { "lines", "bars", "heatmap", "timeseries", "latency", "wsat",
+					     "demand" };
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i]))
+			return 1u << i;
+	return 0;
+}
+
+/* One metric of a hint: "mbps", or {"sequential": "mbps", "random": "iops"}. */
+static void hint_metric(const json_t *m, struct metric *seq, struct metric *rand)
+{
+	if (json_is_string(m)) {
+		metric_parse(json_string_value(m), seq);
+		*rand = *seq;
+	} else if (json_is_object(m)) {
+		metric_parse(json_string_value(json_object_get(m, "sequential")), seq);
+		metric_parse(json_string_value(json_object_get(m, "random")), rand);
+	}
+}
+
+static void hint_from_json(struct hint *h, const json_t *rep)
+{
+	const json_t *m = json_object_get(rep, "metric"), *c;
+	size_t i;
+
+	if (json_is_string(json_object_get(rep, "rows")))
+		snprintf(h->rows, sizeof(h->rows), "%s", json_string_value(json_object_get(rep, "rows")));
+	if (json_is_string(json_object_get(rep, "columns")))
+		snprintf(h->cols, sizeof(h->cols), "%s", json_string_value(json_object_get(rep, "columns")));
+	h->nmetrics = 1;
+	if (json_is_array(m)) {
+		h->nmetrics = 0;
+		for (i = 0; i < json_array_size(m) && h->nmetrics < HINT_METRICS; i++) {
+			hint_metric(json_array_get(m, i), &h->seq[h->nmetrics], &h->rand[h->nmetrics]);
+			h->nmetrics++;
+		}
+		if (!h->nmetrics)
+			h->nmetrics = 1;
+	} else {
+		hint_metric(m, &h->seq[0], &h->rand[0]);
+	}
+	c = json_object_get(rep, "crossover");
+	if (json_is_object(c)) {
+		snprintf(h->crossover.random, sizeof(h->crossover.random), "%s",
+			 json_string_value(json_object_get(c, "random")) ?: "randwrite");
+		snprintf(h->crossover.sequential, sizeof(h->crossover.sequential), "%s",
+			 json_string_value(json_object_get(c, "sequential")) ?: "write");
+		h->crossover.ratio = json_is_number(json_object_get(c, "ratio")) ?
+				     json_number_value(json_object_get(c, "ratio")) : 0.9;
+	}
+	json_array_foreach(json_object_get(rep, "charts"), i, c) {
+		if (json_is_string(c)) {
+			h->charts |= chart_flag(json_string_value(c));
+			h->has_charts = true;
+		}
+	}
+}
+
+/* What opts give of profile name (NULL: a plain job), or NULL. */
+static const struct report_profile *given_profile(const struct report_opts *o, const char *name)
+{
+	for (size_t i = 0; name && i < o->nprofiles; i++)
+		if (o->profiles[i].name && !strcmp(o->profiles[i].name, name))
+			return &o->profiles[i];
+	return NULL;
+}
+
+/* The hint of profile (NULL: plain jobs) as opts give it, with --rows and --columns over it. */
+static void resolve_hint(struct hint *h, const char *profile, const struct report_opts *o)
+{
+	const struct report_profile *p = o->no_hint ? NULL : given_profile(o, profile);
+
+	memset(h, 0, sizeof(*h));
+	h->nmetrics = 1;
+	if (p && p->hint)
+		hint_from_json(h, p->hint);
+	if (o->rows)
+		snprintf(h->rows, sizeof(h->rows), "%s", o->rows);
+	if (o->columns)
+		snprintf(h->cols, sizeof(h->cols), "%s", o->columns);
+}
+
+/* A case's value along a dimension: a job parameter, "case", "target" or "rw". */
+static const char *dim_text(const struct agg_case *c, const char *dim, char *buf, size_t len)
+{
+	if (!strcmp(dim, "target"))
+		snprintf(buf, len, "%s", c->label);
+	else if (!strcmp(dim, "case"))
+		agg_case_name(c, buf, len);
+	else
+		rs_param_text(c->first->job, dim, buf, len);
+	return buf;
+}
+
+/* Order along a dimension: numbers by value, the rest by first appearance. */
+static double dim_order(const struct agg_case *c, const char *dim, size_t pos)
+{
+	double v;
+
+	if (!strcmp(dim, "target") || !strcmp(dim, "case") || !strcmp(dim, "rw"))
+		return (double)pos;
+	v = rs_param_order(c->first->job, dim);
+	return isnan(v) ? (double)pos : v;
+}
+
+static bool dim_equal(const struct agg_case *a, const struct agg_case *b, const char *dim)
+{
+	char x[160], y[160];
+
+	return !strcmp(dim_text(a, dim, x, sizeof(x)), dim_text(b, dim, y, sizeof(y)));
+}
+
+/* A set of cases being laid out. */
+struct group {
+	struct agg_case **c;
+	size_t n;
+};
+
+static bool dim_varies(const struct group *g, const char *dim)
+{
+	for (size_t i = 1; i < g->n; i++)
+		if (!dim_equal(g->c[0], g->c[i], dim))
+			return true;
+	return false;
+}
+
+#define MAX_SPLIT 12
+
+struct layout {
+	char rows[32], cols[32];
+	const char *split[MAX_SPLIT];
+	size_t nsplit;
+};
+
+static bool same_cell(const struct agg_case *a, const struct agg_case *b, const struct layout *l)
+{
+	if (!dim_equal(a, b, l->rows) || !dim_equal(a, b, l->cols))
+		return false;
+	for (size_t i = 0; i < l->nsplit; i++)
+		if (!dim_equal(a, b, l->split[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Adds split dimensions until no two cases of g share a cell: each time, the first job parameter in
+ * which a colliding pair differs.
+ */
+static void find_splits(const struct group *g, struct layout *l, bool split_rw)
+{
+	for (;;) {
+		const struct agg_case *a = NULL, *b = NULL;
+		const char *k;
+		size_t n0;
+		json_t *v;
+
+		for (size_t i = 0; i < g->n && !a; i++)
+			for (size_t j = i + 1; j < g->n; j++)
+				if (same_cell(g->c[i], g->c[j], l)) {
+					a = g->c[i];
+					b = g->c[j];
+					break;
+				}
+		if (!a || l->nsplit == MAX_SPLIT)
+			return;
+		if (strcmp(a->label, b->label) && strcmp(l->rows, "target") && strcmp(l->cols, "target")) {
+			l->split[l->nsplit++] = "target";
+			continue;
+		}
+		/* Every parameter the pair differs in: the title then says all that tells them apart. */
+		n0 = l->nsplit;
+		json_object_foreach(a->first->job, k, v) {
+			if (!strcmp(k, "seed") || !strcmp(k, "label") || !strcmp(k, "price") ||
+			    !strcmp(k, "repeat") || !strcmp(k, "relative") || !strcmp(k, "journal") || (!split_rw && !strcmp(k, "rw")) ||
+			    (!strcmp(k, "stride") && !strstr(a->first->rw, "stride")))
+				continue;   /* stride is recorded for every pattern, used by stride patterns */
+			if (!dim_equal(a, b, k) && l->nsplit < MAX_SPLIT)
+				l->split[l->nsplit++] = k;
+		}
+		if (l->nsplit == n0)
+			return;   /* cannot be told apart: they stay one cell (first wins) */
+	}
+}
+
+static char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+/* Sorted distinct values of dim over g. */
+static int distinct(const struct group *g, const char *dim, char ***out, size_t *nout)
+{
+	char **vals = calloc(g->n, sizeof(*vals));
+	double *ord = calloc(g->n, sizeof(*ord));
+	size_t n = 0;
+
+	if (!vals || !ord)
+		goto fail;
+	for (size_t i = 0; i < g->n; i++) {
+		char buf[160];
+		size_t k;
+
+		dim_text(g->c[i], dim, buf, sizeof(buf));
+		for (k = 0; k < n && strcmp(vals[k], buf); k++)
+			;
+		if (k < n)
+			continue;
+		if (!(vals[n] = strdup(buf)))
+			goto fail;
+		ord[n++] = dim_order(g->c[i], dim, i);
+	}
+	/* Insertion sort by order, stable. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && ord[j - 1] > ord[j]; j--) {
+			double t = ord[j];
+			char *s = vals[j];
+
+			ord[j] = ord[j - 1];
+			vals[j] = vals[j - 1];
+			ord[j - 1] = t;
+			vals[j - 1] = s;
+		}
+	free(ord);
+	*out = vals;
+	*nout = n;
+	return 0;
+fail:
+	for (size_t i = 0; vals && i < n; i++)
+		free(vals[i]);
+	free(vals);
+	free(ord);
+	return -ENOMEM;
+}
+
+static size_t index_of(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return i;
+	return n;
+}
+
+static size_t label_index(const char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return i;
+	return n;
+}
+
+static void table_release(struct rtable *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->rows[i]);
+	for (size_t i = 0; i < t->nc; i++) {
+		free(t->cols[i]);
+		if (t->col_unit)
+			free(t->col_unit[i]);
+	}
+	free(t->rows);
+	free(t->cols);
+	free(t->col_unit);
+	free(t->cells);
+	free(t->title);
+	free(t->profile);
+	free(t->pattern);
+	free(t->split);
+	free(t->note);
+}
+
+struct builder {
+	struct report *r;
+	const struct report_opts *o;
+	size_t cap;
+};
+
+static struct rtable *new_table(struct builder *b)
+{
+	struct report *r = b->r;
+
+	if (GROW(r->tables, b->cap, r->ntables + 1))
+		return NULL;
+	memset(&r->tables[r->ntables], 0, sizeof(struct rtable));
+	return &r->tables[r->ntables++];
+}
+
+/* Fills one table from the cases of g (all sharing the split values). */
+static int fill_table(struct builder *b, const struct group *g, const struct layout *l,
+		      const struct hint *h, const struct metric *asked, const char *profile,
+		      const char *pattern)
+{
+	struct rtable *t = new_table(b);
+	char split[512] = "", buf[160];
+	bool uniform = true;
+
+	if (!t)
+		return -ENOMEM;
+	snprintf(t->rowdim, sizeof(t->rowdim), "%s", l->rows);
+	snprintf(t->coldim, sizeof(t->coldim), "%s", l->cols);
+	t->metric = *asked;
+	t->chart_flags = h->charts;
+	/* Time series and latency curves belong to the runs' own tables; a steady-state table is a line. */
+	if ((asked->kind == M_AUTO ? h->mrand.kind : asked->kind) == M_SS_RATIO)
+		t->chart_flags &= RC_LINES | RC_BARS | RC_HEATMAP;
+	t->profile = xstrdup(profile);
+	t->pattern = xstrdup(pattern);
+	for (size_t i = 0; i < l->nsplit; i++) {
+		size_t len = strlen(split);
+
+		snprintf(split + len, sizeof(split) - len, "%s%s %s", len ? ", " : "",
+			 !strcmp(l->split[i], "target") ? "device" : l->split[i],
+			 dim_text(g->c[0], l->split[i], buf, sizeof(buf)));
+	}
+	if (strcmp(l->rows, "target") && strcmp(l->cols, "target")) {
+		bool named = false;
+
+		for (size_t i = 0; i < l->nsplit; i++)
+			named |= !strcmp(l->split[i], "target");
+		if (!named) {
+			size_t len = strlen(split);
+
+			/* Neither rows nor columns say whose numbers these are: the title does. */
+			snprintf(split + len, sizeof(split) - len, "%sdevice %s", len ? ", " : "", g->c[0]->label);
+		}
+	}
+	t->split = *split ? strdup(split) : NULL;
+	if (distinct(g, l->rows, &t->rows, &t->nr) || distinct(g, l->cols, &t->cols, &t->nc))
+		return -ENOMEM;
+	t->cells = calloc(t->nr * t->nc, sizeof(*t->cells));
+	t->col_unit = calloc(t->nc, sizeof(*t->col_unit));
+	if (!t->cells || !t->col_unit)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct agg_case *c = g->c[i];
+		size_t ri = index_of(t->rows, t->nr, dim_text(c, l->rows, buf, sizeof(buf)));
+		size_t ci = index_of(t->cols, t->nc, dim_text(c, l->cols, buf, sizeof(buf)));
+		struct rcell *cell = &t->cells[ri * t->nc + ci];
+		struct metric m = *asked;
+
+		if (cell->c)
+			continue;
+		if (m.kind == M_AUTO)
+			m = rs_sequential(c->first->rw) ? h->mseq : h->mrand;
+		m = metric_for(&m, c->first->rw);
+		cell->c = c;
+		cell->m = m;
+		cell->d = rs_main_dir(c->first->rw);
+		if (!c->nruns) {
+			cell->failed = true;
+		} else if (agg_value(c, cell->d, &m, &cell->v)) {
+			cell->v.mean = report_scale(&m, b->r->mib, cell->v.mean);
+			cell->v.sd = report_scale(&m, b->r->mib, cell->v.sd);
+		} else {
+			cell->v.n = 0;
+		}
+		if (!t->col_unit[ci])
+			t->col_unit[ci] = strdup(report_unit(&m, b->r->mib));
+		else if (strcmp(t->col_unit[ci], report_unit(&m, b->r->mib)))
+			uniform = false;
+	}
+	for (size_t ci = 0; ci < t->nc; ci++) {
+		if (!t->col_unit[ci])
+			t->col_unit[ci] = strdup("");
+		if (!t->col_unit[ci])
+			return -ENOMEM;
+		if (ci && strcmp(t->col_unit[ci], t->col_unit[0]))
+			uniform = false;
+	}
+	if (uniform)
+		snprintf(t->unit, sizeof(t->unit), "%s", t->col_unit[0]);
+	t->title = xasprintf("%s%s%s%s%s", profile ? profile : "", profile && pattern ? ": " : "",
+			     pattern ? pattern : "", t->split && (profile || pattern) ? ", " : "",
+			     t->split ? t->split : "");
+	if (!t->title)
+		return -ENOMEM;
+	if (!*t->title) {
+		free(t->title);
+		t->title = strdup("results");
+	}
+	if (t->title && h->crossover.ratio > 0 && report_crossover_note(t, &h->crossover))
+		return -ENOMEM;
+	return t->title ? 0 : -ENOMEM;
+}
+
+static bool is_dim(const char *d)
+{
+	return !strcmp(d, "target") || !strcmp(d, "case") || job_param_name(d) != NULL;
+}
+
+/*
+ * The tables of one profile's cases (or of the plain jobs: profile NULL) by its hint, for one asked
+ * metric (or, for M_AUTO, the hint's metric number hi).
+ */
+static int build_profile(struct builder *b, struct group *g, const char *profile,
+			 const struct hint *hint, const struct metric *asked, size_t hi)
+{
+	struct hint h = *hint;
+	bool split_rw;
+	char **patterns = NULL;
+	size_t np = 0;
+	int ret = 0;
+
+	h.mseq = h.seq[hi < h.nmetrics ? hi : 0];
+	h.mrand = h.rand[hi < h.nmetrics ? hi : 0];
+	if (h.mseq.kind == M_AUTO && h.mrand.kind == M_AUTO) {
+		h.mseq.kind = M_MBPS;
+		h.mrand.kind = M_IOPS;
+	}
+	if (*h.rows && !is_dim(h.rows))
+		h.rows[0] = '\0';
+	if (*h.cols && !is_dim(h.cols))
+		h.cols[0] = '\0';
+	split_rw = strcmp(h.rows, "rw") && strcmp(h.cols, "rw");
+	if (split_rw && distinct(g, "rw", &patterns, &np))
+		return -ENOMEM;
+	for (size_t p = 0; p < (split_rw ? np : 1) && !ret; p++) {
+		struct group sub = { calloc(g->n, sizeof(*g->c)), 0 };
+		struct layout l;
+		bool *done;
+
+		if (!sub.c)
+			return -ENOMEM;
+		for (size_t i = 0; i < g->n; i++)
+			if (!split_rw || !strcmp(g->c[i]->first->rw, patterns[p]))
+				sub.c[sub.n++] = g->c[i];
+		memset(&l, 0, sizeof(l));
+		snprintf(l.cols, sizeof(l.cols), "%s", *h.cols ? h.cols : "target");
+		if (*h.rows) {
+			snprintf(l.rows, sizeof(l.rows), "%s", h.rows);
+		} else {
+			const char *const *d;
+
+			for (d = row_candidates; *d && (!strcmp(*d, l.cols) || !dim_varies(&sub, *d)); d++)
+				;
+			snprintf(l.rows, sizeof(l.rows), "%s", *d ? *d :
+				 dim_varies(&sub, "case") ? "case" : "bs");
+		}
+		if (!strcmp(l.rows, l.cols))
+			snprintf(l.cols, sizeof(l.cols), "%s", strcmp(l.rows, "target") ? "target" : "case");
+		find_splits(&sub, &l, split_rw);
+		/* One table per combination of the split values, in the order they first appear. */
+		done = calloc(sub.n, sizeof(*done));
+		if (!done) {
+			free(sub.c);
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < sub.n && !ret; i++) {
+			struct group t;
+
+			if (done[i])
+				continue;
+			t.c = calloc(sub.n, sizeof(*sub.c));
+			t.n = 0;
+			if (!t.c) {
+				ret = -ENOMEM;
+				break;
+			}
+			for (size_t j = i; j < sub.n; j++) {
+				bool same = !done[j];
+
+				for (size_t k = 0; k < l.nsplit && same; k++)
+					same = dim_equal(sub.c[i], sub.c[j], l.split[k]);
+				if (same) {
+					done[j] = true;
+					t.c[t.n++] = sub.c[j];
+				}
+			}
+			ret = fill_table(b, &t, &l, &h, asked, profile, split_rw ? patterns[p] : NULL);
+			free(t.c);
+		}
+		free(done);
+		free(sub.c);
+	}
+	for (size_t i = 0; i < np; i++)
+		free(patterns[i]);
+	free(patterns);
+	return ret;
+}
+
+/* The profiles of the report's cases, first seen first, each with the description opts give. */
+static int list_profiles(struct report *r, const struct report_opts *o)
+{
+	const char **names = calloc(r->set->n + 1, sizeof(*names));
+
+	r->profiles = calloc(r->set->n + 1, sizeof(*r->profiles));
+	if (!names || !r->profiles) {
+		free(names);
+		return -ENOMEM;
+	}
+	r->nprofiles = rs_profiles(r->set, names);
+	for (size_t i = 0; i < r->nprofiles; i++) {
+		const struct report_profile *p = given_profile(o, names[i]);
+
+		r->profiles[i].name = names[i];
+		if (p && p->description && !(r->profiles[i].description = strdup(p->description))) {
+			free(names);
+			return -ENOMEM;
+		}
+	}
+	free(names);
+	return 0;
+}
+
+/* Whether a case of g ran open loop: it has response times beside its service times. */
+static bool group_open_loop(const struct group *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->c[i]->resp[RS_TOTAL].count)
+			return true;
+	return false;
+}
+
+/*
+ * The tables of one asked metric, and for open-loop cases the response-time twin of a latency metric
+ * beside it; by default (auto) open-loop cases add the p99 service and response times.
+ */
+static int build_metric(struct builder *b, struct group *g, const char *prof, const struct hint *h,
+			const struct metric *asked, size_t m, bool last)
+{
+	static const struct metric p99[2] = { { M_LAT_PCT, 99 }, { M_RESP_PCT, 99 } };
+	bool open = group_open_loop(g);
+	int ret = build_profile(b, g, prof, h, asked, m);
+
+	if (!ret && open && asked->kind >= M_LAT_MEAN && asked->kind <= M_LAT_MAX) {
+		struct metric twin = *asked;
+		bool given = false;
+
+		twin.kind = (enum metric_kind)(asked->kind + (M_RESP_MEAN - M_LAT_MEAN));
+		for (size_t i = 0; i < b->o->nmetrics; i++)   /* asked for itself: its own tables */
+			given |= b->o->metrics[i].kind == twin.kind && b->o->metrics[i].pct == twin.pct;
+		if (!given)
+			ret = build_profile(b, g, prof, h, &twin, m);
+	}
+	for (int k = 0; k < 2 && !ret && open && last && !b->o->nmetrics; k++)
+		ret = build_profile(b, g, prof, h, &p99[k], m);
+	return ret;
+}
+
+static int build_tables(struct builder *b)
+{
+	struct agg *a = &b->r->agg;
+	bool *done = calloc(a->n + 1, sizeof(*done));
+	struct group g = { calloc(a->n + 1, sizeof(*g.c)), 0 };
+	int ret = 0;
+
+	if (!done || !g.c) {
+		free(done);
+		free(g.c);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < a->n && !ret; i++) {
+		const char *prof = a->cases[i].first->profile;
+
+		if (done[i])
+			continue;
+		g.n = 0;
+		for (size_t j = i; j < a->n; j++) {
+			const char *pj = a->cases[j].first->profile;
+
+			if (!done[j] && ((!prof && !pj) || (prof && pj && !strcmp(prof, pj)))) {
+				done[j] = true;
+				g.c[g.n++] = &a->cases[j];
+			}
+		}
+		struct hint h;
+		size_t nm = b->o->nmetrics;
+
+		resolve_hint(&h, prof, b->o);
+		if (!nm)
+			nm = h.nmetrics;
+		for (size_t m = 0; m < nm && !ret; m++) {
+			struct metric auto_m = { M_AUTO, 0 };
+
+			ret = build_metric(b, &g, prof, &h, b->o->nmetrics ? &b->o->metrics[m] : &auto_m, m,
+					   m + 1 == nm);
+		}
+	}
+	free(done);
+	free(g.c);
+	return ret;
+}
+
+/* --at NAME=VALUE: does case c have every one of them? */
+static int at_matches(const struct agg_case *c, const struct report_opts *o, bool *match, char *err,
+		      size_t errlen)
+{
+	char msg[256];
+
+	*match = true;
+	for (size_t i = 0; i < o->nat && *match; i++) {
+		const char *eq = strchr(o->at[i], '=');
+		char name[32];
+
+		if (!eq || eq == o->at[i] || (size_t)(eq - o->at[i]) >= sizeof(name)) {
+			snprintf(err, errlen, "--at: '%s': expected NAME=VALUE", o->at[i]);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - o->at[i]), o->at[i]);
+		if (rs_param_matches(c->first->job, name, eq + 1, match, msg, sizeof(msg))) {
+			snprintf(err, errlen, "--at: %s", msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Of two cases of one pattern, the one a price table prefers: the smaller request, then first seen. */
+static bool better_at(const struct agg_case *a, const struct agg_case *b)
+{
+	return json_integer_value(json_object_get(a->first->job, "bs")) <
+	       json_integer_value(json_object_get(b->first->job, "bs"));
+}
+
+double report_price_value(const struct rprice *p, int k)
+{
+	return k < 0 ? p->per_gb : p->per[k];
+}
+
+bool report_price_best(const struct report *r, size_t p, int k)
+{
+	double v = report_price_value(&r->prices[p], k);
+	size_t others = 0;
+
+	if (isnan(v))
+		return false;
+	for (size_t q = 0; q < r->nprices; q++) {
+		double w = report_price_value(&r->prices[q], k);
+
+		if (q == p || isnan(w))
+			continue;
+		if (w < v)
+			return false;
+		others++;
+	}
+	return others > 0;
+}
+
+static int build_prices(struct report *r, const struct report_opts *o, char *err, size_t errlen)
+{
+	static const char *const pats[4] = { "read", "write", "randread", "randwrite" };
+	struct metric mbps = { M_MBPS, 0 }, iops = { M_IOPS, 0 };
+
+	for (size_t i = 0; i < o->nprices; i++)
+		if (label_index(r->labels, r->nlabels, o->prices[i].label) == r->nlabels) {
+			char list[512] = "";
+
+			for (size_t l = 0; l < r->nlabels; l++) {
+				size_t len = strlen(list);
+
+				snprintf(list + len, sizeof(list) - len, "%s'%s'", l ? ", " : "", r->labels[l]);
+			}
+			snprintf(err, errlen, "--price: no results of a device labelled '%s' (devices: %s)",
+				 o->prices[i].label, list);
+			return -EINVAL;
+		}
+	r->prices = calloc(r->nlabels ? r->nlabels : 1, sizeof(*r->prices));
+	if (!r->prices)
+		return -ENOMEM;
+	for (size_t l = 0; l < r->nlabels; l++) {
+		struct rprice p = { .label = r->labels[l], .usd = -1, .per_gb = NAN };
+		bool any = false;
+
+		for (size_t i = 0; i < r->agg.n; i++)
+			if (!strcmp(r->agg.cases[i].label, p.label)) {
+				if (r->agg.cases[i].price >= 0)
+					p.usd = r->agg.cases[i].price;
+				if (r->agg.cases[i].size > p.size)
+					p.size = r->agg.cases[i].size;
+			}
+		for (size_t i = 0; i < o->nprices; i++)
+			if (!strcmp(o->prices[i].label, p.label))
+				p.usd = o->prices[i].usd;
+		if (p.usd < 0)
+			continue;
+		if (p.size)
+			p.per_gb = p.usd / ((double)p.size / 1e9);
+		for (int k = 0; k < 4; k++) {
+			const struct agg_case *best = NULL;
+			struct agg_stat v;
+
+			p.val[k] = p.per[k] = NAN;
+			for (size_t i = 0; i < r->agg.n; i++) {
+				const struct agg_case *c = &r->agg.cases[i];
+				bool match;
+
+				if (strcmp(c->label, p.label) || strcmp(c->first->rw, pats[k]) || !c->nruns)
+					continue;
+				if (at_matches(c, o, &match, err, errlen))
+					return -EINVAL;
+				if (match && (!best || better_at(c, best)))
+					best = c;
+			}
+			if (!best || !agg_value(best, k % 2 ? RS_WRITE : RS_READ, k < 2 ? &mbps : &iops, &v))
+				continue;
+			p.val[k] = k < 2 ? report_scale(&mbps, r->mib, v.mean) : v.mean;
+			p.per[k] = p.val[k] > 0 ? p.usd / p.val[k] : NAN;
+			rs_param_text(best->first->job, "bs", p.at[k], sizeof(p.at[k]));
+			any = true;
+		}
+		if (!any && o->nat) {
+			snprintf(err, errlen, "--at: no case of '%s' has %s%s (the price table needs its "
+				 "sequential or random reads or writes there)", p.label, o->at[0],
+				 o->nat > 1 ? " and the other --at values" : "");
+			return -EINVAL;
+		}
+		r->prices[r->nprices++] = p;
+	}
+	return 0;
+}
+
+int report_build(struct report *r, const struct rs_set *s, const struct report_opts *o, char *err,
+		 size_t errlen)
+{
+	struct builder b = { r, o, 0 };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->set = s;
+	r->mib = o->mib;
+	if ((ret = agg_build(&r->agg, s, true, err, errlen)))
+		goto fail;
+	r->labels = calloc(r->agg.n + 1, sizeof(*r->labels));
+	if (!r->labels)
+		goto nomem;
+	for (size_t i = 0; i < r->agg.n; i++)
+		if (label_index(r->labels, r->nlabels, r->agg.cases[i].label) == r->nlabels)
+			r->labels[r->nlabels++] = r->agg.cases[i].label;
+	if (!r->agg.n) {
+		snprintf(err, errlen, "no measured runs in the results (only prepare jobs)");
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (list_profiles(r, o) || build_tables(&b))
+		goto nomem;
+	ret = build_prices(r, o, err, errlen);
+	if (ret)
+		goto fail;
+	if (o->charts && report_charts(r))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	ret = -ENOMEM;
+fail:
+	report_release(r);
+	return ret;
+}
+
+void report_release(struct report *r)
+{
+	for (size_t i = 0; i < r->ntables; i++)
+		table_release(&r->tables[i]);
+	free(r->tables);
+	for (size_t i = 0; i < r->ncharts; i++) {
+		free(r->charts[i].name);
+		free(r->charts[i].title);
+		free(r->charts[i].svg);
+	}
+	free(r->charts);
+	free(r->prices);
+	free(r->labels);
+	for (size_t i = 0; i < r->nprofiles; i++)
+		free(r->profiles[i].description);
+	free(r->profiles);
+	agg_release(&r->agg);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the SNIA PTS-E profiles and write-blocksize ask of a report beyond tables: the write saturation
+ * curve (IOPS against bytes written), the demand intensity curve (latency against IOPS, a line per
+ * thread count) with the latency distribution of its busiest point, and the crossover of a random
+ * column with a sequential one (where random writes reach sequential speed).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "svg.h"
+
+static size_t col_index(const struct rtable *t, const char *name)
+{
+	for (size_t c = 0; c < t->nc; c++)
+		if (!strcmp(t->cols[c], name))
+			return c;
+	return t->nc;
+}
+
+static bool cell_value(const struct rtable *t, size_t r, size_t c, double *v)
+{
+	const struct rcell *cell = &t->cells[r * t->nc + c];
+
+	*v = cell->v.mean;
+	return cell->c && !cell->failed && cell->v.n && isfinite(*v);
+}
+
+int report_crossover(const struct rtable *t, const struct report_crossover *x, size_t *row)
+{
+	size_t rc = col_index(t, x->random), sc = col_index(t, x->sequential);
+	bool found = false;
+
+	if (rc == t->nc || sc == t->nc)
+		return -EINVAL;
+	/* From the largest row down: the run of rows that all qualify, ended by the first that does not. */
+	for (size_t r = t->nr; r-- > 0;) {
+		double rv, sv;
+
+		if (!cell_value(t, r, rc, &rv) || !cell_value(t, r, sc, &sv))
+			continue;
+		/* A relative 1e-9 so that a value at exactly the ratio (90 of 100) counts despite rounding. */
+		if (!(sv > 0) || rv < x->ratio * sv * (1 - 1e-9))
+			break;
+		*row = r;
+		found = true;
+	}
+	return found ? 0 : -ENOENT;
+}
+
+int report_crossover_note(struct rtable *t, const struct report_crossover *x)
+{
+	size_t row;
+	int ret = report_crossover(t, x, &row);
+	int pct = (int)lround(x->ratio * 100);
+
+	if (ret == -EINVAL)
+		return 0;
+	if (ret)
+		ret = asprintf(&t->note, "crossover: %s stays below %d %% of %s at every %s measured (the "
+			       "erase-block or indirection-unit size is larger, or the drive never catches up)",
+			       x->random, pct, x->sequential, t->rowdim);
+	else
+		ret = asprintf(&t->note, "crossover: %s reaches %d %% of %s from %s %s up: the estimate of the "
+			       "erase-block or indirection-unit size", x->random, pct, x->sequential,
+			       t->rowdim, t->rows[row]);
+	if (ret < 0) {
+		t->note = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max)
+{
+	const json_t *iops = json_object_get(ts, "iops"), *bw = json_object_get(ts, "bw_bytes");
+	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9, sum = 0;
+	size_t n = json_array_size(iops);
+
+	if (json_array_size(bw) < n)
+		n = json_array_size(bw);
+	if (n > max)
+		n = max;
+	if (!(step > 0))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		/* A last, partial sample's rate is over its own length: taking the full step overstates it a little. */
+		sum += json_number_value(json_array_get(bw, i)) * step;
+		x[i] = sum / 1e9;
+		y[i] = json_number_value(json_array_get(iops, i));
+	}
+	return n;
+}
+
+static int draw(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
+		const struct svg_xy *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = svg_xy(f, c);
+	fclose(f);
+	return report_add_chart(r, cap, ti, kind, title, buf, ret);
+}
+
+/* "COLUMN" or "COLUMN, ROW" where the table has several rows; NULL on no memory. */
+static char *cell_name(const struct rtable *t, size_t i)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", t->cols[i % t->nc], t->nr > 1 ? ", " : "",
+		     t->nr > 1 ? t->rows[i / t->nc] : "") < 0)
+		return NULL;
+	return s;
+}
+
+int report_chart_wsat(struct report *r, size_t *cap, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	size_t cells = t->nr * t->nc, ns = 0;
+	struct svg_xy_series *s = calloc(cells + 1, sizeof(*s));
+	double **xs = calloc(cells + 1, sizeof(*xs)), **ys = calloc(cells + 1, sizeof(*ys));
+	char **names = calloc(cells + 1, sizeof(*names)), title[300];
+	int ret = -ENOMEM;
+
+	if (!s || !xs || !ys || !names)
+		goto out;
+	for (size_t i = 0; i < cells; i++) {
+		const struct rcell *cell = &t->cells[i];
+		const json_t *ts = cell->c && cell->c->nruns ? cell->c->runs[0]->timeseries : NULL;
+		size_t n = json_array_size(json_object_get(ts, "iops"));
+
+		if (!n)
+			continue;
+		xs[ns] = calloc(n, sizeof(double));
+		ys[ns] = calloc(n, sizeof(double));
+		names[ns] = cell_name(t, i);
+		if (!xs[ns] || !ys[ns] || !names[ns]) {
+			ns++;
+			goto out;
+		}
+		s[ns] = (struct svg_xy_series){ names[ns], xs[ns], ys[ns], report_wsat_points(ts, xs[ns], ys[ns], n) };
+		ns++;
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s: IOPS against data written", t->title);
+	ret = draw(r, cap, ti, "wsat", title, &(struct svg_xy){
+		.title = title, .xlabel = "data written (GB)", .ylabel = "IOPS", .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR });
+out:
+	for (size_t i = 0; i < ns; i++) {
+		free(xs[i]);
+		free(ys[i]);
+		free(names[i]);
+	}
+	free(xs);
+	free(ys);
+	free(names);
+	free(s);
+	return ret;
+}
+
+/* The latency percentiles of the busiest cell of the demand chart (the PTS's response-time histogram). */
+static int chart_busiest(struct report *r, size_t *cap, size_t ti, size_t best)
+{
+	const struct rtable *t = &r->tables[ti];
+	const struct rcell *cell = &t->cells[best];
+	double x[REPORT_PCT_POINTS], y[REPORT_PCT_POINTS];
+	char title[400], *name = cell_name(t, best);
+	size_t n = report_percentiles(&cell->c->lat[cell->d], x, y);
+	int ret;
+
+	if (!name)
+		return -ENOMEM;
+	snprintf(title, sizeof(title), "%s: latency percentiles at the most IOPS (%s %s, %s %s)", t->title,
+		 t->coldim, t->cols[best % t->nc], t->rowdim, t->rows[best / t->nc]);
+	ret = n ? draw(r, cap, ti, "demand-latency", title, &(struct svg_xy){
+		.title = title, .xlabel = "percentile", .ylabel = "latency (us)",
+		.series = &(struct svg_xy_series){ name, x, y, n }, .nseries = 1, .xscale = SVG_X_NINES,
+		.logy = true }) : 0;
+	free(name);
+	return ret;
+}
+
+/*
+ * Mean and p99.99 latency against IOPS, a line per column over the rows (the demand intensity), then
+ * the busiest cell's percentiles. Drawn once per profile's cases: on the table of IOPS.
+ */
+int report_chart_demand(struct report *r, size_t *cap, size_t ti)
+{
+	static const struct metric iops = { M_IOPS, 0 }, mean = { M_LAT_MEAN, 0 }, tail = { M_LAT_PCT, 99.99 };
+	const struct rtable *t = &r->tables[ti];
+	size_t nr = t->nr, ns = 0, best = SIZE_MAX;
+	struct svg_xy_series *s = calloc(2 * t->nc + 1, sizeof(*s));
+	double *x = calloc(t->nc * nr + 1, sizeof(*x)), *y = calloc(2 * t->nc * nr + 1, sizeof(*y)), top = -1;
+	char **names = calloc(2 * t->nc + 1, sizeof(*names)), title[300];
+	int ret = -ENOMEM;
+
+	if (!s || !x || !y || !names)
+		goto out;
+	ret = 0;
+	for (size_t i = 0; i < nr * t->nc; i++)
+		if (t->cells[i].c && t->cells[i].m.kind != M_IOPS)
+			goto out;
+	for (size_t c = 0; c < t->nc; c++) {
+		for (size_t ri = 0; ri < nr; ri++) {
+			const struct rcell *cell = &t->cells[ri * t->nc + c];
+			struct agg_stat a, m, p;
+			bool ok = cell->c && !cell->failed && cell->v.n && agg_value(cell->c, cell->d, &iops, &a) &&
+				  agg_value(cell->c, cell->d, &mean, &m) && agg_value(cell->c, cell->d, &tail, &p);
+
+			x[c * nr + ri] = ok ? a.mean : NAN;
+			y[2 * c * nr + ri] = ok ? m.mean / 1000.0 : NAN;
+			y[(2 * c + 1) * nr + ri] = ok ? p.mean / 1000.0 : NAN;
+			if (ok && a.mean > top) {
+				top = a.mean;
+				best = ri * t->nc + c;
+			}
+		}
+		for (int k = 0; k < 2; k++) {
+			if (asprintf(&names[ns], "%s %s, %s", t->coldim, t->cols[c], k ? "p99.99" : "mean") < 0) {
+				names[ns] = NULL;
+				ret = -ENOMEM;
+				goto out;
+			}
+			s[ns] = (struct svg_xy_series){ names[ns], &x[c * nr], &y[(2 * c + k) * nr], nr };
+			ns++;
+		}
+	}
+	if (best == SIZE_MAX)
+		goto out;
+	snprintf(title, sizeof(title), "%s: demand intensity", t->title);
+	ret = draw(r, cap, ti, "demand", title, &(struct svg_xy){
+		.title = title, .xlabel = "IOPS", .ylabel = "latency (us)", .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR, .logy = true });
+	if (!ret)
+		ret = chart_busiest(r, cap, ti, best);
+out:
+	for (size_t i = 0; names && i < ns; i++)
+		free(names[i]);
+	free(names);
+	free(s);
+	free(x);
+	free(y);
+	return ret;
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's latency_target searches: per case that ran one, its probes (offered and achieved IOPS,
+ * the targeted response-time percentile, met or not) and the answer, in every format; the HTML adds
+ * the latency-versus-load curve that report_charts draws (report_html.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "report.h"
+#include "textesc.h"
+
+#define SCOLS 8
+
+static const char *const heads[SCOLS] = {
+	"case", "device", "target", "probe", "offered IOPS", "achieved IOPS", "percentile", "verdict",
+};
+
+static const char caption[] =
+	"each probe a run at an offered rate; it meets when its percentile of the response time is within "
+	"the target and it delivered >= 97 % of the rate; max_iops is the highest rate that met below "
+	"every failure";
+
+bool report_has_search(const struct report *r)
+{
+	for (size_t i = 0; i < r->agg.n; i++)
+		if (r->agg.cases[i].search)
+			return true;
+	return false;
+}
+
+/* Rows of case c: one a probe, then the answer. */
+static size_t nrows(const struct agg_case *c)
+{
+	return c->search ? json_array_size(json_object_get(c->search, "probes")) + 1 : 0;
+}
+
+/* Column col of row k of case c. */
+static void cell(const struct agg_case *c, size_t k, int col, char *buf, size_t len)
+{
+	const json_t *s = c->search, *p = json_array_get(json_object_get(s, "probes"), k);
+	const json_t *v = json_object_get(p, "value_ns");
+
+	buf[0] = '\0';
+	switch (col) {
+	case 0: agg_case_name(c, buf, len); return;
+	case 1: snprintf(buf, len, "%s", c->label); return;
+	case 2: snprintf(buf, len, "%s", json_string_value(json_object_get(s, "target")) ?: ""); return;
+	case 3:
+		if (p)
+			snprintf(buf, len, "%zu", k + 1);
+		else
+			snprintf(buf, len, "max_iops");
+		return;
+	case 4:
+		snprintf(buf, len, "%lld", (long long)json_integer_value(json_object_get(p ? p : s,
+											    p ? "rate_iops" : "max_iops")));
+		return;
+	case 5:
+		if (p)
+			report_number(json_number_value(json_object_get(p, "iops")), buf, len);
+		return;
+	case 6:
+		if (p && json_is_integer(v))
+			format_duration((uint64_t)json_integer_value(v), buf, len);
+		else if (p)
+			snprintf(buf, len, "-");
+		return;
+	default:
+		if (p)
+			snprintf(buf, len, "%s", json_is_true(json_object_get(p, "met")) ? "met" : "not met");
+		else
+			snprintf(buf, len, "%s", json_string_value(json_object_get(s, "stop")) ?: "");
+	}
+}
+
+static void text_search(FILE *f, const struct report *r)
+{
+	size_t w[SCOLS];
+	char buf[200];
+
+	for (int k = 0; k < SCOLS; k++) {
+		w[k] = esc_text_width(heads[k]);
+		for (size_t i = 0; i < r->agg.n; i++)
+			for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++) {
+				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
+				esc_text_widen(&w[k], buf);
+			}
+	}
+	fprintf(f, "latency target search\n(%s)\n", caption);
+	for (int k = 0; k < SCOLS; k++) {
+		esc_text_pad(f, heads[k], k + 1 < SCOLS ? w[k] : 0, k >= 3 && k < 7);
+		fputs(k + 1 < SCOLS ? "  " : "\n", f);
+	}
+	for (size_t i = 0; i < r->agg.n; i++)
+		for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++)
+			for (int k = 0; k < SCOLS; k++) {
+				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
+				esc_text_pad(f, buf, k + 1 < SCOLS ? w[k] : 0, k >= 3 && k < 7);
+				fputs(k + 1 < SCOLS ? "  " : "\n", f);
+			}
+	fputc('\n', f);
+}
+
+static void md_search(FILE *f, const struct report *r)
+{
+	char buf[200];
+
+	fprintf(f, "### latency target search\n\n%s\n\n|", caption);
+	for (int k = 0; k < SCOLS; k++)
+		fprintf(f, " %s |", heads[k]);
+	fputs("\n|", f);
+	for (int k = 0; k < SCOLS; k++)
+		fputs(k >= 3 && k < 7 ? " ---: |" : " --- |", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->agg.n; i++)
+		for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++) {
+			fputc('|', f);
+			for (int k = 0; k < SCOLS; k++) {
+				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
+				fputc(' ', f);
+				esc_md(f, buf);
+				fputs(" |", f);
+			}
+			fputc('\n', f);
+		}
+	fputc('\n', f);
+}
+
+/* One CSV row in the tables' columns: metric, unit and value of case c. */
+static void csv_row(FILE *f, const struct agg_case *c, const char *metric, const char *unit, double v)
+{
+	char name[160], tgt[120];
+
+	snprintf(tgt, sizeof(tgt), "latency target search %s", json_string_value(json_object_get(c->search, "target")) ?: "");
+	esc_csv(f, tgt);
+	fputs(",case,", f);
+	esc_csv(f, agg_case_name(c, name, sizeof(name)));
+	fputs(",device,", f);
+	esc_csv(f, c->label);
+	fprintf(f, ",%s,,%s,%s,", c->first->rw, metric, unit);
+	if (!isnan(v))
+		fprintf(f, "%.17g", v);
+	fputs(",,1\n", f);
+}
+
+/* CSV: per probe its offered rate, achieved rate, percentile and verdict (1 met, 0 not); then max_iops. */
+static void csv_search(FILE *f, const struct report *r)
+{
+	char m[64];
+
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+		const json_t *probes = json_object_get(c->search, "probes"), *p;
+		size_t k;
+
+		json_array_foreach(probes, k, p) {
+			const json_t *v = json_object_get(p, "value_ns");
+
+			snprintf(m, sizeof(m), "probe%zu_rate_iops", k + 1);
+			csv_row(f, c, m, "IOPS", json_number_value(json_object_get(p, "rate_iops")));
+			snprintf(m, sizeof(m), "probe%zu_iops", k + 1);
+			csv_row(f, c, m, "IOPS", json_number_value(json_object_get(p, "iops")));
+			snprintf(m, sizeof(m), "probe%zu_value_ns", k + 1);
+			csv_row(f, c, m, "ns", json_is_integer(v) ? (double)json_integer_value(v) : NAN);
+			snprintf(m, sizeof(m), "probe%zu_met", k + 1);
+			csv_row(f, c, m, "bool", json_is_true(json_object_get(p, "met")));
+		}
+		if (c->search)
+			csv_row(f, c, "max_iops", "IOPS", json_number_value(json_object_get(c->search, "max_iops")));
+	}
+}
+
+int report_search_write(FILE *f, const struct report *r, enum report_format fmt)
+{
+	if (!report_has_search(r))
+		return 0;
+	if (fmt == RF_TEXT)
+		text_search(f, r);
+	else if (fmt == RF_MARKDOWN)
+		md_search(f, r);
+	else if (fmt == RF_CSV)
+		csv_search(f, r);
+	return ferror(f) ? -EIO : 0;
+}
+
+json_t *report_search_json(const struct report *r)
+{
+	json_t *a = json_array();
+	char name[160];
+
+	for (size_t i = 0; a && i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+
+		if (c->search && json_array_append_new(a, json_pack("{s:s, s:s?, s:s, s:O}", "device", c->label,
+								     "profile", c->first->profile, "case",
+								     agg_case_name(c, name, sizeof(name)),
+								     "search", c->search))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+void report_search_html(FILE *f, const struct report *r)
+{
+	char buf[200];
+
+	fprintf(f, "<section id=\"search\">\n<h2>Latency target search</h2>\n");
+	for (size_t i = 0; i < r->ncharts; i++)
+		if (r->charts[i].table == REPORT_CHART_SEARCH) {
+			fputs("<figure>", f);
+			fputs(r->charts[i].svg, f);
+			fputs("</figure>\n", f);
+		}
+	fprintf(f, "<table>\n<caption>%s</caption>\n<tr>", caption);
+	for (int k = 0; k < SCOLS; k++)
+		fprintf(f, "<th>%s</th>", heads[k]);
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < r->agg.n; i++)
+		for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++) {
+			fputs("<tr>", f);
+			for (int k = 0; k < SCOLS; k++) {
+				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
+				fputs(k < 2 ? "<th>" : k >= 3 && k < 7 ? "<td class=\"n\">" : "<td>", f);
+				esc_xml(f, buf);
+				fputs(k < 2 ? "</th>" : "</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+	fputs("</table>\n</section>\n", f);
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's data verification table: a row per case (and device) with what its runs checked and
+ * the mismatches they found by kind, shown whenever a loaded result verified its data; one cell
+ * function for every format, so that text, markdown, csv, json and HTML say the same.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "textesc.h"
+
+#define VCOLS 12
+
+static const char *const heads[VCOLS] = {
+	"case", "device", "runs verified", "blocks checked", "bytes checked", "mismatches", "corrupt",
+	"misplaced", "stale", "foreign", "first mismatch", "status",
+};
+
+static const char caption[] =
+	"units checked and mismatches found over every run of each case, failed runs included; "
+	"any mismatch fails its run";
+
+bool report_has_verify(const struct report *r)
+{
+	for (size_t i = 0; i < r->agg.n; i++)
+		if (r->agg.cases[i].verify.runs)
+			return true;
+	return false;
+}
+
+const char *report_verify_status(const struct agg_case *c, char *buf, size_t len)
+{
+	const struct agg_verify *v = &c->verify;
+
+	if (!v->runs)
+		snprintf(buf, len, "off");
+	else if (v->mismatches)
+		snprintf(buf, len, "FAILED");
+	else if (v->unverified)
+		snprintf(buf, len, "%zu of %zu not verified", v->unverified, v->unverified + v->runs);
+	else if (!v->blocks)
+		snprintf(buf, len, "nothing checked");
+	else
+		snprintf(buf, len, "ok");
+	return buf;
+}
+
+/* "stale at 1052672 (readback)": the first mismatch of the case's first run that had one, or "". */
+static void first_text(const struct agg_case *c, char *buf, size_t len)
+{
+	const json_t *m = c->verify.first_bad ? c->verify.first_bad->verify.first : NULL;
+
+	buf[0] = '\0';
+	if (m)
+		snprintf(buf, len, "%s at %lld (%s)", json_string_value(json_object_get(m, "kind")) ?: "?",
+			 (long long)json_integer_value(json_object_get(m, "offset")),
+			 json_string_value(json_object_get(m, "phase")) ?: "?");
+}
+
+/* Column col of case c as the tables show it: "-" for the numbers of a case that did not verify. */
+static void cell(const struct agg_case *c, int col, char *buf, size_t len)
+{
+	const struct agg_verify *v = &c->verify;
+	uint64_t n = 0;
+
+	switch (col) {
+	case 0: agg_case_name(c, buf, len); return;
+	case 1: snprintf(buf, len, "%s", c->label); return;
+	case 10: first_text(c, buf, len); return;
+	case 11: report_verify_status(c, buf, len); return;
+	case 2: n = v->runs; break;
+	case 3: n = v->blocks; break;
+	case 4: n = v->bytes; break;
+	case 5: n = v->mismatches; break;
+	default: n = v->kinds[col - 6]; break;
+	}
+	if (v->runs)
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void text_verify(FILE *f, const struct report *r)
+{
+	size_t w[VCOLS];
+	char buf[200];
+
+	for (int k = 0; k < VCOLS; k++) {
+		w[k] = esc_text_width(heads[k]);
+		for (size_t i = 0; i < r->agg.n; i++) {
+			cell(&r->agg.cases[i], k, buf, sizeof(buf));
+			esc_text_widen(&w[k], buf);
+		}
+	}
+	fprintf(f, "data verification\n(%s)\n", caption);
+	for (int k = 0; k < VCOLS; k++) {
+		esc_text_pad(f, heads[k], k + 1 < VCOLS ? w[k] : 0, k >= 2 && k < 10);
+		fputs(k + 1 < VCOLS ? "  " : "\n", f);
+	}
+	for (size_t i = 0; i < r->agg.n; i++)
+		for (int k = 0; k < VCOLS; k++) {
+			cell(&r->agg.cases[i], k, buf, sizeof(buf));
+			esc_text_pad(f, buf, k + 1 < VCOLS ? w[k] : 0, k >= 2 && k < 10);
+			fputs(k + 1 < VCOLS ? "  " : "\n", f);
+		}
+	fputc('\n', f);
+}
+
+static void md_verify(FILE *f, const struct report *r)
+{
+	char buf[200];
+
+	fprintf(f, "### data verification\n\n%s\n\n|", caption);
+	for (int k = 0; k < VCOLS; k++)
+		fprintf(f, " %s |", heads[k]);
+	fputs("\n|", f);
+	for (int k = 0; k < VCOLS; k++)
+		fputs(k >= 2 && k < 10 ? " ---: |" : " --- |", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+
+		fputc('|', f);
+		for (int k = 0; k < VCOLS; k++) {
+			cell(c, k, buf, sizeof(buf));
+			fputc(' ', f);
+			fputs(k == 11 && c->verify.mismatches ? "**" : "", f);
+			esc_md(f, buf);
+			fputs(k == 11 && c->verify.mismatches ? "** |" : " |", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* CSV: the counts of each verified case as rows of the tables' columns (metric = the count's name). */
+static void csv_verify(FILE *f, const struct report *r)
+{
+	static const char *const metric[] = { "blocks_checked", "bytes_checked", "mismatches", "corrupt",
+					      "misplaced", "stale", "foreign" };
+	char name[160], buf[32];
+
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+
+		if (!c->verify.runs)
+			continue;
+		for (int k = 0; k < 7; k++) {
+			fputs("data verification,case,", f);
+			esc_csv(f, agg_case_name(c, name, sizeof(name)));
+			fputs(",device,", f);
+			esc_csv(f, c->label);
+			cell(c, k + 3, buf, sizeof(buf));
+			fprintf(f, ",%s,,%s,%s,%s,,%zu\n", c->first->rw, metric[k], k == 1 ? "bytes" : "count", buf,
+				c->verify.runs);
+		}
+	}
+}
+
+int report_verify_write(FILE *f, const struct report *r, enum report_format fmt)
+{
+	if (!report_has_verify(r))
+		return 0;
+	if (fmt == RF_TEXT)
+		text_verify(f, r);
+	else if (fmt == RF_MARKDOWN)
+		md_verify(f, r);
+	else if (fmt == RF_CSV)
+		csv_verify(f, r);
+	return ferror(f) ? -EIO : 0;
+}
+
+static json_t *case_verify_json(const struct agg_case *c)
+{
+	const struct agg_verify *v = &c->verify;
+	const struct rs_run *bad = v->first_bad;
+	char name[160], status[64];
+	json_t *first = json_null();
+
+	if (bad && bad->verify.first)
+		first = json_deep_copy(bad->verify.first);   /* no path: the json report is the same however given */
+	return json_pack("{s:s, s:s?, s:s, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:s, s:o}",
+			 "device", c->label, "profile", c->first->profile,
+			 "case", agg_case_name(c, name, sizeof(name)), "runs", (json_int_t)v->runs,
+			 "unverified", (json_int_t)v->unverified, "blocks_checked", (json_int_t)v->blocks,
+			 "bytes_checked", (json_int_t)v->bytes, "mismatches", (json_int_t)v->mismatches,
+			 "kinds", "corrupt", (json_int_t)v->kinds[VK_CORRUPT],
+			 "misplaced", (json_int_t)v->kinds[VK_MISPLACED], "stale", (json_int_t)v->kinds[VK_STALE],
+			 "foreign", (json_int_t)v->kinds[VK_FOREIGN],
+			 "status", report_verify_status(c, status, sizeof(status)), "first", first);
+}
+
+json_t *report_verify_json(const struct report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->agg.n; i++)
+		if (json_array_append_new(a, case_verify_json(&r->agg.cases[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+void report_verify_html(FILE *f, const struct report *r)
+{
+	char buf[200];
+
+	fprintf(f, "<section id=\"verify\">\n<h2>Data verification</h2>\n<table>\n<caption>%s</caption>\n<tr>",
+		caption);
+	for (int k = 0; k < VCOLS; k++)
+		fprintf(f, "<th>%s</th>", heads[k]);
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+
+		fputs("<tr>", f);
+		for (int k = 0; k < VCOLS; k++) {
+			cell(c, k, buf, sizeof(buf));
+			fputs(k < 2 ? "<th>" : k == 11 && c->verify.mismatches ? "<td class=\"fail\">" :
+			      k < 10 ? "<td class=\"n\">" : "<td>", f);
+			esc_xml(f, buf);
+			fputs(k < 2 ? "</th>" : "</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n</section>\n", f);
+}

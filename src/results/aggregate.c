@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+/* Runs grouped into cases; the arithmetic of repeats, pooled histograms and noise. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "grow.h"
+#include "parse.h"
+
+int metric_parse(const char *s, struct metric *m)
+{
+	char buf[32];
+	const char *end;
+	size_t i;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	for (i = 0; s[i]; i++)
+		buf[i] = s[i] == '_' ? '-' : s[i];
+	buf[i] = '\0';
+	memset(m, 0, sizeof(*m));
+	if (!strcmp(buf, "auto"))
+		m->kind = M_AUTO;
+	else if (!strcmp(buf, "iops"))
+		m->kind = M_IOPS;
+	else if (!strcmp(buf, "mbps") || !strcmp(buf, "bw"))
+		m->kind = M_MBPS;
+	else if (!strcmp(buf, "ss-ratio"))
+		m->kind = M_SS_RATIO;
+	else if (!strcmp(buf, "max-iops-at-target"))
+		m->kind = M_MAX_IOPS_AT_TARGET;
+	else if (!strcmp(buf, "lat-mean"))
+		m->kind = M_LAT_MEAN;
+	else if (!strcmp(buf, "lat-max"))
+		m->kind = M_LAT_MAX;
+	else if (!strcmp(buf, "resp-mean"))
+		m->kind = M_RESP_MEAN;
+	else if (!strcmp(buf, "resp-max"))
+		m->kind = M_RESP_MAX;
+	else if (!strncmp(buf, "lat-p", 5) && buf[5] >= '0' && buf[5] <= '9') {
+		m->kind = M_LAT_PCT;
+		if (parse_decimal(buf + 5, &m->pct, &end) || *end || !(m->pct > 0 && m->pct < 100))
+			return -EINVAL;
+	} else if (!strncmp(buf, "resp-p", 6) && buf[6] >= '0' && buf[6] <= '9') {
+		m->kind = M_RESP_PCT;
+		if (parse_decimal(buf + 6, &m->pct, &end) || *end || !(m->pct > 0 && m->pct < 100))
+			return -EINVAL;
+	} else
+		return -EINVAL;
+	return 0;
+}
+
+const char *metric_name(const struct metric *m, char *buf, size_t len)
+{
+	static const char *const names[] = { "auto", "iops", "mbps", "ss-ratio", "max-iops-at-target", "lat-mean",
+					     "lat-p", "lat-max", "resp-mean", "resp-p", "resp-max" };
+
+	if (m->kind == M_LAT_PCT || m->kind == M_RESP_PCT)
+		snprintf(buf, len, "%s%.12g", names[m->kind], m->pct);
+	else
+		snprintf(buf, len, "%s", names[m->kind]);
+	return buf;
+}
+
+bool metric_higher_better(const struct metric *m)
+{
+	return m->kind < M_LAT_MEAN;
+}
+
+bool metric_is_resp(const struct metric *m)
+{
+	return m->kind >= M_RESP_MEAN;
+}
+
+struct metric metric_for(const struct metric *m, const char *rw)
+{
+	struct metric r = *m;
+
+	if (r.kind == M_AUTO)
+		r.kind = rs_sequential(rw) ? M_MBPS : M_IOPS;
+	return r;
+}
+
+void agg_stat_of(const double *v, size_t n, struct agg_stat *out)
+{
+	double sum = 0, sq = 0;
+
+	out->n = (unsigned)n;
+	out->mean = out->sd = 0;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	if (n < 2)
+		return;
+	/* Two passes: no cancellation for values with a large mean and a small spread. */
+	for (size_t i = 0; i < n; i++)
+		sq += (v[i] - out->mean) * (v[i] - out->mean);
+	out->sd = sqrt(sq / (double)(n - 1));
+}
+
+static void case_release(struct agg_case *c)
+{
+	for (int d = 0; d < RS_NDIR; d++) {
+		hist_release(&c->lat[d]);
+		hist_release(&c->resp[d]);
+	}
+	free(c->runs);
+}
+
+void agg_release(struct agg *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		case_release(&a->cases[i]);
+	free(a->cases);
+	a->cases = NULL;
+	a->n = 0;
+}
+
+static bool same_case(const struct agg_case *c, const struct rs_run *r, bool by_device)
+{
+	return !strcmp(c->key, r->key) && (!by_device || !strcmp(c->label, r->label));
+}
+
+/* The steady-state window of a profile's rounds: the tracked case's, else SNIA's 5. */
+static unsigned rounds_window(const struct rs_set *s, const char *profile)
+{
+	unsigned w = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rs_run *r = &s->runs[i];
+		json_int_t v = json_integer_value(json_object_get(r->steady, "window"));
+
+		if (r->round && r->profile && profile && !strcmp(r->profile, profile) && v > 0 && v < 1000 &&
+		    (unsigned)v > w)
+			w = (unsigned)v;
+	}
+	return w ? w : 5;
+}
+
+/* Keeps the runs of the last window rounds, where the case has rounds. */
+static void keep_window(const struct rs_set *s, struct agg_case *c)
+{
+	unsigned last = 0, w;
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nruns; i++)
+		if (c->runs[i]->round > last)
+			last = c->runs[i]->round;
+	if (!last)
+		return;
+	w = rounds_window(s, c->first->profile);
+	for (size_t i = 0; i < c->nruns; i++)
+		if (c->runs[i]->round + w > last)
+			c->runs[k++] = c->runs[i];
+	c->nruns = k;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void add_verify(struct agg_verify *v, const struct rs_run *r)
+{
+	bool ok = !strcmp(r->status, "ok");
+
+	if (!r->verify.present) {
+		v->unverified += ok;
+		return;
+	}
+	v->runs++;
+	v->failed_bad += !ok && r->verify.mismatches;
+	v->blocks = add_sat(v->blocks, r->verify.blocks);
+	v->bytes = add_sat(v->bytes, r->verify.bytes);
+	v->mismatches = add_sat(v->mismatches, r->verify.mismatches);
+	for (unsigned k = 0; k < VK_COUNT; k++)
+		v->kinds[k] = add_sat(v->kinds[k], r->verify.kinds[k]);
+	if (r->verify.mismatches && !v->first_bad)
+		v->first_bad = r;
+}
+
+/* A run of its case: not a prepare job, not a probe of a search (whose final result is the case's run). */
+static bool measures(const struct rs_run *r)
+{
+	return !r->prepare && !r->search_probe;
+}
+
+static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_device)
+{
+	struct agg_case *c = NULL;
+
+	for (size_t i = a->n; i-- > 0;)
+		if (same_case(&a->cases[i], r, by_device)) {
+			c = &a->cases[i];
+			break;
+		}
+	if (!c) {
+		if (GROW(a->cases, *cap, a->n + 1))
+			return -ENOMEM;
+		c = &a->cases[a->n];
+		memset(c, 0, sizeof(*c));
+		for (int d = 0; d < RS_NDIR; d++)
+			if (hist_init(&c->lat[d]) || hist_init(&c->resp[d])) {
+				case_release(c);
+				return -ENOMEM;
+			}
+		c->label = r->label;
+		c->key = r->key;
+		c->first = r;
+		c->price = -1;
+		c->size = r->size;
+		a->n++;
+	}
+	if (strcmp(c->label, r->label))
+		c->mixed_labels = true;
+	if (r->price >= 0)
+		c->price = r->price;
+	add_verify(&c->verify, r);
+	if (r->search)
+		c->search = r->search;
+	if (strcmp(r->status, "ok")) {
+		c->nfailed++;
+		c->failed = r;
+		return 0;
+	}
+	if (!r->op[RS_TOTAL].ios) {
+		/* Its rates are 0 and its latencies undefined: averaged in, a 0 would pass for noise. */
+		c->nempty++;
+		c->empty = r;
+		return 0;
+	}
+	if (GROW(c->runs, c->runs_cap, c->nruns + 1))
+		return -ENOMEM;
+	c->runs[c->nruns++] = r;
+	return 0;
+}
+
+/*
+ * The latencies of c's runs in one histogram per direction, and the response times of those that have
+ * them (open loop); their sums checked, not wrapped.
+ */
+static int pool(struct agg_case *c, char *err, size_t errlen)
+{
+	char name[160];
+
+	for (size_t k = 0; k < c->nruns; k++)
+		for (int d = 0; d < RS_NDIR; d++)
+			if (hist_merge_checked(&c->lat[d], &c->runs[k]->op[d].lat) ||
+			    (c->runs[k]->op[d].resp.buckets &&
+			     hist_merge_checked(&c->resp[d], &c->runs[k]->op[d].resp))) {
+				snprintf(err, errlen, "case '%s' on '%s': its %zu runs add up to more I/Os or "
+					 "latency than can be counted (2^63 I/Os, 2^64 ns); give fewer runs at once",
+					 agg_case_name(c, name, sizeof(name)), c->label, c->nruns);
+				return -EOVERFLOW;
+			}
+	return 0;
+}
+
+int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	a->cases = NULL;
+	a->n = 0;
+	for (size_t i = 0; i < s->n && !ret; i++)
+		if (measures(&s->runs[i]) && add_run(a, &cap, &s->runs[i], by_device)) {
+			snprintf(err, errlen, "out of memory");
+			ret = -ENOMEM;
+		}
+	for (size_t i = 0; i < a->n && !ret; i++) {
+		keep_window(s, &a->cases[i]);
+		ret = pool(&a->cases[i], err, errlen);
+	}
+	if (ret)
+		agg_release(a);
+	return ret;
+}
+
+static double lat_of(const struct hist *h, const struct metric *m)
+{
+	switch (m->kind) {
+	case M_LAT_MEAN: case M_RESP_MEAN: return hist_mean(h);
+	case M_LAT_MAX: case M_RESP_MAX: return (double)h->max;
+	default: return (double)hist_percentile(h, m->pct);
+	}
+}
+
+/* M_MAX_IOPS_AT_TARGET: the answer of the case's latency_target search; false without one. */
+static bool search_value(const struct agg_case *c, struct agg_stat *out)
+{
+	const json_t *v = json_object_get(c->search, "max_iops");
+
+	if (!json_is_number(v))
+		return false;
+	out->n = 1;
+	out->mean = json_number_value(v);
+	return true;
+}
+
+bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out)
+{
+	bool resp = metric_is_resp(m);
+	double *v;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (m->kind == M_MAX_IOPS_AT_TARGET)
+		return search_value(c, out);
+	if (!c->nruns || !c->lat[d].count || (resp && !c->resp[d].count))
+		return false;
+	v = calloc(c->nruns, sizeof(*v));
+	if (!v)
+		return false;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rs_op *op = &c->runs[i]->op[d];
+
+		const json_t *ss = c->runs[i]->steady;
+
+		if (m->kind == M_IOPS)
+			v[n++] = op->iops;
+		else if (m->kind == M_MBPS)
+			v[n++] = op->bw;
+		else if (m->kind == M_SS_RATIO) {
+			if (json_is_true(json_object_get(ss, "reached")) &&
+			    json_is_number(json_object_get(ss, "ratio_to_max")))
+				v[n++] = json_number_value(json_object_get(ss, "ratio_to_max"));
+		} else if (resp && op->resp.buckets && op->resp.count)
+			v[n++] = lat_of(&op->resp, m);
+		else if (!resp && op->lat.count)
+			v[n++] = lat_of(&op->lat, m);
+	}
+	agg_stat_of(v, n, out);
+	free(v);
+	if (m->kind >= M_LAT_MEAN)
+		out->mean = lat_of(resp ? &c->resp[d] : &c->lat[d], m);
+	return m->kind != M_SS_RATIO || n > 0;
+}
+
+/* Two-sided 95 % critical values of Student's t for 1..30 degrees of freedom. */
+static const double t95[] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+	2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+	2.045, 2.042,
+};
+
+static double t_critical(double df)
+{
+	if (df < 1)
+		return t95[0];
+	if (df <= 30)
+		return t95[(int)df - 1];   /* rounding df down is the cautious side */
+	if (df <= 40)
+		return 2.021;
+	if (df <= 60)
+		return 2.000;
+	if (df <= 120)
+		return 1.980;
+	return 1.960;
+}
+
+bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b)
+{
+	double va, vb, se2, df, diff = fabs(a->mean - b->mean);
+
+	if (a->n < 2 || b->n < 2)
+		return false;
+	va = a->sd * a->sd / a->n;
+	vb = b->sd * b->sd / b->n;
+	se2 = va + vb;
+	if (!(se2 > 0))
+		return diff == 0;
+	/* Welch-Satterthwaite degrees of freedom. */
+	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return diff <= t_critical(df) * sqrt(se2);
+}
+
+const char *agg_case_name(const struct agg_case *c, char *buf, size_t len)
+{
+	const json_t *job = c->first->job;
+	char bs[32];
+
+	if (c->first->case_name) {
+		snprintf(buf, len, "%s", c->first->case_name);
+		return buf;
+	}
+	format_size((uint64_t)json_integer_value(json_object_get(job, "bs")), bs, sizeof(bs));
+	snprintf(buf, len, "%s %s qd%lld t%lld", c->first->rw, bs,
+		 (long long)json_integer_value(json_object_get(job, "qd")),
+		 (long long)json_integer_value(json_object_get(job, "threads")));
+	return buf;
+}

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: MIT
+/* Result files: building the JSON of a run, histograms in and out, and the atomic writer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "result.h"
+#include "resultcheck.h"
+
+static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99" };
+static const double pct_vals[] = { 50, 90, 95, 99, 99.9, 99.99 };
+
+void format_rfc3339(uint64_t ns, char *buf, size_t len)
+{
+	time_t s = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char tmp[32];
+
+	gmtime_r(&s, &tm);
+	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03uZ", tmp, (unsigned)(ns / 1000000ull % 1000));
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+json_t *result_hist(const struct hist *h)
+{
+	json_t *b = json_array();
+
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (h->buckets[i])
+			json_array_append_new(b, json_pack("[II]", (json_int_t)hist_bucket_lo(i),
+							   (json_int_t)h->buckets[i]));
+	return json_pack("{s:s, s:i, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS,
+			 "buckets", b);
+}
+
+static json_t *lat_object(const struct hist *h)
+{
+	json_t *p = json_object();
+
+	for (size_t i = 0; i < sizeof(pct_vals) / sizeof(pct_vals[0]); i++)
+		json_object_set_new(p, pct_keys[i], json_integer((json_int_t)hist_percentile(h, pct_vals[i])));
+	return json_pack("{s:I, s:I, s:f, s:f, s:o}", "min", (json_int_t)(h->count ? h->min : 0),
+			 "max", (json_int_t)h->max, "mean", hist_mean(h), "stddev", hist_stddev(h),
+			 "percentiles", p);
+}
+
+/* One direction; an open-loop run's (open) adds the response time, from each request's scheduled time. */
+static json_t *op_object(const struct opstats *s, uint64_t runtime_ns, bool open)
+{
+	double secs = runtime_ns ? (double)runtime_ns / 1e9 : 0;
+	json_t *o = json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "ios", (json_int_t)s->ios,
+			      "bytes", (json_int_t)s->bytes, "iops", secs ? (double)s->ios / secs : 0.0,
+			      "bw_bytes", secs ? (double)s->bytes / secs : 0.0, "lat_ns", lat_object(&s->lat),
+			      "lat_hist", result_hist(&s->lat));
+
+	if (o && open && s->resp.buckets) {
+		json_object_set_new(o, "response_ns", lat_object(&s->resp));
+		json_object_set_new(o, "response_hist", result_hist(&s->resp));
+	}
+	return o;
+}
+
+/* results.schedule: the timetable of an open-loop run as it was kept. */
+static json_t *schedule_object(const struct sched_result *s)
+{
+	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:{s:f, s:I}}",
+			 "arrival", arrival_name((enum arrival)s->arrival), "offered_iops", s->offered_iops,
+			 "scheduled", (json_int_t)s->scheduled, "issued", (json_int_t)s->issued,
+			 "backlog", (json_int_t)s->backlog, "late_max_ns", (json_int_t)s->late_max_ns,
+			 "sleeps", (json_int_t)s->sleeps,
+			 "wake_error_ns", "mean", s->sleeps ? (double)s->wake_err_sum_ns / (double)s->sleeps : 0.0,
+			 "max", (json_int_t)s->wake_err_max_ns);
+}
+
+static double max_of(const double *v, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m > 0 ? m : 1;
+}
+
+static json_t *double_array(const double *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return a;
+}
+
+static json_t *ss_object(const struct job *j, const struct run_result *res)
+{
+	static const char *const metric[] = { "off", "iops", "bw", "lat" };
+	const struct ss_result *ss = &res->ss;
+
+	if (!ss->enabled)
+		return json_null();
+	return json_pack("{s:b, s:b, s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:o, s:o}",
+			 "reached", ss->reached, "stopped", ss->stopped, "metric", metric[j->ss_metric],
+			 "window", (int)ss->window, "round_ns", (json_int_t)ss->round_ns,
+			 "reached_at_round", (json_int_t)ss->reached_at, "value", ss->mean,
+			 "range", ss->range, "slope", ss->slope, "excursion", ss->excursion,
+			 "rounds", double_array(ss->rounds, ss->n),
+			 "ratio_to_max", ss->n ? json_real(ss->mean / max_of(ss->rounds, ss->n)) : json_null());
+}
+
+/* A 64-bit identity as 16 lower-case hex digits: most JSON readers hold numbers as doubles. */
+static json_t *hex64(uint64_t v)
+{
+	char buf[20];
+
+	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)v);
+	return json_string(buf);
+}
+
+/* A 32-bit header field (magic, checksum) as "0x" and 8 lower-case hex digits. */
+static json_t *hex32(uint32_t v)
+{
+	char buf[12];
+
+	snprintf(buf, sizeof(buf), "0x%08x", (unsigned)v);
+	return json_string(buf);
+}
+
+/* The unit's first bytes as hex, a space every 4 bytes: "5353424e 00100000 ...". */
+static json_t *hex_excerpt(const unsigned char *b, size_t n)
+{
+	char buf[VERIFY_EXCERPT * 3];
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%02x", i && i % 4 == 0 ? " " : "",
+					b[i]);
+	return json_string(buf);
+}
+
+static json_t *mismatch_object(const struct vmismatch *m)
+{
+	const struct vfields *f = &m->found;
+	json_t *found = !m->has_header ? json_null()
+			: json_pack("{s:o, s:I, s:o, s:i, s:I, s:o}", "magic", hex32(f->magic),
+				    "offset", (json_int_t)f->offset, "run_id", hex64(f->run_id), "gen", (int)f->gen,
+				    "len", (json_int_t)f->len, "crc", hex32(f->crc));
+
+	return json_pack("{s:I, s:s, s:s, s:{s:I, s:o, s:[i, i]}, s:o, s:o, s:o}",
+			 "offset", (json_int_t)m->offset, "kind", vkind_name(m->kind),
+			 "phase", vphase_name(m->phase),
+			 "expected", "offset", (json_int_t)m->offset, "run_id", hex64(m->exp_run_id),
+			 "gen", (int)m->exp_gen_lo, (int)m->exp_gen_hi,
+			 "found", found, "crc_computed", hex32(m->crc_computed),
+			 "hex", hex_excerpt(m->excerpt, VERIFY_EXCERPT));
+}
+
+/* results.verify: counts by kind and the first mismatches in detail. */
+static json_t *verify_object(const struct verify_result *v)
+{
+	json_t *kinds = json_object(), *first = json_array();
+
+	for (unsigned k = 0; k < VK_COUNT; k++)
+		json_object_set_new(kinds, vkind_name(k), json_integer((json_int_t)v->kinds[k]));
+	for (unsigned i = 0; i < v->nfirst && i < VERIFY_MAX_FIRST; i++)
+		json_array_append_new(first, mismatch_object(&v->first[i]));
+	return json_pack("{s:o, s:I, s:I, s:I, s:o, s:I, s:{s:I, s:I}, s:I, s:o}",
+			 "run_id", hex64(v->run_id), "blocks_checked", (json_int_t)v->blocks_checked,
+			 "bytes_checked", (json_int_t)v->bytes_checked, "mismatches", (json_int_t)v->mismatches,
+			 "kinds", kinds, "unwritten", (json_int_t)v->unwritten,
+			 "inflight", "old", (json_int_t)v->inflight_old, "new", (json_int_t)v->inflight_new,
+			 "unflushed", (json_int_t)v->unflushed, "first", first);
+}
+
+static json_t *results_object(const struct job *j, const struct run_result *res)
+{
+	bool open = res->sched.enabled;
+	struct opstats total = { 0 };
+	json_t *o;
+
+	if (hist_init(&total.lat))
+		return NULL;
+	if (open && hist_init(&total.resp)) {
+		hist_release(&total.lat);
+		return NULL;
+	}
+	for (int op = 0; op < 2; op++) {
+		hist_merge(&total.lat, &res->op[op].lat);
+		if (open && res->op[op].resp.buckets)
+			hist_merge(&total.resp, &res->op[op].resp);
+		total.ios += res->op[op].ios;
+		total.bytes += res->op[op].bytes;
+	}
+	o = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:{s:I, s:o, s:o, s:o}, s:o}",
+		      "read", op_object(&res->op[OP_READ], res->runtime_ns, open),
+		      "write", op_object(&res->op[OP_WRITE], res->runtime_ns, open),
+		      "total", op_object(&total, res->runtime_ns, open),
+		      "runtime_ns", (json_int_t)res->runtime_ns,
+		      "cpu", "user_s", res->cpu_user, "sys_s", res->cpu_sys,
+		      "timeseries", "interval_ns", (json_int_t)res->ts.interval_ns,
+		      "iops", double_array(res->ts.iops, res->ts.n),
+		      "bw_bytes", double_array(res->ts.bw, res->ts.n),
+		      "lat_mean_ns", double_array(res->ts.lat_mean, res->ts.n),
+		      "steady_state", ss_object(j, res));
+	hist_release(&total.lat);
+	if (open)
+		hist_release(&total.resp);
+	if (o && open && res->ts.resp_mean)
+		json_object_set_new(json_object_get(o, "timeseries"), "response_mean_ns",
+				    double_array(res->ts.resp_mean, res->ts.n));
+	if (o && open)
+		json_object_set_new(o, "schedule", schedule_object(&res->sched));
+	if (o && res->nstalls) {
+		json_t *a = json_array();
+
+		for (unsigned i = 0; i < res->nstalls; i++)
+			json_array_append_new(a, json_pack("{s:I, s:I}", "start_ns",
+							   (json_int_t)res->stalls[i].start_ns, "duration_ns",
+							   (json_int_t)res->stalls[i].duration_ns));
+		json_object_set_new(o, "stalls", a);
+	}
+	if (o && res->verify.enabled)
+		json_object_set_new(o, "verify", verify_object(&res->verify));
+	return o;
+}
+
+/* An amount given relative to the target ("50%", "2x"), as the key that matches it across targets. */
+static void set_relative(json_t *rel, const char *name, const struct amount *a)
+{
+	char buf[40];
+
+	if (a->kind == AMOUNT_BYTES)
+		return;
+	snprintf(buf, sizeof(buf), "%.10g%s", a->value, a->kind == AMOUNT_PERCENT ? "%" : "x");
+	json_object_set_new(rel, name, json_string(buf));
+}
+
+const char *latency_target_text(const struct job *j, char *buf, size_t len)
+{
+	char d[32];
+
+	format_duration_exact(j->lt_ns, d, sizeof(d));
+	snprintf(buf, len, "p%.15g<=%s", j->lt_pct, d);
+	return buf;
+}
+
+json_t *result_job(const struct job *j)
+{
+	static const char *const ss[] = { "off", "iops", "bw", "lat" };
+	char data[24];
+	json_t *o, *steady, *rel;
+
+	steady = j->ss_metric == SS_OFF ? json_null()
+		 : json_pack("{s:s, s:i, s:I, s:b}", "metric", ss[j->ss_metric], "window", j->ss_window,
+			     "round_ns", (json_int_t)j->ss_round_ns, "stop", j->ss_stop);
+	o = json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s,"
+		      " s:i, s:I, s:o, s:I}",
+		      "rw", rw_name(j->rw), "rwmix_write", (int)job_write_pct(j), "bs", (json_int_t)j->bs,
+		      "stride", (json_int_t)j->r.stride, "qd", (int)j->qd, "threads", (int)j->threads,
+		      "engine", j->engine, "direct", j->direct, "span", (json_int_t)j->r.span,
+		      "offset", (json_int_t)j->r.offset, "runtime", (json_int_t)j->runtime_ns,
+		      "io_limit", (json_int_t)j->r.io_limit, "ramp", (json_int_t)j->ramp_ns,
+		      "trim", j->trim, "fill", (json_int_t)j->r.fill, "data", data_name(j, data, sizeof(data)),
+		      "repeat", (int)j->repeat, "interval", (json_int_t)j->interval_ns,
+		      "steady_state", steady, "seed", (json_int_t)j->seed);
+	json_object_set_new(o, "label", str_or_null(j->label));
+	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
+	json_object_set_new(o, "verify", json_string(j->verify ? "on" : "off"));
+	if (j->journal[0])
+		json_object_set_new(o, "journal", json_string(j->journal));
+	json_object_set_new(o, "rate_iops", json_integer((json_int_t)j->rate_iops));
+	json_object_set_new(o, "rate_bw", json_integer((json_int_t)j->rate_bw));
+	json_object_set_new(o, "arrival", json_string(arrival_name(j->arrival)));
+	if (j->lt_ns) {
+		char target[64];
+
+		json_object_set_new(o, "latency_target", json_string(latency_target_text(j, target,
+											 sizeof(target))));
+	}
+	rel = json_object();
+	if (!j->span_set)
+		json_object_set_new(rel, "span", json_string("100%"));
+	else
+		set_relative(rel, "span", &j->span);
+	set_relative(rel, "offset", &j->offset);
+	if (j->io_limit_set)
+		set_relative(rel, "io_limit", &j->io_limit);
+	else if (!j->runtime_ns)
+		json_object_set_new(rel, "io_limit", json_string("100%"));   /* one pass over the span */
+	set_relative(rel, "fill", &j->fill);
+	if (json_object_size(rel))
+		json_object_set_new(o, "relative", rel);
+	else
+		json_decref(rel);
+	return o;
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			colon += 2;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static json_t *host_object(void)
+{
+	struct utsname u;
+	char host[256] = "", cpu[256];
+
+	gethostname(host, sizeof(host) - 1);
+	uname(&u);
+	cpu_model(cpu, sizeof(cpu));
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "hostname", host, "kernel", u.release,
+			 "arch", u.machine, "cpu_model", cpu, "cpu_count", (int)sysconf(_SC_NPROCESSORS_ONLN),
+			 "memory_bytes",
+			 (json_int_t)sysconf(_SC_PHYS_PAGES) * (json_int_t)sysconf(_SC_PAGESIZE));
+}
+
+static json_t *target_object(const struct job *j, const struct target *t)
+{
+	const struct devinfo *d = t->has_devinfo ? &t->di : NULL;
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:i}", "path", t->path, "kind", target_kind_name(t),
+			      "size", (json_int_t)j->r.target_size, "logical_block_size", (int)t->lbs,
+			      "physical_block_size", (int)t->pbs);
+
+	if (job_no_io(j))
+		json_object_set_new(o, "kind", json_string("none"));
+	json_object_set_new(o, "rotational", d && d->rotational >= 0 ? json_boolean(d->rotational) : json_null());
+	json_object_set_new(o, "model", str_or_null(d ? d->model : NULL));
+	json_object_set_new(o, "serial", str_or_null(d ? d->serial : NULL));
+	json_object_set_new(o, "firmware", str_or_null(d ? d->firmware : NULL));
+	json_object_set_new(o, "vendor", str_or_null(d ? d->vendor : NULL));
+	json_object_set_new(o, "transport", str_or_null(d ? d->transport : NULL));
+	json_object_set_new(o, "scheduler", str_or_null(d ? d->scheduler : NULL));
+	json_object_set_new(o, "device", str_or_null(d ? (d->part[0] ? d->part : d->disk) : NULL));
+	json_object_set_new(o, "label", json_string(j->label[0] ? j->label : t->label));
+	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
+	if (d && d->nsid)
+		json_object_set_new(o, "nsid", json_integer(d->nsid));
+	return o;
+}
+
+static json_t *errors_array(const struct run_result *res)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < res->nerrs; i++) {
+		const struct err_rec *e = &res->errs[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:I, s:i, s:s, s:I}", "op",
+						   err_op_name(e->op), "offset",
+						   (json_int_t)e->offset, "errno", e->err, "message",
+						   strerror(e->err), "count", (json_int_t)e->count));
+	}
+	return a;
+}
+
+static json_t *phase_object(const struct phase *p)
+{
+	if (!p->done)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f}", "bytes", (json_int_t)p->bytes, "seconds", (double)p->ns / 1e9,
+			 "bw_bytes", p->ns ? (double)p->bytes * 1e9 / (double)p->ns : 0.0);
+}
+
+/* results.search of a search's final result (docs/result-format.md). */
+static json_t *search_object(const struct search *se, const char *final)
+{
+	char target[64];
+	json_t *probes = json_array();
+
+	for (unsigned i = 0; i < se->n; i++) {
+		const struct search_probe *p = &se->probes[i];
+
+		/* value_ns null: nothing completed, no percentile. */
+		json_array_append_new(probes, json_pack("{s:I, s:f, s:o, s:b}", "rate_iops",
+							(json_int_t)p->rate, "iops", p->iops, "value_ns",
+							isfinite(p->value_ns) ? json_integer((json_int_t)p->value_ns)
+							: json_null(), "met", p->met));
+	}
+	search_target_text(se->pct, se->target_ns, target, sizeof(target));
+	return json_pack("{s:s, s:f, s:I, s:I, s:o, s:f, s:f, s:i, s:I, s:I, s:s, s:i, s:s}",
+			 "target", target, "percentile", se->pct, "target_ns", (json_int_t)se->target_ns,
+			 "max_iops", (json_int_t)search_max_iops(se), "probes", probes, "peak_iops", se->peak,
+			 "tolerance", se->o.tolerance, "max_probes", (int)se->o.max_probes,
+			 "min_rate_iops", (json_int_t)se->o.min_rate, "bracket_hi_iops", (json_int_t)se->hi,
+			 "stop", search_stop_name(se->stop), "inconsistent", (int)se->inconsistent,
+			 "final", final ? final : "confirm");
+}
+
+/* results.search or results.search_probe, where the run belongs to a latency_target search. */
+static void add_search(json_t *o, const struct run_context *ctx)
+{
+	json_t *r = json_object_get(o, "results");
+
+	if (ctx->search)
+		json_object_set_new(r, "search", search_object(ctx->search, ctx->search_final));
+	else if (ctx->search_probe)
+		json_object_set_new(r, "search_probe", json_pack("{s:i, s:s}", "index", (int)ctx->search_index,
+								 "kind", ctx->search_probe));
+}
+
+json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
+		     const struct run_context *ctx)
+{
+	static const char *const status[] = { "ok", "interrupted", "failed" };
+	char start[40], end[40];
+	json_t *o;
+
+	format_rfc3339(res->started_at, start, sizeof(start));
+	format_rfc3339(res->finished_at, end, sizeof(end));
+	o = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:{s:o, s:i, s:i},"
+			 " s:o, s:{s:o, s:o, s:o}, s:o}",
+			 "schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
+			 "tool", "name", "ssdbench", "version", SSDBENCH_VERSION, "git_revision", SSDBENCH_GITREV,
+			 "command_line", ctx->command_line ? ctx->command_line : "",
+			 "started_at", start, "finished_at", end, "status", status[res->status],
+			 "message", res->message[0] ? json_string(res->message) : json_null(),
+			 "errors", errors_array(res), "host", host_object(), "target", target_object(j, t),
+			 "profile", "name", str_or_null(ctx->profile), "repeat_index", (int)ctx->repeat_index,
+			 "repeat_count", (int)ctx->repeat_count,
+			 "job", result_job(j),
+			 "phases", "layout", phase_object(&res->layout), "trim", phase_object(&res->trim),
+			 "fill", phase_object(&res->fill),
+			 "results", results_object(j, res));
+	if (o) {
+		json_t *prof = json_object_get(o, "profile");
+
+		json_object_set_new(prof, "case", str_or_null(ctx->case_name));
+		json_object_set_new(prof, "phase", json_string(ctx->phase ? ctx->phase : "measure"));
+		json_object_set_new(prof, "round", ctx->round ? json_integer(ctx->round) : json_null());
+		if (res->readback.done)
+			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
+		add_search(o, ctx);
+	}
+	return o;
+}
+
+/* min, max, and the sums behind mean and stddev, from a stored NAME_ns; refuses what cannot be one. */
+static int load_moments(const json_t *lat, const char *name, struct hist *h, uint64_t count, char *err,
+			size_t errlen)
+{
+	json_int_t lo = json_integer_value(json_object_get(lat, "min"));
+	json_int_t hi = json_integer_value(json_object_get(lat, "max"));
+	double mean = json_number_value(json_object_get(lat, "mean"));
+	double sd = json_number_value(json_object_get(lat, "stddev"));
+	double sum = mean * (double)count, sq;
+
+	if (lo < 0 || hi < lo || !isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0 ||
+	    !(sum < 1.8e19)) {
+		snprintf(err, errlen, "%s_ns: min, max, mean or stddev out of range", name);
+		return -EINVAL;
+	}
+	h->min = count ? (uint64_t)lo : UINT64_MAX;
+	h->max = (uint64_t)hi;
+	h->sum = (uint64_t)(sum + 0.5);
+	sq = count > 1 ? sd * sd * (double)(count - 1) + (double)count * mean * mean : sum * sum;
+	if (!(sq < 1.7e38)) {
+		snprintf(err, errlen, "%s_ns: stddev out of range", name);
+		return -EINVAL;
+	}
+	h->sumsq = (unsigned __int128)(sq + 0.5);
+	return 0;
+}
+
+int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen)
+{
+	return result_load_hist_of(op_obj, "lat", h, err, errlen);
+}
+
+int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, char *err, size_t errlen)
+{
+	char key[32];
+	const json_t *hj, *lat;
+
+	snprintf(key, sizeof(key), "%s_hist", name);
+	hj = json_object_get(op_obj, key);
+	snprintf(key, sizeof(key), "%s_ns", name);
+	lat = json_object_get(op_obj, key);
+	const json_t *b = json_object_get(hj, "buckets"), *pair;
+	json_int_t bits = json_integer_value(json_object_get(hj, "sub_bucket_bits"));
+	uint64_t count;
+	size_t i;
+
+	if (!json_is_array(b) || bits != HIST_SUB_BITS || !json_is_object(lat)) {
+		snprintf(err, errlen, "%s_hist: missing, or not a log-linear histogram of %u sub-bucket bits",
+			 name, HIST_SUB_BITS);
+		return -EINVAL;
+	}
+	json_array_foreach(b, i, pair) {
+		json_int_t lo = json_integer_value(json_array_get(pair, 0));
+		json_int_t n = json_integer_value(json_array_get(pair, 1));
+
+		if (json_array_size(pair) != 2 || lo < 0 || n < 0) {
+			snprintf(err, errlen, "%s_hist: bucket %zu is not [lower_ns, count]", name, i);
+			return -EINVAL;
+		}
+		/* Bounded before adding, so that counts cannot wrap around to match ios. */
+		if ((uint64_t)n > (uint64_t)RESULT_IOS_MAX - h->count) {
+			snprintf(err, errlen, "%s_hist: the counts add up to more than 2^53 at bucket %zu", name,
+				 i);
+			return -EINVAL;
+		}
+		hist_add_bucket(h, (uint64_t)lo, (uint64_t)n);
+	}
+	count = h->count;
+	return load_moments(lat, name, h, count, err, errlen);
+}
+
+int result_check_schema(const json_t *root, char *err, size_t errlen)
+{
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	const json_t *v = json_object_get(root, "schema_version");
+
+	if (!schema || strcmp(schema, RESULT_SCHEMA)) {
+		snprintf(err, errlen, "not an ssdbench result (schema is '%s', expected '%s')",
+			 schema ? schema : "missing", RESULT_SCHEMA);
+		return -EINVAL;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		snprintf(err, errlen, "schema_version: missing or not a positive integer");
+		return -EINVAL;
+	}
+	if (json_integer_value(v) > RESULT_SCHEMA_VERSION) {
+		snprintf(err, errlen, "schema_version %lld is newer than this ssdbench reads (up to %d); "
+			 "upgrade ssdbench", (long long)json_integer_value(v), RESULT_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Writes all of buf, going on after a short write: a disk that fills up mid-file returns a short
+ * count first and ENOSPC only on the next call, and that errno is what the user must be told.
+ */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0)
+			return errno = EIO, -1;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Writes the document to fd in one buffer (jansson's fd writer makes one write() per token) and
+ * makes it durable. Returns 0 or -1 with errno.
+ */
+static int dump_sync(const json_t *obj, int fd)
+{
+	char *text = json_dumps(obj, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	size_t len;
+	int ret;
+
+	if (!text)
+		return errno = ENOMEM, -1;
+	len = strlen(text);
+	text[len] = '\n';   /* json_dumps' terminating NUL becomes the final newline */
+	ret = write_all(fd, text, len + 1);
+	free(text);
+	return ret ? ret : fsync(fd);
+}
+
+/*
+ * An unnamed file (O_TMPFILE) gets a name only once it is whole: linked straight to its name when
+ * that is new, else linked to a temporary name and renamed over the old file. A process killed at
+ * any moment leaves either nothing or a whole file. Returns 0, -1 with errno, or 1 where the
+ * filesystem has no O_TMPFILE.
+ */
+static int write_tmpfile(int dfd, const char *name, const json_t *obj)
+{
+	char proc[64], tmp[512];
+	int fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644), ret = -1;
+
+	if (fd < 0)
+		return errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL ? 1 : -1;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp.%d", name, (int)getpid());
+	if (dump_sync(obj, fd) == 0) {
+		if (linkat(AT_FDCWD, proc, dfd, name, AT_SYMLINK_FOLLOW) == 0)
+			ret = 0;
+		else if (errno == EEXIST && linkat(AT_FDCWD, proc, dfd, tmp, AT_SYMLINK_FOLLOW) == 0)
+			ret = renameat(dfd, tmp, dfd, name);
+	}
+	close(fd);
+	return ret;
+}
+
+/* Without O_TMPFILE: a named temporary file, renamed once whole. */
+static int write_named(int dfd, const char *name, const json_t *obj)
+{
+	char tmp[512];
+	int fd, e, ret;
+
+	snprintf(tmp, sizeof(tmp), ".%s.tmp.%d", name, (int)getpid());
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	ret = dump_sync(obj, fd);
+	e = errno;
+	/* Closed whether or not it was written: a failed result must not cost a descriptor. */
+	if (close(fd) < 0 && !ret) {
+		ret = -1;
+		e = errno;
+	}
+	errno = e;
+	if (ret < 0 || renameat(dfd, tmp, dfd, name) < 0) {
+		e = errno;
+		unlinkat(dfd, tmp, 0);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen)
+{
+	int dfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC), ret;
+
+	if (dfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
+		return ret;
+	}
+	errno = 0;
+	ret = write_tmpfile(dfd, name, obj);
+	if (ret == 1)
+		ret = write_named(dfd, name, obj);
+	if (ret == 0)
+		fsync(dfd);   /* the new name itself survives a crash */
+	else
+		ret = -(errno ? errno : EIO);
+	close(dfd);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
+	return ret;
+}

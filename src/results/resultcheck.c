@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: MIT
+/*
+ * result_validate: schema/ssdbench-result.schema.json as static tables of field descriptions walked by
+ * one checker, and the schema's if/then conditions as a table of rules. Change both files together.
+ */
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "resultcheck.h"
+
+enum types {
+	T_NULL = 1 << 0,
+	T_TRUE = 1 << 1,
+	T_FALSE = 1 << 2,
+	T_INT = 1 << 3,    /* a JSON integer: no fraction, no exponent */
+	T_NUM = 1 << 4,    /* any JSON number, integers included */
+	T_STR = 1 << 5,
+	T_OBJ = 1 << 6,
+	T_ARR = 1 << 7,
+	T_BOOL = T_TRUE | T_FALSE,
+};
+
+enum field_flags {
+	F_OPTIONAL = 1 << 0,   /* the key may be absent (not in the schema's "required") */
+	F_MIN = 1 << 1,        /* a number >= min */
+	F_MAX = 1 << 2,        /* a number <= max; an array of at most max items */
+	F_NONEMPTY = 1 << 3,   /* a string of minLength 1 */
+};
+
+/* What one key (or one array item) may hold. */
+struct field {
+	const char *key;             /* NULL ends a table of keys */
+	unsigned types;              /* enum types: what the value may be */
+	unsigned flags;              /* enum field_flags */
+	json_int_t min, max;         /* with F_MIN, F_MAX */
+	const char *const *values;   /* NULL-terminated: the only strings allowed (enum, const) */
+	const char *pattern;         /* POSIX extended regex a string must match */
+	const char *what;            /* the expectation in words, where the generated one would be obscure */
+	const struct field *fields;  /* an object's keys, every other key refused; NULL: any object */
+	const struct field *items;   /* every item of an array, or with tuple the items in order */
+	unsigned tuple;              /* an array of exactly this many items */
+};
+
+#define ANY(k, t)           { .key = (k), .types = (t) }
+#define OPT(k, t, ...)      { .key = (k), .types = (t), .flags = F_OPTIONAL, __VA_ARGS__ }
+#define MIN(k, t, lo)       { .key = (k), .types = (t), .flags = F_MIN, .min = (lo) }
+#define RANGE(k, t, lo, hi) { .key = (k), .types = (t), .flags = F_MIN | F_MAX, .min = (lo), .max = (hi) }
+#define ONE_OF(k, v)        { .key = (k), .types = T_STR, .values = (v) }
+#define NONEMPTY(k)         { .key = (k), .types = T_STR, .flags = F_NONEMPTY }
+#define OBJECT(k, t, f)     { .key = (k), .types = (t), .fields = (f) }
+#define ARRAY(k, item)      { .key = (k), .types = T_ARR, .items = (item) }
+#define END                 { .key = NULL }
+
+#define TIMESTAMP_RE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$"
+#define TIMESTAMP(k) { .key = (k), .types = T_STR, .pattern = TIMESTAMP_RE, \
+		       .what = "an RFC 3339 UTC timestamp such as \"2025-03-01T10:15:00.123Z\"" }
+#define RELATIVE_RE "^[0-9]+(\\.[0-9]+)?(%|x)$"
+#define RELATIVE(k) OPT(k, T_STR, .pattern = RELATIVE_RE, \
+			.what = "a percentage or a multiple such as \"50%\" or \"2x\"")
+
+static const char *const v_schema[] = { "ssdbench-result", NULL };
+static const char *const v_tool[] = { "ssdbench", NULL };
+static const char *const v_status[] = { "ok", "interrupted", "failed", NULL };
+static const char *const v_error_op[] = { "read", "write", "trim", "fsync", "open", "setup", NULL };
+static const char *const v_kind[] = { "block", "file", "none", NULL };
+static const char *const v_phase[] = { "measure", "prepare", NULL };
+static const char *const v_rw[] = {
+	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
+};
+static const char *const v_engine[] = { "io_uring", "libaio", "psync", "null", NULL };
+static const char *const v_metric[] = { "iops", "bw", "lat", NULL };
+static const char *const v_scheme[] = { "log-linear", NULL };
+
+static const char *const v_onoff[] = { "on", "off", NULL };
+static const char *const v_vkind[] = { "corrupt", "misplaced", "stale", "foreign", NULL };
+static const char *const v_vphase[] = { "inline", "readback", "verify", NULL };
+static const char *const v_arrival[] = { "uniform", "poisson", NULL };
+
+#define RUN_ID(k) { .key = (k), .types = T_STR, .pattern = "^[0-9a-f]{16}$", \
+		    .what = "a run identity of 16 lower-case hex digits" }
+#define HEX32(k)  { .key = (k), .types = T_STR, .pattern = "^0x[0-9a-f]{8}$", \
+		    .what = "\"0x\" and 8 lower-case hex digits" }
+#define EXCERPT_RE "^([0-9a-f]{8} )*[0-9a-f]{2}([0-9a-f]{2}){0,3}$"
+
+static const struct field number0 = MIN(NULL, T_NUM, 0);   /* $defs/number_array's items */
+
+static const struct field tool_fields[] = {
+	ONE_OF("name", v_tool), NONEMPTY("version"), NONEMPTY("git_revision"), END
+};
+static const struct field error_fields[] = {
+	ONE_OF("op", v_error_op), MIN("offset", T_INT, 0), MIN("errno", T_INT, 1), ANY("message", T_STR),
+	MIN("count", T_INT, 1), END
+};
+static const struct field error_item = OBJECT(NULL, T_OBJ, error_fields);
+static const struct field host_fields[] = {
+	ANY("hostname", T_STR), ANY("kernel", T_STR), ANY("arch", T_STR), ANY("cpu_model", T_STR),
+	MIN("cpu_count", T_INT, 1), MIN("memory_bytes", T_INT, 0), END
+};
+static const struct field target_fields[] = {
+	NONEMPTY("path"), ONE_OF("kind", v_kind), MIN("size", T_INT, 0),
+	MIN("logical_block_size", T_INT, 512), MIN("physical_block_size", T_INT, 512),
+	ANY("rotational", T_BOOL | T_NULL), ANY("model", T_STR | T_NULL), ANY("serial", T_STR | T_NULL),
+	ANY("firmware", T_STR | T_NULL), ANY("vendor", T_STR | T_NULL), ANY("transport", T_STR | T_NULL),
+	ANY("scheduler", T_STR | T_NULL), ANY("device", T_STR | T_NULL), NONEMPTY("label"),
+	MIN("price", T_NUM | T_NULL, 0),
+	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, END
+};
+static const struct field profile_fields[] = {
+	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
+	RANGE("repeat_count", T_INT, 1, 1000), ONE_OF("phase", v_phase), MIN("round", T_INT | T_NULL, 1),
+	END
+};
+static const struct field job_steady_fields[] = {
+	ONE_OF("metric", v_metric), MIN("window", T_INT, 1), MIN("round_ns", T_INT, 1),
+	ANY("stop", T_BOOL), END
+};
+static const struct field relative_fields[] = {
+	RELATIVE("span"), RELATIVE("offset"), RELATIVE("io_limit"), RELATIVE("fill"), END
+};
+static const struct field job_fields[] = {
+	ONE_OF("rw", v_rw), RANGE("rwmix_write", T_INT, 0, 100), RANGE("bs", T_INT, 512, 67108864),
+	MIN("stride", T_INT, 512), MIN("qd", T_INT, 1), RANGE("threads", T_INT, 1, 1024),
+	ONE_OF("engine", v_engine), ANY("direct", T_BOOL), MIN("span", T_INT, 512),
+	MIN("offset", T_INT, 0), MIN("runtime", T_INT, 0), MIN("io_limit", T_INT, 0),
+	MIN("ramp", T_INT, 0), ANY("trim", T_BOOL), MIN("fill", T_INT, 0),
+	{ .key = "data", .types = T_STR, .pattern = "^(random|zero|compress:([0-9]|[1-9][0-9]|100))$",
+	  .what = "\"random\", \"zero\" or \"compress:NN\" (NN 0..100)" },
+	RANGE("repeat", T_INT, 1, 1000), RANGE("interval", T_INT, 10000000, 3600000000000),
+	OBJECT("steady_state", T_OBJ | T_NULL, job_steady_fields), RANGE("seed", T_INT, 0, INT64_MAX),
+	ANY("label", T_STR | T_NULL), MIN("price", T_NUM | T_NULL, 0),
+	OPT("relative", T_OBJ, .fields = relative_fields), OPT("verify", T_STR, .values = v_onoff),
+	{ .key = "journal", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	{ .key = "rate_iops", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	{ .key = "rate_bw", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	OPT("arrival", T_STR, .values = v_arrival),
+	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
+	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""), END
+};
+static const struct field phase_fields[] = {
+	MIN("bytes", T_INT, 0), MIN("seconds", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
+};
+static const struct field phases_fields[] = {
+	OBJECT("layout", T_OBJ | T_NULL, phase_fields), OBJECT("trim", T_OBJ | T_NULL, phase_fields),
+	OBJECT("fill", T_OBJ | T_NULL, phase_fields), OPT("readback", T_OBJ | T_NULL, .fields = phase_fields),
+	END
+};
+static const struct field percentile_fields[] = {
+	MIN("50", T_INT, 0), MIN("90", T_INT, 0), MIN("95", T_INT, 0), MIN("99", T_INT, 0),
+	MIN("99.9", T_INT, 0), MIN("99.99", T_INT, 0), END
+};
+static const struct field lat_fields[] = {
+	MIN("min", T_INT, 0), MIN("max", T_INT, 0), MIN("mean", T_NUM, 0), MIN("stddev", T_NUM, 0),
+	OBJECT("percentiles", T_OBJ, percentile_fields), END
+};
+static const struct field bucket_pair[] = { MIN(NULL, T_INT, 0), MIN(NULL, T_INT, 1) };
+static const struct field bucket = {
+	.types = T_ARR, .items = bucket_pair, .tuple = 2,
+	.what = "a bucket [lower_ns, count] of two integers",
+};
+static const struct field hist_fields[] = {
+	ONE_OF("scheme", v_scheme), { .key = "sub_bucket_bits", .types = T_INT, .flags = F_MIN | F_MAX,
+				      .min = 7, .max = 7, .what = "7" },
+	ARRAY("buckets", &bucket), END
+};
+static const struct field op_fields[] = {
+	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0),
+	OBJECT("lat_ns", T_OBJ, lat_fields), OBJECT("lat_hist", T_OBJ, hist_fields),
+	OPT("response_ns", T_OBJ, .fields = lat_fields), OPT("response_hist", T_OBJ, .fields = hist_fields), END
+};
+static const struct field cpu_fields[] = { MIN("user_s", T_NUM, 0), MIN("sys_s", T_NUM, 0), END };
+static const struct field timeseries_fields[] = {
+	MIN("interval_ns", T_INT, 1), ARRAY("iops", &number0), ARRAY("bw_bytes", &number0),
+	ARRAY("lat_mean_ns", &number0), OPT("response_mean_ns", T_ARR, .items = &number0), END
+};
+static const struct field steady_fields[] = {
+	ANY("reached", T_BOOL), ANY("stopped", T_BOOL), ONE_OF("metric", v_metric),
+	MIN("window", T_INT, 1), MIN("round_ns", T_INT, 1), MIN("reached_at_round", T_INT, 0),
+	ANY("value", T_NUM), MIN("range", T_NUM, 0), ANY("slope", T_NUM), MIN("excursion", T_NUM, 0),
+	ARRAY("rounds", &number0), MIN("ratio_to_max", T_NUM | T_NULL, 0), END
+};
+static const struct field stall_fields[] = { MIN("start_ns", T_INT, 0), MIN("duration_ns", T_INT, 1), END };
+static const struct field stall_item = OBJECT(NULL, T_OBJ, stall_fields);
+static const struct field vkinds_fields[] = {
+	MIN("corrupt", T_INT, 0), MIN("misplaced", T_INT, 0), MIN("stale", T_INT, 0), MIN("foreign", T_INT, 0),
+	END
+};
+static const struct field inflight_fields[] = { MIN("old", T_INT, 0), MIN("new", T_INT, 0), END };
+static const struct field gen_pair[] = { RANGE(NULL, T_INT, 0, 255), RANGE(NULL, T_INT, 0, 255) };
+static const struct field expected_fields[] = {
+	MIN("offset", T_INT, 0), RUN_ID("run_id"),
+	{ .key = "gen", .types = T_ARR, .items = gen_pair, .tuple = 2,
+	  .what = "a range [lo, hi] of two generations 0..255" }, END
+};
+static const struct field found_fields[] = {
+	HEX32("magic"), MIN("offset", T_INT, 0), RUN_ID("run_id"), RANGE("gen", T_INT, 0, 255),
+	MIN("len", T_INT, 0), HEX32("crc"), END
+};
+static const struct field mismatch_fields[] = {
+	MIN("offset", T_INT, 0), ONE_OF("kind", v_vkind), ONE_OF("phase", v_vphase),
+	OBJECT("expected", T_OBJ, expected_fields), OBJECT("found", T_OBJ | T_NULL, found_fields),
+	HEX32("crc_computed"),
+	{ .key = "hex", .types = T_STR, .pattern = EXCERPT_RE,
+	  .what = "bytes as lower-case hex, a space after every 4 (\"5353424e 00100000\")" }, END
+};
+static const struct field mismatch_item = OBJECT(NULL, T_OBJ, mismatch_fields);
+static const struct field verify_fields[] = {
+	RUN_ID("run_id"), MIN("blocks_checked", T_INT, 0), MIN("bytes_checked", T_INT, 0),
+	MIN("mismatches", T_INT, 0), OBJECT("kinds", T_OBJ, vkinds_fields), MIN("unwritten", T_INT, 0),
+	OBJECT("inflight", T_OBJ, inflight_fields), MIN("unflushed", T_INT, 0),
+	{ .key = "first", .types = T_ARR, .flags = F_MAX, .max = 16, .items = &mismatch_item,
+	  .what = "an array of at most 16 mismatches" }, END
+};
+static const struct field wake_fields[] = { MIN("mean", T_NUM, 0), MIN("max", T_INT, 0), END };
+static const struct field schedule_fields[] = {
+	ONE_OF("arrival", v_arrival), MIN("offered_iops", T_NUM, 0), MIN("scheduled", T_INT, 0),
+	MIN("issued", T_INT, 0), MIN("backlog", T_INT, 0), MIN("late_max_ns", T_INT, 0),
+	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, wake_fields), END
+};
+/* results.search (the final result of a latency_target search) and results.search_probe. */
+static const char *const v_search_stop[] = { "peak_met", "converged", "budget", "none_met", NULL };
+static const char *const v_search_final[] = { "confirm", "peak", NULL };
+static const char *const v_search_kind[] = { "peak", "probe", NULL };
+static const struct field search_probe_fields[] = {
+	MIN("rate_iops", T_INT, 1), MIN("iops", T_NUM, 0), { .key = "value_ns", .types = T_INT | T_NULL,
+	.flags = F_MIN, .min = 0 }, ANY("met", T_BOOL), END
+};
+static const struct field search_probe_item = OBJECT(NULL, T_OBJ, search_probe_fields);
+static const struct field search_fields[] = {
+	{ .key = "target", .types = T_STR, .pattern = "^p[0-9.]+<=[0-9]+(ns|us|ms|s)$",
+	  .what = "a latency target such as \"p99<=20ms\"" },
+	MIN("percentile", T_NUM, 0), MIN("target_ns", T_INT, 1), MIN("max_iops", T_INT, 0),
+	ARRAY("probes", &search_probe_item), MIN("peak_iops", T_NUM, 0), MIN("tolerance", T_NUM, 0),
+	MIN("max_probes", T_INT, 1), MIN("min_rate_iops", T_INT, 0), MIN("bracket_hi_iops", T_INT, 0),
+	ONE_OF("stop", v_search_stop), MIN("inconsistent", T_INT, 0), ONE_OF("final", v_search_final), END
+};
+static const struct field search_mark_fields[] = {
+	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END
+};
+
+static const struct field results_fields[] = {
+	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
+	OBJECT("total", T_OBJ, op_fields), MIN("runtime_ns", T_INT, 0),
+	OBJECT("cpu", T_OBJ, cpu_fields), OBJECT("timeseries", T_OBJ, timeseries_fields),
+	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
+	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
+	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
+	OPT("search_probe", T_OBJ, .fields = search_mark_fields), END
+};
+static const struct field top_fields[] = {
+	ONE_OF("schema", v_schema), MIN("schema_version", T_INT, 1), OBJECT("tool", T_OBJ, tool_fields),
+	ANY("command_line", T_STR), TIMESTAMP("started_at"), TIMESTAMP("finished_at"),
+	ONE_OF("status", v_status), ANY("message", T_STR | T_NULL), ARRAY("errors", &error_item),
+	OBJECT("host", T_OBJ, host_fields), OBJECT("target", T_OBJ, target_fields),
+	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
+	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields), END
+};
+static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
+
+/*
+ * The schema's if/then conditions (its top-level and job's allOf): when every condition holds, the
+ * value at path must match too. They run once the document has its shape, so every path exists.
+ */
+struct cond {
+	const char *path;            /* dotted, from the top of the document */
+	const struct field *is;
+};
+
+struct rule {
+	struct cond when[2];         /* path NULL: no second condition */
+	struct cond then;
+};
+
+static const char *const v_ok[] = { "ok", NULL };
+static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
+static const char *const v_null_engine[] = { "null", NULL };
+static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", NULL };
+static const char *const v_none[] = { "none", NULL };
+static const char *const v_real_kind[] = { "block", "file", NULL };
+static const char *const v_read_rw[] = { "read", "randread", "stride-read", NULL };
+static const char *const v_write_rw[] = { "write", "randwrite", "stride-write", NULL };
+static const char *const v_psync[] = { "psync", NULL };
+static const char *const v_failed[] = { "failed", NULL };
+
+static const struct field is_ok = ONE_OF(NULL, v_ok), is_not_ok = ONE_OF(NULL, v_not_ok);
+static const struct field is_null_engine = ONE_OF(NULL, v_null_engine);
+static const struct field is_io_engine = ONE_OF(NULL, v_io_engine), is_psync = ONE_OF(NULL, v_psync);
+static const struct field is_none = ONE_OF(NULL, v_none), is_real_kind = ONE_OF(NULL, v_real_kind);
+static const struct field is_read_rw = ONE_OF(NULL, v_read_rw), is_write_rw = ONE_OF(NULL, v_write_rw);
+static const struct field is_object = ANY(NULL, T_OBJ), is_null = ANY(NULL, T_NULL);
+static const struct field is_true = ANY(NULL, T_TRUE), is_positive = MIN(NULL, T_INT, 1);
+static const struct field is_message = NONEMPTY(NULL), is_failed = ONE_OF(NULL, v_failed);
+static const struct field is_0 = { .types = T_INT, .flags = F_MIN | F_MAX, .min = 0, .max = 0, .what = "0" };
+static const struct field is_100 = {
+	.types = T_INT, .flags = F_MIN | F_MAX, .min = 100, .max = 100, .what = "100"
+};
+static const struct field is_1 = { .types = T_INT, .flags = F_MIN | F_MAX, .min = 1, .max = 1, .what = "1" };
+
+static const struct rule rules[] = {
+	{ { { "status", &is_ok }, { "job.steady_state", &is_object } },
+	  { "results.steady_state", &is_object } },
+	{ { { "job.steady_state", &is_null } }, { "results.steady_state", &is_null } },
+	{ { { "status", &is_ok }, { "job.trim", &is_true } }, { "phases.trim", &is_object } },
+	{ { { "status", &is_ok }, { "job.fill", &is_positive } }, { "phases.fill", &is_object } },
+	{ { { "job.engine", &is_null_engine } }, { "target.kind", &is_none } },
+	{ { { "job.engine", &is_io_engine } }, { "target.kind", &is_real_kind } },
+	{ { { "status", &is_not_ok } }, { "message", &is_message } },
+	{ { { "job.rw", &is_read_rw } }, { "job.rwmix_write", &is_0 } },
+	{ { { "job.rw", &is_write_rw } }, { "job.rwmix_write", &is_100 } },
+	{ { { "job.engine", &is_psync } }, { "job.qd", &is_1 } },
+	{ { { "results.verify.mismatches", &is_positive } }, { "status", &is_failed } },
+};
+
+/* The walk: where it is in the document, and where a problem goes. */
+struct walk {
+	char path[256];
+	size_t len;
+	char *err;
+	size_t errlen;
+};
+
+/* Appends to buf of size len at *n, never past its end. */
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*n = *n + (size_t)r < len ? *n + (size_t)r : len - 1;
+}
+
+/* Enters a key (key non-NULL) or an array index; returns what path_leave restores. */
+static size_t path_enter(struct walk *w, const char *key, size_t index)
+{
+	size_t old = w->len;
+
+	if (key)
+		append(w->path, sizeof(w->path), &w->len, "%s%s", w->len ? "." : "", key);
+	else
+		append(w->path, sizeof(w->path), &w->len, "[%zu]", index);
+	return old;
+}
+
+static void path_leave(struct walk *w, size_t old)
+{
+	w->len = old;
+	w->path[old] = '\0';
+}
+
+static const char *type_name(unsigned types)
+{
+	if (types & T_OBJ)
+		return "an object";
+	if (types & T_ARR)
+		return "an array";
+	if (types & T_STR)
+		return "a string";
+	if (types & T_INT)
+		return "an integer";
+	if (types & T_NUM)
+		return "a number";
+	if ((types & T_BOOL) == T_BOOL)
+		return "true or false";
+	if (types & T_TRUE)
+		return "true";
+	return (types & T_FALSE) ? "false" : "null";
+}
+
+/* What f asks for, in words: "an integer >= 0", "'ok', 'interrupted' or 'failed'", "a string or null". */
+static void describe(const struct field *f, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f->what) {
+		append(buf, len, &n, "%s", f->what);
+	} else if (f->values) {
+		for (const char *const *v = f->values; *v; v++)
+			append(buf, len, &n, "%s'%s'", v == f->values ? "" : v[1] ? ", " : " or ", *v);
+	} else if (f->types == (T_BOOL | T_NULL)) {
+		append(buf, len, &n, "true, false or null");
+		return;
+	} else {
+		append(buf, len, &n, "%s", type_name(f->types & ~T_NULL));
+		if ((f->flags & F_MIN) && (f->flags & F_MAX))
+			append(buf, len, &n, " %lld..%lld", (long long)f->min, (long long)f->max);
+		else if (f->flags & F_MIN)
+			append(buf, len, &n, " >= %lld", (long long)f->min);
+		else if (f->flags & F_MAX)
+			append(buf, len, &n, " <= %lld", (long long)f->max);
+		if (f->flags & F_NONEMPTY)
+			append(buf, len, &n, " (not empty)");
+	}
+	if ((f->types & T_NULL) && f->types != T_NULL)
+		append(buf, len, &n, " or null");
+}
+
+/* "PATH: expected WHAT", with ", got VALUE" when the type was right but the value not. */
+static int fail(struct walk *w, const struct field *f, const json_t *got)
+{
+	char want[256], have[80] = "";
+
+	describe(f, want, sizeof(want));
+	if (json_is_string(got))
+		snprintf(have, sizeof(have), ", got '%.60s'", json_string_value(got));
+	else if (json_is_integer(got))
+		snprintf(have, sizeof(have), ", got %lld", (long long)json_integer_value(got));
+	else if (json_is_real(got))
+		snprintf(have, sizeof(have), ", got %g", json_real_value(got));
+	snprintf(w->err, w->errlen, "%s%sexpected %s%s", w->path, w->len ? ": " : "", want, have);
+	return -EINVAL;
+}
+
+static unsigned type_of(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return T_OBJ;
+	case JSON_ARRAY: return T_ARR;
+	case JSON_STRING: return T_STR;
+	case JSON_INTEGER: return T_INT | T_NUM;
+	case JSON_REAL: return T_NUM;
+	case JSON_TRUE: return T_TRUE;
+	case JSON_FALSE: return T_FALSE;
+	default: return T_NULL;
+	}
+}
+
+static bool number_ok(const struct field *f, const json_t *v)
+{
+	json_int_t i = json_integer_value(v);
+	double d = json_real_value(v);
+
+	if (json_is_integer(v))
+		return (!(f->flags & F_MIN) || i >= f->min) && (!(f->flags & F_MAX) || i <= f->max);
+	return isfinite(d) && (!(f->flags & F_MIN) || d >= (double)f->min) &&
+	       (!(f->flags & F_MAX) || d <= (double)f->max);
+}
+
+/* s matches the POSIX extended regex pattern (compiled here: a result has a handful of them). */
+static bool matches(const char *pattern, const char *s)
+{
+	regex_t re;
+	bool ok;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return false;
+	ok = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+static bool string_ok(const struct field *f, const json_t *v)
+{
+	const char *s = json_string_value(v);
+	const char *const *p = f->values;
+
+	/* A string with a NUL inside matches nothing: C would see only its start. */
+	if (strlen(s) != json_string_length(v))
+		return !f->values && !f->pattern && !(f->flags & F_NONEMPTY);
+	if ((f->flags & F_NONEMPTY) && !*s)
+		return false;
+	if (f->pattern && !matches(f->pattern, s))
+		return false;
+	for (; p && *p; p++)
+		if (!strcmp(*p, s))
+			return true;
+	return !f->values;
+}
+
+static int check_value(struct walk *w, const struct field *f, const json_t *v);
+
+/* Every key of obj is in fields, and every field not optional is a key of obj, of its kind. */
+static int check_object(struct walk *w, const struct field *fields, const json_t *obj)
+{
+	/* jansson iterates only through a json_t *; the walk never changes the document. */
+	json_t *m = (json_t *)(uintptr_t)obj, *v;
+	const struct field *f;
+	const char *key;
+	size_t old;
+	int ret;
+
+	json_object_foreach(m, key, v) {
+		for (f = fields; f->key && strcmp(f->key, key); f++)
+			;
+		if (!f->key) {
+			snprintf(w->err, w->errlen, "%s%sunknown key '%.80s'", w->path, w->len ? ": " : "",
+				 key);
+			return -EINVAL;
+		}
+	}
+	for (f = fields; f->key; f++) {
+		v = json_object_get(obj, f->key);
+		old = path_enter(w, f->key, 0);
+		if (v) {
+			ret = check_value(w, f, v);
+		} else if (!(f->flags & F_OPTIONAL)) {
+			char want[256];
+
+			describe(f, want, sizeof(want));
+			snprintf(w->err, w->errlen, "%s: missing, expected %s", w->path, want);
+			ret = -EINVAL;
+		} else {
+			ret = 0;
+		}
+		path_leave(w, old);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_array(struct walk *w, const struct field *f, const json_t *arr)
+{
+	size_t n = json_array_size(arr), old;
+	int ret;
+
+	if ((f->tuple && n != f->tuple) || ((f->flags & F_MAX) && n > (size_t)f->max))
+		return fail(w, f, NULL);
+	for (size_t i = 0; i < n; i++) {
+		old = path_enter(w, NULL, i);
+		ret = check_value(w, f->tuple ? &f->items[i] : f->items, json_array_get(arr, i));
+		path_leave(w, old);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_value(struct walk *w, const struct field *f, const json_t *v)
+{
+	if (!(type_of(v) & f->types))
+		return fail(w, f, NULL);
+	if (json_is_number(v) && !number_ok(f, v))
+		return fail(w, f, v);
+	if (json_is_string(v) && !string_ok(f, v))
+		return fail(w, f, v);
+	if (json_is_object(v) && f->fields)
+		return check_object(w, f->fields, v);
+	if (json_is_array(v) && f->items)
+		return check_array(w, f, v);
+	return 0;
+}
+
+/* The value at a dotted path from root, or NULL. */
+static const json_t *at(const json_t *root, const char *path)
+{
+	char key[64];
+	size_t n;
+
+	while (root && *path) {
+		n = strcspn(path, ".");
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		root = json_object_get(root, key);
+		path += n + (path[n] == '.');
+	}
+	return root;
+}
+
+static bool holds(const json_t *root, const struct cond *c)
+{
+	struct walk scratch = { .err = NULL, .errlen = 0 };
+	const json_t *v = at(root, c->path);
+
+	return v && check_value(&scratch, c->is, v) == 0;
+}
+
+/* One rule: when its conditions hold, its value must match; the message says why it must. */
+static int check_rule(const json_t *root, const struct rule *r, char *err, size_t errlen)
+{
+	struct walk w = { .err = err, .errlen = errlen };
+	char why[256] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < 2 && r->when[i].path; i++)
+		if (!holds(root, &r->when[i]))
+			return 0;
+	if (holds(root, &r->then))
+		return 0;
+	append(w.path, sizeof(w.path), &w.len, "%s", r->then.path);
+	fail(&w, r->then.is, at(root, r->then.path));
+	for (size_t i = 0; i < 2 && r->when[i].path; i++) {
+		char is[128];
+
+		describe(r->when[i].is, is, sizeof(is));
+		append(why, sizeof(why), &n, "%s%s is %s", i ? " and " : ", since ", r->when[i].path, is);
+	}
+	n = errlen ? strlen(err) : 0;
+	if (n + 1 < errlen)
+		snprintf(err + n, errlen - n, "%s", why);
+	return -EINVAL;
+}
+
+/*
+ * The schema's open-loop conditions: with results.schedule every direction has response_ns and
+ * response_hist, without it none has, nor the time series response_mean_ns.
+ */
+static int check_open_loop(const json_t *root, char *err, size_t errlen)
+{
+	static const char *const dirs[] = { "read", "write", "total" }, *const keys[] = { "response_ns",
+											    "response_hist" };
+	const json_t *res = json_object_get(root, "results");
+	bool open = json_object_get(res, "schedule") != NULL;
+
+	for (int d = 0; d < 3; d++)
+		for (int k = 0; k < 2; k++)
+			if (!json_object_get(json_object_get(res, dirs[d]), keys[k]) == open) {
+				snprintf(err, errlen, "results.%s.%s: %s, since results.schedule is %s", dirs[d],
+					 keys[k], open ? "missing" : "unexpected", open ? "present (an open-loop run)"
+					 : "absent (a closed-loop run)");
+				return -EINVAL;
+			}
+	if (!open && json_object_get(json_object_get(res, "timeseries"), "response_mean_ns")) {
+		snprintf(err, errlen, "results.timeseries.response_mean_ns: unexpected, since results.schedule "
+			 "is absent (a closed-loop run)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int result_validate(const json_t *root, char *err, size_t errlen)
+{
+	struct walk w = { .err = err, .errlen = errlen };
+
+	if (check_value(&w, &document, root))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (check_rule(root, &rules[i], err, errlen))
+			return -EINVAL;
+	return check_open_loop(root, err, errlen);
+}
+
+/* ---- What the schema cannot say: calendar, sums and rates ------------------------------------ */
+
+static bool leap(long y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* Days from 0000-03-01 to y-m-d (proleptic Gregorian; H. Hinnant's days_from_civil). */
+static long days_of(long y, long m, long d)
+{
+	long era, yoe, doy;
+
+	y -= m <= 2;
+	era = y / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy;
+}
+
+/*
+ * A timestamp the schema's pattern admitted as a real instant: seconds since 0000-03-01 in *s and
+ * the fraction in ns (its first 9 digits) in *ns. Returns false for a date or time that is none.
+ */
+static bool instant(const char *t, long long *s, long *ns)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long y, mo, d, h, mi, sec, frac = 0, scale = 100000000;
+
+	if (sscanf(t, "%4ld-%2ld-%2ldT%2ld:%2ld:%2ld", &y, &mo, &d, &h, &mi, &sec) != 6)
+		return false;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap(y)) || h > 23 || mi > 59 ||
+	    sec > 60)
+		return false;
+	for (const char *p = t[19] == '.' ? t + 20 : ""; *p >= '0' && *p <= '9'; p++, scale /= 10)
+		frac += scale ? (*p - '0') * scale : 0;
+	/* A leap second comes before the next minute: ordered as the last instant of second 59. */
+	*s = (long long)days_of(y, mo, d) * 86400 + h * 3600 + mi * 60 + (sec == 60 ? 59 : sec);
+	*ns = sec == 60 ? 999999999 : frac;
+	return true;
+}
+
+/* The timestamps are instants, in order; *elapsed_ns is the time between them (INT64_MAX if more). */
+static int check_times(const json_t *root, long long *elapsed_ns, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "started_at", "finished_at" };
+	long long s[2];
+	long ns[2];
+
+	for (int i = 0; i < 2; i++) {
+		const char *t = json_string_value(json_object_get(root, keys[i]));
+
+		if (!instant(t, &s[i], &ns[i])) {
+			snprintf(err, errlen, "%s: '%.40s' is no date and time (month 01..12, a day of that "
+				 "month, hours 00..23, minutes 00..59, seconds 00..60)", keys[i], t);
+			return -EINVAL;
+		}
+	}
+	if (s[1] < s[0] || (s[1] == s[0] && ns[1] < ns[0])) {
+		snprintf(err, errlen, "finished_at: %s is before started_at %s",
+			 json_string_value(json_object_get(root, "finished_at")),
+			 json_string_value(json_object_get(root, "started_at")));
+		return -EINVAL;
+	}
+	*elapsed_ns = s[1] - s[0] < INT64_MAX / 1000000000 - 1 ? (s[1] - s[0]) * 1000000000 + ns[1] - ns[0]
+							     : INT64_MAX;
+	return 0;
+}
+
+/* Every number of v at most RESULT_NUM_MAX in magnitude; path is where v is. */
+static int check_magnitudes(struct walk *w, const json_t *v)
+{
+	json_t *m = (json_t *)(uintptr_t)v, *x;
+	const char *key;
+	size_t i, old;
+
+	if (json_is_number(v) && !(fabs(json_number_value(v)) <= RESULT_NUM_MAX)) {
+		snprintf(w->err, w->errlen, "%s: %g is beyond any measurement (at most %g)", w->path,
+			 json_number_value(v), RESULT_NUM_MAX);
+		return -EINVAL;
+	}
+	json_object_foreach(m, key, x) {
+		old = path_enter(w, key, 0);
+		if (check_magnitudes(w, x))
+			return -EINVAL;
+		path_leave(w, old);
+	}
+	json_array_foreach(m, i, x) {
+		old = path_enter(w, NULL, i);
+		if (check_magnitudes(w, x))
+			return -EINVAL;
+		path_leave(w, old);
+	}
+	return 0;
+}
+
+static int check_direction(const json_t *res, const char *dir, long long bs, long long rt, char *err,
+			   size_t errlen)
+{
+	const json_t *o = json_object_get(res, dir);
+	long long ios = json_integer_value(json_object_get(o, "ios"));
+	long long bytes = json_integer_value(json_object_get(o, "bytes"));
+	long long want;
+
+	if (ios > RESULT_IOS_MAX) {
+		snprintf(err, errlen, "results.%s.ios: %lld is more than 2^53", dir, ios);
+		return -EINVAL;
+	}
+	if (__builtin_mul_overflow(ios, bs, &want) || bytes != want) {
+		snprintf(err, errlen, "results.%s.bytes: %lld is not ios %lld x job.bs %lld", dir, bytes, ios, bs);
+		return -EINVAL;
+	}
+	if (ios && !rt) {
+		snprintf(err, errlen, "results.runtime_ns: 0, but results.%s.ios is %lld", dir, ios);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_sums(const json_t *root, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "ios", "bytes" };
+	const json_t *res = json_object_get(root, "results");
+	long long bs = json_integer_value(json_object_get(json_object_get(root, "job"), "bs"));
+	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
+
+	for (int d = 0; d < 3; d++)
+		if (check_direction(res, d == 0 ? "read" : d == 1 ? "write" : "total", bs, rt, err, errlen))
+			return -EINVAL;
+	for (int k = 0; k < 2; k++) {
+		long long r = json_integer_value(json_object_get(json_object_get(res, "read"), keys[k]));
+		long long w = json_integer_value(json_object_get(json_object_get(res, "write"), keys[k]));
+		long long t = json_integer_value(json_object_get(json_object_get(res, "total"), keys[k]));
+		long long sum;
+
+		if (__builtin_add_overflow(r, w, &sum) || sum != t) {
+			snprintf(err, errlen, "results.total.%s: %lld is not read %lld + write %lld", keys[k], t,
+				 r, w);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The measured phase lies within the run: runtime_ns at most finished_at - started_at, plus the
+ * millisecond the writer's timestamps (cut to milliseconds) may lose between them.
+ */
+static int check_runtime(const json_t *res, long long elapsed_ns, char *err, size_t errlen)
+{
+	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
+
+	if (elapsed_ns < INT64_MAX - 1000000 && rt > elapsed_ns + 1000000) {
+		snprintf(err, errlen, "results.runtime_ns: %lld is longer than the run (finished_at - "
+			 "started_at is %lld ns)", rt, elapsed_ns);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Each direction's rates are its counts over runtime_ns, as src/results/result.c op_object computes them
+ * for every kind of run (0 when runtime_ns is 0), up to RESULT_RATE_TOLERANCE.
+ */
+static int check_rates(const json_t *res, char *err, size_t errlen)
+{
+	static const char *const count[] = { "ios", "bytes" }, *const rate[] = { "iops", "bw_bytes" };
+	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
+
+	for (int d = 0; d < 3; d++) {
+		const char *dir = d == 0 ? "read" : d == 1 ? "write" : "total";
+		const json_t *o = json_object_get(res, dir);
+
+		for (int k = 0; k < 2; k++) {
+			long long n = json_integer_value(json_object_get(o, count[k]));
+			double got = json_number_value(json_object_get(o, rate[k]));
+			double want = rt ? (double)n * 1e9 / (double)rt : 0;
+
+			if (!(fabs(got - want) <= RESULT_RATE_TOLERANCE * want)) {
+				snprintf(err, errlen, "results.%s.%s: %.12g is not %s %lld in runtime_ns %lld "
+					 "(%.12g per second)", dir, rate[k], got, count[k], n, rt, want);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* One sample of the time series is one value in each of its arrays (response_mean_ns where there). */
+static int check_series(const json_t *res, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "bw_bytes", "lat_mean_ns", "response_mean_ns" };
+	const json_t *ts = json_object_get(res, "timeseries");
+	size_t n = json_array_size(json_object_get(ts, "iops"));
+
+	for (int k = 0; k < 3; k++) {
+		size_t m = json_array_size(json_object_get(ts, keys[k]));
+
+		if (m != n && (k < 2 || json_object_get(ts, keys[k]))) {
+			snprintf(err, errlen, "results.timeseries.%s: %zu values, but iops has %zu (one of "
+				 "each per sample)", keys[k], m, n);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * results.verify adds up: mismatches is the sum of its kinds, and first lists at most mismatches of
+ * them, of each kind at most as many as the kind counts.
+ */
+static int check_verify(const json_t *res, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(res, "verify"), *kinds = json_object_get(v, "kinds"), *m;
+	long long total = json_integer_value(json_object_get(v, "mismatches")), sum = 0, n[4] = { 0 };
+	const json_t *first = json_object_get(v, "first");
+	size_t i;
+
+	if (!v)
+		return 0;
+	for (int k = 0; v_vkind[k]; k++)
+		if (__builtin_add_overflow(sum, json_integer_value(json_object_get(kinds, v_vkind[k])), &sum))
+			sum = -1;
+	if (sum != total) {
+		snprintf(err, errlen, "results.verify.mismatches: %lld is not the sum of its kinds (%lld)", total,
+			 sum);
+		return -EINVAL;
+	}
+	if ((long long)json_array_size(first) > total) {
+		snprintf(err, errlen, "results.verify.first: %zu mismatches listed, but mismatches is %lld",
+			 json_array_size(first), total);
+		return -EINVAL;
+	}
+	json_array_foreach(first, i, m) {
+		const char *kind = json_string_value(json_object_get(m, "kind"));
+
+		for (int k = 0; v_vkind[k]; k++)
+			if (!strcmp(kind, v_vkind[k]) &&
+			    ++n[k] > json_integer_value(json_object_get(kinds, v_vkind[k]))) {
+				snprintf(err, errlen, "results.verify.first[%zu]: more '%s' mismatches listed than "
+					 "kinds.%s counts (%lld)", i, kind, kind,
+					 (long long)json_integer_value(json_object_get(kinds, kind)));
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+/* The counts of a stored histogram added up (-1 past INT64_MAX). */
+static long long hist_total(const json_t *hist)
+{
+	const json_t *pair;
+	long long sum = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(hist, "buckets"), i, pair)
+		if (__builtin_add_overflow(sum, json_integer_value(json_array_get(pair, 1)), &sum))
+			return -1;
+	return sum;
+}
+
+/* Every completion counted has a service and a response time: response_hist counts what lat_hist counts. */
+static int check_response(const json_t *res, char *err, size_t errlen)
+{
+	static const char *const dirs[] = { "read", "write", "total" };
+
+	for (int d = 0; d < 3; d++) {
+		const json_t *o = json_object_get(res, dirs[d]);
+		long long lat = hist_total(json_object_get(o, "lat_hist"));
+		long long resp = hist_total(json_object_get(o, "response_hist"));
+
+		if (json_object_get(o, "response_hist") && resp != lat) {
+			snprintf(err, errlen, "results.%s.response_hist: holds %lld I/Os, lat_hist %lld (every "
+				 "completion has both times)", dirs[d], resp, lat);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int result_check_values(const json_t *root, char *err, size_t errlen)
+{
+	const json_t *res = json_object_get(root, "results");
+	struct walk w = { .err = err, .errlen = errlen };
+	long long elapsed;
+
+	if (check_times(root, &elapsed, err, errlen) || check_magnitudes(&w, root) ||
+	    check_sums(root, err, errlen) || check_runtime(res, elapsed, err, errlen) ||
+	    check_rates(res, err, errlen) || check_series(res, err, errlen) ||
+	    check_response(res, err, errlen))
+		return -EINVAL;
+	return check_verify(res, err, errlen);
+}

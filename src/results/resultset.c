@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The result reader: files and directories of results, each checked against all that schema_version
+ * 1 says (resultcheck.c) and what the schema cannot say, then reduced to struct rs_run.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "grow.h"
+#include "job.h"
+#include "parse.h"
+#include "result.h"
+#include "resultcheck.h"
+#include "resultset.h"
+
+const char *const rs_dir_name[RS_NDIR] = { "read", "write", "total" };
+
+static const char *const relative_keys[] = { "span", "offset", "io_limit", "fill", NULL };
+
+void rs_init(struct rs_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void run_release(struct rs_run *r)
+{
+	for (int d = 0; d < RS_NDIR; d++) {
+		hist_release(&r->op[d].lat);
+		hist_release(&r->op[d].resp);
+	}
+	json_decref(r->root);
+	free(r->path);
+	free(r->key);
+}
+
+void rs_release(struct rs_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		run_release(&s->runs[i]);
+	free(s->runs);
+	for (size_t i = 0; i < s->nfiles; i++)
+		free(s->files[i].path);
+	free(s->files);
+	free(s->by_inode.slot);
+	free(s->by_ident.slot);
+	free(s->dup_path);
+	free(s->dup_of);
+	rs_init(s);
+}
+
+/* --- files by what they are: device and inode, then the run's identity and content --- */
+
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t inode_key(uint64_t dev, uint64_t ino)
+{
+	return mix64(dev * 0x9e3779b97f4a7c15ull ^ ino);
+}
+
+/* FNV-1a of the strings that name a run; a match is confirmed by comparing the documents whole. */
+static uint64_t run_ident(const json_t *root)
+{
+	const char *parts[] = {
+		json_string_value(json_object_get(root, "started_at")),
+		json_string_value(json_object_get(root, "finished_at")),
+		json_string_value(json_object_get(root, "command_line")),
+		json_string_value(json_object_get(json_object_get(root, "host"), "hostname")),
+		json_string_value(json_object_get(json_object_get(root, "target"), "path")),
+	};
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		for (const char *p = parts[i] ? parts[i] : ""; *p; p++)
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+		h = (h ^ 0xff) * 0x100000001b3ull;   /* a separator no UTF-8 string holds */
+	}
+	return h;
+}
+
+/* Slot of key in ix: the first whose position satisfies same(pos), else the empty slot ending the probe. */
+static size_t index_probe(const struct rs_index *ix, uint64_t key, bool (*same)(const struct rs_set *, size_t,
+			  const void *), const struct rs_set *s, const void *arg)
+{
+	size_t i = (size_t)key & (ix->cap - 1);
+
+	while (ix->slot[i] && !same(s, ix->slot[i] - 1, arg))
+		i = (i + 1) & (ix->cap - 1);
+	return i;
+}
+
+/* Makes room for one more entry (load at most 1/2), rehashing with key_of. Returns 0 or -ENOMEM. */
+static int index_grow(struct rs_index *ix, const struct rs_set *s, uint64_t (*key_of)(const struct rs_set *,
+		      size_t))
+{
+	struct rs_index old = *ix;
+
+	if (2 * (ix->n + 1) <= ix->cap)
+		return 0;
+	ix->cap = old.cap ? 2 * old.cap : 64;
+	ix->slot = calloc(ix->cap, sizeof(*ix->slot));
+	if (!ix->slot) {
+		*ix = old;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.slot[i]) {
+			size_t k = (size_t)key_of(s, old.slot[i] - 1) & (ix->cap - 1);
+
+			while (ix->slot[k])
+				k = (k + 1) & (ix->cap - 1);
+			ix->slot[k] = old.slot[i];
+		}
+	free(old.slot);
+	return 0;
+}
+
+static uint64_t file_key(const struct rs_set *s, size_t i)
+{
+	return inode_key(s->files[i].dev, s->files[i].ino);
+}
+
+static uint64_t run_key(const struct rs_set *s, size_t i)
+{
+	return s->runs[i].ident;
+}
+
+static bool same_file(const struct rs_set *s, size_t i, const void *arg)
+{
+	const struct stat *st = arg;
+
+	return s->files[i].dev == (uint64_t)st->st_dev && s->files[i].ino == (uint64_t)st->st_ino;
+}
+
+static bool same_run(const struct rs_set *s, size_t i, const void *arg)
+{
+	const json_t *root = arg;
+
+	return s->runs[i].ident == run_ident(root) && json_equal(s->runs[i].root, root);
+}
+
+const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino)
+{
+	struct stat st = { .st_dev = (dev_t)dev, .st_ino = (ino_t)ino };
+	size_t i;
+
+	if (!s->by_inode.cap)
+		return NULL;
+	i = index_probe(&s->by_inode, inode_key(dev, ino), same_file, s, &st);
+	return s->by_inode.slot[i] ? s->files[s->by_inode.slot[i] - 1].path : NULL;
+}
+
+size_t rs_profiles(const struct rs_set *s, const char **names)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const char *name = s->runs[i].profile;
+		size_t k;
+
+		if (!name || s->runs[i].prepare)
+			continue;
+		for (k = 0; k < n && strcmp(names[k], name); k++)
+			;
+		if (k == n)
+			names[n++] = name;
+	}
+	return n;
+}
+
+/*
+ * Records the file at path (st) as read; *seen is set to the index of the file as read before, or
+ * SIZE_MAX. Returns 0 or -ENOMEM.
+ */
+static int note_file(struct rs_set *s, const char *path, const struct stat *st, size_t *seen)
+{
+	size_t i;
+
+	*seen = SIZE_MAX;
+	if (index_grow(&s->by_inode, s, file_key))
+		return -ENOMEM;
+	i = index_probe(&s->by_inode, inode_key((uint64_t)st->st_dev, (uint64_t)st->st_ino), same_file, s, st);
+	if (s->by_inode.slot[i]) {
+		*seen = s->by_inode.slot[i] - 1;
+		return 0;
+	}
+	if (GROW(s->files, s->files_cap, s->nfiles + 1))
+		return -ENOMEM;
+	s->files[s->nfiles] = (struct rs_file){ (uint64_t)st->st_dev, (uint64_t)st->st_ino, strdup(path),
+						false };
+	if (!s->files[s->nfiles].path)
+		return -ENOMEM;
+	s->by_inode.slot[i] = ++s->nfiles;
+	s->by_inode.n++;
+	return 0;
+}
+
+/* Counts path as a duplicate of of (keeping the first pair as the example). Returns 0 or -ENOMEM. */
+static int note_duplicate(struct rs_set *s, const char *path, const char *of)
+{
+	s->duplicates++;
+	if (s->dup_path)
+		return 0;
+	s->dup_path = strdup(path);
+	s->dup_of = strdup(of);
+	return s->dup_path && s->dup_of ? 0 : -ENOMEM;
+}
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+/*
+ * job.relative: the amounts as the command line gives them, which the schema's pattern admits but
+ * only the parser bounds ("150%" and "0x" match the pattern; parse_amount refuses them).
+ */
+static int check_relative(const json_t *job, char *err, size_t errlen)
+{
+	const json_t *rel = json_object_get(job, "relative");
+
+	for (const char *const *k = relative_keys; rel && *k; k++) {
+		const char *v = json_string_value(json_object_get(rel, *k));
+		struct amount a;
+		char perr[128];
+		int bad;
+
+		if (!v)
+			continue;
+		bad = parse_amount(v, true, &a, perr, sizeof(perr));
+		if (!bad && a.kind != AMOUNT_BYTES)
+			continue;
+		snprintf(err, errlen, "job.relative.%s: %s", *k, bad ? perr : "not a percentage or a multiple");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * One direction, its histogram loaded exactly. What the schema cannot say is checked here: the
+ * buckets hold ios requests, and min, max, mean and stddev can be the moments of some latencies.
+ */
+/* NAME_hist of op object o into h, which must count ios requests (what: "latency", "response-time"). */
+static int load_counted(const json_t *o, const char *name, const char *what, struct hist *h, uint64_t ios,
+			const char *where, char *err, size_t errlen)
+{
+	char herr[160];
+
+	if (result_load_hist_of(o, name, h, herr, sizeof(herr))) {
+		snprintf(err, errlen, "%s.%s", where, herr);
+		return -EINVAL;
+	}
+	if (h->count != ios) {
+		snprintf(err, errlen, "%s: the %s histogram holds %llu I/Os, ios says %llu", where, what,
+			 (unsigned long long)h->count, (unsigned long long)ios);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char *err, size_t errlen)
+{
+	const json_t *o = json_object_get(results, rs_dir_name[d]);
+	char where[32];
+
+	snprintf(where, sizeof(where), "results.%s", rs_dir_name[d]);
+	op->ios = (uint64_t)json_integer_value(json_object_get(o, "ios"));
+	op->bytes = (uint64_t)json_integer_value(json_object_get(o, "bytes"));
+	op->iops = json_number_value(json_object_get(o, "iops"));
+	op->bw = json_number_value(json_object_get(o, "bw_bytes"));
+	if (load_counted(o, "lat", "latency", &op->lat, op->ios, where, err, errlen))
+		return -EINVAL;
+	if (!json_object_get(o, "response_hist"))
+		return 0;
+	if (hist_init(&op->resp)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return load_counted(o, "response", "response-time", &op->resp, op->ios, where, err, errlen);
+}
+
+/* results.schedule into r->sched (the document is checked). */
+static void load_sched(struct rs_run *r, const json_t *v)
+{
+	const json_t *wake = json_object_get(v, "wake_error_ns");
+
+	if (!v)
+		return;
+	r->sched.present = true;
+	r->sched.arrival = json_string_value(json_object_get(v, "arrival"));
+	r->sched.offered_iops = json_number_value(json_object_get(v, "offered_iops"));
+	r->sched.scheduled = (uint64_t)json_integer_value(json_object_get(v, "scheduled"));
+	r->sched.issued = (uint64_t)json_integer_value(json_object_get(v, "issued"));
+	r->sched.backlog = (uint64_t)json_integer_value(json_object_get(v, "backlog"));
+	r->sched.late_max_ns = (uint64_t)json_integer_value(json_object_get(v, "late_max_ns"));
+	r->sched.sleeps = (uint64_t)json_integer_value(json_object_get(v, "sleeps"));
+	r->sched.wake_mean_ns = json_number_value(json_object_get(wake, "mean"));
+	r->sched.wake_max_ns = (uint64_t)json_integer_value(json_object_get(wake, "max"));
+}
+
+/* results.verify into r->verify (the document is checked: every key is there, of its type). */
+/* A latency_target search: the final result holds results.search; its probes are marked search_probe. */
+static void load_search(struct rs_run *r, const json_t *res)
+{
+	r->search = json_object_get(res, "search");
+	r->search_probe = json_object_get(res, "search_probe") != NULL;
+}
+
+static void load_verify(struct rs_run *r, const json_t *v)
+{
+	const json_t *kinds = json_object_get(v, "kinds");
+
+	if (!v)
+		return;
+	r->verify.present = true;
+	r->verify.blocks = (uint64_t)json_integer_value(json_object_get(v, "blocks_checked"));
+	r->verify.bytes = (uint64_t)json_integer_value(json_object_get(v, "bytes_checked"));
+	r->verify.mismatches = (uint64_t)json_integer_value(json_object_get(v, "mismatches"));
+	for (unsigned k = 0; k < VK_COUNT; k++)
+		r->verify.kinds[k] = (uint64_t)json_integer_value(json_object_get(kinds, vkind_name(k)));
+	r->verify.first = json_array_get(json_object_get(v, "first"), 0);
+}
+
+/*
+ * The case key: the job without what does not make a case (seed, label, price, repeat count, the
+ * journal's path), verify "off" as files from before verify have it: absent, and so a closed loop's
+ * rate_iops, rate_bw (0) and arrival.
+ */
+static char *case_key(const json_t *job)
+{
+	json_t *k = json_deep_copy(job), *rel;
+	const char *name;
+	json_t *v;
+	char *s;
+
+	if (!k)
+		return NULL;
+	rel = json_object_get(k, "relative");
+	json_object_foreach(rel, name, v)
+		json_object_set(k, name, v);
+	json_object_del(k, "relative");
+	json_object_del(k, "seed");
+	json_object_del(k, "label");
+	json_object_del(k, "price");
+	json_object_del(k, "repeat");
+	json_object_del(k, "journal");
+	/* A closed-loop run as files from before open-loop runs have it: no rate, no arrival. */
+	if (!json_integer_value(json_object_get(k, "rate_iops")) &&
+	    !json_integer_value(json_object_get(k, "rate_bw"))) {
+		json_object_del(k, "rate_iops");
+		json_object_del(k, "rate_bw");
+		json_object_del(k, "arrival");
+	}
+	if (!strcmp(json_string_value(json_object_get(k, "verify")) ?: "", "off"))
+		json_object_del(k, "verify");
+	s = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(k);
+	return s;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s && s[1] ? s + 1 : p;
+}
+
+/*
+ * Checks the document (the version, then everything schema_version 1 says, then what the schema
+ * cannot say) and fills r from it.
+ */
+static int fill_run(struct rs_run *r, char *err, size_t errlen)
+{
+	json_t *root = r->root, *res, *v;
+	const json_t *t, *p, *price;
+	size_t i;
+
+	if (result_check_schema(root, err, errlen) || result_validate(root, err, errlen))
+		return -EINVAL;
+	r->status = json_string_value(json_object_get(root, "status"));
+	r->host = json_string_value(json_object_get(json_object_get(root, "host"), "hostname"));
+
+	t = json_object_get(root, "target");
+	r->label = json_string_value(json_object_get(t, "label"));
+	if (!*r->label)
+		r->label = base_name(json_string_value(json_object_get(t, "path")));
+	r->size = (uint64_t)json_integer_value(json_object_get(t, "size"));
+
+	p = json_object_get(root, "profile");
+	r->profile = json_string_value(json_object_get(p, "name"));
+	r->case_name = json_string_value(json_object_get(p, "case"));
+	r->repeat_index = (unsigned)json_integer_value(json_object_get(p, "repeat_index"));
+	r->round = (unsigned)json_integer_value(json_object_get(p, "round"));   /* null: 0 */
+	r->prepare = !strcmp(json_string_value(json_object_get(p, "phase")), "prepare");
+
+	r->job = json_object_get(root, "job");
+	if (check_relative(r->job, err, errlen))
+		return -EINVAL;
+	r->rw = json_string_value(json_object_get(r->job, "rw"));
+	price = json_object_get(t, "price");
+	if (!json_is_number(price))
+		price = json_object_get(r->job, "price");
+	r->price = json_is_number(price) ? json_number_value(price) : -1;
+
+	res = json_object_get(root, "results");
+	r->runtime_ns = (uint64_t)json_integer_value(json_object_get(res, "runtime_ns"));
+	for (int d = 0; d < RS_NDIR; d++) {
+		int ret = load_op(&r->op[d], res, d, err, errlen);
+
+		if (ret)
+			return ret;
+	}
+	if (result_check_values(root, err, errlen))
+		return -EINVAL;
+	r->timeseries = json_object_get(res, "timeseries");
+	r->steady = json_object_get(res, "steady_state");
+	json_array_foreach(json_object_get(res, "stalls"), i, v)
+		r->stalled_ns += (uint64_t)json_integer_value(json_object_get(v, "duration_ns"));
+	if (json_is_null(r->steady))
+		r->steady = NULL;
+	load_verify(r, json_object_get(res, "verify"));
+	load_sched(r, json_object_get(res, "schedule"));
+	load_search(r, res);
+	r->key = case_key(r->job);
+	return r->key ? 0 : -ENOMEM;
+}
+
+int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen)
+{
+	struct rs_run *r;
+	char msg[400];
+	int ret = -ENOMEM;
+
+	if (GROW(s->runs, s->cap, s->n + 1))
+		goto fail;
+	r = &s->runs[s->n];
+	memset(r, 0, sizeof(*r));
+	r->root = root;
+	r->order = s->n;
+	r->path = strdup(name);
+	for (int d = 0; d < RS_NDIR; d++)
+		if (hist_init(&r->op[d].lat))
+			goto fail_run;
+	if (!r->path)
+		goto fail_run;
+	msg[0] = '\0';
+	ret = fill_run(r, msg, sizeof(msg));
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", name, ret == -ENOMEM ? "out of memory" : msg);
+		run_release(r);
+		return ret;
+	}
+	s->n++;
+	return 0;
+fail_run:
+	run_release(r);
+	return -ENOMEM;
+fail:
+	json_decref(root);
+	snprintf(err, errlen, "%s: out of memory", name);
+	return ret;
+}
+
+/*
+ * A result document of a file not read before: added once, or counted as a duplicate where an equal
+ * document is in s already (a copy). Steals root.
+ */
+static int add_result(struct rs_set *s, json_t *root, const char *path, char *err, size_t errlen)
+{
+	uint64_t ident = run_ident(root);
+	size_t i;
+	int ret;
+
+	if (index_grow(&s->by_ident, s, run_key))
+		goto nomem;
+	i = index_probe(&s->by_ident, ident, same_run, s, root);
+	if (s->by_ident.slot[i]) {
+		json_decref(root);
+		if (note_duplicate(s, path, s->runs[s->by_ident.slot[i] - 1].path))
+			goto nomem_root_gone;
+		return 0;
+	}
+	ret = rs_add_json(s, root, path, err, errlen);
+	if (ret)
+		return ret;
+	s->runs[s->n - 1].ident = ident;
+	s->by_ident.slot[i] = s->n;
+	s->by_ident.n++;
+	return 0;
+nomem:
+	json_decref(root);
+nomem_root_gone:
+	snprintf(err, errlen, "%s: out of memory", path);
+	return -ENOMEM;
+}
+
+/* in_dir: a file found in a directory, where JSON that is not a result is skipped. st: its stat. */
+static int add_file(struct rs_set *s, const char *path, const struct stat *st, bool in_dir, char *err,
+		    size_t errlen)
+{
+	json_error_t je;
+	json_t *root;
+	const char *schema;
+	size_t seen;
+	int ret;
+
+	if (note_file(s, path, st, &seen)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	if (seen != SIZE_MAX && s->files[seen].result)
+		return note_duplicate(s, path, s->files[seen].path) ? -ENOMEM : 0;
+	if (seen != SIZE_MAX && in_dir) {
+		s->skipped++;   /* skipped before, and again */
+		return 0;
+	}
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+		else
+			snprintf(err, errlen, "%s: %s", path, je.text);
+		return -EINVAL;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (in_dir && (!schema || strcmp(schema, RESULT_SCHEMA))) {
+		json_decref(root);
+		s->skipped++;
+		return 0;
+	}
+	ret = add_result(s, root, path, err, errlen);
+	if (!ret)
+		s->files[seen != SIZE_MAX ? seen : s->nfiles - 1].result = true;
+	return ret;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int add_dir(struct rs_set *s, const char *path, unsigned depth, char *err, size_t errlen)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	if (!d) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (depth > 16) {
+		closedir(d);
+		snprintf(err, errlen, "%s: directories nested too deep", path);
+		return -ELOOP;
+	}
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;   /* ., .., and the writer's temporary names */
+		if (GROW(names, cap, n + 1)) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (!(names[n] = strdup(e->d_name))) {
+			ret = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (!ret && n)
+		qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n && !ret; i++) {
+		char *full;
+		struct stat st;
+
+		if (asprintf(&full, "%s/%s", path, names[i]) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (stat(full, &st)) {
+			/* A result file that cannot be read (a dangling link) is an error, not a gap. */
+			if (ends_with(names[i], ".json")) {
+				ret = -errno;
+				snprintf(err, errlen, "%s: %s", full, strerror(errno));
+			}
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = add_dir(s, full, depth + 1, err, errlen);
+		} else if (S_ISREG(st.st_mode) && ends_with(names[i], ".json")) {
+			ret = add_file(s, full, &st, true, err, errlen);
+		}
+		free(full);
+	}
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t before = s->n + s->duplicates;   /* a directory given twice has its results, once */
+	int ret;
+
+	if (stat(path, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%s: not a result file or a directory of them", path);
+			return -EINVAL;
+		}
+		return add_file(s, path, &st, false, err, errlen);
+	}
+	ret = add_dir(s, path, 0, err, errlen);
+	if (!ret && s->n + s->duplicates == before) {
+		snprintf(err, errlen, "%s: no result files in this directory", path);
+		return -ENOENT;
+	}
+	return ret;
+}
+
+enum rs_dir rs_main_dir(const char *rw)
+{
+	if (!strcmp(rw, "rw") || !strcmp(rw, "randrw"))
+		return RS_TOTAL;
+	if (strstr(rw, "write"))
+		return RS_WRITE;
+	return RS_READ;
+}
+
+bool rs_dir_expected(const struct rs_run *r, enum rs_dir d)
+{
+	json_int_t mix = json_integer_value(json_object_get(r->job, "rwmix_write"));
+
+	if (d == RS_TOTAL)
+		return true;
+	if (rs_main_dir(r->rw) != RS_TOTAL)
+		return rs_main_dir(r->rw) == d;
+	return d == RS_WRITE ? mix > 0 : mix < 100;
+}
+
+bool rs_sequential(const char *rw)
+{
+	return strncmp(rw, "rand", 4) != 0;
+}
+
+static bool is_size_param(const char *name)
+{
+	static const char *const sizes[] = { "bs", "stride", "span", "offset", "io_limit", "fill", NULL };
+
+	return in_list(sizes, name);
+}
+
+static bool is_time_param(const char *name)
+{
+	return !strcmp(name, "runtime") || !strcmp(name, "ramp") || !strcmp(name, "interval");
+}
+
+const char *rs_param_text(const json_t *job, const char *name, char *buf, size_t len)
+{
+	const json_t *rel = json_object_get(json_object_get(job, "relative"), name);
+	const json_t *v = json_object_get(job, name);
+
+	if (json_is_string(rel))
+		snprintf(buf, len, "%s", json_string_value(rel));
+	else if (json_is_integer(v) && is_size_param(name))
+		format_size((uint64_t)json_integer_value(v), buf, len);
+	else if (json_is_integer(v) && is_time_param(name))
+		format_duration_exact((uint64_t)json_integer_value(v), buf, len);
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else if (!v && !strcmp(name, "verify"))
+		snprintf(buf, len, "off");   /* written before verify existed */
+	else if (json_is_object(v))
+		snprintf(buf, len, "%s:%lld",
+			 json_string_value(json_object_get(v, "metric")) ?: "?",
+			 (long long)json_integer_value(json_object_get(v, "window")));
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+double rs_param_order(const json_t *job, const char *name)
+{
+	const json_t *rel = json_object_get(json_object_get(job, "relative"), name);
+	const json_t *v = json_object_get(job, name);
+
+	if (json_is_string(rel))
+		return atof(json_string_value(rel));
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (json_is_boolean(v))
+		return json_is_true(v);
+	return NAN;
+}
+
+int rs_param_matches(const json_t *job, const char *name, const char *value, bool *match, char *err,
+		     size_t errlen)
+{
+	const char *canon = job_param_name(name);
+	char have[160], want[160];
+	struct job j;
+	json_t *jj;
+
+	if (!canon || !strcmp(canon, "label") || !strcmp(canon, "price") || !strcmp(canon, "repeat")) {
+		snprintf(err, errlen, "'%s' is not a job parameter that tells cases apart", name);
+		return -EINVAL;
+	}
+	job_init(&j);
+	if (job_set(&j, canon, value, err, errlen))
+		return -EINVAL;
+	/* Byte amounts as they would be resolved; relative ones stay relative in result_job. */
+	j.r.span = j.span.bytes;
+	j.r.offset = j.offset.bytes;
+	j.r.fill = j.fill.bytes;
+	j.r.io_limit = j.io_limit.bytes;
+	j.r.stride = j.stride ? j.stride : 2 * j.bs;
+	j.span_set = true;
+	j.io_limit_set = j.io_limit.kind != AMOUNT_BYTES || j.io_limit.bytes;
+	if (!strcmp(canon, "rwmix_write"))
+		j.rw = RW_RANDMIX;   /* the result records the effective share, which a mix keeps */
+	jj = result_job(&j);
+	if (!jj) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rs_param_text(jj, canon, want, sizeof(want));
+	json_decref(jj);
+	*match = !strcmp(rs_param_text(job, canon, have, sizeof(have)), want);
+	return 0;
+}

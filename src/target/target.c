@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+/* Probing, opening and laying out targets (block devices and regular files). */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "target.h"
+
+#define CONFIGFS_MAGIC 0x62656570   /* not in <linux/magic.h> */
+
+static int fail(char *err, size_t errlen, const char *path, int e)
+{
+	snprintf(err, errlen, "'%s': %s", path, strerror(e));
+	return -e;
+}
+
+static void set_label(struct target *t)
+{
+	const char *base = strrchr(t->path, '/');
+
+	if (t->has_devinfo && t->di.model[0])
+		snprintf(t->label, sizeof(t->label), "%.127s", t->di.model);
+	else
+		snprintf(t->label, sizeof(t->label), "%.127s", base ? base + 1 : t->path);
+}
+
+static int device_busy(const struct target *t, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "'%s': device is in use (mounted, or held by another driver or program); "
+		 "refusing to write to it", t->path);
+	return -EBUSY;
+}
+
+static int probe_block(struct target *t, const struct stat *st, const char *sysfs, char *err,
+		       size_t errlen)
+{
+	char msg[256];
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	int lbs = 0, pbs = 0;
+
+	if (fd < 0)
+		return fail(err, errlen, t->path, errno);
+	if (ioctl(fd, BLKGETSIZE64, &t->size) < 0 || ioctl(fd, BLKSSZGET, &lbs) < 0 ||
+	    ioctl(fd, BLKPBSZGET, &pbs) < 0) {
+		int e = errno;
+
+		close(fd);
+		return fail(err, errlen, t->path, e);
+	}
+	close(fd);
+	t->lbs = (unsigned)lbs;
+	t->pbs = (unsigned)pbs;
+	t->has_devinfo = devinfo_read(sysfs, major(st->st_rdev), minor(st->st_rdev), &t->di, msg,
+				      sizeof(msg)) == 0;
+	return 0;
+}
+
+/* The directory part of path ("." for a bare name), into dir; true if it is a directory. */
+static bool parent_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path) + 1, path);
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *target_pseudo_fs(unsigned long f_type, const char *fstype)
+{
+	static const struct { unsigned long magic; const char *name; } pseudo[] = {
+		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" }, { CGROUP_SUPER_MAGIC, "cgroup" },
+		{ CGROUP2_SUPER_MAGIC, "cgroup2" }, { DEBUGFS_MAGIC, "debugfs" }, { TRACEFS_MAGIC, "tracefs" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { DEVPTS_SUPER_MAGIC, "devpts" }, { BPF_FS_MAGIC, "bpf" },
+		{ PSTOREFS_MAGIC, "pstore" }, { EFIVARFS_MAGIC, "efivarfs" }, { BINFMTFS_MAGIC, "binfmt_misc" },
+		{ NSFS_MAGIC, "nsfs" }, { CONFIGFS_MAGIC, "configfs" },
+	};
+
+	if (fstype && !strcmp(fstype, "devtmpfs"))
+		return "devtmpfs";
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (pseudo[i].magic == f_type)
+			return pseudo[i].name;
+	return NULL;
+}
+
+/* The type /proc/self/mountinfo gives the filesystem of device dev ("devtmpfs"), or false. */
+static bool mount_fstype(dev_t dev, char *type, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096], name[64];
+	unsigned ma, mi;
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		found = sep && sscanf(line, "%*u %*u %u:%u", &ma, &mi) == 2 && makedev(ma, mi) == dev &&
+			sscanf(sep + 3, "%63s", name) == 1;
+	}
+	if (f)
+		fclose(f);
+	if (found)
+		snprintf(type, len, "%s", name);
+	return found;
+}
+
+/*
+ * The pseudo filesystem path is on (target_pseudo_fs), or NULL. devtmpfs has the f_type of tmpfs
+ * (or ramfs), where a file may be meant (/dev/shm): only mountinfo tells them apart.
+ */
+static const char *pseudo_fs_of(const char *path)
+{
+	char type[64];
+	struct statfs sf;
+	struct stat st;
+
+	if (statfs(path, &sf) < 0 || stat(path, &st) < 0)
+		return NULL;
+	if ((unsigned long)sf.f_type == TMPFS_MAGIC || (unsigned long)sf.f_type == RAMFS_MAGIC)
+		return target_pseudo_fs((unsigned long)sf.f_type,
+					mount_fstype(st.st_dev, type, sizeof(type)) ? type : NULL);
+	return target_pseudo_fs((unsigned long)sf.f_type, NULL);
+}
+
+/* A path that does not exist: a file to create, if the user can mean one there. */
+static int probe_new(struct target *t, const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], link[PATH_MAX];
+	const char *fs;
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		n = readlink(path, link, sizeof(link) - 1);
+		link[n > 0 ? n : 0] = '\0';
+		snprintf(err, errlen, "'%s': a symbolic link to '%s', which does not exist", path, link);
+		return -ENOENT;
+	}
+	if (!parent_dir(path, dir, sizeof(dir))) {
+		snprintf(err, errlen, "'%s': no such file, and its directory does not exist", path);
+		return -ENOENT;
+	}
+	if ((fs = pseudo_fs_of(dir)) && !strcmp(fs, "devtmpfs")) {
+		snprintf(err, errlen, "'%s': no such block device", path);
+		return -ENOENT;
+	}
+	if (fs) {
+		snprintf(err, errlen, "'%s': no such file, and its directory is on %s, where no file for data "
+			 "can be created", path, fs);
+		return -ENOENT;
+	}
+	/* A file to create later, at the size the job needs. */
+	t->kind = TARGET_FILE;
+	t->lbs = t->pbs = 512;
+	set_label(t);
+	return 0;
+}
+
+static const char *kind_of(mode_t mode)
+{
+	return S_ISCHR(mode) ? "a character device" : S_ISDIR(mode) ? "a directory" :
+	       S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a special file";
+}
+
+int target_probe(const char *path, const char *sysfs, struct target *t, char *err, size_t errlen)
+{
+	char msg[256];
+	const char *fs;
+	struct stat st;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->claim_fd = -1;
+	t->sysfs = sysfs;
+	if (!*path) {
+		snprintf(err, errlen, "'': an empty path is not a target");
+		return -EINVAL;
+	}
+	if (strlen(path) >= sizeof(t->path))
+		return fail(err, errlen, path, ENAMETOOLONG);
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return fail(err, errlen, path, errno);
+		return probe_new(t, path, err, errlen);
+	}
+	t->exists = true;
+	if (S_ISBLK(st.st_mode)) {
+		t->kind = TARGET_BLOCK;
+		if ((ret = probe_block(t, &st, sysfs, err, errlen)))
+			return ret;
+	} else if (S_ISREG(st.st_mode)) {
+		t->kind = TARGET_FILE;
+		t->size = (uint64_t)st.st_size;
+		t->has_devinfo = devinfo_for_dev(sysfs, st.st_dev, &t->di, msg, sizeof(msg)) == 0;
+		t->lbs = t->has_devinfo && t->di.logical_block_size ? t->di.logical_block_size : 512;
+		t->pbs = t->has_devinfo && t->di.physical_block_size ? t->di.physical_block_size : t->lbs;
+		if ((fs = pseudo_fs_of(path)))
+			snprintf(t->pseudo_fs, sizeof(t->pseudo_fs), "%s", fs);
+	} else {
+		snprintf(err, errlen, "'%s': %s, not a block device or a regular file", path, kind_of(st.st_mode));
+		return -EINVAL;
+	}
+	set_label(t);
+	return 0;
+}
+
+static int open_file(struct target *t, bool write, int flags, uint64_t need, char *err, size_t errlen)
+{
+	struct stat st;
+
+	t->fd = open(t->path, flags | (write ? O_RDWR | O_CREAT : O_RDONLY), 0644);
+	if (t->fd < 0 && errno == EINVAL && (flags & O_DIRECT)) {
+		snprintf(err, errlen, "'%s': the filesystem does not support O_DIRECT (use --direct false)",
+			 t->path);
+		return -EINVAL;
+	}
+	if (t->fd < 0)
+		return fail(err, errlen, t->path, errno);
+	if (fstat(t->fd, &st) < 0)
+		return fail(err, errlen, t->path, errno);
+	if ((uint64_t)st.st_size < need && !write) {
+		snprintf(err, errlen, "'%s': the file shrank to %llu bytes after it was checked", t->path,
+			 (unsigned long long)st.st_size);
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size < need) {
+		if (ftruncate(t->fd, (off_t)need) < 0)
+			return fail(err, errlen, t->path, errno);
+		st.st_size = (off_t)need;
+	}
+	t->size = (uint64_t)st.st_size;
+	t->exists = true;
+	if (!t->has_devinfo) {
+		char msg[256];
+
+		t->has_devinfo = devinfo_for_dev(t->sysfs, st.st_dev, &t->di, msg, sizeof(msg)) == 0;
+		if (t->has_devinfo && t->di.logical_block_size)
+			t->lbs = t->di.logical_block_size;
+		set_label(t);
+	}
+	return 0;
+}
+
+int target_open(struct target *t, bool write, bool direct, uint64_t need, char *err, size_t errlen)
+{
+	int flags = O_CLOEXEC | (direct ? O_DIRECT : 0);
+
+	if (t->kind == TARGET_FILE)
+		return open_file(t, write, flags, need, err, errlen);
+	/* A claimed device is ours already: a second exclusive open would conflict with the claim. */
+	flags |= write ? O_RDWR | (t->claimed ? 0 : O_EXCL) : O_RDONLY;
+	t->fd = open(t->path, flags);
+	if (t->fd < 0 && errno == EBUSY)
+		return device_busy(t, err, errlen);
+	if (t->fd < 0)
+		return fail(err, errlen, t->path, errno);
+	return 0;
+}
+
+/* Claims a file: an exclusive lock on it, created (empty) if it does not exist yet. */
+static int claim_file(struct target *t, char *err, size_t errlen)
+{
+	int fd = open(t->path, O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
+
+	t->claim_created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(t->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, t->path, errno);
+	/* A filesystem without flock (some FUSE and network ones) leaves only the fd as the claim. */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
+		close(fd);
+		snprintf(err, errlen, "'%s': file is in use: another program (another ssdbench run?) holds a "
+			 "lock on it; refusing to write to it", t->path);
+		return -EBUSY;
+	}
+	t->claim_fd = fd;
+	return 0;
+}
+
+int target_claim(struct target *t, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (t->kind == TARGET_FILE)
+		ret = claim_file(t, err, errlen);
+	else if ((t->claim_fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0)
+		ret = errno == EBUSY ? device_busy(t, err, errlen) : fail(err, errlen, t->path, errno);
+	t->claimed = ret == 0;
+	return ret;
+}
+
+void target_release(struct target *t)
+{
+	struct stat st;
+
+	if (!t->claimed)
+		return;
+	/* An empty file the claim created: no run wrote to it (each run sizes it first). */
+	if (t->claim_fd >= 0 && t->claim_created && fstat(t->claim_fd, &st) == 0 && st.st_size == 0)
+		unlink(t->path);
+	if (t->claim_fd >= 0)
+		close(t->claim_fd);
+	t->claim_fd = -1;
+	t->claimed = t->claim_created = false;
+}
+
+bool target_same(const struct target *a, const struct target *b)
+{
+	struct stat sa, sb;
+
+	if (a->kind != b->kind || stat(a->path, &sa) < 0 || stat(b->path, &sb) < 0)
+		return false;
+	if (a->kind == TARGET_BLOCK)
+		return sa.st_rdev == sb.st_rdev;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int target_identity(const struct target *t, uint64_t *dev, uint64_t *ino)
+{
+	struct stat st;
+
+	if ((t->fd >= 0 ? fstat(t->fd, &st) : stat(t->path, &st)) < 0)
+		return -errno;
+	*dev = t->kind == TARGET_BLOCK ? st.st_rdev : st.st_dev;
+	*ino = t->kind == TARGET_BLOCK ? 0 : st.st_ino;
+	return 0;
+}
+
+bool target_next_hole(int fd, uint64_t from, uint64_t to, uint64_t *hs, uint64_t *he)
+{
+	off_t h = lseek(fd, (off_t)from, SEEK_HOLE), d;
+
+	if (h < 0 || (uint64_t)h >= to)
+		return false;
+	d = lseek(fd, h, SEEK_DATA);
+	*hs = (uint64_t)h;
+	*he = d < 0 || (uint64_t)d > to ? to : (uint64_t)d;
+	return *he > *hs;
+}
+
+int target_holes(const struct target *t, uint64_t from, uint64_t to, uint64_t *bytes)
+{
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	uint64_t hs, he, pos = from;
+
+	*bytes = 0;
+	if (fd < 0)
+		return -errno;
+	while (pos < to && target_next_hole(fd, pos, to, &hs, &he)) {
+		*bytes += he - hs;
+		pos = he;
+	}
+	close(fd);
+	return 0;
+}
+
+int target_trim(struct target *t, uint64_t off, uint64_t len, char *err, size_t errlen)
+{
+	uint64_t range[2] = { off, len };
+	int ret;
+
+	if (t->kind == TARGET_BLOCK)
+		ret = ioctl(t->fd, BLKDISCARD, range);
+	else
+		ret = fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+	if (ret == 0)
+		return 0;
+	ret = errno;
+	if (ret == EOPNOTSUPP || ret == ENOTTY)
+		snprintf(err, errlen, "'%s': trim: the %s cannot discard (run with trim=false)", t->path,
+			 t->kind == TARGET_BLOCK ? "device" : "filesystem");
+	else
+		snprintf(err, errlen, "'%s': trim: %s", t->path, strerror(ret));
+	return -ret;
+}
+
+/*
+ * A temporary file in the directory of path, or -1 (errno set): unnamed (O_TMPFILE), which leaves
+ * the directory as it was (its mtime too), else named and unlinked at once.
+ */
+static int probe_file_in_dir(const char *path)
+{
+	char tmp[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".") >=
+	    (int)sizeof(tmp) - 32) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	snprintf(tmp + strlen(tmp), sizeof(tmp) - strlen(tmp), "%s.ssdbench-probe-XXXXXX", slash ? "" : "/");
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(tmp);
+	return fd;
+}
+
+int target_probe_fs(const struct target *t, bool direct, bool punch, char *err, size_t errlen)
+{
+	int fd = -1, ret = 0;
+
+	if (t->kind != TARGET_FILE || (!direct && !punch))
+		return 0;
+	if (direct && t->exists) {
+		fd = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		ret = fd < 0 && errno == EINVAL ? -EINVAL : 0;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	if (!ret && ((direct && !t->exists) || punch))
+		fd = probe_file_in_dir(t->path);
+	if (!ret && fd >= 0 && direct && !t->exists && fcntl(fd, F_SETFL, O_DIRECT) < 0 && errno == EINVAL)
+		ret = -EINVAL;
+	if (ret == -EINVAL)
+		snprintf(err, errlen, "'%s': the filesystem does not support O_DIRECT (use --direct false)",
+			 t->path);
+	if (!ret && fd >= 0 && punch &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096) < 0 &&
+	    (errno == EOPNOTSUPP || errno == ENOSYS)) {
+		snprintf(err, errlen, "'%s': trim: the filesystem cannot punch holes (run with --set "
+			 "trim=false)", t->path);
+		ret = -EOPNOTSUPP;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+void target_close(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}

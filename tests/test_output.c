@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/* output: the run summary says what verification checked and found, in one line, only when it ran. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hist.h"
+#include "output.h"
+
+/* summary_rows of a 4k write run of 100 I/Os in 1 s, with res->verify as v gives it. */
+static char *summary(const struct verify_result *v)
+{
+	struct run_result res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(hist_init(&res.op[0].lat), 0);
+	assert_int_equal(hist_init(&res.op[1].lat), 0);
+	for (int i = 0; i < 100; i++)
+		hist_add(&res.op[1].lat, 20000);
+	res.op[1].ios = 100;
+	res.op[1].bytes = 409600;
+	res.runtime_ns = 1000000000;
+	if (v)
+		res.verify = *v;
+	assert_non_null(f);
+	summary_rows(f, "randwrite", &res);
+	assert_int_equal(fclose(f), 0);
+	hist_release(&res.op[0].lat);
+	hist_release(&res.op[1].lat);
+	return buf;
+}
+
+static void test_summary_without_verify_has_no_verify_line(void **state)
+{
+	char *s = summary(NULL);
+
+	(void)state;
+	assert_null(strstr(s, "verify"));
+	assert_non_null(strstr(s, "randwrite"));
+	free(s);
+}
+
+static void test_summary_says_what_verify_checked_and_found(void **state)
+{
+	struct verify_result v = { .enabled = true, .blocks_checked = 1280 };
+	char *s;
+
+	(void)state;
+	s = summary(&v);
+	assert_non_null(strstr(s, "\nrandwrite                verify: 1280 blocks checked, 0 mismatches (corrupt 0, "
+				  "misplaced 0, stale 0, foreign 0)\n"));
+	free(s);
+	v.kinds[VK_STALE] = 2;
+	v.kinds[VK_FOREIGN] = 1;
+	v.mismatches = 3;
+	v.first[0] = (struct vmismatch){ .offset = 1052672, .kind = VK_FOREIGN };
+	v.nfirst = 1;
+	s = summary(&v);
+	assert_non_null(strstr(s, " verify: 1280 blocks checked, 3 mismatches (corrupt 0, misplaced 0, stale 2, "
+				  "foreign 1); the first at offset 1052672: foreign\n"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_without_verify_has_no_verify_line),
+		cmocka_unit_test(test_summary_says_what_verify_checked_and_found),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

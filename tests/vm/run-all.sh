@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# The VM tests (`make check-vm`): boots one VM (tests/vm/vm.sh) with the devices every test needs and
+# runs the guest tests tests/vm/guest/t-*.sh in it, in one boot, with the integration tests' runner
+# (tests/integration/run-all.sh: ok/FAIL lines, the kernel log checked after each test) ending with
+# "N passed, N failed, N skipped". Exit status: 0 all passed, 1 a test failed or the VM did not finish,
+# 77 the VM cannot be had here (said why).
+#
+#   tests/vm/run-all.sh              every guest test
+#   tests/vm/run-all.sh PATTERN...   the guest tests whose name contains PATTERN
+#
+# The devices: a QEMU NVMe controller (serial SSDBENCH0001) with namespace 1 of 512 B and namespace
+# 2 of 4096 B sectors, each VM_NVME_SIZE bytes of a sparse file; a second one (serial SSDBENCH0002)
+# with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE). Environment: SSDBENCH (the binary),
+# SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds, default 2400), TEST_TIMEOUT (each guest
+# test's, default 1200); vm.sh's own.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+start=$SECONDS
+work=$(mktemp -d "${TMPDIR:-/tmp}/ssdbench-vm-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+size=$((128 << 20))
+serial=SSDBENCH0001
+gone_size=$((64 << 20))
+truncate -s "$size" "$work/ns1.img" "$work/ns2.img"
+truncate -s "$gone_size" "$work/gone.img"
+qemu_args=(
+    -drive "file=$work/ns1.img,if=none,id=nvm1,format=raw,cache=unsafe"
+    -drive "file=$work/ns2.img,if=none,id=nvm2,format=raw,cache=unsafe"
+    -device "nvme,serial=$serial,id=nvme0"
+    -device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=512,physical_block_size=512"
+    -device "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,logical_block_size=4096,physical_block_size=4096"
+    -drive "file=$work/gone.img,if=none,id=nvm3,format=raw,cache=unsafe"
+    -device "nvme,serial=SSDBENCH0002,id=nvme1"
+    -device "nvme-ns,drive=nvm3,bus=nvme1,nsid=1,logical_block_size=512,physical_block_size=512"
+)
+pats=
+for p in "$@"; do
+    pats+=" $(printf '%q' "$p")"
+done
+# The guest finds the namespaces by controller serial and namespace ID (tests/vm/guest/env.sh): the
+# kernel numbers the two controllers in the order their probes end.
+cmd="export VM_NVME_SERIAL=$serial VM_NVME_SIZE=$size VM_NVME_GONE_SERIAL=SSDBENCH0002 VM_NVME_GONE_SIZE=$gone_size"
+cmd+=" && source /repo/tests/vm/guest/env.sh && TEST_TIMEOUT=${TEST_TIMEOUT:-1200} RUN_ALL_DIR=/repo/tests/vm/guest"
+cmd+=" bash /repo/tests/integration/run-all.sh$pats"
+
+rc=0
+"$here/vm.sh" -o "$work/out" -t "${SSDBENCH_VM_TIMEOUT:-2400}" "${qemu_args[@]}" -- "$cmd" >"$work/stdout" || rc=$?
+echo "vm run-all: $((SECONDS - start)) s in all (the VM's boot time: $(cat "$work/out/boot-seconds" 2>/dev/null || echo '?') s)" >&2
+case $rc in
+    0) ;;
+    77) echo "skipped: the test VM cannot be had here (above)"; exit 77 ;;
+    124 | 125) echo "the VM did not finish (vm.sh exit $rc; above)"; exit 1 ;;
+    *) rc=1 ;;
+esac
+# The guest's runner's summary, as the last line (its whole output streamed on the console above).
+summary=$(tail -n 1 "$work/stdout")
+[[ $summary =~ ^[0-9]+\ passed,\ [0-9]+\ failed,\ [0-9]+\ skipped$ ]] || { echo "no summary from the guest's runner"; exit 1; }
+grep -E '^(failed|passed with parts skipped): ' "$work/stdout"
+echo "$summary"
+exit "$rc"
