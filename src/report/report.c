@@ -24,7 +24,7 @@ static const char *const row_candidates[] = {
 const char *report_unit(const struct metric *m, bool mib)
 {
 	switch (m->kind) {
-	case M_IOPS: return "IOPS";
+	case M_IOPS: case M_MAX_IOPS_AT_TARGET: return "IOPS";
 	case M_MBPS: return mib ? "MiB/s" : "MB/s";
 	case M_SS_RATIO: return "%";
 	case M_AUTO: return "";
@@ -64,7 +64,7 @@ double report_scale(const struct metric *m, bool mib, double raw)
 {
 	switch (m->kind) {
 	case M_MBPS: return raw / (mib ? 1048576.0 : 1e6);
-	case M_IOPS: return raw;
+	case M_IOPS: case M_MAX_IOPS_AT_TARGET: return raw;
 	case M_SS_RATIO: return raw * 100.0;
 	default: return raw / 1000.0;
 	}
