@@ -912,6 +912,132 @@ static void test_report_wsat_points_add_up_the_bytes_of_each_sample(void **state
 	json_decref(ts);
 }
 
+/* A time series of the end of each sample (s) and its values over div; 0 without a positive interval. */
+static void test_report_ts_points_are_the_samples_over_time(void **state)
+{
+	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f], s:[]}", "interval_ns", (json_int_t)500000000,
+			       "lat_mean_ns", 80000.0, 90000.0, 100000.0, "response_mean_ns", 380000.0, 0.0,
+			       2400000.0, "iops");
+	double x[4], y[4];
+
+	(void)state;
+	assert_int_equal(report_ts_points(ts, "response_mean_ns", 1000, x, y, 4), 3);
+	assert_float_equal(x[0], 0.5, 0);
+	assert_float_equal(x[2], 1.5, 0);
+	assert_float_equal(y[0], 380, 0);
+	assert_float_equal(y[1], 0, 0);        /* no completion in the sample: drawn as a gap (log axis) */
+	assert_float_equal(y[2], 2400, 0);
+	assert_int_equal(report_ts_points(ts, "lat_mean_ns", 1, x, y, 2), 2);
+	assert_float_equal(y[1], 90000, 0);
+	assert_int_equal(report_ts_points(ts, "iops", 1, x, y, 4), 0);
+	assert_int_equal(report_ts_points(ts, "bw_bytes", 1, x, y, 4), 0);
+	json_object_set_new(ts, "interval_ns", json_integer(0));
+	assert_int_equal(report_ts_points(ts, "lat_mean_ns", 1, x, y, 4), 0);
+	json_decref(ts);
+}
+
+/* The percentile curve goes only as far into the tail as the count supports: 1/(1 - p) I/Os. */
+static void test_report_percentiles_stop_where_the_count_ends(void **state)
+{
+	struct hist h;
+	double x[REPORT_PCT_POINTS], y[REPORT_PCT_POINTS];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(hist_init(&h), 0);
+	for (uint64_t i = 1; i <= 1500; i++)
+		hist_add(&h, i * 1000);     /* 1 .. 1500 us */
+	n = report_percentiles(&h, x, y);
+	assert_int_equal(n, 10);            /* 1 .. 99.9: 1.5 I/Os past p99.9, 0.75 past p99.95 */
+	assert_float_equal(x[0], 1, 0);
+	assert_float_equal(x[n - 1], 99.9, 0);
+	assert_float_equal(y[3], (double)hist_percentile(&h, 50) / 1000, 0);
+	assert_true(y[3] > 740 && y[3] < 760);
+	hist_release(&h);
+}
+
+/* The charts of tables whose hint asks for "latency" and "timeseries", of open-loop or closed-loop runs. */
+static void charts_of(struct rs_set *set, bool open, struct report *r)
+{
+	static const double lat[] = { 80000, 90000, 100000, 110000 }, resp[] = { 380000, 400000, 2400000, 600000 };
+	json_t *hint = json_pack("{s:s, s:s, s:s, s:[s, s]}", "rows", "bs", "columns", "target", "metric", "iops",
+				 "charts", "latency", "timeseries");
+	struct report_profile given[] = { { "ol-charts", hint, NULL } };
+	struct report_opts o = { .profiles = given, .nprofiles = 1, .charts = true };
+	struct doc_spec s = read_spec("ol", 1000);
+	json_t *doc, *ts;
+
+	assert_non_null(hint);
+	s.profile = "ol-charts";
+	s.case_name = "c1";
+	doc = doc_new(&s);
+	ts = json_object_get(json_object_get(doc, "results"), "timeseries");
+	json_object_set_new(ts, "iops", json_pack("[f, f, f, f]", 1000.0, 1000.0, 1000.0, 1000.0));
+	json_object_set_new(ts, "bw_bytes", json_pack("[f, f, f, f]", 4096e3, 4096e3, 4096e3, 4096e3));
+	json_object_set_new(ts, "lat_mean_ns", json_pack("[f, f, f, f]", lat[0], lat[1], lat[2], lat[3]));
+	if (open) {
+		doc_open_loop(doc, 300000);
+		json_object_set_new(ts, "response_mean_ns", json_pack("[f, f, f, f]", resp[0], resp[1], resp[2],
+								       resp[3]));
+	}
+	rs_init(set);
+	add_doc(set, doc);
+	build(r, set, &o);
+	json_decref(hint);
+}
+
+static const struct rchart *chart_titled(const struct report *r, const char *what)
+{
+	for (size_t i = 0; i < r->ncharts; i++)
+		if (strstr(r->charts[i].title, what))
+			return &r->charts[i];
+	return NULL;
+}
+
+/*
+ * An open-loop run's latency chart draws the response-time curve beside the service-time one, each
+ * named so, and its row gets a second time-series chart: mean service and response time per sample.
+ * A closed-loop run's charts have neither.
+ */
+static void test_report_charts_of_an_open_loop_run_show_the_response_time(void **state)
+{
+	struct rs_set set;
+	struct report r;
+	const struct rchart *c;
+
+	(void)state;
+	charts_of(&set, true, &r);
+	/* Its tables (IOPS, then p99 service and response time by default) have the three charts each. */
+	assert_int_equal(r.ntables, 3);
+	assert_int_equal(r.ncharts, 9);
+	c = chart_titled(&r, "latency percentiles, service and response time");
+	assert_non_null(c);
+	assert_non_null(strstr(c->svg, "ol: service (from submission)"));
+	assert_non_null(strstr(c->svg, "ol: response (from schedule)"));
+	c = chart_titled(&r, "over time");
+	assert_non_null(c);
+	assert_null(strstr(c->svg, "(from"));    /* the rate over time as before */
+	c = chart_titled(&r, "mean latency over time");
+	assert_non_null(c);
+	assert_non_null(strstr(c->name, "-timeseries"));
+	assert_non_null(strstr(c->svg, "ol: service (from submission)"));
+	assert_non_null(strstr(c->svg, "ol: response (from schedule)"));
+	assert_non_null(strstr(c->svg, "mean latency (us)"));
+	report_release(&r);
+	rs_release(&set);
+
+	charts_of(&set, false, &r);
+	assert_int_equal(r.ntables, 1);
+	assert_int_equal(r.ncharts, 2);
+	assert_null(chart_titled(&r, "mean latency over time"));
+	assert_null(chart_titled(&r, "service and response"));
+	for (size_t i = 0; i < r.ncharts; i++)
+		assert_null(strstr(r.charts[i].svg, "(from"));
+	assert_non_null(chart_titled(&r, ": latency percentiles"));
+	report_release(&r);
+	rs_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -935,6 +1061,9 @@ int main(void)
 		cmocka_unit_test(test_report_crossover_is_where_random_stays_at_the_ratio),
 		cmocka_unit_test(test_report_write_blocksize_golden),
 		cmocka_unit_test(test_report_wsat_points_add_up_the_bytes_of_each_sample),
+		cmocka_unit_test(test_report_ts_points_are_the_samples_over_time),
+		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
+		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
