@@ -65,7 +65,7 @@ struct cmp {
 	size_t regressions;       /* cases that fail the gate, for any reason: the sum of the next five */
 	size_t nregressed, nfailed, nempty, nmissing, nnovalue;
 	size_t nskipped;          /* cases left uncompared by an --allow-* option */
-	bool searched;            /* a measured case shows max-iops-at-target (its baseline ran a latency_target search) */
+	bool searched;            /* a case shows max-iops-at-target (its baseline ran a latency_target search) */
 	struct cmp_opts opts;
 };
 

@@ -259,7 +259,7 @@ static json_t *doc_search_less(json_t *doc)
 	return doc;
 }
 
-/* n repeats of a latency_target search's final result, answering max[i] IOPS; a plain run where max is NULL. */
+/* n repeats of a latency_target search's final result answering max[i] IOPS; without one if max is NULL. */
 static void add_searches(struct rs_set *set, const double *max, size_t n)
 {
 	struct doc_spec s = rand_spec("A", 4096, 1000);

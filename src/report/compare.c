@@ -52,7 +52,7 @@ static bool same_metric(const struct metric *a, const struct metric *b)
 
 static const struct metric max_at_target = { M_MAX_IOPS_AT_TARGET, 0 };
 
-/* A case whose runs answer a latency_target search (results.search.max_iops): its default gate is that answer. */
+/* A case whose runs answer a latency_target search (results.search.max_iops): its default gate. */
 static bool searched(const struct agg_case *a)
 {
 	struct agg_stat st;
