@@ -330,6 +330,48 @@ static void test_report_open_loop_shows_response_times_beside_service_times(void
 	rs_release(&set);
 }
 
+/*
+ * A profile's hint that lists latency percentiles (write-mix: iops, lat-p50, lat-p99.99) brings each
+ * one's response-time twin after it for an open-loop case, and no default p99 pair; a twin the hint
+ * lists itself is not shown twice.
+ */
+static void test_report_open_loop_twins_the_hints_latency_metrics(void **state)
+{
+	json_t *hint = json_pack("{s:s, s:s, s:[s, s, s]}", "rows", "bs", "columns", "target", "metric", "iops",
+				 "lat-p50", "lat-p99.99");
+	json_t *both = json_pack("{s:[s, s]}", "metric", "lat-p99", "resp-p99");
+	struct report_profile given[] = { { "ol-hint", hint, NULL } };
+	struct report_opts o = { .profiles = given, .nprofiles = 1 };
+	struct doc_spec s = read_spec("ol", 1000);
+	static const struct { enum metric_kind k; double pct; } want[] = {
+		{ M_IOPS, 0 }, { M_LAT_PCT, 50 }, { M_RESP_PCT, 50 }, { M_LAT_PCT, 99.99 }, { M_RESP_PCT, 99.99 },
+	};
+	struct rs_set set;
+	struct report r;
+
+	(void)state;
+	s.profile = "ol-hint";
+	s.case_name = "c1";
+	rs_init(&set);
+	add_doc(&set, doc_open_loop(doc_new(&s), 500000));
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 5);
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(r.tables[i].cells[0].m.kind, want[i].k);
+		assert_true(r.tables[i].cells[0].m.pct == want[i].pct);
+	}
+	report_release(&r);
+	given[0].hint = both;
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 2);
+	assert_int_equal(r.tables[0].cells[0].m.kind, M_LAT_PCT);
+	assert_int_equal(r.tables[1].cells[0].m.kind, M_RESP_PCT);
+	report_release(&r);
+	rs_release(&set);
+	json_decref(hint);
+	json_decref(both);
+}
+
 static void check_price(const struct rprice *p, const char *label, double usd, size_t bsi)
 {
 	char bs[16];
@@ -1048,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(test_report_has_a_table_per_pattern_of_sizes_by_devices),
 		cmocka_unit_test(test_report_latency_tables_are_in_microseconds),
 		cmocka_unit_test(test_report_open_loop_shows_response_times_beside_service_times),
+		cmocka_unit_test(test_report_open_loop_twins_the_hints_latency_metrics),
 		cmocka_unit_test(test_report_prices_per_gb_and_per_unit_at_the_smallest_size),
 		cmocka_unit_test(test_report_refuses_a_price_or_at_it_cannot_use),
 		cmocka_unit_test(test_report_build_failure_leaves_nothing_allocated),
