@@ -107,10 +107,10 @@ void agg_release(struct agg *a);
 /*
  * The value of metric m (not M_AUTO) in direction d over the case's runs: rates as mean and stddev of
  * the runs; latencies (ns) from the pooled histogram, with the stddev of the runs' own values;
- * M_SS_RATIO (a fraction) over the runs that reached steady state; M_MAX_IOPS_AT_TARGET from the case's
- * results.search (n 1). Returns false when the case has no I/O in that direction, for M_SS_RATIO no run
- * that reached steady state, for M_MAX_IOPS_AT_TARGET no search, and for a response-time metric no
- * response times (a closed-loop case).
+ * M_SS_RATIO (a fraction) over the runs that reached steady state; M_MAX_IOPS_AT_TARGET (any d) over
+ * the runs that hold results.search, each run's max_iops one sample. Returns false when the case has
+ * no I/O in that direction, for M_SS_RATIO no run that reached steady state, for M_MAX_IOPS_AT_TARGET
+ * no run with a search, and for a response-time metric no response times (a closed-loop case).
  */
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out);
 

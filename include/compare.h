@@ -36,7 +36,8 @@ enum cmp_verdict {
 	CV_FAILED,      /* runs of the case failed or were interrupted (either side) */
 	CV_EMPTY,       /* runs of the case completed no I/O, or none in a direction the baseline has */
 	CV_MISSING,     /* a baseline case the candidate does not have */
-	CV_NO_VALUE,    /* the baseline has no value of any gated metric: nothing the gate can judge */
+	CV_NO_VALUE,    /* the baseline has no value of any gated metric: nothing the gate can judge; or the
+			   candidate has no answer of the latency_target search the baseline answers */
 	CV_SKIPPED,     /* nothing left to compare once the allowed failures are left out */
 };
 
@@ -64,6 +65,7 @@ struct cmp {
 	size_t regressions;       /* cases that fail the gate, for any reason: the sum of the next five */
 	size_t nregressed, nfailed, nempty, nmissing, nnovalue;
 	size_t nskipped;          /* cases left uncompared by an --allow-* option */
+	bool searched;            /* a case shows max-iops-at-target (its baseline ran a latency_target search) */
 	struct cmp_opts opts;
 };
 

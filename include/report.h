@@ -194,6 +194,19 @@ int report_chart_demand(struct report *r, size_t *cap, size_t ti);
  */
 #define REPORT_PCT_POINTS 16
 size_t report_percentiles(const struct hist *h, double *x, double *y);
+/*
+ * One series of a run's results.timeseries (report_html.c): x[i] the end of sample i in seconds, y[i]
+ * its value of key (an array: "iops", "bw_bytes", "lat_mean_ns", "response_mean_ns") divided by div.
+ * At most max points; returns how many (0 without the key or a positive interval_ns).
+ */
+size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max);
+struct svg_xy;
+struct svg_xy_series;
+/* Draws c into a chart of r (report_pts.c): svg_xy, then report_add_chart; 0 or -ENOMEM. */
+int report_draw_xy(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
+		   const struct svg_xy *c);
+/* Frees n series' points and names (names may be NULL), then the arrays and s (report_pts.c). */
+void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **names, size_t n);
 /* Adds the chart drawn in buf (from open_memstream, closed) to r (report_html.c); drawn: the writer's return. */
 int report_add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
 		     char *buf, int drawn);

@@ -67,6 +67,7 @@ struct svg_xy {
 	/* A shaded x range with its own legend entry (the steady-state window); ignored if !shade_label. */
 	double shade_x0, shade_x1;
 	const char *shade_label;
+	size_t key_chars;            /* legend names are cut to this many characters; 0: 32 */
 };
 
 int svg_lines(FILE *f, const struct svg_lines *c);

@@ -270,6 +270,30 @@ static inline json_t *doc_open_loop(json_t *doc, uint64_t wait)
 	return doc;
 }
 
+/*
+ * doc as the final result of a latency_target search (job.latency_target "p99<=5ms"): results.search
+ * answering max_iops, with two probes around it, written as result.c writes it. Returns doc.
+ */
+static inline json_t *doc_search(json_t *doc, double max_iops)
+{
+	json_int_t max = (json_int_t)max_iops;
+	json_t *s = json_pack("{s:s, s:f, s:I, s:I, s:[{s:I, s:f, s:I, s:b}, {s:I, s:f, s:I, s:b}], s:f, s:f,"
+			      " s:i, s:i, s:I, s:s, s:i, s:s}",
+			      "target", "p99<=5ms", "percentile", 99.0, "target_ns", (json_int_t)5000000,
+			      "max_iops", max,
+			      "probes", "rate_iops", 2 * max, "iops", 1.9 * max_iops,
+			      "value_ns", (json_int_t)90000000, "met", 0,
+			      "rate_iops", max, "iops", max_iops, "value_ns", (json_int_t)1000000, "met", 1,
+			      "peak_iops", 2 * max_iops, "tolerance", 0.02, "max_probes", 12, "min_rate_iops", 1,
+			      "bracket_hi_iops", 2 * max, "stop", "converged", "inconsistent", 0,
+			      "final", "confirm");
+
+	assert_non_null(s);
+	json_object_set_new(json_object_get(doc, "job"), "latency_target", json_string("p99<=5ms"));
+	json_object_set_new(json_object_get(doc, "results"), "search", s);
+	return doc;
+}
+
 /* Adds a document; a refusal fails the test with the reader's message. */
 static inline void add_doc(struct rs_set *set, json_t *doc)
 {

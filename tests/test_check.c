@@ -455,6 +455,37 @@ static void test_check_response_time_criteria(void **state)
 	assert_non_null(strstr(err, "parsecs"));
 }
 
+/* max_iops_at_target: the answer of the case's searches, the mean of its repeats' answers. */
+static void test_check_max_iops_at_target_is_the_mean_of_the_repeats(void **state)
+{
+	struct doc_spec s = read_spec("S", 1000);
+	struct criteria cr;
+	struct rs_set set;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	rs_init(&set);
+	s.repeat = 2;
+	s.repeat_index = 1;
+	add_doc(&set, doc_search(doc_new(&s), 1900));
+	s.repeat_index = 2;
+	add_doc(&set, doc_search(doc_new(&s), 2100));
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"max_iops_at_target\": \">= 2k\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.nrows, 1);
+	assert_true(k.rows[0].pass);
+	assert_true(k.rows[0].value == 2000);
+	check_release(&k);
+	criteria_release(&cr);
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"max_iops_at_target\": \"> 2k\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 1);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
 static void test_check_case_whose_runs_failed_violates(void **state)
 {
 	struct doc_spec bad = read_spec("A", 0);
@@ -844,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_check_direction_without_io_is_an_error),
 		cmocka_unit_test(test_check_ss_ratio_reached_not_reached_and_untracked),
 		cmocka_unit_test(test_check_response_time_criteria),
+		cmocka_unit_test(test_check_max_iops_at_target_is_the_mean_of_the_repeats),
 		cmocka_unit_test(test_check_case_whose_runs_failed_violates),
 		cmocka_unit_test(test_check_junit_counts_rows_and_violations),
 		cmocka_unit_test(test_check_case_without_io_violates),

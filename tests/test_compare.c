@@ -252,6 +252,187 @@ static void test_compare_finds_a_response_time_regression(void **state)
 	rs_release(&base);
 }
 
+/* A run of a latency_target case whose result holds no search answer. */
+static json_t *doc_search_less(json_t *doc)
+{
+	json_object_set_new(json_object_get(doc, "job"), "latency_target", json_string("p99<=5ms"));
+	return doc;
+}
+
+/* n repeats of a latency_target search's final result answering max[i] IOPS; without one if max is NULL. */
+static void add_searches(struct rs_set *set, const double *max, size_t n)
+{
+	struct doc_spec s = rand_spec("A", 4096, 1000);
+
+	s.repeat = (unsigned)n;
+	for (size_t i = 0; i < n; i++) {
+		s.repeat_index = (unsigned)i + 1;
+		add_doc(set, max ? doc_search(doc_new(&s), max[i]) : doc_search_less(doc_new(&s)));
+	}
+}
+
+/* Compares a baseline and a candidate of searches (max NULL: runs of the case without a search). */
+static void build_searches(struct cmp *c, const struct cmp_opts *o, const double *bmax, const double *kmax,
+			   size_t n, struct rs_set *base, struct rs_set *cand)
+{
+	char err[512] = "";
+
+	rs_init(base);
+	rs_init(cand);
+	add_searches(base, bmax, n);
+	add_searches(cand, kmax, n);
+	if (cmp_build(c, base, cand, o, err, sizeof(err)))
+		fail_msg("cmp_build: %s", err);
+}
+
+static void release3(struct cmp *c, struct rs_set *a, struct rs_set *b)
+{
+	cmp_release(c);
+	rs_release(a);
+	rs_release(b);
+}
+
+/*
+ * A baseline that ran a latency_target search: its answer (max-iops-at-target) is shown first and gated
+ * by default, each run's max_iops one sample. Equal: ok; a spread past the threshold with repeats:
+ * within noise; lower: a regression (the IOPS of the runs, the same, shown and not gated).
+ */
+static void test_compare_gates_on_the_answer_of_a_search(void **state)
+{
+	static const double b[] = { 2000, 2000 }, same[] = { 2000, 2000 }, noisy[] = { 1500, 2300 },
+		wide[] = { 1700, 2500 }, lower[] = { 1700, 1710 };
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r;
+
+	(void)state;
+	build_searches(&c, &o, b, same, 2, &base, &cand);
+	assert_int_equal(c.ncases, 1);
+	r = &c.rows[0];
+	assert_int_equal(r->m.kind, M_MAX_IOPS_AT_TARGET);
+	assert_true(r->gated);
+	assert_int_equal(r->verdict, CV_OK);
+	assert_int_equal(r->d, RS_TOTAL);
+	assert_int_equal(r->b.n, 2);
+	assert_true(r->b.mean == 2000 && r->c.mean == 2000);
+	assert_false(find_row(&c, M_IOPS, false)->gated);
+	assert_null(find_row(&c, M_IOPS, true));
+	assert_int_equal(c.regressions, 0);
+	assert_true(c.searched);
+	release3(&c, &base, &cand);
+
+	build_searches(&c, &o, wide, noisy, 2, &base, &cand);
+	r = find_row(&c, M_MAX_IOPS_AT_TARGET, true);
+	assert_non_null(r);
+	assert_true(fabs(r->change - -9.52380952) < 1e-6);
+	assert_int_equal(r->verdict, CV_NOISE);
+	assert_int_equal(c.regressions, 0);
+	assert_int_equal(c.noise, 1);
+	release3(&c, &base, &cand);
+
+	build_searches(&c, &o, b, lower, 2, &base, &cand);
+	r = find_row(&c, M_MAX_IOPS_AT_TARGET, true);
+	assert_non_null(r);
+	assert_int_equal(r->verdict, CV_REGRESSION);
+	assert_true(fabs(r->change - -14.75) < 1e-9);
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.nregressed, 1);
+	release3(&c, &base, &cand);
+
+	/* Gated as asked: --metric max_iops_at_target, beside iops. */
+	o.ngates = 2;
+	assert_int_equal(metric_parse("max_iops_at_target", &o.gates[0]), 0);
+	o.gates[1] = m_iops;
+	build_searches(&c, &o, b, lower, 2, &base, &cand);
+	assert_int_equal(find_row(&c, M_MAX_IOPS_AT_TARGET, true)->verdict, CV_REGRESSION);
+	assert_int_equal(find_row(&c, M_IOPS, true)->verdict, CV_OK);
+	assert_int_equal(c.regressions, 1);
+	release3(&c, &base, &cand);
+}
+
+/* Writes c in a format into a string (caller frees). */
+static char *written(const struct cmp *c, enum report_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cmp_write(f, c, fmt, "b", "c"), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(buf);
+	return buf;
+}
+
+static char *junit_of(const struct cmp *c);
+
+/*
+ * A candidate whose runs of the case hold no search answer where the baseline's do: NO VALUE, failing
+ * the gate, with the reason (text, JUnit); a baseline without a search gated on it has no value either.
+ */
+static void test_compare_candidate_without_a_search_fails_the_gate(void **state)
+{
+	static const double b[] = { 2000 };
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r;
+	char *text, *xml;
+
+	(void)state;
+	build_searches(&c, &o, b, NULL, 1, &base, &cand);
+	assert_int_equal(c.ncases, 1);
+	r = find_row(&c, M_MAX_IOPS_AT_TARGET, true);
+	assert_non_null(r);
+	assert_int_equal(r->verdict, CV_NO_VALUE);
+	assert_true(cmp_verdict_fails(r->verdict));
+	assert_non_null(strstr(r->why, "candidate: no latency_target search answer"));
+	assert_non_null(strstr(r->why, "2000 IOPS"));
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.nnovalue, 1);
+	assert_int_equal(c.nregressed, 0);
+	text = written(&c, RF_TEXT);
+	assert_non_null(strstr(text, "max-iops-at-target p99<=5ms (IOPS) *"));
+	assert_non_null(strstr(text, "NO VALUE: candidate: no latency_target search answer"));
+	assert_non_null(strstr(text, "1 without a gated value"));
+	assert_non_null(strstr(text, "max-iops-at-target for latency_target searches"));
+	free(text);
+	xml = junit_of(&c);
+	assert_non_null(strstr(xml, "randread 4k qd32 t1: max-iops-at-target p99&lt;=5ms (IOPS)"));
+	assert_non_null(strstr(xml, "type=\"no-value\""));
+	assert_int_equal(count(xml, "<failure "), 1);
+	free(xml);
+	release3(&c, &base, &cand);
+
+	/* Its runs failed: FAILED, as any case; --allow-failed leaves them out: skipped, not a pass. */
+	rs_init(&base);
+	rs_init(&cand);
+	add_searches(&base, b, 1);
+	{
+		struct doc_spec k = rand_spec("A", 4096, 0);
+		char err[512] = "";
+
+		k.status = "interrupted";
+		k.lat[0] = NULL;
+		k.nlat[0] = 0;
+		add_doc(&cand, doc_search_less(doc_new(&k)));
+		if (cmp_build(&c, &base, &cand, &o, err, sizeof(err)))
+			fail_msg("cmp_build: %s", err);
+		assert_int_equal(c.nrows, 1);
+		assert_int_equal(c.rows[0].verdict, CV_FAILED);
+		assert_int_equal(c.rows[0].m.kind, M_MAX_IOPS_AT_TARGET);
+		cmp_release(&c);
+		o.allow_failed = true;
+		if (cmp_build(&c, &base, &cand, &o, err, sizeof(err)))
+			fail_msg("cmp_build: %s", err);
+		assert_int_equal(c.rows[0].verdict, CV_SKIPPED);
+		assert_int_equal(c.regressions, 0);
+		assert_int_equal(c.nskipped, 1);
+	}
+	release3(&c, &base, &cand);
+}
+
 static void test_compare_with_itself_has_no_regression(void **state)
 {
 	static const double iops[] = { 1000, 1010, 990 };
@@ -561,13 +742,6 @@ static const struct cmp_row *gated_row(const struct cmp *c)
 	return r;
 }
 
-static void release3(struct cmp *c, struct rs_set *a, struct rs_set *b)
-{
-	cmp_release(c);
-	rs_release(a);
-	rs_release(b);
-}
-
 /* base against cand fails the gate on its one gated row, with verdict v and a reason holding what. */
 static void assert_gate_fails(struct rs_set *base, struct rs_set *cand, const struct cmp_opts *o,
 			      enum cmp_verdict v, const char *what)
@@ -818,6 +992,8 @@ int main(void)
 		cmocka_unit_test(test_judge_past_the_threshold_within_noise_is_noise),
 		cmocka_unit_test(test_compare_finds_a_regression_of_the_gated_rate),
 		cmocka_unit_test(test_compare_finds_a_response_time_regression),
+		cmocka_unit_test(test_compare_gates_on_the_answer_of_a_search),
+		cmocka_unit_test(test_compare_candidate_without_a_search_fails_the_gate),
 		cmocka_unit_test(test_compare_with_itself_has_no_regression),
 		cmocka_unit_test(test_compare_lists_one_sided_cases),
 		cmocka_unit_test(test_compare_without_a_common_case_is_refused),

@@ -330,6 +330,48 @@ static void test_report_open_loop_shows_response_times_beside_service_times(void
 	rs_release(&set);
 }
 
+/*
+ * A profile's hint that lists latency percentiles (write-mix: iops, lat-p50, lat-p99.99) brings each
+ * one's response-time twin after it for an open-loop case, and no default p99 pair; a twin the hint
+ * lists itself is not shown twice.
+ */
+static void test_report_open_loop_twins_the_hints_latency_metrics(void **state)
+{
+	json_t *hint = json_pack("{s:s, s:s, s:[s, s, s]}", "rows", "bs", "columns", "target", "metric", "iops",
+				 "lat-p50", "lat-p99.99");
+	json_t *both = json_pack("{s:[s, s]}", "metric", "lat-p99", "resp-p99");
+	struct report_profile given[] = { { "ol-hint", hint, NULL } };
+	struct report_opts o = { .profiles = given, .nprofiles = 1 };
+	struct doc_spec s = read_spec("ol", 1000);
+	static const struct { enum metric_kind k; double pct; } want[] = {
+		{ M_IOPS, 0 }, { M_LAT_PCT, 50 }, { M_RESP_PCT, 50 }, { M_LAT_PCT, 99.99 }, { M_RESP_PCT, 99.99 },
+	};
+	struct rs_set set;
+	struct report r;
+
+	(void)state;
+	s.profile = "ol-hint";
+	s.case_name = "c1";
+	rs_init(&set);
+	add_doc(&set, doc_open_loop(doc_new(&s), 500000));
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 5);
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(r.tables[i].cells[0].m.kind, want[i].k);
+		assert_true(r.tables[i].cells[0].m.pct == want[i].pct);
+	}
+	report_release(&r);
+	given[0].hint = both;
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 2);
+	assert_int_equal(r.tables[0].cells[0].m.kind, M_LAT_PCT);
+	assert_int_equal(r.tables[1].cells[0].m.kind, M_RESP_PCT);
+	report_release(&r);
+	rs_release(&set);
+	json_decref(hint);
+	json_decref(both);
+}
+
 static void check_price(const struct rprice *p, const char *label, double usd, size_t bsi)
 {
 	char bs[16];
@@ -912,6 +954,132 @@ static void test_report_wsat_points_add_up_the_bytes_of_each_sample(void **state
 	json_decref(ts);
 }
 
+/* A time series of the end of each sample (s) and its values over div; 0 without a positive interval. */
+static void test_report_ts_points_are_the_samples_over_time(void **state)
+{
+	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f], s:[]}", "interval_ns", (json_int_t)500000000,
+			       "lat_mean_ns", 80000.0, 90000.0, 100000.0, "response_mean_ns", 380000.0, 0.0,
+			       2400000.0, "iops");
+	double x[4], y[4];
+
+	(void)state;
+	assert_int_equal(report_ts_points(ts, "response_mean_ns", 1000, x, y, 4), 3);
+	assert_float_equal(x[0], 0.5, 0);
+	assert_float_equal(x[2], 1.5, 0);
+	assert_float_equal(y[0], 380, 0);
+	assert_float_equal(y[1], 0, 0);        /* no completion in the sample: drawn as a gap (log axis) */
+	assert_float_equal(y[2], 2400, 0);
+	assert_int_equal(report_ts_points(ts, "lat_mean_ns", 1, x, y, 2), 2);
+	assert_float_equal(y[1], 90000, 0);
+	assert_int_equal(report_ts_points(ts, "iops", 1, x, y, 4), 0);
+	assert_int_equal(report_ts_points(ts, "bw_bytes", 1, x, y, 4), 0);
+	json_object_set_new(ts, "interval_ns", json_integer(0));
+	assert_int_equal(report_ts_points(ts, "lat_mean_ns", 1, x, y, 4), 0);
+	json_decref(ts);
+}
+
+/* The percentile curve goes only as far into the tail as the count supports: 1/(1 - p) I/Os. */
+static void test_report_percentiles_stop_where_the_count_ends(void **state)
+{
+	struct hist h;
+	double x[REPORT_PCT_POINTS], y[REPORT_PCT_POINTS];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(hist_init(&h), 0);
+	for (uint64_t i = 1; i <= 1500; i++)
+		hist_add(&h, i * 1000);     /* 1 .. 1500 us */
+	n = report_percentiles(&h, x, y);
+	assert_int_equal(n, 10);            /* 1 .. 99.9: 1.5 I/Os past p99.9, 0.75 past p99.95 */
+	assert_float_equal(x[0], 1, 0);
+	assert_float_equal(x[n - 1], 99.9, 0);
+	assert_float_equal(y[3], (double)hist_percentile(&h, 50) / 1000, 0);
+	assert_true(y[3] > 740 && y[3] < 760);
+	hist_release(&h);
+}
+
+/* The charts of tables whose hint asks for "latency" and "timeseries", of open-loop or closed-loop runs. */
+static void charts_of(struct rs_set *set, bool open, struct report *r)
+{
+	static const double lat[] = { 80000, 90000, 100000, 110000 }, resp[] = { 380000, 400000, 2400000, 600000 };
+	json_t *hint = json_pack("{s:s, s:s, s:s, s:[s, s]}", "rows", "bs", "columns", "target", "metric", "iops",
+				 "charts", "latency", "timeseries");
+	struct report_profile given[] = { { "ol-charts", hint, NULL } };
+	struct report_opts o = { .profiles = given, .nprofiles = 1, .charts = true };
+	struct doc_spec s = read_spec("ol", 1000);
+	json_t *doc, *ts;
+
+	assert_non_null(hint);
+	s.profile = "ol-charts";
+	s.case_name = "c1";
+	doc = doc_new(&s);
+	ts = json_object_get(json_object_get(doc, "results"), "timeseries");
+	json_object_set_new(ts, "iops", json_pack("[f, f, f, f]", 1000.0, 1000.0, 1000.0, 1000.0));
+	json_object_set_new(ts, "bw_bytes", json_pack("[f, f, f, f]", 4096e3, 4096e3, 4096e3, 4096e3));
+	json_object_set_new(ts, "lat_mean_ns", json_pack("[f, f, f, f]", lat[0], lat[1], lat[2], lat[3]));
+	if (open) {
+		doc_open_loop(doc, 300000);
+		json_object_set_new(ts, "response_mean_ns", json_pack("[f, f, f, f]", resp[0], resp[1], resp[2],
+								       resp[3]));
+	}
+	rs_init(set);
+	add_doc(set, doc);
+	build(r, set, &o);
+	json_decref(hint);
+}
+
+static const struct rchart *chart_titled(const struct report *r, const char *what)
+{
+	for (size_t i = 0; i < r->ncharts; i++)
+		if (strstr(r->charts[i].title, what))
+			return &r->charts[i];
+	return NULL;
+}
+
+/*
+ * An open-loop run's latency chart draws the response-time curve beside the service-time one, each
+ * named so, and its row gets a second time-series chart: mean service and response time per sample.
+ * A closed-loop run's charts have neither.
+ */
+static void test_report_charts_of_an_open_loop_run_show_the_response_time(void **state)
+{
+	struct rs_set set;
+	struct report r;
+	const struct rchart *c;
+
+	(void)state;
+	charts_of(&set, true, &r);
+	/* Its tables (IOPS, then p99 service and response time by default) have the three charts each. */
+	assert_int_equal(r.ntables, 3);
+	assert_int_equal(r.ncharts, 9);
+	c = chart_titled(&r, "latency percentiles, service and response time");
+	assert_non_null(c);
+	assert_non_null(strstr(c->svg, "ol: service (from submission)"));
+	assert_non_null(strstr(c->svg, "ol: response (from schedule)"));
+	c = chart_titled(&r, "over time");
+	assert_non_null(c);
+	assert_null(strstr(c->svg, "(from"));    /* the rate over time as before */
+	c = chart_titled(&r, "mean latency over time");
+	assert_non_null(c);
+	assert_non_null(strstr(c->name, "-timeseries"));
+	assert_non_null(strstr(c->svg, "ol: service (from submission)"));
+	assert_non_null(strstr(c->svg, "ol: response (from schedule)"));
+	assert_non_null(strstr(c->svg, "mean latency (us)"));
+	report_release(&r);
+	rs_release(&set);
+
+	charts_of(&set, false, &r);
+	assert_int_equal(r.ntables, 1);
+	assert_int_equal(r.ncharts, 2);
+	assert_null(chart_titled(&r, "mean latency over time"));
+	assert_null(chart_titled(&r, "service and response"));
+	for (size_t i = 0; i < r.ncharts; i++)
+		assert_null(strstr(r.charts[i].svg, "(from"));
+	assert_non_null(chart_titled(&r, ": latency percentiles"));
+	report_release(&r);
+	rs_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -922,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(test_report_has_a_table_per_pattern_of_sizes_by_devices),
 		cmocka_unit_test(test_report_latency_tables_are_in_microseconds),
 		cmocka_unit_test(test_report_open_loop_shows_response_times_beside_service_times),
+		cmocka_unit_test(test_report_open_loop_twins_the_hints_latency_metrics),
 		cmocka_unit_test(test_report_prices_per_gb_and_per_unit_at_the_smallest_size),
 		cmocka_unit_test(test_report_refuses_a_price_or_at_it_cannot_use),
 		cmocka_unit_test(test_report_build_failure_leaves_nothing_allocated),
@@ -935,6 +1104,9 @@ int main(void)
 		cmocka_unit_test(test_report_crossover_is_where_random_stays_at_the_ratio),
 		cmocka_unit_test(test_report_write_blocksize_golden),
 		cmocka_unit_test(test_report_wsat_points_add_up_the_bytes_of_each_sample),
+		cmocka_unit_test(test_report_ts_points_are_the_samples_over_time),
+		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
+		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

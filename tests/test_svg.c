@@ -553,7 +553,8 @@ static void test_svg_random_charts_stay_well_formed(void **state)
 		free(o.buf);
 		o = render(XY, &(struct svg_xy){ names[11], names[12], names[13], xs, ns,
 						 rnd(2) ? SVG_X_NINES : SVG_X_LINEAR, rnd(2),
-						 nasty[rnd(N(nasty))], nasty[rnd(N(nasty))], names[14] });
+						 nasty[rnd(N(nasty))], nasty[rnd(N(nasty))], names[14],
+						 (size_t)rnd(80) });
 		check_random(&o);
 		drawn += o.rc == 0;
 		free(o.buf);

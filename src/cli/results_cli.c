@@ -72,8 +72,8 @@ int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n)
 	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		if (*n == max || metric_parse(tok, &m[*n])) {
 			cli_error("--metric: '%s': expected iops, mbps, lat-mean, lat-max, lat-pNN "
-				  "(lat-p99, lat-p99.999), resp-mean, resp-max or resp-pNN, or a comma list of up "
-				  "to %zu", tok, max);
+				  "(lat-p99, lat-p99.999), resp-mean, resp-max, resp-pNN or max-iops-at-target, "
+				  "or a comma list of up to %zu", tok, max);
 			ret = -EINVAL;
 		}
 		(*n)++;

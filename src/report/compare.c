@@ -50,6 +50,16 @@ static bool same_metric(const struct metric *a, const struct metric *b)
 	return a->kind == b->kind && ((a->kind != M_LAT_PCT && a->kind != M_RESP_PCT) || a->pct == b->pct);
 }
 
+static const struct metric max_at_target = { M_MAX_IOPS_AT_TARGET, 0 };
+
+/* A case whose runs answer a latency_target search (results.search.max_iops): its default gate. */
+static bool searched(const struct agg_case *a)
+{
+	struct agg_stat st;
+
+	return agg_value(a, RS_TOTAL, &max_at_target, &st);
+}
+
 /* A side's cases, checked to be of one device each. */
 static int side(struct agg *a, const struct rs_set *s, const char *what, char *err, size_t errlen)
 {
@@ -101,9 +111,14 @@ static int problem_row(struct cmp *c, size_t *cap, const struct agg_case *b, con
 	struct cmp_row row = { .base = b, .cand = k, .d = rs_main_dir(rw), .gated = true, .verdict = v,
 			       .change = NAN };
 
-	row.m = metric_for(c->opts.ngates ? &c->opts.gates[0] : &(struct metric){ M_AUTO, 0 }, rw);
-	if (row.d == RS_TOTAL && (row.m.kind == M_IOPS || row.m.kind == M_MBPS))
+	row.m = metric_for(c->opts.ngates ? &c->opts.gates[0] : b->search ? &max_at_target :
+			   &(struct metric){ M_AUTO, 0 }, rw);
+	if (row.m.kind == M_MAX_IOPS_AT_TARGET) {
+		row.d = RS_TOTAL;  /* the search's answer: of no one direction */
+		c->searched = true;
+	} else if (row.d == RS_TOTAL && (row.m.kind == M_IOPS || row.m.kind == M_MBPS)) {
 		row.d = RS_READ;   /* as compare_case shows a mix: per direction */
+	}
 	if (agg_value(b, row.d, &row.m, &row.b))
 		scale_stat(c, &row.m, &row.b);
 	if (k && agg_value(k, row.d, &row.m, &row.c))
@@ -146,6 +161,14 @@ static enum cmp_verdict side_problem(const struct agg_case *a, const char *side,
 /* The row of one gated metric in a direction where the candidate has no value and the baseline has. */
 static bool missing_value(const struct cmp *c, struct cmp_row *row)
 {
+	if (row->m.kind == M_MAX_IOPS_AT_TARGET) {
+		/* Runs with I/O (side_problem saw to that), but not the answer the baseline gives. */
+		row->verdict = CV_NO_VALUE;
+		snprintf(row->why, sizeof(row->why), "candidate: no latency_target search answer (results.search."
+			 "max_iops) in its %zu run%s; the baseline's is %.0f IOPS", row->cand->nruns,
+			 row->cand->nruns == 1 ? "" : "s", row->b.mean);
+		return true;
+	}
 	if (row->cand->lat[row->d].count) {
 		/* I/O, but no value: a steady state never reached. */
 		char name[32];
@@ -163,11 +186,17 @@ static bool missing_value(const struct cmp *c, struct cmp_row *row)
 	return true;
 }
 
-/* The metrics a case shows: its auto metric, mean and p99 latency and response time, and every gate. */
-static size_t shown_metrics(const struct cmp *c, const char *rw, struct metric *shown)
+/*
+ * The metrics a case shows: the answer of its latency_target search where its baseline ran one (first:
+ * the default gate), its auto metric, mean and p99 latency and response time, and every gate.
+ */
+static size_t shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown)
 {
+	const char *rw = b->first->rw;
 	size_t ns = 0;
 
+	if (searched(b))
+		shown[ns++] = max_at_target;
 	shown[ns++] = metric_for(&(struct metric){ M_AUTO, 0 }, rw);
 	shown[ns++] = (struct metric){ M_LAT_MEAN, 0 };
 	shown[ns++] = (struct metric){ M_LAT_PCT, 99 };
@@ -202,11 +231,11 @@ static bool is_gated(const struct cmp *c, const char *rw, const struct metric *m
 /* The rows of one matched case whose runs can be measured: each shown metric in each direction with data. */
 static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
 {
-	struct metric shown[CMP_MAX_METRICS + 5];
+	struct metric shown[CMP_MAX_METRICS + 6];
 	const char *rw = b->first->rw;
 	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
-	size_t ns = shown_metrics(c, rw, shown), nd = 1, ngated = 0;
-	bool regressed = false, empty = false, better = false, noise = false;
+	size_t ns = shown_metrics(c, b, shown), nd = 1, ngated = 0;
+	bool regressed = false, empty = false, novalue = false, better = false, noise = false;
 
 	if (dirs[0] == RS_TOTAL) {
 		dirs[0] = RS_READ;
@@ -216,6 +245,12 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 		for (size_t i = 0; i < ns; i++) {
 			struct cmp_row row = { .base = b, .cand = k, .d = dirs[di], .m = shown[i] };
 
+			if (row.m.kind == M_MAX_IOPS_AT_TARGET) {
+				if (di)
+					continue;   /* one row, not one per direction */
+				row.d = RS_TOTAL;
+				c->searched = true;
+			}
 			row.gated = is_gated(c, rw, &shown[i], i);
 			if (!agg_value(b, row.d, &row.m, &row.b))
 				continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */
@@ -231,6 +266,7 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 			scale_stat(c, &row.m, &row.c);
 			ngated += row.gated;
 			empty |= row.verdict == CV_EMPTY;
+			novalue |= row.verdict == CV_NO_VALUE;
 			regressed |= row.verdict == CV_REGRESSION;
 			better |= row.gated && row.verdict == CV_BETTER;
 			noise |= row.gated && row.verdict == CV_NOISE;
@@ -241,9 +277,11 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 		return problem_row(c, cap, b, k, CV_NO_VALUE, "baseline: no value of a gated metric");
 	if (empty)
 		c->nempty++;
+	else if (novalue)
+		c->nnovalue++;
 	else if (regressed)
 		c->nregressed++;
-	c->improvements += better && !regressed && !empty;
+	c->improvements += better && !regressed && !empty && !novalue;
 	c->noise += noise;
 	return 0;
 }
@@ -333,9 +371,13 @@ void cmp_release(struct cmp *c)
 static void metric_label(const struct cmp_row *r, bool mib, char *buf, size_t len)
 {
 	char name[32];
+	const char *tgt = json_string_value(json_object_get(r->base->search, "target"));
 
 	if (r->m.kind == M_IOPS || r->m.kind == M_MBPS)
 		snprintf(buf, len, "%s %s", rs_dir_name[r->d], report_unit(&r->m, mib));
+	else if (r->m.kind == M_MAX_IOPS_AT_TARGET)   /* of no one direction; the target it answers */
+		snprintf(buf, len, "%s%s%s (%s)", metric_name(&r->m, name, sizeof(name)), tgt ? " " : "",
+			 tgt ? tgt : "", report_unit(&r->m, mib));
 	else
 		snprintf(buf, len, "%s %s (%s)", rs_dir_name[r->d], metric_name(&r->m, name, sizeof(name)),
 			 report_unit(&r->m, mib));
@@ -417,7 +459,8 @@ static void summary(FILE *f, const struct cmp *c, const char *prefix)
 	fprintf(f, "%s%zu case%s compared: %zu regressed, %zu improved, %zu within noise%s; threshold %g%%, "
 		"gate %s (marked *)\n", prefix, c->ncases, c->ncases == 1 ? "" : "s", c->nregressed,
 		c->improvements, c->noise, more,
-		c->opts.threshold, *gate ? gate : "MB/s for sequential, IOPS for random patterns");
+		c->opts.threshold, *gate ? gate : c->searched ? "max-iops-at-target for latency_target searches, "
+		"else MB/s for sequential, IOPS for random patterns" : "MB/s for sequential, IOPS for random patterns");
 }
 
 /* Why each row that is not a measurement says what it says. */

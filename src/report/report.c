@@ -24,7 +24,7 @@ static const char *const row_candidates[] = {
 const char *report_unit(const struct metric *m, bool mib)
 {
 	switch (m->kind) {
-	case M_IOPS: return "IOPS";
+	case M_IOPS: case M_MAX_IOPS_AT_TARGET: return "IOPS";
 	case M_MBPS: return mib ? "MiB/s" : "MB/s";
 	case M_SS_RATIO: return "%";
 	case M_AUTO: return "";
@@ -64,7 +64,7 @@ double report_scale(const struct metric *m, bool mib, double raw)
 {
 	switch (m->kind) {
 	case M_MBPS: return raw / (mib ? 1048576.0 : 1e6);
-	case M_IOPS: return raw;
+	case M_IOPS: case M_MAX_IOPS_AT_TARGET: return raw;
 	case M_SS_RATIO: return raw * 100.0;
 	default: return raw / 1000.0;
 	}
@@ -651,28 +651,50 @@ static bool group_open_loop(const struct group *g)
 	return false;
 }
 
+static bool same_metric(const struct metric *a, const struct metric *b)
+{
+	return a->kind == b->kind && a->pct == b->pct;
+}
+
+/* Whether the set of metrics the tables show (--metric, else the hint's) has ms, or (ms NULL) a latency. */
+static bool set_has(const struct builder *b, const struct hint *h, const struct metric *ms)
+{
+	size_t n = b->o->nmetrics ? b->o->nmetrics : h->nmetrics;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct metric *x = b->o->nmetrics ? &b->o->metrics[i] : &h->rand[i];
+		const struct metric *y = b->o->nmetrics ? x : &h->seq[i];
+
+		if (ms ? same_metric(x, ms) && same_metric(y, ms) : x->kind >= M_LAT_MEAN || y->kind >= M_LAT_MEAN)
+			return true;
+	}
+	return false;
+}
+
 /*
- * The tables of one asked metric, and for open-loop cases the response-time twin of a latency metric
- * beside it; by default (auto) open-loop cases add the p99 service and response times.
+ * The tables of one asked metric (auto: the hint's m-th), and for open-loop cases the response-time
+ * twin of a latency metric beside it unless the set has it itself; by default (no latency in the
+ * set) open-loop cases add the p99 service and response times.
  */
 static int build_metric(struct builder *b, struct group *g, const char *prof, const struct hint *h,
 			const struct metric *asked, size_t m, bool last)
 {
 	static const struct metric p99[2] = { { M_LAT_PCT, 99 }, { M_RESP_PCT, 99 } };
 	bool open = group_open_loop(g);
+	struct metric shown = *asked;
 	int ret = build_profile(b, g, prof, h, asked, m);
 
-	if (!ret && open && asked->kind >= M_LAT_MEAN && asked->kind <= M_LAT_MAX) {
-		struct metric twin = *asked;
-		bool given = false;
+	/* The hint's metric where its sequential and random ones are the same. */
+	if (shown.kind == M_AUTO && m < h->nmetrics && same_metric(&h->seq[m], &h->rand[m]))
+		shown = h->rand[m];
+	if (!ret && open && shown.kind >= M_LAT_MEAN && shown.kind <= M_LAT_MAX) {
+		struct metric twin = shown;
 
-		twin.kind = (enum metric_kind)(asked->kind + (M_RESP_MEAN - M_LAT_MEAN));
-		for (size_t i = 0; i < b->o->nmetrics; i++)   /* asked for itself: its own tables */
-			given |= b->o->metrics[i].kind == twin.kind && b->o->metrics[i].pct == twin.pct;
-		if (!given)
+		twin.kind = (enum metric_kind)(shown.kind + (M_RESP_MEAN - M_LAT_MEAN));
+		if (!set_has(b, h, &twin))   /* asked for itself: its own tables */
 			ret = build_profile(b, g, prof, h, &twin, m);
 	}
-	for (int k = 0; k < 2 && !ret && open && last && !b->o->nmetrics; k++)
+	for (int k = 0; k < 2 && !ret && open && last && !b->o->nmetrics && !set_has(b, h, NULL); k++)
 		ret = build_profile(b, g, prof, h, &p99[k], m);
 	return ret;
 }

@@ -208,11 +208,10 @@ static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
 	for (size_t c = 0; c < t->nc; c++) {
 		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
 		const json_t *ts = run ? run->timeseries : NULL;
-		const json_t *v = json_object_get(ts, iops ? "iops" : "bw_bytes");
-		double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
-		size_t n = json_array_size(v);
+		const char *key = iops ? "iops" : "bw_bytes";
+		size_t n = json_array_size(json_object_get(ts, key));
 
-		if (!n || !(step > 0))
+		if (!n)
 			continue;
 		xs[ns] = calloc(n, sizeof(double));
 		ys[ns] = calloc(n, sizeof(double));
@@ -220,11 +219,11 @@ static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
 			ns++;
 			goto out;
 		}
-		for (size_t i = 0; i < n; i++) {
-			double raw = json_number_value(json_array_get(v, i));
-
-			xs[ns][i] = (double)(i + 1) * step;
-			ys[ns][i] = iops ? raw : raw / (r->mib ? 1048576.0 : 1e6);
+		n = report_ts_points(ts, key, iops ? 1 : r->mib ? 1048576.0 : 1e6, xs[ns], ys[ns], n);
+		if (!n) {
+			free(xs[ns]);
+			free(ys[ns]);
+			continue;
 		}
 		s[ns] = (struct svg_xy_series){ t->cols[c], xs[ns], ys[ns], n };
 		if (!shade && json_is_true(json_object_get(run->steady, "reached"))) {
@@ -252,13 +251,79 @@ static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
 	fflush(cb.f);
 	ret = add_chart(r, cap, ti, "timeseries", title, &cb, ret);
 out:
-	for (size_t i = 0; i < ns; i++) {
-		free(xs[i]);
-		free(ys[i]);
+	report_xy_free(s, xs, ys, NULL, ns);
+	return ret;
+}
+
+size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max)
+{
+	const json_t *v = json_object_get(ts, key);
+	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
+	size_t n = json_array_size(v);
+
+	if (!(step > 0))
+		return 0;
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = (double)(i + 1) * step;
+		y[i] = json_number_value(json_array_get(v, i)) / div;
 	}
-	free(xs);
-	free(ys);
-	free(s);
+	return n;
+}
+
+/* Legend names of open-loop curves: the cell's, then ": response (from schedule)" whole. */
+#define KEY_CHARS_OPEN 64
+
+/*
+ * Of an open-loop row (a cell's first run has results.timeseries.response_mean_ns): the mean service
+ * time and the mean response time of each sample, two series per column, on a log axis (a backlog's
+ * response time grows by orders of magnitude). Nothing for a closed-loop row.
+ */
+static int chart_timeseries_latency(struct report *r, size_t *cap, size_t ti, size_t ri)
+{
+	static const char *const keys[2] = { "lat_mean_ns", "response_mean_ns" };
+	static const char *const what[2] = { "service (from submission)", "response (from schedule)" };
+	const struct rtable *t = &r->tables[ti];
+	struct svg_xy_series *s = calloc(2 * t->nc, sizeof(*s));
+	double **xs = calloc(2 * t->nc, sizeof(*xs)), **ys = calloc(2 * t->nc, sizeof(*ys));
+	char **names = calloc(2 * t->nc, sizeof(*names)), title[300];
+	size_t ns = 0;
+	int ret = -ENOMEM;
+
+	if (!s || !xs || !ys || !names)
+		goto out;
+	for (size_t c = 0; c < t->nc; c++) {
+		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
+		const json_t *ts = run ? run->timeseries : NULL;
+
+		if (!json_array_size(json_object_get(ts, keys[1])))
+			continue;   /* closed loop */
+		for (int k = 0; k < 2; k++) {
+			size_t n = json_array_size(json_object_get(ts, keys[k]));
+
+			xs[ns] = calloc(n + 1, sizeof(double));
+			ys[ns] = calloc(n + 1, sizeof(double));
+			if (!xs[ns] || !ys[ns] || asprintf(&names[ns], "%s: %s", t->cols[c], what[k]) < 0) {
+				names[ns] = NULL;
+				ns++;
+				goto out;
+			}
+			n = report_ts_points(ts, keys[k], 1000.0, xs[ns], ys[ns], n);
+			s[ns] = (struct svg_xy_series){ names[ns], xs[ns], ys[ns], n };
+			ns++;
+		}
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s, %s %s: mean latency over time", t->title, dim_label(t->rowdim),
+		 t->rows[ri]);
+	ret = report_draw_xy(r, cap, ti, "timeseries", title, &(struct svg_xy){
+		.title = title, .xlabel = "time (s)", .ylabel = "mean latency (us)", .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR, .logy = true, .key_chars = KEY_CHARS_OPEN });
+out:
+	report_xy_free(s, xs, ys, names, ns);
 	return ret;
 }
 
@@ -276,51 +341,66 @@ size_t report_percentiles(const struct hist *h, double *x, double *y)
 	return n;
 }
 
-/* Latency percentile curves of one table: a series per measured cell, from the pooled histograms. */
+/*
+ * Latency percentile curves of one table: a series per measured cell, from the pooled histograms; an
+ * open-loop cell's service time (from submission) followed by its response time (from the scheduled
+ * time), each named so. A closed-loop cell has the one curve, named as the cell.
+ */
 static int chart_latency(struct report *r, size_t *cap, size_t ti)
 {
 	enum { NG = REPORT_PCT_POINTS };
 	const struct rtable *t = &r->tables[ti];
 	size_t cells = t->nr * t->nc, ns = 0;
-	struct svg_xy_series *s = calloc(cells, sizeof(*s));
-	double *x = calloc(cells * NG, sizeof(*x)), *y = calloc(cells * NG, sizeof(*y));
-	char **names = calloc(cells, sizeof(*names)), title[300];
+	struct svg_xy_series *s = calloc(2 * cells, sizeof(*s));
+	double *x = calloc(2 * cells * NG, sizeof(*x)), *y = calloc(2 * cells * NG, sizeof(*y));
+	char **names = calloc(2 * cells, sizeof(*names)), title[300];
 	struct chartbuf cb;
+	bool open = false;
 	int ret = -ENOMEM;
 
 	if (!s || !x || !y || !names)
 		goto out;
 	for (size_t i = 0; i < cells; i++) {
 		const struct rcell *cell = &t->cells[i];
-		size_t n;
+		const struct hist *h[2];
+		bool resp;
 
 		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count)
 			continue;
-		n = report_percentiles(&cell->c->lat[cell->d], &x[ns * NG], &y[ns * NG]);
-		if (!n)
-			continue;
-		/* The column (the device, usually), then the row where there are several. */
-		if (asprintf(&names[ns], "%s%s%s", t->cols[i % t->nc], t->nr > 1 ? ", " : "",
-			     t->nr > 1 ? t->rows[i / t->nc] : "") < 0) {
-			names[ns] = NULL;
-			goto out;
+		h[0] = &cell->c->lat[cell->d];
+		h[1] = &cell->c->resp[cell->d];
+		resp = h[1]->count > 0;
+		for (int k = 0; k < 1 + resp; k++) {
+			size_t n = report_percentiles(h[k], &x[ns * NG], &y[ns * NG]);
+
+			if (!n)
+				continue;
+			/* The column (the device, usually), then the row where there are several. */
+			if (asprintf(&names[ns], "%s%s%s%s", t->cols[i % t->nc], t->nr > 1 ? ", " : "",
+				     t->nr > 1 ? t->rows[i / t->nc] : "", !resp ? "" : k ?
+				     ": response (from schedule)" : ": service (from submission)") < 0) {
+				names[ns] = NULL;
+				goto out;
+			}
+			s[ns] = (struct svg_xy_series){ names[ns], &x[ns * NG], &y[ns * NG], n };
+			ns++;
 		}
-		s[ns] = (struct svg_xy_series){ names[ns], &x[ns * NG], &y[ns * NG], n };
-		ns++;
+		open |= resp;
 	}
 	ret = 0;
 	if (!ns)
 		goto out;
-	snprintf(title, sizeof(title), "%s: latency percentiles", t->title);
+	snprintf(title, sizeof(title), "%s: latency percentiles%s", t->title,
+		 open ? ", service and response time" : "");
 	if ((ret = open_buf(&cb)))
 		goto out;
 	ret = svg_xy(cb.f, &(struct svg_xy){
 		.title = title, .xlabel = "percentile", .ylabel = "latency (us)", .series = s, .nseries = ns,
-		.xscale = SVG_X_NINES, .logy = true });
+		.xscale = SVG_X_NINES, .logy = true, .key_chars = open ? KEY_CHARS_OPEN : 0 });
 	fflush(cb.f);
 	ret = add_chart(r, cap, ti, "latency", title, &cb, ret);
 out:
-	for (size_t i = 0; names && i < cells; i++)
+	for (size_t i = 0; names && i < 2 * cells; i++)
 		free(names[i]);
 	free(names);
 	free(s);
@@ -432,7 +512,8 @@ int report_charts(struct report *r)
 		if (!ret && (fl & RC_HEATMAP) && t->nr > 1 && t->nc > 1)
 			ret = chart_heatmap(r, &cap, ti);
 		for (size_t ri = 0; !ret && (fl & RC_TIMESERIES) && ri < t->nr; ri++)
-			ret = chart_timeseries(r, &cap, ti, ri);
+			if (!(ret = chart_timeseries(r, &cap, ti, ri)))
+				ret = chart_timeseries_latency(r, &cap, ti, ri);
 		if (!ret && (fl & RC_LATENCY))
 			ret = chart_latency(r, &cap, ti);
 		if (!ret && (fl & RC_WSAT))

@@ -96,8 +96,8 @@ size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max)
 	return n;
 }
 
-static int draw(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
-		const struct svg_xy *c)
+int report_draw_xy(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
+		   const struct svg_xy *c)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -109,6 +109,20 @@ static int draw(struct report *r, size_t *cap, size_t ti, const char *kind, cons
 	ret = svg_xy(f, c);
 	fclose(f);
 	return report_add_chart(r, cap, ti, kind, title, buf, ret);
+}
+
+void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(xs[i]);
+		free(ys[i]);
+		if (names)
+			free(names[i]);
+	}
+	free(xs);
+	free(ys);
+	free(names);
+	free(s);
 }
 
 /* "COLUMN" or "COLUMN, ROW" where the table has several rows; NULL on no memory. */
@@ -154,19 +168,11 @@ int report_chart_wsat(struct report *r, size_t *cap, size_t ti)
 	if (!ns)
 		goto out;
 	snprintf(title, sizeof(title), "%s: IOPS against data written", t->title);
-	ret = draw(r, cap, ti, "wsat", title, &(struct svg_xy){
+	ret = report_draw_xy(r, cap, ti, "wsat", title, &(struct svg_xy){
 		.title = title, .xlabel = "data written (GB)", .ylabel = "IOPS", .series = s, .nseries = ns,
 		.xscale = SVG_X_LINEAR });
 out:
-	for (size_t i = 0; i < ns; i++) {
-		free(xs[i]);
-		free(ys[i]);
-		free(names[i]);
-	}
-	free(xs);
-	free(ys);
-	free(names);
-	free(s);
+	report_xy_free(s, xs, ys, names, ns);
 	return ret;
 }
 
@@ -184,7 +190,7 @@ static int chart_busiest(struct report *r, size_t *cap, size_t ti, size_t best)
 		return -ENOMEM;
 	snprintf(title, sizeof(title), "%s: latency percentiles at the most IOPS (%s %s, %s %s)", t->title,
 		 t->coldim, t->cols[best % t->nc], t->rowdim, t->rows[best / t->nc]);
-	ret = n ? draw(r, cap, ti, "demand-latency", title, &(struct svg_xy){
+	ret = n ? report_draw_xy(r, cap, ti, "demand-latency", title, &(struct svg_xy){
 		.title = title, .xlabel = "percentile", .ylabel = "latency (us)",
 		.series = &(struct svg_xy_series){ name, x, y, n }, .nseries = 1, .xscale = SVG_X_NINES,
 		.logy = true }) : 0;
@@ -240,7 +246,7 @@ int report_chart_demand(struct report *r, size_t *cap, size_t ti)
 	if (best == SIZE_MAX)
 		goto out;
 	snprintf(title, sizeof(title), "%s: demand intensity", t->title);
-	ret = draw(r, cap, ti, "demand", title, &(struct svg_xy){
+	ret = report_draw_xy(r, cap, ti, "demand", title, &(struct svg_xy){
 		.title = title, .xlabel = "IOPS", .ylabel = "latency (us)", .series = s, .nseries = ns,
 		.xscale = SVG_X_LINEAR, .logy = true });
 	if (!ret)

@@ -526,12 +526,12 @@ static double legend_below(const struct legend *lg)
 }
 
 /* Entry i: its sample is drawn by the caller left of *x + 28, the name follows. */
-static void legend_entry(FILE *f, const struct legend *lg, size_t i, const char *name, double *x,
-			 double *y)
+static void legend_entry(FILE *f, const struct legend *lg, size_t i, const char *name, size_t chars,
+			 double *x, double *y)
 {
 	*x = lg->x + (double)(i % lg->ncols) * lg->colw;
 	*y = lg->y + (double)(i / lg->ncols) * KEY_H + KEY_H / 2;
-	text(f, *x + 30, *y + 4, "start", 0, 12, name, KEY_CHARS);
+	text(f, *x + 30, *y + 4, "start", 0, 12, name, chars);
 }
 
 static void key_line(FILE *f, size_t s, double x, double y)
@@ -718,7 +718,7 @@ int svg_lines(FILE *f, const struct svg_lines *c)
 		else
 			lines_series(f, c, s, &ya, &fr);
 		fputs("<g class=\"key\">\n", f);
-		legend_entry(f, &lg, s, c->series[s].name, &x, &y);
+		legend_entry(f, &lg, s, c->series[s].name, KEY_CHARS, &x, &y);
 		if (c->bars)
 			key_bar(f, s, x, y);
 		else
@@ -1082,6 +1082,12 @@ static void shade_rect(FILE *f, double x, double y, double w, double h)
 		"fill-opacity=\"0.2\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>\n", x, y, w, h);
 }
 
+/* How many characters of a legend name an xy chart shows. */
+static size_t key_chars(const struct svg_xy *c)
+{
+	return c->key_chars ? c->key_chars : KEY_CHARS;
+}
+
 /* Plot area and legend: the first and last x labels may reach past the plot's ends. */
 static double xy_layout(const struct svg_xy *c, struct axis *xa, struct axis *ya, struct frame *fr,
 			struct legend *lg, bool shade)
@@ -1089,9 +1095,9 @@ static double xy_layout(const struct svg_xy *c, struct axis *xa, struct axis *ya
 	double w = 0, under = has_text(c->xlabel) ? 46 : 26;
 
 	for (size_t s = 0; s < c->nseries; s++)
-		w = fmax(w, textw(c->series[s].name, KEY_CHARS, 12));
+		w = fmax(w, textw(c->series[s].name, key_chars(c), 12));
 	if (shade)
-		w = fmax(w, textw(c->shade_label, KEY_CHARS, 12));
+		w = fmax(w, textw(c->shade_label, key_chars(c), 12));
 	legend_plan(lg, w, c->nseries + shade);
 	fr->t = TOP;
 	fr->l = (has_text(c->ylabel) ? 34 : 10) + ticks_width(ya) + 8;
@@ -1137,13 +1143,13 @@ int svg_xy(FILE *f, const struct svg_xy *c)
 	for (size_t s = 0; s < c->nseries; s++) {
 		xy_series(f, c, s, &xa, &ya);
 		fputs("<g class=\"key\">\n", f);
-		legend_entry(f, &lg, s, c->series[s].name, &x, &y);
+		legend_entry(f, &lg, s, c->series[s].name, key_chars(c), &x, &y);
 		key_line(f, s, x, y);
 		fputs("</g>\n", f);
 	}
 	if (shade) {
 		fputs("<g class=\"key\">\n", f);
-		legend_entry(f, &lg, c->nseries, c->shade_label, &x, &y);
+		legend_entry(f, &lg, c->nseries, c->shade_label, key_chars(c), &x, &y);
 		shade_rect(f, x, y - 6, 24, 12);
 		fputs("</g>\n", f);
 	}

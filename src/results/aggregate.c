@@ -291,16 +291,26 @@ static double lat_of(const struct hist *h, const struct metric *m)
 	}
 }
 
-/* M_MAX_IOPS_AT_TARGET: the answer of the case's latency_target search; false without one. */
+/*
+ * M_MAX_IOPS_AT_TARGET: the answers of the case's latency_target searches, one sample per measured run
+ * whose results.search holds one (repeats of a search: mean and stddev); false without any.
+ */
 static bool search_value(const struct agg_case *c, struct agg_stat *out)
 {
-	const json_t *v = json_object_get(c->search, "max_iops");
+	double *v = calloc(c->nruns + 1, sizeof(*v));
+	size_t n = 0;
 
-	if (!json_is_number(v))
+	if (!v)
 		return false;
-	out->n = 1;
-	out->mean = json_number_value(v);
-	return true;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const json_t *m = json_object_get(c->runs[i]->search, "max_iops");
+
+		if (json_is_number(m))
+			v[n++] = json_number_value(m);
+	}
+	agg_stat_of(v, n, out);
+	free(v);
+	return n > 0;
 }
 
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out)

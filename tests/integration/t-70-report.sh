@@ -281,6 +281,17 @@ golden report-openloop.json 0 "$SSDBENCH" report --format json openloop/base
 golden compare-openloop.txt 0 "$SSDBENCH" compare openloop/base openloop/slow
 golden compare-openloop-resp.txt 3 "$SSDBENCH" compare --metric resp-p99.99 openloop/base openloop/slow
 
+# --- latency_target searches: compare gates on the answer (max-iops-at-target) ---------------------
+# search/base, search/lower, search/none: openloop/base made final results of a search
+# (search-craft.jq, tests/fixtures/results/README.md): answers 2062 and 2072, 1700 and 1710, none.
+golden compare-search.txt 3 "$SSDBENCH" compare search/base search/lower
+golden compare-search-none.txt 3 "$SSDBENCH" compare search/base search/none
+golden compare-search-self.txt 0 "$SSDBENCH" compare --metric max_iops_at_target search/base search/base
+"$SSDBENCH" compare --junit "$TMPDIR/search.xml" search/base search/none >/dev/null 2>&1 && fail "compare search/base search/none: exit 0"
+grep -q 'name="randread 4k qd1 t1: max-iops-at-target p99&lt;=5ms (IOPS)"><failure type="no-value"' "$TMPDIR/search.xml" ||
+	fail "JUnit of a candidate without a search: no no-value failure of max-iops-at-target: $(cat "$TMPDIR/search.xml")"
+ok "JUnit names max-iops-at-target and fails it as no-value"
+
 # --- the data verification table: golden, its counts from the result files, only where verified --
 # verify/: 001 clean, 002 with 4 mismatches (failed), 003 verification off (tests/fixtures/results/README.md).
 golden report-verify.txt 0 "$SSDBENCH" report verify

@@ -4,9 +4,10 @@
 # delivering its rate): the closed-loop peak first, then probes that follow the stop rules of search.h
 # (the first at the peak, halving to bracket, bisection), a result file per run marked in the manifest
 # and in results.search_probe, results.search in the final result, one case in report, check's
-# max_iops_at_target (pass, violation exit 3, a case without a search exit 2), a job without a runtime
-# refused (exit 2). Truth: zram throttled by cgroup v1 blkio to 2000 read IOPS, p99<=20ms, 4k
-# randread QD 16: max_iops within 5 % of 2000 (needs the open-loop engine of branch rate).
+# max_iops_at_target (pass, violation exit 3, a case without a search exit 2), compare's gated
+# max-iops-at-target row, a job without a runtime refused (exit 2). Truth: zram throttled by cgroup v1
+# blkio to 2000 read IOPS, p99<=20ms, 4k randread QD 16: max_iops within 5 % of 2000 (needs the
+# open-loop engine of branch rate).
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq python3
@@ -135,6 +136,12 @@ rc=0
 assert_eq "$rc" 2 "a case without a search cannot give max_iops_at_target"
 grep -q "ran no latency_target search" plain.err || fail "no reason: $(cat plain.err)"
 ok "the error names the missing search"
+
+# compare: the search's answer shown first and gated by default (docs/report.md#compare).
+"$SSDBENCH" compare "$dir" "$dir" >cmp.txt 2>cmp.err || fail "compare of the search with itself: exit $? ($(cat cmp.err))"
+grep -q "^randread 4k qd4 t1  *max-iops-at-target p99<=20ms (IOPS) \*  *$max\(\.0*\)\?  *$max\(\.0*\)\?  *+0.0%  *ok$" cmp.txt ||
+	fail "compare shows no gated max-iops-at-target row of $max: $(cat cmp.txt)"
+ok "compare gates on max-iops-at-target ($max IOPS)"
 
 # --progress never: no search lines.
 "$SSDBENCH" run --engine null --rw randread --qd 4 --span 64m --runtime 100ms --progress never \
