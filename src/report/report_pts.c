@@ -281,22 +281,22 @@ size_t report_sequence_points(const json_t *ts, const char *key, double scale, d
 	return n;
 }
 
-/* A table's device: the label of its first measured case. */
-static const char *table_label(const struct rtable *t)
-{
-	for (size_t i = 0; i < t->nr * t->nc; i++)
-		if (t->cells[i].c)
-			return t->cells[i].c->label;
-	return NULL;
-}
-
 static bool same(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Whether an earlier table drew this profile's sequence on this device in this unit. */
-static bool sequence_drawn(const struct report *r, size_t ti)
+/* Whether a cell of table t before cell end holds a case of device label. */
+static bool has_label(const struct rtable *t, const char *label, size_t end)
+{
+	for (size_t i = 0; i < end; i++)
+		if (t->cells[i].c && same(t->cells[i].c->label, label))
+			return true;
+	return false;
+}
+
+/* Whether the sequence of device label was drawn already: by an earlier table of the profile in its unit. */
+static bool sequence_drawn(const struct report *r, size_t ti, const char *label)
 {
 	const struct rtable *t = &r->tables[ti];
 
@@ -304,7 +304,7 @@ static bool sequence_drawn(const struct report *r, size_t ti)
 		const struct rtable *o = &r->tables[k];
 
 		if ((o->chart_flags & RC_SEQUENCE) && same(o->profile, t->profile) && !strcmp(o->unit, t->unit) &&
-		    same(table_label(o), table_label(t)))
+		    has_label(o, label, o->nr * o->nc))
 			return true;
 	}
 	return false;
@@ -352,10 +352,11 @@ static size_t series_of(const char **names, size_t *ns, const char *name)
 	return (*ns)++;
 }
 
-int report_chart_sequence(struct report *r, size_t *cap, size_t ti)
+/* The sequence chart of table ti's profile on device label. */
+static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *label)
 {
 	const struct rtable *t = &r->tables[ti];
-	const char *label = table_label(t), *key = "bw_bytes", *ylabel = r->mib ? "MiB/s" : "MB/s";
+	const char *key = "bw_bytes", *ylabel = r->mib ? "MiB/s" : "MB/s";
 	const struct rs_run **runs = calloc(r->set->n + 1, sizeof(*runs));
 	const char **names = calloc(r->set->n + 1, sizeof(*names));
 	size_t *idx = calloc(r->set->n + 1, sizeof(*idx)), n, ns = 0, *len = NULL;
@@ -367,7 +368,7 @@ int report_chart_sequence(struct report *r, size_t *cap, size_t ti)
 	if (!runs || !names || !idx)
 		goto out;
 	ret = 0;
-	if (!label || !t->unit[0] || sequence_drawn(r, ti) || !(n = sequence_runs(r->set, t->profile, label, runs, idx)))
+	if (!(n = sequence_runs(r->set, t->profile, label, runs, idx)))
 		goto out;
 	if (!strcmp(t->unit, "IOPS")) {
 		key = "iops";
@@ -421,5 +422,22 @@ out:
 	free(idx);
 	free(names);
 	free(runs);
+	return ret;
+}
+
+int report_chart_sequence(struct report *r, size_t *cap, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	int ret = 0;
+
+	if (!t->unit[0])
+		return 0;
+	/* Each device of the table once, in the order of its cells. */
+	for (size_t i = 0; i < t->nr * t->nc && !ret; i++) {
+		const char *label = t->cells[i].c ? t->cells[i].c->label : NULL;
+
+		if (label && !has_label(t, label, i) && !sequence_drawn(r, ti, label))
+			ret = draw_sequence(r, cap, ti, label);
+	}
 	return ret;
 }
