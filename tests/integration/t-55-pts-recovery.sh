@@ -93,8 +93,8 @@ assert_eq "$(jq -c '[.tables[] | select([.cells[][] | select(.n > 0) | .metric] 
 	"snia-xsr: a row per access group (ag1 and ag3 share their job but not their case)"
 "$SSDBENCH" report --plot "$TMPDIR/xsr-plot" "$out" >/dev/null 2>&1 || fail "report --plot of snia-xsr exited $?"
 assert_eq "$(ls "$TMPDIR/xsr-plot" | grep -c -- '-sequence.svg$')" 2 "snia-xsr: sequence charts in MB/s and in IOPS"
-"$SSDBENCH" report --format html "$out" | grep -q 'snia-xsr on [^<]*: the runs in sequence' ||
-	fail "snia-xsr: no sequence chart in the HTML report"
+"$SSDBENCH" report --format html "$out" >"$TMPDIR/xsr.html" || fail "report --format html of snia-xsr exited $?"
+grep -q 'snia-xsr on [^<]*: the runs in sequence' "$TMPDIR/xsr.html" || fail "snia-xsr: no sequence chart in the HTML report"
 ok "snia-xsr: three access groups back to back, tables and sequence charts"
 
 # --- SIGINT during a wait: exit 130 at once, no run started ------------------------------------------
