@@ -29,6 +29,8 @@ struct progress {
 void progress_update(void *ctx, const struct run_progress *p);
 /* run_opts.phase_progress callback (layout). */
 void progress_phase(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* The line of an idle wait before a run of case what: the time left. */
+void progress_idle(struct progress *pg, const char *what, double left_s);
 /* Erases the line before other output. */
 void progress_clear(struct progress *pg);
 
@@ -38,5 +40,7 @@ void format_rate(double v, char *buf, size_t len);
 void format_amount(const struct amount *a, char *buf, size_t len);
 /* One line of a job's parameters as given (before resolution): the main ones, then non-defaults. */
 void format_job(const struct job *j, char *buf, size_t len);
+/* format_job of a profile's case, after "idle 5s before each run; " where it has an idle wait. */
+void format_case(const struct job *j, uint64_t idle_ns, char *buf, size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 #define SSDBENCH_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "job.h"
 
@@ -25,6 +26,7 @@ struct axis {
 	const char *name;    /* canonical parameter name, or "cases" */
 	char **values;       /* parameter values, or case names */
 	struct kvlist *cases;/* for "cases": the parameters of each case; else NULL */
+	uint64_t *idle_ns;   /* for "cases": the idle before each run of each case (NULL: none) */
 	size_t n;
 };
 
@@ -53,6 +55,19 @@ int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, cha
  * ownership of names (each string and the array) and cases on success.
  */
 int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen);
+
+/*
+ * Sets the idle time of the named cases (profiles: a case's "idle"): idle_ns[i] for case i of the
+ * cases axis, n of them. Returns 0, -ENOMEM, or -EINVAL when the plan has no cases axis of n cases.
+ */
+int plan_set_idle(struct plan *p, const uint64_t *idle_ns, size_t n);
+
+/*
+ * How long the session waits, with no I/O, before each run of case k (a named case's "idle"): 0
+ * for a case without one and for a plan without named cases. Not a job parameter: --set cannot
+ * set it, and results hold it in profile.idle_before_ns, not in job.
+ */
+uint64_t plan_case_idle(const struct plan *p, size_t k);
 
 /* Appends a pair to a list (copies both). Returns 0 or -ENOMEM. */
 int kvlist_add(struct kvlist *l, const char *key, const char *val);

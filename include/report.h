@@ -84,6 +84,7 @@ enum report_chart_flags {
 	RC_LATENCY = 1 << 4,
 	RC_WSAT = 1 << 5,       /* IOPS against the bytes written so far (SNIA PTS-E WSAT) */
 	RC_DEMAND = 1 << 6,     /* latency against IOPS, a line per column (SNIA PTS-E DIRTH) */
+	RC_SEQUENCE = 1 << 7,   /* a profile's runs in run order on one time axis (SNIA PTS-E HIR, XSR) */
 };
 
 /* The hint's "crossover": where the random column reaches ratio x the sequential one. */
@@ -185,9 +186,29 @@ int report_crossover_note(struct rtable *t, const struct report_crossover *x);
  * sample i, in GB (10^9), y[i] its IOPS. At most max points; returns how many.
  */
 size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max);
-/* The charts of kind wsat and demand of table ti (report_pts.c); 0 or -ENOMEM. */
+/* The charts of kind wsat, demand and sequence of table ti (report_pts.c); 0 or -ENOMEM. */
 int report_chart_wsat(struct report *r, size_t *cap, size_t ti);
 int report_chart_demand(struct report *r, size_t *cap, size_t ti);
+/*
+ * The sequence chart: every measured run of the table's profile on its device, in the order the
+ * runs started, on one time axis (seconds since the first run started), the samples of each run's
+ * time series in the table's unit (IOPS, MB/s or MiB/s, mean latency), a series per case and a gap
+ * after each run, so that idle waits and other cases' runs show as gaps. Drawn once per profile,
+ * device and unit (the first table that asks for it).
+ */
+int report_chart_sequence(struct report *r, size_t *cap, size_t ti);
+/*
+ * Where run's time series starts on a sequence chart, in seconds after t0 (seconds since 1970):
+ * its end less its measured runtime (results.runtime_ns), not before its start.
+ */
+double report_sequence_origin(const struct rs_run *run, double t0);
+/*
+ * The points of one run on a sequence chart: sample i of results.timeseries ts at x = origin_s +
+ * (i + 1) x the interval (its end), y = its value of key ("iops", "bw_bytes", "lat_mean_ns") x scale.
+ * At most max points; returns how many (0 without a positive interval).
+ */
+size_t report_sequence_points(const json_t *ts, const char *key, double scale, double origin_s, double *x,
+			      double *y, size_t max);
 /*
  * The percentile curve of h (report_html.c): x the percentiles 1 .. 99.9999 as far into the tail as
  * h's count supports, y their latencies in us. x and y hold REPORT_PCT_POINTS; returns how many.

@@ -52,4 +52,7 @@ int result_validate(const json_t *root, char *err, size_t errlen);
  */
 int result_check_values(const json_t *root, char *err, size_t errlen);
 
+/* An RFC 3339 UTC timestamp (started_at, finished_at) as seconds since 1970-01-01; NAN if it is none. */
+double result_time_s(const char *t);
+
 #endif

@@ -69,6 +69,7 @@ struct rs_run {
 	char *key;                /* the case: job parameters, target-relative amounts as given */
 	struct rs_op op[RS_NDIR];
 	uint64_t runtime_ns;
+	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
 	const json_t *timeseries; /* results.timeseries */
 	const json_t *steady;     /* results.steady_state, or NULL */
 	uint64_t stalled_ns;      /* results.stalls: how long the process did not run (0: no stall) */

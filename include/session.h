@@ -28,6 +28,7 @@ struct entry {
 	struct job job;
 	char name[128];
 	bool prepare;
+	uint64_t idle_ns;            /* the wait before each of its runs (a named case's "idle"), 0: none */
 };
 
 struct session {

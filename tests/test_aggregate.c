@@ -662,6 +662,43 @@ static void test_prepare_runs_are_left_out(void **state)
 }
 
 /*
+ * A profile's named cases may share every job parameter (snia-hir's wait states, snia-xsr's first
+ * and third access groups): their names keep them apart. Plain jobs group by parameters alone.
+ */
+static void test_named_cases_of_a_profile_with_one_job_stay_apart(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("A", 2000), c = read_spec("A", 3000);
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	a.profile = b.profile = c.profile = "snia-xsr";
+	a.case_name = "ag1-seq1m";
+	b.case_name = "ag3-seq1m";
+	c.case_name = "ag1-seq1m";
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &b);
+	add(&set, &c);
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.cases[0].nruns, 2);
+	assert_string_equal(g.cases[1].first->case_name, "ag3-seq1m");
+	agg_release(&g);
+	rs_release(&set);
+	/* Without a profile, the case name (a comma list's) does not make a case. */
+	a.profile = b.profile = NULL;
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &b);
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.cases[0].nruns, 2);
+	agg_release(&g);
+	rs_release(&set);
+}
+
+/*
  * ss-ratio (seed 001's Figure 8): the steady value over the run's peak, averaged over the runs that
  * reached steady state; a run that did not reach it has no value, and a case with none has none.
  */
@@ -1023,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_seed_label_price_and_repeat_count_do_not_make_a_case),
 		cmocka_unit_test(test_relative_span_matches_targets_of_different_sizes),
 		cmocka_unit_test(test_prepare_runs_are_left_out),
+		cmocka_unit_test(test_named_cases_of_a_profile_with_one_job_stay_apart),
 		cmocka_unit_test(test_ss_ratio_is_over_the_runs_that_reached_steady_state),
 		cmocka_unit_test(test_failed_runs_are_counted_not_measured),
 		cmocka_unit_test(test_verification_of_every_run_adds_up_per_case),

@@ -70,11 +70,30 @@ static void test_summary_says_what_verify_checked_and_found(void **state)
 	free(s);
 }
 
+/* A case with an idle wait says so before its parameters, in --dry-run and profiles show. */
+static void test_format_case_puts_the_idle_before_the_parameters(void **state)
+{
+	char plain[256], idle[256], tiny[8];
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	format_job(&j, plain, sizeof(plain));
+	format_case(&j, 0, idle, sizeof(idle));
+	assert_string_equal(idle, plain);
+	format_case(&j, 5000000000ull, idle, sizeof(idle));
+	assert_true(!strncmp(idle, "idle 5s before each run; ", 25));
+	assert_string_equal(idle + 25, plain);
+	format_case(&j, 250000000ull, tiny, sizeof(tiny));
+	assert_string_equal(tiny, "idle 25");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_without_verify_has_no_verify_line),
 		cmocka_unit_test(test_summary_says_what_verify_checked_and_found),
+		cmocka_unit_test(test_format_case_puts_the_idle_before_the_parameters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -745,7 +745,7 @@ static void test_profile_report_hint_takes_pts_charts_and_a_crossover(void **sta
 	(void)state;
 	write_profile("pts", HEAD("pts")
 		      "  \"matrix\": { \"bs\": [\"4k\", \"1m\"], \"rw\": [\"randwrite\", \"write\"] },\n"
-		      "  \"report\": { \"rows\": \"bs\", \"columns\": \"rw\", \"charts\": [\"wsat\", \"demand\"],\n"
+		      "  \"report\": { \"rows\": \"bs\", \"columns\": \"rw\", \"charts\": [\"wsat\", \"demand\", \"sequence\"],\n"
 		      "    \"metric\": [\"lat-mean\", \"lat-p99.999\", \"lat-max\"],\n"
 		      "    \"crossover\": { \"random\": \"randwrite\", \"sequential\": \"write\", \"ratio\": 0.9 } }\n"
 		      "}\n", path, sizeof(path));
@@ -769,6 +769,71 @@ static void test_profile_report_hint_takes_pts_charts_and_a_crossover(void **sta
 		 "  \"report\": { \"rows\": \"bs\",\n"
 		 "    \"crossover\": 0.9 }\n"
 		 "}\n", 6, "report.crossover", "expected");
+}
+
+/* A named case's "idle": the wait before each of its runs, read through plan_case_idle, never a parameter. */
+static void test_profile_case_idle_is_read_per_case_and_is_no_job_parameter(void **state)
+{
+	char path[PATH_MAX], name[64], err[256];
+	struct profile p;
+	struct job j;
+
+	(void)state;
+	write_profile("idle", HEAD("idle")
+		      "  \"matrix\": { \"rw\": [\"randwrite\", \"write\"], \"cases\": [\n"
+		      "    { \"name\": \"ws5\", \"idle\": \"5s\", \"runtime\": \"5s\", \"repeat\": 3 },\n"
+		      "    { \"name\": \"base\", \"runtime\": \"30m\" },\n"
+		      "    { \"name\": \"ws-ms\", \"idle\": \"250ms\" },\n"
+		      "    { \"name\": \"ws0\", \"idle\": 0 } ] },\n"
+		      "  \"report\": { \"rows\": \"case\", \"charts\": [\"sequence\"] }\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	assert_int_equal(plan_ncases(&p.plan), 8);
+	/* The cases axis is inner: case k is rw k / 4, case k % 4. */
+	for (size_t k = 0; k < 8; k++) {
+		static const uint64_t want[] = { 5000000000ull, 0, 250000000ull, 0 };
+
+		assert_int_equal(plan_case_idle(&p.plan, k), want[k % 4]);
+		assert_int_equal(plan_case(&p.plan, k, &j, name, sizeof(name), err, sizeof(err)), 0);
+	}
+	assert_int_equal(plan_case(&p.plan, 0, &j, name, sizeof(name), err, sizeof(err)), 0);
+	assert_string_equal(name, "randwrite-ws5");
+	assert_int_equal(j.repeat, 3);
+	/* Not a parameter: --set cannot reach it. */
+	assert_int_equal(plan_set(&p.plan, "idle", "1s", err, sizeof(err)), -ENOENT);
+	profile_release(&p);
+	/* A plan without named cases has no idle. */
+	plan_init(&p.plan);
+	assert_int_equal(plan_case_idle(&p.plan, 0), 0);
+	plan_release(&p.plan);
+}
+
+static void test_profile_error_bad_idle_names_its_case_and_line(void **state)
+{
+	(void)state;
+	load_bad("e-idle-neg", HEAD("e-idle-neg")
+		 "  \"matrix\": { \"cases\": [\n"
+		 "    { \"name\": \"a\",\n"
+		 "      \"idle\": \"-5s\" } ] }\n"
+		 "}\n", 7, "matrix.cases[0].idle", "not a duration");
+	load_bad("e-idle-unit", HEAD("e-idle-unit")
+		 "  \"matrix\": { \"cases\": [\n"
+		 "    { \"name\": \"a\", \"idle\": \"5 parsecs\" } ] }\n"
+		 "}\n", 6, "matrix.cases[0].idle", "unit");
+	load_bad("e-idle-type", HEAD("e-idle-type")
+		 "  \"matrix\": { \"cases\": [\n"
+		 "    { \"name\": \"a\", \"idle\": true } ] }\n"
+		 "}\n", 6, "matrix.cases[0].idle", "duration");
+	/* Anywhere but in a named case, it is refused as no parameter. */
+	load_bad("e-idle-axis", HEAD("e-idle-axis")
+		 "  \"matrix\": { \"idle\": [\"5s\", \"10s\"] }\n"
+		 "}\n", 5, "matrix.idle", "named case");
+	load_bad("e-idle-defaults", HEAD("e-idle-defaults")
+		 "  \"defaults\": { \"idle\": \"5s\" }\n"
+		 "}\n", 5, "defaults.idle", "named case");
+	load_bad("e-idle-prepare", HEAD("e-idle-prepare")
+		 "  \"prepare\": [ { \"rw\": \"write\", \"idle\": \"5s\" } ]\n"
+		 "}\n", 5, "prepare[0].idle", "named case");
 }
 
 static void test_profile_error_report_not_an_object(void **state)
@@ -957,6 +1022,8 @@ int main(void)
 		cmocka_unit_test(test_profile_report_hint_takes_a_list_of_metrics),
 		cmocka_unit_test(test_profile_report_hint_takes_pts_charts_and_a_crossover),
 		cmocka_unit_test(test_profile_error_combination_refused_by_job_check),
+		cmocka_unit_test(test_profile_case_idle_is_read_per_case_and_is_no_job_parameter),
+		cmocka_unit_test(test_profile_error_bad_idle_names_its_case_and_line),
 		cmocka_unit_test(test_profile_find_on_the_search_path),
 		cmocka_unit_test(test_jsonlines_nested_paths_and_array_indices),
 		cmocka_unit_test(test_jsonlines_of_a_fixture_profile),

@@ -1080,6 +1080,34 @@ static void test_report_charts_of_an_open_loop_run_show_the_response_time(void *
 	rs_release(&set);
 }
 
+static void test_report_sequence_points_place_each_sample_after_the_run_origin(void **state)
+{
+	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f], s:[f,f,f]}", "interval_ns", (json_int_t)500000000,
+			       "iops", 100.0, 50.0, 25.0, "bw_bytes", 409600.0, 204800.0, 102400.0,
+			       "lat_mean_ns", 1000.0, 2000.0, 4000.0);
+	struct rs_run run = { .started_s = 1000.0, .finished_s = 1012.5, .runtime_ns = 2000000000 };
+	double x[4], y[4];
+
+	(void)state;
+	/* Its samples start at its end less its measured time: 10.5 s after t0 = 1000. */
+	assert_float_equal(report_sequence_origin(&run, 1000.0), 10.5, 1e-9);
+	/* Never before its own start (a runtime longer than the cut timestamps show). */
+	run.runtime_ns = 20000000000ull;
+	assert_float_equal(report_sequence_origin(&run, 990.0), 10.0, 1e-9);
+	assert_int_equal(report_sequence_points(ts, "iops", 1, 10.5, x, y, 4), 3);
+	assert_float_equal(x[0], 11.0, 1e-12);
+	assert_float_equal(x[2], 12.0, 1e-12);
+	assert_float_equal(y[1], 50, 0);
+	assert_int_equal(report_sequence_points(ts, "bw_bytes", 1e-6, 0, x, y, 2), 2);
+	assert_float_equal(y[0], 0.4096, 1e-12);
+	assert_int_equal(report_sequence_points(ts, "lat_mean_ns", 1e-3, 0, x, y, 4), 3);
+	assert_float_equal(y[2], 4, 1e-12);
+	assert_int_equal(report_sequence_points(ts, "iops", 1, NAN, x, y, 4), 0);
+	json_object_set_new(ts, "interval_ns", json_integer(0));
+	assert_int_equal(report_sequence_points(ts, "iops", 1, 0, x, y, 4), 0);
+	json_decref(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1107,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_report_ts_points_are_the_samples_over_time),
 		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
 		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
+		cmocka_unit_test(test_report_sequence_points_place_each_sample_after_the_run_origin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

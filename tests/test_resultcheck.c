@@ -76,7 +76,8 @@ static void resolved_job(struct job *j, const char *engine)
 static json_t *written_doc_v(const char *engine, bool failed, const struct verify_result *ver)
 {
 	struct run_context ctx = { .command_line = "ssdbench run --rw randrw f.dat", .profile = "fill-degradation",
-				   .case_name = "randrw-4k", .repeat_index = 1, .repeat_count = 2, .round = 3 };
+				   .case_name = "randrw-4k", .repeat_index = 1, .repeat_count = 2, .round = 3,
+				   .idle_before_ns = 5000000000ull };
 	struct target t = { .kind = TARGET_FILE, .fd = -1, .size = 1ull << 30, .lbs = 512, .pbs = 4096 };
 	struct run_result res = { .status = failed ? RUN_FAILED : RUN_OK };
 	struct job j;
@@ -417,6 +418,7 @@ static void test_values_below_their_minimum_or_above_their_maximum_are_refused(v
 		  ">= 1" },
 		{ "a negative price", "job/price", "-1", "job.price", ">= 0 or null" },
 		{ "repeat_index 0", "profile/repeat_index", "0", "profile.repeat_index", ">= 1" },
+		{ "idle_before_ns 0", "profile/idle_before_ns", "0", "profile.idle_before_ns", ">= 1" },
 		{ "NVMe namespace ID 0", "target/nsid", "0", "target.nsid", ">= 1" },
 	};
 

@@ -50,6 +50,8 @@ static const char usage_run_tail[] =
 	"      --profile NAME|PATH     run a profile (ssdbench profiles lists them)\n"
 	"      --set NAME=VALUE        override a parameter of every case; a comma list replaces an axis\n"
 	"      --dry-run               print the cases, what each writes and the time; touch nothing\n"
+	"      --idle-scale FACTOR     multiply the idle waits of a profile's cases (snia-hir), e.g.\n"
+	"                              0.01 for a try-out; 0 leaves them out (default 1)\n"
 	"  -o, --output DIR            where results go (default ./results)\n"
 	"      --json                  print each result as JSON on stdout instead of the table\n"
 	"      --progress WHEN         auto (when stderr is a terminal), always or never\n"

@@ -47,7 +47,7 @@ static void show_plan(const struct profile *p)
 	for (size_t k = 0; k < n; k++) {
 		if (plan_case(&p->plan, k, &j, name, sizeof(name), err, sizeof(err)))
 			continue;
-		format_job(&j, line, sizeof(line));
+		format_case(&j, plan_case_idle(&p->plan, k), line, sizeof(line));
 		printf("  %4zu %-20s %s\n", k + 1, name, line);
 	}
 }

@@ -38,6 +38,7 @@ enum {
 	OPT_SET,
 	OPT_PROFILE,
 	OPT_DRY_RUN,
+	OPT_IDLE_SCALE,
 };
 
 struct run_cli {
@@ -47,6 +48,7 @@ struct run_cli {
 	struct profile prof;
 	bool have_profile;
 	bool dry_run;
+	double idle_scale;       /* --idle-scale: the factor of every case's idle (1) */
 	const char *output;
 	bool json;
 	int progress;            /* -1 never, 0 auto, 1 always */
@@ -117,6 +119,7 @@ static struct option *build_options(void)
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -169,6 +172,18 @@ static int parse_progress(const char *v)
 	return -2;
 }
 
+/* --idle-scale: a plain decimal, at most 1000. */
+static int parse_idle_scale(const char *v, double *out)
+{
+	const char *end;
+
+	if (parse_decimal(v, out, &end) || *end || *out > 1000) {
+		cli_error("--idle-scale: '%s': expected a factor 0..1000, such as 0.01", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_cli *c, int argc, char **argv)
 {
 	struct option *opts = build_options();
@@ -189,6 +204,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_SET: ret = set_kv(c, optarg); break;
 		case OPT_PROFILE: c->profile_arg = optarg; break;
 		case OPT_DRY_RUN: c->dry_run = true; break;
+		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
 				ret = -EINVAL;
@@ -269,6 +285,8 @@ static int make_entries(const struct run_cli *c, struct entry *e, size_t nprep, 
 		if (i < nprep) {
 			snprintf(e[i].name, sizeof(e[i].name), "%s", c->prof.prepare_names[i]);
 			e[i].prepare = true;
+		} else {
+			e[i].idle_ns = (uint64_t)llround((double)plan_case_idle(&c->plan, i - nprep) * c->idle_scale);
 		}
 		if (ret || job_check(&e[i].job, err, sizeof(err))) {
 			cli_error("%s%s%s", i < nprep ? e[i].name : "", i < nprep ? ": " : "", err);
@@ -684,7 +702,7 @@ static void estimate(const struct job *j, double rate, double *bytes, double *se
 static void dry_run_target(const struct run_cli *c, const struct target *t, const struct entry *e,
 			   size_t n)
 {
-	double rate = assumed_rate(t), total_b = 0, total_s = 0, b, s;
+	double rate = assumed_rate(t), total_b = 0, total_s = 0, idle_s = 0, b, s;
 	char line[1024], hb[32], size[32];
 	unsigned runs = 0;
 
@@ -699,12 +717,13 @@ static void dry_run_target(const struct run_cli *c, const struct target *t, cons
 
 		estimate(j, rate, &b, &s);
 		b *= j->repeat;
-		s *= j->repeat;
+		s = (s + (double)e[i].idle_ns / 1e9) * j->repeat;
+		idle_s += (double)e[i].idle_ns / 1e9 * j->repeat;
 		total_b += b;
 		total_s += s;
 		runs += j->repeat;
 		human_bytes(b, hb, sizeof(hb));
-		format_job(j, line, sizeof(line));
+		format_case(j, e[i].idle_ns, line, sizeof(line));
 		if (e[i].prepare)
 			printf("%5s %-24s %12s %9.0fs  %s\n", "prep", e[i].name, hb, s, line);
 		else
@@ -712,6 +731,8 @@ static void dry_run_target(const struct run_cli *c, const struct target *t, cons
 	}
 	human_bytes(total_b, hb, sizeof(hb));
 	printf("total: %u runs, %s written, about %.0f s (%.1f h)", runs, hb, total_s, total_s / 3600);
+	if (idle_s > 0)
+		printf(", of which %.0f s idle", idle_s);
 	if (c->have_profile && c->prof.rounds.max)
 		printf(" per round; up to %u rounds until steady state", c->prof.rounds.max);
 	printf("\n");
@@ -825,7 +846,7 @@ out:
 int cmd_run(int argc, char **argv)
 {
 	static char *scratch[] = { SCRATCH_FILE };
-	struct run_cli c = { .output = "results" };
+	struct run_cli c = { .output = "results", .idle_scale = 1 };
 	int ret = EXIT_USAGE;
 
 	plan_init(&c.plan);

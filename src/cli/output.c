@@ -95,6 +95,17 @@ void progress_clear(struct progress *pg)
 	}
 }
 
+void progress_idle(struct progress *pg, const char *what, double left_s)
+{
+	if (!pg->enabled)
+		return;
+	fprintf(stderr, "\r\033[K[%u/%u] ", pg->case_no, pg->ncases);
+	esc_text(stderr, what);
+	fprintf(stderr, ": idle (no I/O), %.1f s left", left_s);
+	fflush(stderr);
+	pg->drawn = true;
+}
+
 void progress_update(void *ctx, const struct run_progress *p)
 {
 	struct progress *pg = ctx;
@@ -137,6 +148,20 @@ void progress_phase(void *ctx, const char *what, uint64_t done, uint64_t total)
 		100.0 * (double)done / (double)total, (double)total / 1048576.0);
 	fflush(stderr);
 	pg->drawn = true;
+}
+
+void format_case(const struct job *j, uint64_t idle_ns, char *buf, size_t len)
+{
+	char idle[32];
+	size_t pre = 0;
+
+	if (idle_ns && len) {
+		format_duration_exact(idle_ns, idle, sizeof(idle));
+		pre = (size_t)snprintf(buf, len, "idle %s before each run; ", idle);
+		if (pre >= len)
+			return;
+	}
+	format_job(j, buf + pre, len - pre);
 }
 
 void format_amount(const struct amount *a, char *buf, size_t len)

@@ -264,7 +264,7 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 	struct run_context ctx = { .command_line = s->cmdline, .profile = s->profile,
 				   .case_name = s->named || e->prepare ? e->name : NULL, .repeat_index = rep,
 				   .repeat_count = e->job.repeat, .phase = e->prepare ? "prepare" : NULL,
-				   .round = round };
+				   .round = round, .idle_before_ns = e->idle_ns };
 	struct run_result res;
 	int ret;
 
@@ -356,7 +356,8 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 {
 	struct run_context ctx = { .command_line = s->cmdline, .profile = s->profile,
 				   .case_name = s->named ? e->name : NULL, .repeat_index = rep,
-				   .repeat_count = e->job.repeat, .round = round, .search_probe = "peak" };
+				   .repeat_count = e->job.repeat, .round = round, .search_probe = "peak",
+				   .idle_before_ns = e->idle_ns };
 	struct job j = e->job;
 	struct run_result peak, res;
 	struct search se;
@@ -410,6 +411,28 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 }
 
 /*
+ * A case's idle before one of its runs (docs/profiles.md, "idle"): no I/O for e->idle_ns, in slices
+ * of at most 100 ms so that a signal, or standard output's reader going away (which sends none),
+ * ends it as it ends a run. Returns 0, or EXIT_INTERRUPTED.
+ */
+#define IDLE_SLICE_NS 100000000ull
+
+static int idle_wait(struct session *s, const struct entry *e)
+{
+	uint64_t end = clock_ns() + e->idle_ns, now;
+
+	while (!stopped(s) && (now = clock_ns()) < end) {
+		uint64_t left = end - now, nap = left < IDLE_SLICE_NS ? left : IDLE_SLICE_NS;
+		struct timespec ts = { (time_t)(nap / 1000000000ull), (long)(nap % 1000000000ull) };
+
+		progress_idle(&s->pg, e->name, (double)left / 1e9);
+		nanosleep(&ts, NULL);   /* EINTR (a signal): the loop looks at the stop flag */
+	}
+	progress_clear(&s->pg);
+	return stopped(s) ? EXIT_INTERRUPTED : 0;
+}
+
+/*
  * The cases with their repeats, once. For rounds, *tracked gets the mean metric of the cases the
  * rounds select (NAN if none ran). Returns the worst exit code so far (130 ends at once).
  */
@@ -427,6 +450,8 @@ static int run_matrix(struct session *s, unsigned round, double *tracked)
 			int ret;
 
 			s->pg.case_no = (unsigned)k + 1;
+			if (cases[k].idle_ns && idle_wait(s, &cases[k]))
+				return EXIT_INTERRUPTED;
 			ret = cases[k].job.lt_ns ? run_search(s, &cases[k], rep, round)
 				: run_entry(s, &cases[k], rep, round, track ? &v : NULL);
 			if (ret == EXIT_INTERRUPTED)

@@ -63,6 +63,7 @@ static void axis_release(struct axis *a)
 	}
 	free(a->values);
 	free(a->cases);
+	free(a->idle_ns);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -169,7 +170,7 @@ int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, cha
 
 int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen)
 {
-	struct axis a = { "cases", names, cases, n };
+	struct axis a = { "cases", names, cases, NULL, n };
 	struct job scratch;
 	int ret;
 
@@ -289,4 +290,41 @@ int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t 
 	if (!p->naxes)
 		snprintf(name, namelen, "%s", rw_name(j->rw));
 	return 0;
+}
+
+/* The index of the named cases' axis (p->naxes if none); *div: the cases per step of it. */
+static size_t cases_axis(const struct plan *p, size_t *div)
+{
+	size_t d = plan_ncases(p), i;
+
+	for (i = 0; i < p->naxes; i++) {
+		d /= p->axes[i].n;
+		if (p->axes[i].cases)
+			break;
+	}
+	*div = d;
+	return i;
+}
+
+int plan_set_idle(struct plan *p, const uint64_t *idle_ns, size_t n)
+{
+	size_t div, i = cases_axis(p, &div);
+	struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+
+	if (!a || a->n != n)
+		return -EINVAL;
+	free(a->idle_ns);
+	a->idle_ns = malloc(n * sizeof(*a->idle_ns));
+	if (!a->idle_ns)
+		return -ENOMEM;
+	memcpy(a->idle_ns, idle_ns, n * sizeof(*a->idle_ns));
+	return 0;
+}
+
+uint64_t plan_case_idle(const struct plan *p, size_t k)
+{
+	size_t div, i = cases_axis(p, &div);
+	const struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+
+	return a && a->idle_ns && div ? a->idle_ns[k / div % a->n] : 0;
 }

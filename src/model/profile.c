@@ -47,6 +47,15 @@ static int lerr(struct loader *l, const char *keypath, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* KEYPATH names no parameter; "idle" belongs to named cases only (it is no job parameter). */
+static int unknown_param(struct loader *l, const char *keypath, const char *key)
+{
+	if (!strcmp(key, "idle"))
+		return lerr(l, keypath, "not a parameter: \"idle\" is a key of a named case (matrix.cases), "
+			    "the wait before each of its runs");
+	return lerr(l, keypath, "unknown parameter (see ssdbench help run)");
+}
+
 /* Checks one parameter and adds it to list (if not NULL) or sets it on j. */
 static int load_param(struct loader *l, const char *keypath, const char *key, json_t *v,
 		      struct job *j, struct kvlist *list)
@@ -56,7 +65,7 @@ static int load_param(struct loader *l, const char *keypath, const char *key, js
 	int ret;
 
 	if (!job_is_param(key))
-		return lerr(l, keypath, "unknown parameter (see ssdbench help run)");
+		return unknown_param(l, keypath, key);
 	if (!format_json_scalar(v, text, sizeof(text)))
 		return lerr(l, keypath, "expected a string, number or boolean");
 	job_init(&scratch);
@@ -68,9 +77,25 @@ static int load_param(struct loader *l, const char *keypath, const char *key, js
 	return 0;
 }
 
-/* A parameter object (defaults, a prepare job, a named case). "name" is taken where allowed. */
+/* A named case's "idle": a duration as the parameters write them ("5s", "500ms"). */
+static int load_idle(struct loader *l, const char *keypath, json_t *v, uint64_t *idle)
+{
+	char msg[256], text[64];
+
+	if (!json_is_string(v) && !json_is_integer(v))
+		return lerr(l, keypath, "expected a duration such as \"5s\"");
+	format_json_scalar(v, text, sizeof(text));
+	if (parse_duration(text, idle, msg, sizeof(msg)))
+		return lerr(l, keypath, "%s", msg);
+	return 0;
+}
+
+/*
+ * A parameter object (defaults, a prepare job, a named case). "name" is taken where name is given,
+ * "idle" where idle is.
+ */
 static int load_params(struct loader *l, const char *path, json_t *obj, struct job *j,
-		       struct kvlist *list, const char **name)
+		       struct kvlist *list, const char **name, uint64_t *idle)
 {
 	const char *key;
 	json_t *v;
@@ -87,6 +112,11 @@ static int load_params(struct loader *l, const char *path, json_t *obj, struct j
 			*name = json_string_value(v);
 			continue;
 		}
+		if (idle && !strcmp(key, "idle")) {
+			if ((ret = load_idle(l, sub, v, idle)))
+				return ret;
+			continue;
+		}
 		if ((ret = load_param(l, sub, key, v, j, list)))
 			return ret;
 	}
@@ -98,7 +128,7 @@ static int load_defaults(struct loader *l, json_t *root, struct profile *p)
 	json_t *d = json_object_get(root, "defaults");
 
 	p->plan.base.soft_bounds = true;
-	return d ? load_params(l, "defaults", d, &p->plan.base, NULL, NULL) : 0;
+	return d ? load_params(l, "defaults", d, &p->plan.base, NULL, NULL, NULL) : 0;
 }
 
 static int load_cases(struct loader *l, json_t *arr, struct profile *p)
@@ -106,15 +136,16 @@ static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 	size_t n = json_array_size(arr), i;
 	char **names = calloc(n ? n : 1, sizeof(*names)), sub[128];
 	struct kvlist *cases = calloc(n ? n : 1, sizeof(*cases));
+	uint64_t *idle = calloc(n ? n : 1, sizeof(*idle));
 	int ret = 0;
 
-	if (!names || !cases)
+	if (!names || !cases || !idle)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
 		const char *name = NULL;
 
 		snprintf(sub, sizeof(sub), "matrix.cases[%zu]", i);
-		ret = load_params(l, sub, json_array_get(arr, i), NULL, &cases[i], &name);
+		ret = load_params(l, sub, json_array_get(arr, i), NULL, &cases[i], &name, &idle[i]);
 		if (!ret && !name)
 			ret = lerr(l, sub, "a named case needs a \"name\"");
 		if (!ret && !(names[i] = strdup(name)))
@@ -122,8 +153,12 @@ static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 	}
 	if (!ret && n == 0)
 		ret = lerr(l, "matrix.cases", "expected a non-empty list of case objects");
-	if (!ret && !(ret = plan_add_cases(&p->plan, names, cases, n, l->err, l->errlen)))
-		return 0;
+	if (!ret && !(ret = plan_add_cases(&p->plan, names, cases, n, l->err, l->errlen))) {
+		ret = plan_set_idle(&p->plan, idle, n);
+		free(idle);
+		return ret;
+	}
+	free(idle);
 	for (i = 0; i < n && names && cases; i++) {
 		free(names[i]);
 		kvlist_release(&cases[i]);
@@ -141,7 +176,7 @@ static int load_axis(struct loader *l, const char *key, json_t *arr, struct prof
 
 	snprintf(path, sizeof(path), "matrix.%s", key);
 	if (!job_is_param(key))
-		return lerr(l, path, "unknown parameter (see ssdbench help run)");
+		return unknown_param(l, path, key);
 	if (!json_is_array(arr) || n == 0)
 		return lerr(l, path, "expected a non-empty list of values");
 	vals = calloc(n, sizeof(*vals));
@@ -203,7 +238,7 @@ static int load_prepare(struct loader *l, json_t *root, struct profile *p)
 		const char *name = NULL;
 
 		snprintf(sub, sizeof(sub), "prepare[%zu]", i);
-		if ((ret = load_params(l, sub, json_array_get(a, i), NULL, &p->prepare[i], &name)))
+		if ((ret = load_params(l, sub, json_array_get(a, i), NULL, &p->prepare[i], &name, NULL)))
 			return ret;
 		snprintf(sub, sizeof(sub), "prepare-%zu", i + 1);
 		if (!(p->prepare_names[i] = strdup(name ? name : sub)))
@@ -254,7 +289,7 @@ static int load_rounds(struct loader *l, json_t *root, struct profile *p)
 		if (strcmp(key, "select") && strcmp(key, "metric") && strcmp(key, "window"))
 			return unknown_key(l, "rounds.until", key, "select, metric, window");
 	if ((ret = load_params(l, "rounds.until.select", json_object_get(u, "select"), NULL,
-			       &p->rounds.select, NULL)))
+			       &p->rounds.select, NULL, NULL)))
 		return ret;
 	if ((ret = load_uint(l, "rounds.until.window", json_object_get(u, "window"), 2, 1000,
 			     &p->rounds.window)))
@@ -334,18 +369,19 @@ static int report_metric(struct loader *l, const char *path, json_t *v)
 static int report_charts(struct loader *l, json_t *v)
 {
 	static const char *const charts[] = { "lines", "bars", "heatmap", "timeseries", "latency", "wsat",
-					      "demand", NULL };
+					      "demand", "sequence", NULL };
 	char sub[64];
 	size_t i;
 	json_t *c;
 
 	if (!json_is_array(v))
 		return lerr(l, "report.charts", "expected a list of lines, bars, heatmap, timeseries, latency, wsat, "
-			    "demand");
+			    "demand, sequence");
 	json_array_foreach(v, i, c) {
 		snprintf(sub, sizeof(sub), "report.charts[%zu]", i);
 		if (!json_is_string(c) || !in_list(json_string_value(c), charts))
-			return lerr(l, sub, "unknown chart (lines, bars, heatmap, timeseries, latency, wsat, demand)");
+			return lerr(l, sub, "unknown chart (lines, bars, heatmap, timeseries, latency, wsat, demand, "
+				    "sequence)");
 	}
 	return 0;
 }

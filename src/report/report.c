@@ -125,7 +125,7 @@ struct hint {
 static unsigned chart_flag(const char *s)
 {
 	static const char *const names[] = { "lines", "bars", "heatmap", "timeseries", "latency", "wsat",
-					     "demand" };
+					     "demand", "sequence" };
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))

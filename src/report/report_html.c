@@ -520,6 +520,8 @@ int report_charts(struct report *r)
 			ret = report_chart_wsat(r, &cap, ti);
 		if (!ret && (fl & RC_DEMAND))
 			ret = report_chart_demand(r, &cap, ti);
+		if (!ret && (fl & RC_SEQUENCE))
+			ret = report_chart_sequence(r, &cap, ti);
 	}
 	for (size_t i = 0; i < r->agg.n && !ret; i++)
 		if (r->agg.cases[i].search)

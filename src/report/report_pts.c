@@ -260,3 +260,184 @@ out:
 	free(y);
 	return ret;
 }
+
+double report_sequence_origin(const struct rs_run *run, double t0)
+{
+	double origin = run->finished_s - (double)run->runtime_ns / 1e9;
+
+	/* Never before the run's own start (the two timestamps are cut to milliseconds). */
+	return (origin > run->started_s ? origin : run->started_s) - t0;
+}
+
+size_t report_sequence_points(const json_t *ts, const char *key, double scale, double origin_s, double *x,
+			      double *y, size_t max)
+{
+	const json_t *v = json_object_get(ts, key);
+	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
+	size_t n = json_array_size(v);
+
+	if (!(step > 0) || !isfinite(origin_s))
+		return 0;
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = origin_s + (double)(i + 1) * step;
+		y[i] = json_number_value(json_array_get(v, i)) * scale;
+	}
+	return n;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether a cell of table t before cell end holds a case of device label. */
+static bool has_label(const struct rtable *t, const char *label, size_t end)
+{
+	for (size_t i = 0; i < end; i++)
+		if (t->cells[i].c && same(t->cells[i].c->label, label))
+			return true;
+	return false;
+}
+
+/* Whether the sequence of device label was drawn already: by an earlier table of the profile in its unit. */
+static bool sequence_drawn(const struct report *r, size_t ti, const char *label)
+{
+	const struct rtable *t = &r->tables[ti];
+
+	for (size_t k = 0; k < ti; k++) {
+		const struct rtable *o = &r->tables[k];
+
+		if ((o->chart_flags & RC_SEQUENCE) && same(o->profile, t->profile) && !strcmp(o->unit, t->unit) &&
+		    has_label(o, label, o->nr * o->nc))
+			return true;
+	}
+	return false;
+}
+
+static const struct rs_run *const *g_seq_runs;
+
+static int by_start(const void *a, const void *b)
+{
+	const struct rs_run *x = g_seq_runs[*(const size_t *)a], *y = g_seq_runs[*(const size_t *)b];
+
+	if (x->started_s != y->started_s)
+		return x->started_s < y->started_s ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The measured runs of profile on device label that have a time series, in the order they started. */
+static size_t sequence_runs(const struct rs_set *s, const char *profile, const char *label,
+			    const struct rs_run **runs, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rs_run *run = &s->runs[i];
+
+		if (run->prepare || run->search_probe || !same(run->profile, profile) || !same(run->label, label) ||
+		    !json_array_size(json_object_get(run->timeseries, "iops")) || !isfinite(run->started_s))
+			continue;
+		runs[n] = run;
+		idx[n] = n;
+		n++;
+	}
+	g_seq_runs = runs;
+	qsort(idx, n, sizeof(*idx), by_start);
+	return n;
+}
+
+/* The series of case name: its index among names (added if new), or ns on no memory. */
+static size_t series_of(const char **names, size_t *ns, const char *name)
+{
+	for (size_t i = 0; i < *ns; i++)
+		if (same(names[i], name))
+			return i;
+	names[*ns] = name;
+	return (*ns)++;
+}
+
+/* The sequence chart of table ti's profile on device label. */
+static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *label)
+{
+	const struct rtable *t = &r->tables[ti];
+	const char *key = "bw_bytes", *ylabel = r->mib ? "MiB/s" : "MB/s";
+	const struct rs_run **runs = calloc(r->set->n + 1, sizeof(*runs));
+	const char **names = calloc(r->set->n + 1, sizeof(*names));
+	size_t *idx = calloc(r->set->n + 1, sizeof(*idx)), n, ns = 0, *len = NULL;
+	double scale = 1 / (r->mib ? 1048576.0 : 1e6), t0, **xs = NULL, **ys = NULL;
+	struct svg_xy_series *s = NULL;
+	char title[300];
+	int ret = -ENOMEM;
+
+	if (!runs || !names || !idx)
+		goto out;
+	ret = 0;
+	if (!(n = sequence_runs(r->set, t->profile, label, runs, idx)))
+		goto out;
+	if (!strcmp(t->unit, "IOPS")) {
+		key = "iops";
+		ylabel = "IOPS";
+		scale = 1;
+	} else if (!strcmp(t->unit, "us")) {
+		key = "lat_mean_ns";
+		ylabel = "mean latency (us)";
+		scale = 1e-3;
+	}
+	ret = -ENOMEM;
+	xs = calloc(n, sizeof(*xs));
+	ys = calloc(n, sizeof(*ys));
+	len = calloc(n, sizeof(*len));
+	s = calloc(n, sizeof(*s));
+	if (!xs || !ys || !len || !s)
+		goto out;
+	/* Room per case: its runs' samples and a gap after each run. */
+	for (size_t i = 0; i < n; i++)
+		len[series_of(names, &ns, runs[i]->case_name)] += json_array_size(json_object_get(runs[i]->timeseries, key)) + 1;
+	for (size_t k = 0; k < ns; k++) {
+		if (!(xs[k] = calloc(len[k], sizeof(double))) || !(ys[k] = calloc(len[k], sizeof(double))))
+			goto out;
+		s[k] = (struct svg_xy_series){ names[k] ? names[k] : "(no case)", xs[k], ys[k], 0 };
+	}
+	t0 = runs[idx[0]]->started_s;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_run *run = runs[idx[i]];
+		struct svg_xy_series *se = &s[series_of(names, &ns, run->case_name)];
+		size_t k = se - s, got;
+
+		got = report_sequence_points(run->timeseries, key, scale, report_sequence_origin(run, t0),
+					     xs[k] + se->n, ys[k] + se->n, len[k] - se->n - 1);
+		se->n += got;
+		xs[k][se->n] = ys[k][se->n] = NAN;   /* the idle or the other cases' runs: a gap */
+		se->n++;
+	}
+	snprintf(title, sizeof(title), "%s on %s: the runs in sequence", t->profile ? t->profile : "jobs", label);
+	ret = report_draw_xy(r, cap, ti, "sequence", title, &(struct svg_xy){
+		.title = title, .xlabel = "time since the first run started (s)", .ylabel = ylabel, .series = s,
+		.nseries = ns, .xscale = SVG_X_LINEAR });
+out:
+	report_xy_free(s, xs, ys, NULL, ns);
+	free(len);
+	free(idx);
+	free(names);
+	free(runs);
+	return ret;
+}
+
+int report_chart_sequence(struct report *r, size_t *cap, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	int ret = 0;
+
+	if (!t->unit[0])
+		return 0;
+	/* Each device of the table once, in the order of its cells. */
+	for (size_t i = 0; i < t->nr * t->nc && !ret; i++) {
+		const char *label = t->cells[i].c ? t->cells[i].c->label : NULL;
+
+		if (label && !has_label(t, label, i) && !sequence_drawn(r, ti, label))
+			ret = draw_sequence(r, cap, ti, label);
+	}
+	return ret;
+}

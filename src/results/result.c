@@ -452,6 +452,8 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 		json_object_set_new(prof, "case", str_or_null(ctx->case_name));
 		json_object_set_new(prof, "phase", json_string(ctx->phase ? ctx->phase : "measure"));
 		json_object_set_new(prof, "round", ctx->round ? json_integer(ctx->round) : json_null());
+		if (ctx->idle_before_ns)
+			json_object_set_new(prof, "idle_before_ns", json_integer((json_int_t)ctx->idle_before_ns));
 		if (res->readback.done)
 			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
 		add_search(o, ctx);

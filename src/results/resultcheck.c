@@ -114,7 +114,7 @@ static const struct field target_fields[] = {
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
 	RANGE("repeat_count", T_INT, 1, 1000), ONE_OF("phase", v_phase), MIN("round", T_INT | T_NULL, 1),
-	END
+	{ .key = "idle_before_ns", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, END
 };
 static const struct field job_steady_fields[] = {
 	ONE_OF("metric", v_metric), MIN("window", T_INT, 1), MIN("round_ns", T_INT, 1),
@@ -678,6 +678,16 @@ static bool instant(const char *t, long long *s, long *ns)
 	*s = (long long)days_of(y, mo, d) * 86400 + h * 3600 + mi * 60 + (sec == 60 ? 59 : sec);
 	*ns = sec == 60 ? 999999999 : frac;
 	return true;
+}
+
+double result_time_s(const char *t)
+{
+	long long s;
+	long ns;
+
+	if (!t || !instant(t, &s, &ns))
+		return NAN;
+	return (double)(s - (long long)days_of(1970, 1, 1) * 86400) + (double)ns / 1e9;
 }
 
 /* The timestamps are instants, in order; *elapsed_ns is the time between them (INT64_MAX if more). */

@@ -338,9 +338,11 @@ static void load_verify(struct rs_run *r, const json_t *v)
 /*
  * The case key: the job without what does not make a case (seed, label, price, repeat count, the
  * journal's path), verify "off" as files from before verify have it: absent, and so a closed loop's
- * rate_iops, rate_bw (0) and arrival.
+ * rate_iops, rate_bw (0) and arrival; with the case's name for a profile's run (case_name non-NULL),
+ * since a profile's named cases may share every job parameter (snia-hir's wait states differ only by
+ * their idle, snia-xsr's first and third access groups only by their length).
  */
-static char *case_key(const json_t *job)
+static char *case_key(const json_t *job, const char *case_name)
 {
 	json_t *k = json_deep_copy(job), *rel;
 	const char *name;
@@ -367,6 +369,8 @@ static char *case_key(const json_t *job)
 	}
 	if (!strcmp(json_string_value(json_object_get(k, "verify")) ?: "", "off"))
 		json_object_del(k, "verify");
+	if (case_name)
+		json_object_set_new(k, " case", json_string(case_name));   /* no parameter starts with a space */
 	s = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(k);
 	return s;
@@ -418,6 +422,8 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 
 	res = json_object_get(root, "results");
 	r->runtime_ns = (uint64_t)json_integer_value(json_object_get(res, "runtime_ns"));
+	r->started_s = result_time_s(json_string_value(json_object_get(root, "started_at")));
+	r->finished_s = result_time_s(json_string_value(json_object_get(root, "finished_at")));
 	for (int d = 0; d < RS_NDIR; d++) {
 		int ret = load_op(&r->op[d], res, d, err, errlen);
 
@@ -435,7 +441,7 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 	load_verify(r, json_object_get(res, "verify"));
 	load_sched(r, json_object_get(res, "schedule"));
 	load_search(r, res);
-	r->key = case_key(r->job);
+	r->key = case_key(r->job, r->profile && !r->prepare ? r->case_name : NULL);
 	return r->key ? 0 : -ENOMEM;
 }
 
