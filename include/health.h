@@ -132,9 +132,9 @@ int health_decode_ocp_c0(struct health_snapshot *s, const void *buf, size_t len,
 
 /*
  * Parses the output of `smartctl --json` (smartmontools 7.x, -a or -x) of an ATA or SCSI drive into s
- * (source smartctl); the mapping is in docs/health.md. Refuses (-EINVAL, err set) text that is not
- * JSON, output of a failed smartctl (exit_status bits 0-1), a device other than ATA or SCSI, and keys
- * of the wrong type.
+ * (source smartctl); the mapping is in docs/health.md. Refuses (-EINVAL, err set, s left empty) text
+ * that is not JSON, output of a failed smartctl (exit_status bits 0-1), a device other than ATA or
+ * SCSI, and keys of the wrong type.
  */
 int health_parse_smartctl(struct health_snapshot *s, const char *text, size_t len, char *err, size_t errlen);
 

@@ -406,12 +406,14 @@ static void test_health_smartctl_vendor_units_and_198(void **state)
 {
 	static const char text[] =
 		"{\"device\": {\"protocol\": \"ATA\"}, \"logical_block_size\": 512, \"smart_status\": {\"passed\": false},"
+		" \"temperature\": {\"current\": -5},"
 		" \"ata_smart_attributes\": {\"table\": ["
 		"{\"id\": 241, \"name\": \"Host_Writes_32MiB\", \"raw\": {\"value\": 100}},"
 		"{\"id\": 198, \"name\": \"Offline_Uncorrectable\", \"raw\": {\"value\": 6}}]},"
 		" \"ata_smart_error_log\": {\"extended\": {\"count\": 12}, \"summary\": {\"count\": 3}}}";
 	static const struct expect want[] = {
 		{HF_CRITICAL_WARNING, 0x04},
+		{HF_TEMPERATURE, 268}, /* -5 C */
 		{HF_MEDIA_ERRORS, 6},
 		{HF_ERROR_LOG_ENTRIES, 12},
 	};
@@ -436,7 +438,7 @@ static void test_health_smartctl_refuses_malformed(void **state)
 		{"{\"smartctl\": {\"exit_status\": 2}, \"device\": {\"protocol\": \"ATA\"}}",
 		 "smartctl JSON: smartctl failed (exit status 2)"},
 		{"{\"device\": {\"protocol\": \"ATA\"}, \"temperature\": {\"current\": \"hot\"}}",
-		 "smartctl JSON: temperature.current is not a non-negative integer"},
+		 "smartctl JSON: temperature.current is not a temperature in Celsius"},
 		{"{\"device\": {\"protocol\": \"ATA\"}, \"power_on_time\": {\"hours\": -1}}",
 		 "smartctl JSON: power_on_time.hours is not a non-negative integer"},
 		{"{\"device\": {\"protocol\": \"ATA\"}, \"smart_status\": {\"passed\": 1}}",

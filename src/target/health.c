@@ -408,8 +408,6 @@ int health_parse_smartctl(struct health_snapshot *s, const char *text, size_t le
 		sj.rc = -EINVAL;
 	}
 	if (!sj.rc) {
-		uint64_t c;
-
 		j = jpath(sj.root, "smart_status.passed");
 		if (j && !json_is_boolean(j)) {
 			snprintf(err, errlen, "smartctl JSON: smart_status.passed is not a boolean");
@@ -418,8 +416,14 @@ int health_parse_smartctl(struct health_snapshot *s, const char *text, size_t le
 			/* failed: "reliability degraded", bit 2 of NVMe's critical warning */
 			health_set(s, HF_CRITICAL_WARNING, json_is_true(j) ? 0 : 0x04);
 		}
-		if (juint(&sj, sj.root, "temperature.current", &c))
-			health_set(s, HF_TEMPERATURE, c + 273);
+		j = jpath(sj.root, "temperature.current");
+		if (j && (!json_is_integer(j) || json_integer_value(j) < -273 ||
+			  json_integer_value(j) > 65000)) {
+			snprintf(err, errlen, "smartctl JSON: temperature.current is not a temperature in Celsius");
+			sj.rc = -EINVAL;
+		} else if (j) {
+			health_set(s, HF_TEMPERATURE, (uint64_t)(json_integer_value(j) + 273));
+		}
 		jset(&sj, s, sj.root, "power_on_time.hours", HF_POWER_ON_HOURS);
 		jset(&sj, s, sj.root, "power_cycle_count", HF_POWER_CYCLES);
 		if (!strcmp(proto, "ATA"))
