@@ -4,7 +4,7 @@
 # tests through real drivers in a VM. V=1 shows commands.
 
 CC      ?= cc
-PKGS    := liburing jansson blkid libisal
+PKGS    := liburing jansson blkid libisal libnvme
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
@@ -15,7 +15,7 @@ CPPFLAGS += -Iinclude -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
             -DSSDBENCH_VERSION='"$(VERSION)"' -DSSDBENCH_GITREV='"$(GITREV)"' \
             -DSSDBENCH_SHARE='"$(PREFIX)/share/ssdbench"'
 CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP -pthread
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lisal) -laio -lm -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lisal -lnvme) -laio -lm -pthread
 PREFIX   ?= /usr/local
 
 ifneq ($(WERROR),0)
