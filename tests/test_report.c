@@ -996,6 +996,20 @@ static void test_report_percentiles_stop_where_the_count_ends(void **state)
 	assert_float_equal(y[3], (double)hist_percentile(&h, 50) / 1000, 0);
 	assert_true(y[3] > 740 && y[3] < 760);
 	hist_release(&h);
+
+	/* Exactly one I/O past p99.9 at 1000 I/Os, one past p99.99 at 10000: both points are drawn. */
+	assert_int_equal(hist_init(&h), 0);
+	for (uint64_t i = 1; i <= 1000; i++)
+		hist_add(&h, i * 1000);
+	n = report_percentiles(&h, x, y);
+	assert_int_equal(n, 10);
+	assert_float_equal(x[n - 1], 99.9, 0);
+	for (uint64_t i = 1001; i <= 10000; i++)
+		hist_add(&h, i * 1000);
+	n = report_percentiles(&h, x, y);
+	assert_int_equal(n, 12);
+	assert_float_equal(x[n - 1], 99.99, 0);
+	hist_release(&h);
 }
 
 /* The charts of tables whose hint asks for "latency" and "timeseries", of open-loop or closed-loop runs. */

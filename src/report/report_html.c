@@ -333,8 +333,12 @@ size_t report_percentiles(const struct hist *h, double *x, double *y)
 							99.99, 99.995, 99.999, 99.9995, 99.9999 };
 	size_t n = 0;
 
-	/* Only as far into the tail as there are I/Os to say something. */
-	for (size_t g = 0; g < REPORT_PCT_POINTS && (1 - grid[g] / 100) * (double)h->count >= 1; g++) {
+	/*
+	 * Only as far into the tail as there are I/Os to say something: at least one I/O past the
+	 * percentile, (100 - p) x count >= 100, with room for the rounding of 100 - p (0.1 comes out
+	 * as 0.09999999999999432 for p99.9, which would leave p99.9 out at exactly 1000 I/Os).
+	 */
+	for (size_t g = 0; g < REPORT_PCT_POINTS && (100 - grid[g]) * (double)h->count >= 100 * (1 - 1e-9); g++) {
 		x[n] = grid[g];
 		y[n++] = (double)hist_percentile(h, grid[g]) / 1000.0;
 	}
