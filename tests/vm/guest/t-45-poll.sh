@@ -21,6 +21,7 @@ pq=$(cat /sys/module/nvme/parameters/poll_queues 2>/dev/null || echo 0)
 dev=${VM_NVME_4K:?}
 name=${dev##*/}
 assert_eq "$(cat "/sys/block/$name/queue/io_poll")" 1 "$dev polls (nvme poll_queues=$pq)"
+echo "# clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 
 # irqs: the interrupts of the namespace's controller so far (every CPU's column of its queue lines).
 irqs() {
