@@ -9,8 +9,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "runstats.h"
+
+/* CLOCK_MONOTONIC in ns: the clock of every time an engine and its worker keep (issue_ns, sched_ns). */
+static inline uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 
 /* One request slot; a worker owns qd of them, each with its own aligned buffer. */
 struct ioreq {
@@ -30,9 +41,16 @@ struct ioreq {
  * What an engine sees of its worker. The worker owns it and sets every field but priv before init;
  * the engine owns priv and appends to done in reap. Only the worker's thread uses it.
  */
+/* engine_ctx.flags: io_uring setup modes a job asks for (iopoll, sqpoll); other engines have none. */
+enum {
+	ENGINE_IOPOLL = 1u << 0,   /* completions reaped by polling the device (IORING_SETUP_IOPOLL) */
+	ENGINE_SQPOLL = 1u << 1,   /* a kernel thread takes the submissions (IORING_SETUP_SQPOLL) */
+};
+
 struct engine_ctx {
 	int fd;                  /* the target, open (not for a no_io engine) */
 	unsigned qd;             /* request slots, and the most requests in flight */
+	unsigned flags;          /* ENGINE_IOPOLL, ENGINE_SQPOLL */
 	void *priv;              /* the engine's state: set by init, freed by exit */
 	struct ioreq *reqs;      /* the qd slots; reqs[i].idx == i */
 	void *bufmem;            /* their buffers, qd x bufsize bytes; NULL for a no_io engine */
@@ -49,6 +67,12 @@ struct engine_ops {
 	/* 0 if the engine can work on this kernel, else -errno (checked before any target is touched).
 	 * NULL: always usable. */
 	int (*probe)(void);
+	/*
+	 * With engine flags (ENGINE_IOPOLL, ENGINE_SQPOLL): sets up a ring of those flags and, with a
+	 * target fd (>= 0, opened O_DIRECT), reads len bytes at offset 0 through it. 0, or -errno with
+	 * *step naming what failed ("setup", "read"). NULL: the engine takes no flags.
+	 */
+	int (*probe_flags)(unsigned flags, int fd, unsigned len, const char **step);
 	/* Sets up c->priv (rings, contexts) for c->qd requests on c->fd. 0 or -errno. NULL: no state. */
 	int (*init)(struct engine_ctx *c);
 	/* Required. Prepares r for submission; nothing reaches the kernel before submit. 0 or -errno. */
@@ -87,5 +111,21 @@ const struct engine_ops *engine_find(const char *name);
 
 /* 0 if the engine can work on this kernel (its probe, if it has one), else -errno. */
 int engine_probe(const struct engine_ops *e);
+
+struct job;
+struct target;
+
+/*
+ * The engine flags of job j (ENGINE_IOPOLL for iopoll, ENGINE_SQPOLL for sqpoll).
+ */
+unsigned engine_flags(const struct job *j);
+
+/*
+ * Before a run: if j asks for iopoll or sqpoll, sets up such a ring and, with iopoll on a target
+ * that exists, issues one direct read of a block at offset 0 through it, so that a device without
+ * poll queues or a kernel that refuses a submission thread is refused at start. 0, or -errno with
+ * a message in err naming the parameter (and nvme.poll_queues for a device that cannot poll).
+ */
+int engine_probe_job(const struct job *j, const struct target *t, char *err, size_t errlen);
 
 #endif

@@ -72,6 +72,8 @@ struct job {
 	unsigned threads;
 	char engine[16];
 	bool direct;
+	bool iopoll;                /* io_uring: completions reaped by polling (IORING_SETUP_IOPOLL) */
+	bool sqpoll;                /* io_uring: a kernel thread takes the submissions (IORING_SETUP_SQPOLL) */
 	struct amount span;
 	bool span_set;              /* span given explicitly (else fill bounds it) */
 	struct amount offset;

@@ -119,12 +119,4 @@ void worker_release(struct worker *w);
 /* The thread body: engine init, the barriers, the loop, engine exit. Returns NULL. */
 void *worker_main(void *arg);
 
-static inline uint64_t clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 #endif

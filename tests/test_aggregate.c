@@ -856,6 +856,41 @@ static void test_verify_makes_a_case_and_the_journal_does_not(void **state)
 	rs_release(&set);
 }
 
+/* iopoll and sqpoll false are the case of files written before them (no key); true is another case. */
+static void test_poll_modes_make_a_case(void **state)
+{
+	struct doc_spec s = read_spec("A", 1000);
+	struct rs_set set;
+	struct agg g;
+	json_t *d;
+	char buf[16];
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &s);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "iopoll", json_false());
+	json_object_set_new(json_object_get(d, "job"), "sqpoll", json_false());
+	add_doc(&set, d);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "sqpoll", json_true());
+	add_doc(&set, d);
+	d = doc_new(&s);
+	json_object_set_new(json_object_get(d, "job"), "iopoll", json_true());
+	add_doc(&set, d);
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.cases[0].nruns, 2);
+	assert_int_equal(g.cases[1].nruns, 1);
+	assert_int_equal(g.cases[2].nruns, 1);
+	assert_string_equal(rs_param_text(set.runs[0].job, "iopoll", buf, sizeof(buf)), "false");
+	assert_string_equal(rs_param_text(set.runs[0].job, "sqpoll", buf, sizeof(buf)), "false");
+	assert_string_equal(rs_param_text(set.runs[2].job, "sqpoll", buf, sizeof(buf)), "true");
+	assert_string_equal(rs_param_text(set.runs[3].job, "iopoll", buf, sizeof(buf)), "true");
+	agg_release(&g);
+	rs_release(&set);
+}
+
 static void test_rounds_count_only_the_last_five(void **state)
 {
 	struct doc_spec s = read_spec("A", 0);
@@ -1065,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_failed_runs_are_counted_not_measured),
 		cmocka_unit_test(test_verification_of_every_run_adds_up_per_case),
 		cmocka_unit_test(test_verify_makes_a_case_and_the_journal_does_not),
+		cmocka_unit_test(test_poll_modes_make_a_case),
 		cmocka_unit_test(test_rounds_count_only_the_last_five),
 		cmocka_unit_test(test_rs_add_json_refuses_wrong_documents_by_name),
 		cmocka_unit_test(test_rs_param_matches_values_as_a_user_writes_them),

@@ -3,6 +3,7 @@
  * engine: the table of engines against the model's list of names (every name has an engine, every
  * engine a name), the hooks each engine must fill, and the names the job's help and errors give.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 
 #include "engine.h"
 #include "job.h"
+#include "target.h"
 
 static const struct engine_ops *const all_ops[] = {
 	&engine_uring_ops, &engine_aio_ops, &engine_psync_ops, &engine_null_ops,
@@ -94,6 +96,38 @@ static void test_engine_names_are_the_jobs(void **state)
 	}
 }
 
+/*
+ * iopoll and sqpoll are io_uring's alone: the flags follow the job, a job without them is never
+ * probed (the target is not even opened), and an engine without probe_flags is refused by name.
+ */
+static void test_engine_poll_flags_and_probe(void **state)
+{
+	struct target t = { .path = "/nonexistent/ssdbench-probe", .kind = TARGET_BLOCK, .fd = -1 };
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(engine_flags(&j), 0);
+	assert_int_equal(engine_probe_job(&j, &t, err, sizeof(err)), 0);
+	j.iopoll = true;
+	assert_int_equal(engine_flags(&j), ENGINE_IOPOLL);
+	j.sqpoll = true;
+	assert_int_equal(engine_flags(&j), ENGINE_IOPOLL | ENGINE_SQPOLL);
+	j.iopoll = false;
+	assert_int_equal(engine_flags(&j), ENGINE_SQPOLL);
+	assert_non_null(engine_uring_ops.probe_flags);
+	for (size_t k = 1; k < NOPS; k++)
+		assert_null(all_ops[k]->probe_flags);
+	assert_int_equal(job_set(&j, "engine", "libaio", err, sizeof(err)), 0);
+	assert_int_equal(engine_probe_job(&j, &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "sqpoll: needs engine=io_uring"));
+	/* io_uring with a target that cannot be opened: refused naming the parameter and the path. */
+	assert_int_equal(job_set(&j, "engine", "io_uring", err, sizeof(err)), 0);
+	assert_int_equal(engine_probe_job(&j, &t, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "sqpoll: '/nonexistent/ssdbench-probe': No such file or directory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_engine_every_engine_has_a_name),
 		cmocka_unit_test(test_engine_probe_is_optional),
 		cmocka_unit_test(test_engine_names_are_the_jobs),
+		cmocka_unit_test(test_engine_poll_flags_and_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

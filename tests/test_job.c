@@ -22,8 +22,8 @@
 #define SEC 1000000000ull
 
 static const char *const spec_params[] = {
-	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "span", "offset",
-	"runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
+	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
+	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
@@ -155,6 +155,10 @@ static void test_job_set_accepts_good_values(void **state)
 		SET("engine", engines[i], !strcmp(j.engine, engines[i]));
 	SET("engine", "io-uring", !strcmp(j.engine, "io_uring"));
 	SET("direct", "false", !j.direct);
+	SET("iopoll", "true", j.iopoll);
+	SET("iopoll", "false", !j.iopoll);
+	SET("sqpoll", "true", j.sqpoll);
+	SET("sqpoll", "off", !j.sqpoll);
 	SET("span", "20%", j.span.kind == AMOUNT_PERCENT && j.span.value == 20.0 && j.span_set);
 	SET("span", "4g", j.span.kind == AMOUNT_BYTES && j.span.bytes == 4 * GiB);
 	SET("offset", "10%", j.offset.kind == AMOUNT_PERCENT && j.offset.value == 10.0);
@@ -207,7 +211,7 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 		{ "stride", "65537x" }, { "stride", "1.5x" }, { "stride", "-2x" },
 		{ "qd", "0", "1..4096" }, { "qd", "4097", "1..4096" }, { "threads", "0", "1..1024" },
 		{ "threads", "1025", "1..1024" }, { "threads", "two" }, { "engine", "aio" }, { "engine", "" },
-		{ "direct", "maybe" }, { "span", "0" }, { "span", "0%" }, { "span", "101%" }, { "span", "2x" },
+		{ "direct", "maybe" }, { "iopoll", "maybe" }, { "sqpoll", "2" }, { "span", "0" }, { "span", "0%" }, { "span", "101%" }, { "span", "2x" },
 		{ "offset", "2x" }, { "offset", "101%" }, { "offset", "q" }, { "runtime", "5parsecs" },
 		{ "runtime", "-1s" }, { "io_limit", "0x" }, { "io_limit", "101%" }, { "io_limit", "4q" },
 		{ "ramp", "1d" }, { "trim", "sometimes" }, { "fill", "2x" }, { "fill", "150%" },
@@ -488,7 +492,9 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 	static const char *const good[] = { "", "interval=10ms", "interval=1h", "bs=8k stride=8k",
 					    "bs=8k stride=1m", "bs=64m stride=16384x",
 					    "verify=on", "verify=on journal=/var/tmp/j.bin", "rate_iops=1000 arrival=poisson",
-					    "rate_bw=10m", "latency_target=p99<=5ms runtime=10s" };
+					    "rate_bw=10m", "latency_target=p99<=5ms runtime=10s",
+					    "iopoll=true", "sqpoll=true", "iopoll=true sqpoll=true",
+					    "sqpoll=true direct=false", "iopoll=true rate_iops=1000" };
 	static const char *const bad[][2] = {
 		{ "interval=9ms", "interval" }, { "interval=61m", "interval" }, { "interval=0", "interval" },
 		{ "bs=8k stride=4k", "stride" }, { "bs=4k stride=6k", "stride" },
@@ -499,6 +505,8 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 		{ "rate_iops=5 rate_bw=1m", "rate_bw" },
 		{ "latency_target=p99<=5ms rate_iops=1000", "latency_target" },
 		{ "latency_target=p99<=5ms", "latency_target" },   /* every probe runs for the runtime */
+		{ "iopoll=true engine=libaio", "iopoll" }, { "sqpoll=true engine=psync", "sqpoll" },
+		{ "iopoll=true engine=null", "iopoll" }, { "iopoll=true direct=false", "iopoll" },
 	};
 	char err[256];
 	struct job j;

@@ -31,8 +31,8 @@
 #include "open_fds.h"
 
 static const char *const spec_params[] = {
-	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "span", "offset",
-	"runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
+	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
+	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "rate_iops", "rate_bw", "arrival",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
@@ -403,6 +403,7 @@ static void test_result_job_has_spec_names_and_numbers(void **state)
 		{ "offset", "1m" }, { "io_limit", "2x" }, { "runtime", "30s" }, { "ramp", "2s" },
 		{ "threads", "4" }, { "qd", "16" }, { "data", "compress:40" },
 		{ "steady_state", "iops:5x60s" }, { "label", "disk A" }, { "price", "99.5" },
+		{ "sqpoll", "true" },
 	};
 	static const char *const ints[] = { "rwmix_write", "bs", "stride", "qd", "threads", "span",
 					    "offset", "runtime", "io_limit", "ramp", "fill", "repeat",
@@ -442,6 +443,8 @@ static void test_result_job_has_spec_names_and_numbers(void **state)
 	assert_string_equal(json_string_value(json_object_get(o, "data")), "compress:40");
 	assert_true(json_is_true(json_object_get(o, "direct")));
 	assert_true(json_is_false(json_object_get(o, "trim")));
+	assert_true(json_is_false(json_object_get(o, "iopoll")));
+	assert_true(json_is_true(json_object_get(o, "sqpoll")));
 	assert_string_equal(json_string_value(json_object_get(o, "label")), "disk A");
 	assert_true(json_real_value(json_object_get(o, "price")) == 99.5);
 	ss = json_object_get(o, "steady_state");

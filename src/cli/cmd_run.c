@@ -459,6 +459,10 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 		cli_error("engine: %s is not available on this kernel (try libaio or psync)", j->engine);
 		return -EINVAL;
 	}
+	if (engine_probe_job(j, t, err, sizeof(err))) {
+		cli_error("%s: %s", e->name, err);
+		return -EINVAL;
+	}
 	if (eng->sync && j->qd > 1) {
 		if (!*warned_qd)
 			cli_warn("engine %s keeps one request in flight; qd %u recorded as 1", j->engine, j->qd);

@@ -210,6 +210,10 @@ void format_job(const struct job *j, char *buf, size_t len)
 	}
 	if (!j->direct)
 		APPEND(" direct=false");
+	if (j->iopoll)
+		APPEND(" iopoll=true");
+	if (j->sqpoll)
+		APPEND(" sqpoll=true");
 	if (j->data != DATA_RANDOM)
 		APPEND(" data=%s", data_name(j, data, sizeof(data)));
 	if (j->ss_metric != SS_OFF)

@@ -368,6 +368,7 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 		w->eng = e;
 		w->ctl = ctl;
 		w->ec.fd = t->fd;
+		w->ec.flags = engine_flags(j);
 		w->id = i;
 		w->ec.qd = e->sync ? 1 : j->qd;
 		w->lbs_align = t->lbs;

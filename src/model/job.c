@@ -383,6 +383,10 @@ static const struct param params[] = {
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
 	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring", "io_uring, libaio, psync or null" },
 	{ "direct", P_BOOL, F(direct), 0, 0, NULL, "true", "O_DIRECT (true) or buffered with fsync at the end" },
+	{ "iopoll", P_BOOL, F(iopoll), 0, 0, NULL, "false",
+	  "io_uring: completions by polling (IORING_SETUP_IOPOLL); needs direct and poll queues (nvme.poll_queues)" },
+	{ "sqpoll", P_BOOL, F(sqpoll), 0, 0, NULL, "false",
+	  "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL)" },
 	{ "span", P_SPECIAL, 0, 0, 0, set_span, "100%", "region touched, bytes or percent of the target" },
 	{ "offset", P_SPECIAL, 0, 0, 0, set_offset, "0", "start of the span, bytes or percent" },
 	{ "runtime", P_DURATION, F(runtime_ns), 0, 0, NULL, "0", "stop after this long (0 = no limit)" },
@@ -582,6 +586,16 @@ int job_check(const struct job *j, char *err, size_t errlen)
 	if (j->ss_metric != SS_OFF && j->ss_round_ns < j->interval_ns) {
 		snprintf(err, errlen, "steady_state: a round (%.3g s) is shorter than the interval (%.3g s)",
 			 (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
+		return -EINVAL;
+	}
+	if ((j->iopoll || j->sqpoll) && strcmp(j->engine, engine_names[ENGINE_URING])) {
+		snprintf(err, errlen, "%s: an io_uring setup flag: needs engine=io_uring, not %s",
+			 j->iopoll ? "iopoll" : "sqpoll", j->engine);
+		return -EINVAL;
+	}
+	if (j->iopoll && !j->direct) {
+		snprintf(err, errlen, "iopoll: polled completions need direct I/O (direct=true); the page cache "
+			 "cannot be polled");
 		return -EINVAL;
 	}
 	if (j->rate_iops && j->rate_bw) {

@@ -18,7 +18,7 @@
 /* Dimensions tried for rows when no hint says, in order. */
 static const char *const row_candidates[] = {
 	"bs", "threads", "qd", "rwmix_write", "fill", "span", "offset", "stride", "io_limit", "runtime",
-	"data", "engine", "direct", "trim", "ramp", "interval", "steady_state", NULL
+	"data", "engine", "direct", "iopoll", "sqpoll", "trim", "ramp", "interval", "steady_state", NULL
 };
 
 const char *report_unit(const struct metric *m, bool mib)

@@ -126,7 +126,8 @@ static const struct field relative_fields[] = {
 static const struct field job_fields[] = {
 	ONE_OF("rw", v_rw), RANGE("rwmix_write", T_INT, 0, 100), RANGE("bs", T_INT, 512, 67108864),
 	MIN("stride", T_INT, 512), MIN("qd", T_INT, 1), RANGE("threads", T_INT, 1, 1024),
-	ONE_OF("engine", v_engine), ANY("direct", T_BOOL), MIN("span", T_INT, 512),
+	ONE_OF("engine", v_engine), ANY("direct", T_BOOL), OPT("iopoll", T_BOOL),
+	OPT("sqpoll", T_BOOL), MIN("span", T_INT, 512),
 	MIN("offset", T_INT, 0), MIN("runtime", T_INT, 0), MIN("io_limit", T_INT, 0),
 	MIN("ramp", T_INT, 0), ANY("trim", T_BOOL), MIN("fill", T_INT, 0),
 	{ .key = "data", .types = T_STR, .pattern = "^(random|zero|compress:([0-9]|[1-9][0-9]|100))$",

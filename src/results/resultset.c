@@ -369,6 +369,11 @@ static char *case_key(const json_t *job, const char *case_name)
 	}
 	if (!strcmp(json_string_value(json_object_get(k, "verify")) ?: "", "off"))
 		json_object_del(k, "verify");
+	/* false is what files from before polled io_uring read as: such runs match them. */
+	if (json_is_false(json_object_get(k, "iopoll")))
+		json_object_del(k, "iopoll");
+	if (json_is_false(json_object_get(k, "sqpoll")))
+		json_object_del(k, "sqpoll");
 	if (case_name)
 		json_object_set_new(k, " case", json_string(case_name));   /* no parameter starts with a space */
 	s = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
@@ -713,6 +718,8 @@ const char *rs_param_text(const json_t *job, const char *name, char *buf, size_t
 		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
 	else if (!v && !strcmp(name, "verify"))
 		snprintf(buf, len, "off");   /* written before verify existed */
+	else if (!v && (!strcmp(name, "iopoll") || !strcmp(name, "sqpoll")))
+		snprintf(buf, len, "false");   /* written before polled io_uring existed */
 	else if (json_is_object(v))
 		snprintf(buf, len, "%s:%lld",
 			 json_string_value(json_object_get(v, "metric")) ?: "?",

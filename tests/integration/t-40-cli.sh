@@ -8,7 +8,7 @@ cd "$TMPDIR"
 assert_exit 0 "$SSDBENCH" --help >help.txt
 grep -q "ssdbench run" help.txt || fail "--help does not mention run"
 assert_exit 0 "$SSDBENCH" help run >help-run.txt
-for p in rw rwmix-write bs stride qd threads engine direct span offset runtime io-limit ramp data seed \
+for p in rw rwmix-write bs stride qd threads engine direct iopoll sqpoll span offset runtime io-limit ramp data seed \
 	interval label price; do
 	grep -q -- "--$p " help-run.txt || fail "help run does not list --$p"
 done
@@ -58,6 +58,11 @@ bad "runtime" --runtime 10y
 bad "io_limit" --io-limit lots
 bad "data" --data ones
 bad "direct" --direct maybe
+bad "iopoll" --iopoll maybe
+bad "sqpoll" --sqpoll 2
+bad "iopoll: an io_uring setup flag: needs engine=io_uring, not libaio" --iopoll true --engine libaio
+bad "sqpoll: an io_uring setup flag: needs engine=io_uring, not psync" --sqpoll true --engine psync
+bad "iopoll: polled completions need direct I/O" --iopoll true --direct false
 bad "stride" --bs 8k --stride 4k --rw stride-read
 bad "unknown option" --blocksize 4k
 bad "interval" --interval 1ms

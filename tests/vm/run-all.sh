@@ -12,7 +12,8 @@
 #
 # The devices: a QEMU NVMe controller (serial SSDBENCH0001) with namespace 1 of 512 B and namespace
 # 2 of 4096 B sectors, each VM_NVME_SIZE bytes of a sparse file; a second one (serial SSDBENCH0002)
-# with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE). Environment: SSDBENCH (the binary),
+# with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE); the
+# nvme driver loaded with poll_queues=2 (polled I/O). Environment: SSDBENCH (the binary),
 # SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds, default 2400), TEST_TIMEOUT (each guest
 # test's, default 1200); vm.sh's own.
 set -uo pipefail
@@ -46,6 +47,10 @@ done
 cmd="export VM_NVME_SERIAL=$serial VM_NVME_SIZE=$size VM_NVME_GONE_SERIAL=SSDBENCH0002 VM_NVME_GONE_SIZE=$gone_size"
 cmd+=" && source /repo/tests/vm/guest/env.sh && TEST_TIMEOUT=${TEST_TIMEOUT:-1200} RUN_ALL_DIR=/repo/tests/vm/guest"
 cmd+=" bash /repo/tests/integration/run-all.sh$pats"
+
+# NVMe with two poll queues, for polled I/O (iopoll=true, tests/vm/guest/t-45-poll.sh); the other
+# tests use the default queues as before.
+export SSDBENCH_VM_MODULE_PARAMS="nvme:poll_queues=2${SSDBENCH_VM_MODULE_PARAMS:+ $SSDBENCH_VM_MODULE_PARAMS}"
 
 rc=0
 "$here/vm.sh" -o "$work/out" -t "${SSDBENCH_VM_TIMEOUT:-2400}" "${qemu_args[@]}" -- "$cmd" >"$work/stdout" || rc=$?

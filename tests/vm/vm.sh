@@ -25,8 +25,9 @@
 # Environment: SSDBENCH (the binary, default <repo>/ssdbench), SSDBENCH_VM_CACHE (where the kernel
 # package is kept, default ${XDG_CACHE_HOME:-$HOME/.cache}/ssdbench-vm), SSDBENCH_VM_KERNEL (the
 # kernel package, default the one linux-image-amd64 depends on), SSDBENCH_VM_MODULES (more modules to
-# load at boot, space separated), SSDBENCH_VM_ACCEL (kvm or tcg; default kvm when /dev/kvm is usable
-# and a probe boots the kernel with it, else tcg).
+# load at boot, space separated), SSDBENCH_VM_MODULE_PARAMS (module parameters, space separated
+# MODULE:PARAM=VALUE[,PARAM=VALUE...] entries, e.g. nvme:poll_queues=2), SSDBENCH_VM_ACCEL (kvm or
+# tcg; default kvm when /dev/kvm is usable and a probe boots the kernel with it, else tcg).
 #
 # Exit status: the command's; 77 when the VM cannot be had here (no QEMU, no kernel package);
 # 124 when the time limit ran out; 125 when the VM ended without the command's status.
@@ -37,7 +38,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
 usage() {
-    sed -n '4,33s/^# \{0,1\}//p' "$0"
+    sed -n '4,35s/^# \{0,1\}//p' "$0"
 }
 
 die() {
@@ -152,6 +153,23 @@ fi
 for m in ${SSDBENCH_VM_MODULES:-}; do
     echo "$m" >>"$root/etc/vm-modules"
 done
+# Module parameters (SSDBENCH_VM_MODULE_PARAMS): a module loaded at boot gets them on its line of
+# /etc/vm-modules ("nvme poll_queues=2", the words init gives modprobe); a module built into the
+# kernel gets them on the kernel command line (nvme.poll_queues=2).
+cmdline_params=
+for e in ${SSDBENCH_VM_MODULE_PARAMS:-}; do
+    mod=${e%%:*}
+    params=${e#*:}
+    [[ $e == *:* && $mod =~ ^[A-Za-z0-9_-]+$ && $params =~ ^[A-Za-z0-9_.,=-]+$ ]] ||
+        die "SSDBENCH_VM_MODULE_PARAMS: '$e' is not MODULE:PARAM=VALUE[,PARAM=VALUE...]"
+    if grep -Eq "^$mod( |\$)" "$root/etc/vm-modules"; then
+        sed -i -E "s/^($mod)( .*)?\$/\1\2 ${params//,/ }/" "$root/etc/vm-modules"
+    else
+        for p in ${params//,/ }; do
+            cmdline_params+=" $mod.$p"
+        done
+    fi
+done
 
 # How many NVMe namespaces to wait for: one per nvme-ns device, or one per nvme device with a drive.
 nvme_ns=0
@@ -207,7 +225,7 @@ esac
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp 2 -m "$mem" -no-reboot
       -display none -monitor none -serial stdio -nodefaults
       -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$work/initrd.gz"
-      -append "console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init"
+      -append "console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init$cmdline_params"
       -virtfs "local,path=$outdir,mount_tag=out,security_model=none"
       "${qemu_extra[@]}")
 echo "$prog: kernel $kver, accel $accel, initramfs $(du -k "$work/initrd.gz" | cut -f1) KiB" \

@@ -2,6 +2,10 @@
 /*
  * io_uring engine: registered buffers and file, submission and waiting in one io_uring_enter per
  * batch, SINGLE_ISSUER and DEFER_TASKRUN where the kernel has them (6.1+), plain flags where not.
+ * iopoll (IORING_SETUP_IOPOLL): completions are found by polling the device's poll queues, each
+ * io_uring_enter with GETEVENTS polls, and a wait with a timeout polls until the time is up.
+ * sqpoll (IORING_SETUP_SQPOLL): a kernel thread takes the submissions; io_uring_submit wakes it
+ * where it went idle.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -10,11 +14,29 @@
 
 #include "engine.h"
 
+/*
+ * How long the submission thread of sqpoll spins without work before it sleeps (ms). A running
+ * job submits far more often than this, so the thread never sleeps in a closed loop or an open
+ * loop above 10 requests a second; below that, or between a run's phases, each submission after a
+ * sleep costs one io_uring_enter to wake it, which liburing makes. Short, because a spinning
+ * thread holds a CPU that the job's own threads may want once the job stops submitting.
+ */
+#define SQ_THREAD_IDLE_MS 100
+
+/* The longest the probe's polled read may take: a polled read on a sane device takes microseconds. */
+#define PROBE_TIMEOUT_NS 5000000000ull
+
 struct uring {
 	struct io_uring ring;
 	bool fixed_buf;
 	bool fixed_file;
+	bool iopoll;
 };
+
+static unsigned setup_flags(unsigned flags)
+{
+	return (flags & ENGINE_IOPOLL ? IORING_SETUP_IOPOLL : 0u) | (flags & ENGINE_SQPOLL ? IORING_SETUP_SQPOLL : 0u);
+}
 
 static int uring_probe(void)
 {
@@ -27,8 +49,12 @@ static int uring_probe(void)
 	return 0;
 }
 
-/* Newest flags first; each fallback drops what an older kernel refuses with -EINVAL. */
-static int ring_setup(struct io_uring *ring, unsigned entries)
+/*
+ * Newest flags first; each fallback drops what an older kernel refuses with -EINVAL (and what
+ * SQPOLL refuses: the task-run flags concern a submitting task it does not have), always with the
+ * job's own setup flags (extra).
+ */
+static int ring_setup(struct io_uring *ring, unsigned entries, unsigned extra)
 {
 	static const unsigned flags[] = {
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
@@ -38,7 +64,10 @@ static int ring_setup(struct io_uring *ring, unsigned entries)
 	int ret = -EINVAL;
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		struct io_uring_params p = { .flags = flags[i] };
+		struct io_uring_params p = { .flags = flags[i] | extra };
+
+		if (extra & IORING_SETUP_SQPOLL)
+			p.sq_thread_idle = SQ_THREAD_IDLE_MS;
 
 		ret = io_uring_queue_init_params(entries, ring, &p);
 		if (ret != -EINVAL)
@@ -72,12 +101,13 @@ static int uring_init(struct engine_ctx *c)
 
 	if (!u)
 		return -ENOMEM;
-	ret = ring_setup(&u->ring, c->qd);
+	ret = ring_setup(&u->ring, c->qd, setup_flags(c->flags));
 	if (ret) {
 		free(u);
 		return ret;
 	}
 	c->priv = u;
+	u->iopoll = c->flags & ENGINE_IOPOLL;
 	register_buffers(c, u);
 	u->fixed_file = io_uring_register_files(&u->ring, &c->fd, 1) == 0;
 	io_uring_register_ring_fd(&u->ring);
@@ -166,8 +196,33 @@ static int uring_reap(struct engine_ctx *c, unsigned min)
 		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY)
 			return ret;
 		n += uring_drain(c, &again);
-	} while (again && n < min);
+		/* A polled wait gives up when the task should yield (need_resched) with fewer than min. */
+	} while ((again || u->iopoll) && n < min);
 	return (int)n;
+}
+
+/*
+ * An IOPOLL ring takes no timeout: the kernel polls until min completions whatever the timeout
+ * says, and a timeout request is refused on it. So the wait polls once per io_uring_enter (min 0:
+ * one pass over the poll queues) until something completed or the time is up.
+ */
+static int iopoll_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
+{
+	struct uring *u = c->priv;
+	uint64_t until = clock_ns() + timeout_ns;
+	unsigned again, n;
+	int ret;
+
+	for (;;) {
+		ret = io_uring_submit_and_get_events(&u->ring);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+			return ret;
+		n = uring_drain(c, &again);
+		if (n)
+			return (int)n;
+		if (!again && clock_ns() >= until)
+			return 0;
+	}
 }
 
 static int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
@@ -179,6 +234,8 @@ static int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
 	unsigned again;
 	int ret;
 
+	if (u->iopoll)
+		return iopoll_reap_wait(c, timeout_ns);
 	do {
 		ret = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
 	} while (ret == -EINTR);
@@ -206,8 +263,53 @@ static void uring_exit(struct engine_ctx *c)
 	c->priv = NULL;
 }
 
+/*
+ * One ring of the job's setup flags and, given a target, one read of len bytes at offset 0 through
+ * it, reaped by polling where the ring polls (a device without poll queues fails it, EOPNOTSUPP).
+ */
+static int uring_probe_flags(unsigned flags, int fd, unsigned len, const char **step)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe = NULL;
+	uint64_t until;
+	void *buf = NULL;
+	int ret;
+
+	*step = "setup";
+	ret = ring_setup(&ring, 2, setup_flags(flags));
+	if (ret)
+		return ret;
+	if (fd < 0)
+		goto close;
+	*step = "read";
+	ret = posix_memalign(&buf, 4096, len) ? -ENOMEM : 0;
+	if (ret || !(sqe = io_uring_get_sqe(&ring))) {
+		ret = ret ? ret : -EBUSY;
+		goto close;
+	}
+	io_uring_prep_read(sqe, fd, buf, len, 0);
+	ret = io_uring_submit(&ring);
+	if (ret < 0)
+		goto close;
+	until = clock_ns() + PROBE_TIMEOUT_NS;
+	while ((ret = io_uring_peek_cqe(&ring, &cqe)) == -EAGAIN || ret == -EINTR)
+		if (clock_ns() >= until) {
+			/* Still in flight: its buffer stays allocated (leaked) while the ring winds down. */
+			io_uring_queue_exit(&ring);
+			return -ETIMEDOUT;
+		}
+	if (!ret)
+		ret = cqe->res < 0 ? cqe->res : 0;
+close:
+	io_uring_queue_exit(&ring);
+	free(buf);
+	return ret;
+}
+
 const struct engine_ops engine_uring_ops = {
 	.probe = uring_probe,
+	.probe_flags = uring_probe_flags,
 	.init = uring_init,
 	.queue = uring_queue,
 	.reap = uring_reap,
