@@ -64,9 +64,16 @@ for r in poll both; do
 	assert_le "$(($(cat "$TMPDIR/$r.irqs") * 10))" "$(ios "$r")" \
 		"$r: completions polled (interrupts x 10 <= requests)"
 done
+# The plain job again after the others: under TCG the emulated drive's speed follows the host's load,
+# so one plain run is a poor reference (one run here left iopoll at 1.81x of it). The polled modes are
+# compared with the slower and the faster of the two plain runs around them.
+run plain2
+lo=$(awk -v a="$(iops plain)" -v b="$(iops plain2)" 'BEGIN { print (a < b ? a : b) / 2 }')
+hi=$(awk -v a="$(iops plain)" -v b="$(iops plain2)" 'BEGIN { print (a > b ? a : b) * 2 }')
+echo "# plain again: $(iops plain2) IOPS"
 for r in poll sq both; do
-	assert_ge "$(iops "$r")" "$(awk -v b="$(iops plain)" 'BEGIN { print b / 2 }')" "$r: at least half the plain IOPS"
-	assert_le "$(iops "$r")" "$(awk -v b="$(iops plain)" 'BEGIN { print b * 2 }')" "$r: at most twice the plain IOPS"
+	assert_ge "$(iops "$r")" "$lo" "$r: at least half the slower plain run's IOPS"
+	assert_le "$(iops "$r")" "$hi" "$r: at most twice the faster plain run's IOPS"
 done
 ok "iopoll, sqpoll and both on $dev agree with the plain job within a factor of 2"
 
