@@ -22,10 +22,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 ssd=${SSDBENCH:-$top/ssdbench}
 command -v fio >/dev/null || { echo "bench-rate: needs fio (apt-get install fio)" >&2; exit 2; }
 [ -x "$ssd" ] || make -C "$top" -s
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$top/scripts/bench-lib.sh"
+bench_tmp
 
 # ours RATE: prints "IOPS CPU_NS_PER_IO"
 ours() {

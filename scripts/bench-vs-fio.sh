@@ -18,27 +18,11 @@ while getopts "n:t:h" o; do
 done
 top=$(cd "$(dirname "$0")/.." && pwd)
 ssd=${SSDBENCH:-$top/ssdbench}
-[ "$(id -u)" -eq 0 ] || { echo "bench-vs-fio: needs root (zram)" >&2; exit 2; }
+. "$top/scripts/bench-lib.sh"
 command -v fio >/dev/null || { echo "bench-vs-fio: fio is not installed (apt-get install fio)" >&2; exit 2; }
 [ -x "$ssd" ] || make -C "$top" -s
-tmp=$(mktemp -d)
-id=""
-cleanup() {
-	if [ -n "$id" ]; then
-		echo 1 >"/sys/block/zram$id/reset" 2>/dev/null || true
-		echo "$id" >/sys/class/zram-control/hot_remove 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0
-id=$(cat /sys/class/zram-control/hot_add)
-echo 2G >"/sys/block/zram$id/disksize"
-dev=/dev/zram$id
-# Write the device once so reads hit stored pages, not zram's fast path for unwritten ones.
-dd if=/dev/urandom of="$dev" bs=1M count=2048 oflag=direct status=none
-
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+bench_tmp
+bench_zram bench-vs-fio 2G
 
 # fio_run ARGS...: prints "IOPS CPU_NS_PER_IO"
 fio_run() {
