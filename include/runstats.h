@@ -169,6 +169,7 @@ struct verify_result {
 	uint64_t inflight_old;   /* units whose write was in flight at a kill or crash, found with the old data */
 	uint64_t inflight_new;   /* ... found with the new data */
 	uint64_t unflushed;      /* after a crash: units written after the last flush the journal covers, found newer */
+	uint64_t torn;           /* units a read found mixed while a write of their block was in flight */
 	struct vmismatch first[VERIFY_MAX_FIRST];   /* the mismatches of the lowest offsets, in order */
 	unsigned nfirst;
 };

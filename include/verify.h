@@ -69,12 +69,19 @@ struct vexpect {
 	uint8_t inflight;        /* a write of this generation was in flight at a kill or crash (0: none) */
 	bool newer_ok;           /* after a crash: generations after hi are writes the journal had not yet recorded */
 	bool any_run;            /* nothing known: a unit with a header is checked for checksum and offset only */
+	bool overlap;            /* a write of the block was in flight during the read: it may find a mix */
 };
 
-/* The expectation of a read whose block's map entry was snap when it was submitted and now at its end. */
+/*
+ * The expectation of a read whose block's map entry was snap when it was submitted and now at its end.
+ * If the entry changed or was busy, a write of the block overlapped the read: neither Linux nor an
+ * emulated or real drive (beyond its atomic write unit) keeps such a read from finding part of the old
+ * content and part of the new, so a unit that fails its checksum then is torn, not corrupt.
+ */
 static inline struct vexpect vexpect_inline(uint64_t run_id, uint8_t snap, uint8_t now)
 {
-	struct vexpect e = { .run_id = run_id, .lo = vgen_of(snap), .hi = vgen_of(now) };
+	struct vexpect e = { .run_id = run_id, .lo = vgen_of(snap), .hi = vgen_of(now),
+			     .overlap = snap != now || (snap & VGEN_BUSY) };
 
 	if (now & VGEN_BUSY)
 		e.hi = vgen_next(now);
@@ -111,6 +118,7 @@ enum vres {
 	VR_INFLIGHT_OLD,         /* the write in flight at the cut did not land (the previous content) */
 	VR_INFLIGHT_NEW,         /* it did */
 	VR_UNFLUSHED,            /* a generation newer than the journal recorded (after a crash) */
+	VR_TORN,                 /* no consistent unit, where a write of it overlapped the read (e.overlap) */
 	VR_MISMATCH,             /* m says which kind and what was found */
 };
 

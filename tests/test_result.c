@@ -581,6 +581,7 @@ static void failed_verify(struct run_result *res)
 	v->inflight_old = 1;
 	v->inflight_new = 2;
 	v->unflushed = 4;
+	v->torn = 5;
 	m = &v->first[v->nfirst++];
 	*m = (struct vmismatch){ .offset = 1ull << 40, .kind = VK_STALE, .phase = VPHASE_READBACK,
 				 .has_header = true, .exp_run_id = v->run_id, .exp_gen_lo = 5, .exp_gen_hi = 6,
@@ -627,6 +628,7 @@ static void test_result_verify_round_trips_with_its_first_mismatches(void **stat
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "inflight"), "old")), 1);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "inflight"), "new")), 2);
 	assert_int_equal(json_integer_value(json_object_get(v, "unflushed")), 4);
+	assert_int_equal(json_integer_value(json_object_get(v, "torn")), 5);
 	assert_int_equal(json_array_size(json_object_get(v, "first")), 2);
 	f = json_array_get(json_object_get(v, "first"), 0);
 	assert_int_equal(json_integer_value(json_object_get(f, "offset")), 1ll << 40);

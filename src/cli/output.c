@@ -42,7 +42,7 @@ static void row(FILE *f, const char *case_name, const char *op, const struct his
 		p99, p999);
 }
 
-/* "verify: N blocks checked, M mismatches (corrupt a, ...)"; the first mismatch's offset and kind. */
+/* "verify: N blocks checked, M mismatches (corrupt a, ...)", the torn units; the first mismatch's offset and kind. */
 static void verify_line(FILE *f, const char *case_name, const struct verify_result *v)
 {
 	esc_text_pad(f, case_name, 24, false);
@@ -51,6 +51,8 @@ static void verify_line(FILE *f, const char *case_name, const struct verify_resu
 	for (unsigned k = 0; k < VK_COUNT; k++)
 		fprintf(f, "%s%s %llu", k ? ", " : "", vkind_name(k), (unsigned long long)v->kinds[k]);
 	fputc(')', f);
+	if (v->torn)
+		fprintf(f, ", %llu torn (read while written)", (unsigned long long)v->torn);
 	if (v->nfirst)
 		fprintf(f, "; the first at offset %llu: %s", (unsigned long long)v->first[0].offset,
 			vkind_name(v->first[0].kind));

@@ -167,10 +167,10 @@ enum vres verify_unit_check(const void *buf, unsigned unit, uint64_t off, const 
 	if (f.len != unit) {
 		if (other_layout(p, unit, off, &f, e))
 			return not_ours(p, unit, off, e, true, m);
-		return mismatch(m, VK_CORRUPT, p, unit, off, e, true);
+		return e->overlap ? VR_TORN : mismatch(m, VK_CORRUPT, p, unit, off, e, true);
 	}
 	if (f.crc != verify_crc(p, unit))
-		return mismatch(m, VK_CORRUPT, p, unit, off, e, true);
+		return e->overlap ? VR_TORN : mismatch(m, VK_CORRUPT, p, unit, off, e, true);
 	if (f.offset != off)
 		return mismatch(m, VK_MISPLACED, p, unit, off, e, true);
 	if (e->any_run)
@@ -273,6 +273,9 @@ void verify_count(struct verify_result *v, enum vres r, const struct vmismatch *
 	case VR_UNWRITTEN:
 		v->unwritten++;
 		return;
+	case VR_TORN:
+		v->torn++;
+		return;
 	case VR_INFLIGHT_OLD:
 		v->inflight_old++;
 		break;
@@ -305,6 +308,7 @@ void verify_merge(struct verify_result *a, const struct verify_result *b)
 	a->inflight_old += b->inflight_old;
 	a->inflight_new += b->inflight_new;
 	a->unflushed += b->unflushed;
+	a->torn += b->torn;
 	for (unsigned i = 0; i < b->nfirst; i++)
 		keep_first(a, &b->first[i]);
 }

@@ -173,12 +173,12 @@ static json_t *verify_object(const struct verify_result *v)
 		json_object_set_new(kinds, vkind_name(k), json_integer((json_int_t)v->kinds[k]));
 	for (unsigned i = 0; i < v->nfirst && i < VERIFY_MAX_FIRST; i++)
 		json_array_append_new(first, mismatch_object(&v->first[i]));
-	return json_pack("{s:o, s:I, s:I, s:I, s:o, s:I, s:{s:I, s:I}, s:I, s:o}",
+	return json_pack("{s:o, s:I, s:I, s:I, s:o, s:I, s:{s:I, s:I}, s:I, s:I, s:o}",
 			 "run_id", hex64(v->run_id), "blocks_checked", (json_int_t)v->blocks_checked,
 			 "bytes_checked", (json_int_t)v->bytes_checked, "mismatches", (json_int_t)v->mismatches,
 			 "kinds", kinds, "unwritten", (json_int_t)v->unwritten,
 			 "inflight", "old", (json_int_t)v->inflight_old, "new", (json_int_t)v->inflight_new,
-			 "unflushed", (json_int_t)v->unflushed, "first", first);
+			 "unflushed", (json_int_t)v->unflushed, "torn", (json_int_t)v->torn, "first", first);
 }
 
 static json_t *results_object(const struct job *j, const struct run_result *res)

@@ -214,6 +214,7 @@ static const struct field verify_fields[] = {
 	RUN_ID("run_id"), MIN("blocks_checked", T_INT, 0), MIN("bytes_checked", T_INT, 0),
 	MIN("mismatches", T_INT, 0), OBJECT("kinds", T_OBJ, vkinds_fields), MIN("unwritten", T_INT, 0),
 	OBJECT("inflight", T_OBJ, inflight_fields), MIN("unflushed", T_INT, 0),
+	{ .key = "torn", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "first", .types = T_ARR, .flags = F_MAX, .max = 16, .items = &mismatch_item,
 	  .what = "an array of at most 16 mismatches" }, END
 };
