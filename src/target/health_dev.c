@@ -81,8 +81,8 @@ int health_dev_open(struct health_dev *hd, const struct target *t, char *err, si
 
 	*hd = (struct health_dev){ .source = HEALTH_SRC_NONE, .fd = -1 };
 	if (!t->has_devinfo) {
-		snprintf(err, errlen, "'%s': no disk behind it (a file on %s)", t->path,
-			 t->kind == TARGET_FILE ? "a filesystem without one, such as tmpfs" : "?");
+		snprintf(err, errlen, "'%s': no disk behind it (%s)", t->path, t->kind == TARGET_FILE ?
+			 "a file on a filesystem without one, such as tmpfs" : "sysfs has no entry for the device");
 		return -ENODEV;
 	}
 	hd->source = health_source_of(&t->di);
