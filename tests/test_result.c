@@ -565,7 +565,7 @@ static void test_result_stalls_are_written_only_when_there_were_some(void **stat
 	run_result_release(&res);
 }
 
-/* A run on a drive that gave no health (or health=off): "health": null, which validates. */
+/* A run on a drive that gave no health (health=off, no snapshot read): "health": null, which validates. */
 static void test_result_health_is_null_where_not_recorded(void **state)
 {
 	struct run_result res;
@@ -576,6 +576,13 @@ static void test_result_health_is_null_where_not_recorded(void **state)
 	o = built_result(&res);
 	assert_true(json_is_null(json_object_get(o, "health")));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "job"), "health")), "auto");
+	json_decref(o);
+	/* A drive that was opened, but the run failed before its first snapshot: null too. */
+	res.health = calloc(1, sizeof(*res.health));
+	assert_non_null(res.health);
+	res.health->source = HEALTH_SRC_NVME;
+	o = built_result(&res);
+	assert_true(json_is_null(json_object_get(o, "health")));
 	json_decref(o);
 	run_result_release(&res);
 }

@@ -427,10 +427,11 @@ static void add_search(json_t *o, const struct run_context *ctx)
 								 "kind", ctx->search_probe));
 }
 
-/* The drive's health (docs/health.md): null where the run recorded none. */
+/* The drive's health (docs/health.md): null where the run recorded none (no snapshot was read). */
 static json_t *health_object(const struct run_result *res)
 {
-	json_t *h = res->health ? health_rec_json(res->health, res->ts.n) : NULL;
+	const struct health_rec *r = res->health;
+	json_t *h = r && (r->has_before || r->has_after) ? health_rec_json(r, res->ts.n) : NULL;
 
 	return h ? h : json_null();
 }
