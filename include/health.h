@@ -105,6 +105,9 @@ struct health_delta {
 	bool has[HEALTH_NFIELDS];
 };
 
+/* "nvme", "smartctl" or "none". */
+const char *health_source_name(enum health_source src);
+
 /* The field's JSON name ("host_bytes_written"; a HK_KELVIN field's name gets "_c" appended). */
 const char *health_field_name(enum health_field f);
 enum health_kind health_field_kind(enum health_field f);

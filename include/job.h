@@ -58,6 +58,13 @@ enum arrival {
 	ARRIVAL_POISSON,         /* exponential gaps of mean 1/rate: a Poisson process, as independent clients */
 };
 
+/* Whether a run records the drive's health (docs/health.md). */
+enum health_mode {
+	HEALTH_AUTO,             /* where the drive can tell; a read that fails leaves health partial or null */
+	HEALTH_OFF,
+	HEALTH_REQUIRE,          /* a target whose drive cannot tell is refused before any I/O */
+};
+
 #define JOB_NAME_MAX 64
 #define JOB_LABEL_MAX 128
 #define JOB_PATH_MAX 1024
@@ -103,6 +110,7 @@ struct job {
 	enum arrival arrival;       /* spacing of the scheduled requests */
 	double lt_pct;              /* latency_target: the response-time percentile (99.99), 0 = no search */
 	uint64_t lt_ns;             /* ... and the most it may be */
+	enum health_mode health;    /* the drive's health before, after and during the run */
 
 	/* Filled by job_resolve against a target. */
 	struct job_resolved {
@@ -188,6 +196,9 @@ static inline void job_rate(const struct job *j, uint64_t *num, uint64_t *den)
 }
 
 const char *arrival_name(enum arrival a);
+
+/* "auto", "off" or "require". */
+const char *health_mode_name(enum health_mode m);
 
 /* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */
 unsigned job_write_pct(const struct job *j);

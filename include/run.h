@@ -24,6 +24,7 @@ struct run_progress {
 };
 
 struct journal;
+struct health_dev;
 
 struct run_opts {
 	atomic_int *stop;                   /* set asynchronously (signals) to stop the run; may be NULL */
@@ -40,6 +41,7 @@ struct run_opts {
 	bool readback, vscan;
 	struct journal *journal;            /* checkpointed by the monitor while measuring */
 	int flush_fd;                       /* what a checkpoint flushes first (-1: nothing) */
+	struct health_dev *health;          /* internal: the drive's health around the measured run */
 };
 
 /*

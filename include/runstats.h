@@ -194,6 +194,8 @@ struct sched_result {
 	uint64_t wake_err_sum_ns, wake_err_max_ns;   /* how late those sleeps woke, summed and the most */
 };
 
+struct health_rec;   /* health_dev.h */
+
 struct run_result {
 	enum run_status status;
 	uint64_t started_at, finished_at;   /* CLOCK_REALTIME ns */
@@ -212,6 +214,7 @@ struct run_result {
 	struct stall stalls[RUN_MAX_STALLS];  /* the first ones, in order */
 	unsigned nstalls;
 	uint64_t stalled_ns;                /* all stalls together, those past RUN_MAX_STALLS too */
+	struct health_rec *health;          /* the drive's health, or NULL where not recorded */
 	char message[256];                  /* why it failed or was interrupted */
 };
 

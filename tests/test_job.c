@@ -25,6 +25,7 @@ static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
+	"health",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -124,6 +125,7 @@ static void test_job_init_has_the_spec_defaults(void **state)
 	assert_true(j.ss_metric == SS_OFF && j.seed == JOB_DEFAULT_SEED && !j.seed_set);
 	assert_string_equal(j.label, "");
 	assert_true(j.price < 0);
+	assert_true(j.health == HEALTH_AUTO);
 	resolve_ok(&j, GiB, 512);
 	assert_true(j.r.stride == 8192);
 	assert_true(j.r.span == GiB && j.r.offset == 0 && j.r.io_limit == GiB && j.r.fill == 0);
@@ -179,6 +181,9 @@ static void test_job_set_accepts_good_values(void **state)
 	SET("rate_bw", "200m", j.rate_bw == 200 * MiB);
 	SET("arrival", "poisson", j.arrival == ARRIVAL_POISSON);
 	SET("arrival", "uniform", j.arrival == ARRIVAL_UNIFORM);
+	SET("health", "require", j.health == HEALTH_REQUIRE);
+	SET("health", "off", j.health == HEALTH_OFF);
+	SET("health", "auto", j.health == HEALTH_AUTO);
 	SET("latency_target", "p99.99<=1ms", j.lt_pct == 99.99 && j.lt_ns == 1000000);
 	SET("latency_target", "p50<=20us", j.lt_pct == 50 && j.lt_ns == 20000);
 	SET("latency_target", "off", j.lt_ns == 0 && j.lt_pct == 0);
@@ -218,6 +223,7 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 		{ "verify", "sometimes", "on or off" },
 		{ "rate_iops", "1.2345k", "whole number" }, { "rate_iops", "-5" }, { "rate_iops", "101m" },
 		{ "rate_iops", "5x" }, { "rate_bw", "2t" }, { "rate_bw", "fast" }, { "arrival", "bursty" },
+		{ "health", "on", "auto, off or require" }, { "health", "" },
 		{ "latency_target", "p99" }, { "latency_target", "99<=5ms" }, { "latency_target", "p100<=5ms" },
 		{ "latency_target", "p0<=5ms" }, { "latency_target", "p99<=0" }, { "latency_target", "p99<5ms" },
 		{ "data", "lz4" }, { "data", "compress:101" }, { "data", "compress:" },

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "hist.h"
+#include "health_dev.h"
 #include "job.h"
 #include "offgen.h"
 #include "result.h"
@@ -33,7 +34,7 @@
 static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
-	"seed", "label", "price", "verify", "rate_iops", "rate_bw", "arrival",
+	"seed", "label", "price", "verify", "rate_iops", "rate_bw", "arrival", "health",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -564,6 +565,88 @@ static void test_result_stalls_are_written_only_when_there_were_some(void **stat
 	run_result_release(&res);
 }
 
+/* A run on a drive that gave no health (health=off, no snapshot read): "health": null, which validates. */
+static void test_result_health_is_null_where_not_recorded(void **state)
+{
+	struct run_result res;
+	json_t *o;
+
+	(void)state;
+	empty_result(&res);
+	o = built_result(&res);
+	assert_true(json_is_null(json_object_get(o, "health")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "job"), "health")), "auto");
+	json_decref(o);
+	/* A drive that was opened, but the run failed before its first snapshot: null too. */
+	res.health = calloc(1, sizeof(*res.health));
+	assert_non_null(res.health);
+	res.health->source = HEALTH_SRC_NVME;
+	o = built_result(&res);
+	assert_true(json_is_null(json_object_get(o, "health")));
+	json_decref(o);
+	run_result_release(&res);
+}
+
+/*
+ * A run that wrote 256 data units and sampled the temperature at two of its three time-series
+ * entries: the object validates, its samples are as many as the entries (the third null), and a
+ * sample list of another length is refused by result_check_values.
+ */
+static void test_result_health_aligns_with_the_time_series(void **state)
+{
+	struct run_result res;
+	struct health_rec *r;
+	char err[512];
+	json_t *o, *h, *t;
+
+	(void)state;
+	empty_result(&res);
+	res.ts.n = res.ts.cap = 3;
+	res.ts.iops = calloc(3, sizeof(double));
+	res.ts.bw = calloc(3, sizeof(double));
+	res.ts.lat_mean = calloc(3, sizeof(double));
+	r = res.health = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	r->samples = malloc(2 * sizeof(double));
+	assert_non_null(r->samples);
+	r->source = HEALTH_SRC_NVME;
+	health_init(&r->before, HEALTH_SRC_NVME);
+	health_init(&r->after, HEALTH_SRC_NVME);
+	health_set(&r->before, HF_HOST_BYTES_WRITTEN, 1000 * 512000ull);
+	health_set(&r->after, HF_HOST_BYTES_WRITTEN, 1256 * 512000ull);
+	health_set(&r->before, HF_TEMPERATURE, 313);
+	health_set(&r->after, HF_TEMPERATURE, 316);
+	r->has_before = r->has_after = true;
+	r->samples[0] = 41;
+	r->samples[1] = 44;
+	r->n = r->cap = 2;
+	r->reads = 2;
+	r->read_ns = 300000;
+	o = built_result(&res);
+	h = json_object_get(o, "health");
+	t = json_object_get(h, "temperature");
+	assert_string_equal(json_string_value(json_object_get(h, "source")), "nvme");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(h, "delta"), "host_bytes_written")),
+			 256 * 512000);
+	assert_int_equal(json_array_size(json_object_get(t, "samples")), 3);
+	assert_true(json_is_null(json_array_get(json_object_get(t, "samples"), 2)));
+	assert_true(json_number_value(json_object_get(t, "min")) == 40);
+	assert_true(json_number_value(json_object_get(t, "max")) == 44);
+	assert_int_equal(json_integer_value(json_object_get(t, "read_ns")), 150000);
+	assert_true(json_is_null(json_object_get(h, "waf")));
+	assert_int_equal(result_check_values(o, err, sizeof(err)), 0);
+	json_array_append_new(json_object_get(t, "samples"), json_real(45));
+	assert_int_equal(result_check_values(o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "health.temperature.samples: 4 values, but the time series has 3"));
+	json_object_set_new(json_object_get(h, "delta"), "media_errors", json_string("none"));
+	assert_int_equal(result_validate(o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "health.delta.media_errors: expected a number"));
+	json_object_set_new(h, "source", json_string("sysfs"));
+	assert_int_equal(result_validate(o, err, sizeof(err)), -EINVAL);
+	json_decref(o);
+	run_result_release(&res);
+}
+
 /* A verification that found three mismatches: two detailed, one with a header and one without. */
 static void failed_verify(struct run_result *res)
 {
@@ -951,6 +1034,8 @@ int main(void)
 		cmocka_unit_test(test_result_job_seed_is_never_negative),
 		cmocka_unit_test(test_result_of_a_failed_open_names_the_step),
 		cmocka_unit_test(test_result_stalls_are_written_only_when_there_were_some),
+		cmocka_unit_test(test_result_health_is_null_where_not_recorded),
+		cmocka_unit_test(test_result_health_aligns_with_the_time_series),
 		cmocka_unit_test(test_result_verify_round_trips_with_its_first_mismatches),
 		cmocka_unit_test(test_result_verify_off_writes_no_verify_keys),
 		cmocka_unit_test(test_result_open_loop_round_trips),

@@ -767,6 +767,65 @@ static void test_time_series_arrays_are_of_one_length(void **state)
 	values_accepted("an empty time series", d);
 }
 
+/* The psync document with the health of an NVMe drive: a sample per time-series entry, the last null. */
+static json_t *health_doc(void)
+{
+	json_t *d = written_doc("psync", false), *samples = json_array();
+	size_t n = json_array_size(at_path(json_object_get(d, "results"), "timeseries", "iops"));
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(samples, i + 1 < n ? json_real(41.0 + (double)i) : json_null());
+	json_object_set_new(d, "health", json_pack("{s:s, s:{s:i, s:I}, s:{s:i, s:I}, s:{s:I, s:i}, "
+						   "s:{s:f, s:f, s:o, s:i}, s:n}",
+						   "source", "nvme",
+						   "before", "temperature_c", 40, "host_bytes_written", (json_int_t)512000000,
+						   "after", "temperature_c", 44, "host_bytes_written", (json_int_t)646656000,
+						   "delta", "host_bytes_written", (json_int_t)134656000, "percentage_used", -1,
+						   "temperature", "min", 40.0, "max", 44.0, "samples", samples, "read_ns", 52000,
+						   "waf"));
+	json_object_set_new(json_object_get(d, "job"), "health", json_string("require"));
+	return d;
+}
+
+/* health: null and absent validate; its keys to their shapes; samples as many as the time series. */
+static void test_health_is_checked_by_path(void **state)
+{
+	static const struct mutation cases[] = {
+		{ "an unknown source", "health/source", "\"sysfs\"", "health.source", "'nvme' or 'smartctl'" },
+		{ "a counter as a string", "health/before/media_errors", "\"0\"", "health.before.media_errors",
+		  "a number" },
+		{ "a delta as null", "health/delta/host_bytes_written", "null", "health.delta.host_bytes_written",
+		  "a number" },
+		{ "an unknown key", "health/throttled", "true", "health", "unknown key 'throttled'" },
+		{ "no samples", "health/temperature/samples", NULL, "health.temperature.samples", "missing" },
+		{ "a sample as a string", "health/temperature/samples/0", "\"41\"", "health.temperature.samples[0]",
+		  "a number or null" },
+		{ "a negative read time", "health/temperature/read_ns", "-1", "health.temperature.read_ns", ">= 0" },
+		{ "a negative waf", "health/waf", "-0.5", "health.waf", ">= 0" },
+		{ "no after", "health/after", NULL, "health.after", "missing" },
+		{ "health as a string", "health", "\"nvme\"", "health", "an object or null" },
+		{ "job.health unknown", "job/health", "\"on\"", "job.health", "'auto', 'off' or 'require'" },
+	};
+	json_t *d;
+
+	(void)state;
+	values_accepted("an NVMe drive's health", health_doc());
+	d = health_doc();
+	json_object_set_new(d, "health", json_null());
+	values_accepted("health null", d);
+	d = health_doc();
+	json_object_del(d, "health");
+	json_object_del(json_object_get(d, "job"), "health");
+	values_accepted("no health key (an older file)", d);
+	expect_refused_in(cases, N(cases), health_doc);
+	d = health_doc();
+	json_array_append_new(at_path(json_object_get(d, "health"), "temperature", "samples"), json_real(45));
+	values_refused("a sample more than the time series", "health.temperature.samples", d);
+	d = health_doc();
+	json_object_set_new(at_path(d, "health", "temperature"), "min", json_real(50));
+	values_refused("min above max", "health.temperature", d);
+}
+
 /* Schema-level refusals of results.verify, each by its path (base: verified_doc). */
 static void test_bad_verify_sections_are_refused_by_path(void **state)
 {
@@ -999,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_what_the_schema_allows_validates),
 		cmocka_unit_test(test_the_message_is_the_documented_one),
 		cmocka_unit_test(test_a_short_buffer_gets_a_truncated_message),
+		cmocka_unit_test(test_health_is_checked_by_path),
 		cmocka_unit_test(test_bad_verify_sections_are_refused_by_path),
 		cmocka_unit_test(test_more_first_mismatches_than_kept_are_refused),
 		cmocka_unit_test(test_verify_counts_that_do_not_add_up_are_refused),

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "guard.h"
+#include "health_dev.h"
 #include "target.h"
 #include "textesc.h"
 
@@ -31,6 +32,52 @@ static json_t *guard_json(const struct guard *g)
 			 "in_use", g->in_use[0] != 0, "holds_data", g->data[0] != 0);
 }
 
+/* ---- The drive's current health (docs/health.md), where it can be read ---- */
+
+static json_t *health_info_json(const struct target *t)
+{
+	struct health_snapshot s;
+	char err[512];
+	json_t *o;
+
+	if (health_dev_read(t, &s, err, sizeof(err)) || !(o = health_snapshot_json(&s)))
+		return json_null();
+	json_object_set_new(o, "source", json_string(health_source_name(s.source)));
+	return o;
+}
+
+/* "NAME VALUE UNIT" of a field the drive gave, appended to line; nothing for one it did not. */
+static void health_item(char *line, size_t len, const struct health_snapshot *s, enum health_field f,
+			const char *fmt)
+{
+	size_t n = strlen(line);
+
+	if (s->has[f])
+		snprintf(line + n, len - n, fmt, n ? ", " : "",
+			 f == HF_TEMPERATURE ? (unsigned long long)health_celsius(s->v[f]) : (unsigned long long)s->v[f]);
+}
+
+static void health_info_text(const struct target *t)
+{
+	struct health_snapshot s;
+	char err[512], line[256] = "";
+
+	if (health_dev_read(t, &s, err, sizeof(err))) {
+		printf("health:      - (");
+		esc_text(stdout, err);
+		printf(")\n");
+		return;
+	}
+	health_item(line, sizeof(line), &s, HF_TEMPERATURE, "%s%llu C");
+	health_item(line, sizeof(line), &s, HF_PERCENTAGE_USED, "%s%llu %% used");
+	health_item(line, sizeof(line), &s, HF_AVAILABLE_SPARE, "%sspare %llu %%");
+	health_item(line, sizeof(line), &s, HF_MEDIA_ERRORS, "%s%llu media errors");
+	health_item(line, sizeof(line), &s, HF_CRITICAL_WARNING, "%scritical warning 0x%02llx");
+	printf("health:      %s (%s)\n", line[0] ? line : "nothing reported", health_source_name(s.source));
+}
+
+/* ---- */
+
 static json_t *info_json(const struct target *t, const struct guard *g)
 {
 	const struct devinfo *d = &t->di;
@@ -49,6 +96,7 @@ static json_t *info_json(const struct target *t, const struct guard *g)
 		"rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),
 		"discard", d->discard, "backing_file", d->backing_file,
 		"nsid", d->nsid ? json_integer(d->nsid) : json_null()));
+	json_object_set_new(o, "health", health_info_json(t));
 	return o;
 }
 
@@ -94,6 +142,7 @@ static void info_text(const struct target *t, const struct guard *g)
 	field("discard:", d->discard ? "yes" : "no");
 	if (d->backing_file[0])
 		field("backing:", d->backing_file);
+	health_info_text(t);
 	if (t->kind == TARGET_BLOCK)
 		guard_text(g);
 }

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "guard.h"
+#include "health_dev.h"
 #include "journal.h"
 #include "output.h"
 #include "plan.h"
@@ -620,6 +621,34 @@ static size_t drop_unaligned(const struct target *t, struct entry *e, size_t npr
 }
 
 /*
+ * health (docs/health.md): with require, the drive behind t must give its health now (one read),
+ * else the target is refused; with auto, a drive that should but cannot (no root, no smartctl) is
+ * a warning, and its results record no health. Runs of the null engine touch no drive: not counted.
+ */
+static int check_health(const struct target *t, const struct entry *e, size_t n)
+{
+	bool require = false, want = false;
+	struct health_snapshot s;
+	char err[512];
+
+	for (size_t i = 0; i < n; i++) {
+		if (engine_find(e[i].job.engine)->no_io)
+			continue;
+		require |= e[i].job.health == HEALTH_REQUIRE;
+		want |= e[i].job.health != HEALTH_OFF;
+	}
+	if (!want || !health_dev_read(t, &s, err, sizeof(err)))
+		return 0;
+	if (require) {
+		cli_error("health=require, but %s; refusing to run (health=auto runs and records null)", err);
+		return -EINVAL;
+	}
+	if (t->has_devinfo && health_source_of(&t->di) != HEALTH_SRC_NONE)
+		cli_warn("health: %s; its results record no health (health=off silences this)", err);
+	return 0;
+}
+
+/*
  * Every check that can be made before I/O, for one target and all its entries (*n of them; a
  * profile's cases the target cannot take are left out, and *n says how many remain).
  */
@@ -644,6 +673,8 @@ static int check_target(const struct run_cli *c, int ti, struct target *t, struc
 		modifies |= job_modifies(&e[i].job) && !engine_find(e[i].job.engine)->no_io;
 		capped |= e[i].job.r.span_capped;
 	}
+	if (check_health(t, e, *n))
+		return -EINVAL;
 	if (t->kind == TARGET_FILE && file_writes(t, e, *n, why, sizeof(why)))
 		return -EINVAL;
 	t->write = modifies || why[0];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "health_dev.h"
 #include "parse.h"
 #include "result.h"
 #include "run.h"
@@ -245,6 +246,9 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 		cli_warn("'%s': %s: the process did not run for %.1f s of the %.1f s measured (stopped, "
 			 "frozen or starved); its rates include that time (results.stalls)", s->t->path,
 			 e->name, (double)res->stalled_ns / 1e9, (double)res->runtime_ns / 1e9);
+	if (res->health && res->health->warning[0])
+		cli_warn("'%s': %s: health: %s (the result's health is partial; health=auto does not fail a run)",
+			 s->t->path, e->name, res->health->warning);
 	if (ctx->search)
 		pe.job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
 	ret = save(s, &pe, res, ctx, &obj);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "health_dev.h"
 #include "journal.h"
 #include "layout.h"
 #include "run.h"
@@ -88,6 +89,8 @@ void run_result_release(struct run_result *res)
 	memset(&res->ts, 0, sizeof(res->ts));
 	free(res->ss.rounds);
 	res->ss.rounds = NULL;
+	health_rec_free(res->health);
+	res->health = NULL;
 }
 
 /* Sums the live counters of all workers (NSAMPLE). */
@@ -164,6 +167,10 @@ static void ss_round(struct monitor *m, uint64_t now)
 	}
 }
 
+/*
+ * One time-series entry, and with it the drive's temperature (one SMART log read by this thread,
+ * never by a worker): at most one read per interval, on the series' clock.
+ */
 static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt)
 {
 	double ios = (double)(cur[0] - base[0]);
@@ -171,6 +178,8 @@ static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const ui
 	series_push(&m->res->ts, ios * 1e9 / (double)dt, (double)(cur[1] - base[1]) * 1e9 / (double)dt,
 		    ios > 0 ? (double)(cur[2] - base[2]) / ios : 0,
 		    !job_open_loop(m->job) ? -1 : ios > 0 ? (double)(cur[3] - base[3]) / ios : 0);
+	if (m->o->health && m->res->health)
+		health_rec_sample(m->res->health, m->o->health, m->res->ts.n);
 }
 
 static void sleep_until(struct monitor *m, uint64_t t)
@@ -460,6 +469,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	ctl_init(&ctl, j->threads, o->continue_on_error);
 	ctl.ext_stop = o->stop;
 	ret = setup_workers(j, t, e, o, &ctl, ws, err, errlen);
+	/* The drive's counters just before the measured run's first I/O (after every prepare phase). */
+	if (!ret && o->health && res->health)
+		health_rec_snapshot(res->health, o->health, false);
 	for (; !ret && started < j->threads; started++) {
 		if ((ret = -pthread_create(&ws[started].tid, NULL, worker_main, &ws[started])))
 			snprintf(err, errlen, "cannot start thread %u: %s", started, strerror(-ret));
@@ -484,6 +496,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
+	/* ... and just after its last (before a read-back pass, which runs with health NULL). */
+	if (!ret && o->health && res->health)
+		health_rec_snapshot(res->health, o->health, true);
 	if (!ret) {
 		merge(res, ws, j->threads);
 		if (o->stop && atomic_load(o->stop) && res->status == RUN_OK) {
@@ -533,6 +548,7 @@ static int fill_phase(const struct job *j, struct target *t, const struct engine
 	f.r.span = f.r.io_limit = j->r.fill;
 	f.r.stride = f.bs;
 	fo.phase = "fill";
+	fo.health = NULL;
 	fr.ts.interval_ns = j->interval_ns;
 	for (int op = 0; op < 2; op++) {
 		if ((ret = hist_init(&fr.op[op].lat))) {
@@ -665,6 +681,7 @@ static void readback_phase(const struct job *j, struct target *t, const struct e
 	if (!j->direct && fdatasync(t->fd) == 0)
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
 	fo.phase = "readback";
+	fo.health = NULL;
 	fo.readback = true;
 	fo.vphase = VPHASE_READBACK;
 	fo.journal = NULL;
@@ -748,10 +765,34 @@ static int run_verify_only(struct job *j, struct target *t, const struct engine_
 	return ret;
 }
 
+/*
+ * health=auto or require: the device to read the drive's health from, opened before any phase (its
+ * first reads are not in the run's delta), and the record the run fills. Where the drive cannot tell,
+ * res->health stays NULL (the result's null); run's checks refused that before for require.
+ */
+static struct health_dev *health_begin(const struct job *j, const struct target *t, const struct run_opts *o,
+				       struct health_dev *hd, struct run_result *res)
+{
+	char err[256];
+
+	if (j->health == HEALTH_OFF || o->verify_only || health_dev_open(hd, t, err, sizeof(err)))
+		return NULL;
+	if (!(res->health = calloc(1, sizeof(*res->health)))) {
+		health_dev_close(hd);
+		return NULL;
+	}
+	res->health->source = hd->source;
+	health_init(&res->health->before, hd->source);
+	health_init(&res->health->after, hd->source);
+	return hd;
+}
+
 int run_job(struct job *j, struct target *t, const struct run_opts *o, struct run_result *res,
 	    char *err, size_t errlen)
 {
 	const struct engine_ops *e = engine_find(j->engine);
+	struct run_opts ho = *o;
+	struct health_dev hd = { .fd = -1 };
 	uint64_t mono0;
 	int ret;
 
@@ -775,6 +816,8 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	 * step (open, layout, trim, buffers, threads) with the step and errno in errs.
 	 */
 	mono0 = clock_ns();
+	ho.health = e->no_io ? NULL : health_begin(j, t, o, &hd, res);
+	o = &ho;
 	if (!e->no_io && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
 		if (ret == -EINTR) {
 			res->status = RUN_INTERRUPTED;
@@ -791,6 +834,7 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 		ret = 0;
 	}
 out:
+	health_dev_close(&hd);
 	if (!e->no_io)
 		target_close(t);
 	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */

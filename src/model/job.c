@@ -333,18 +333,48 @@ static int set_rate_bw(struct job *j, const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-static int set_arrival(struct job *j, const char *v, char *err, size_t errlen)
+/* v as an index of names (n of them) in *out; else -EINVAL, err saying "expected " and allowed. */
+static int set_choice(const char *const *names, unsigned n, const char *v, unsigned *out, const char *allowed,
+		      char *err, size_t errlen)
 {
 	char q[ESC_SHORT_LEN];
 
-	for (unsigned a = 0; a <= ARRIVAL_POISSON; a++) {
-		if (!strcmp(v, arrival_names[a])) {
-			j->arrival = (enum arrival)a;
+	for (unsigned i = 0; i < n; i++) {
+		if (!strcmp(v, names[i])) {
+			*out = i;
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "'%s': expected uniform or poisson", esc_short(v, q));
+	snprintf(err, errlen, "'%s': expected %s", esc_short(v, q), allowed);
 	return -EINVAL;
+}
+
+static int set_arrival(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned a;
+	int ret = set_choice(arrival_names, ARRIVAL_POISSON + 1, v, &a, "uniform or poisson", err, errlen);
+
+	if (!ret)
+		j->arrival = (enum arrival)a;
+	return ret;
+}
+
+static const char *const health_names[] = { [HEALTH_AUTO] = "auto", [HEALTH_OFF] = "off",
+					     [HEALTH_REQUIRE] = "require" };
+
+const char *health_mode_name(enum health_mode m)
+{
+	return m <= HEALTH_REQUIRE ? health_names[m] : health_names[0];
+}
+
+static int set_health(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m;
+	int ret = set_choice(health_names, HEALTH_REQUIRE + 1, v, &m, "auto, off or require", err, errlen);
+
+	if (!ret)
+		j->health = (enum health_mode)m;
+	return ret;
 }
 
 /* pNN<=DURATION: p99<=5ms, p99.99<=1ms; "off" clears it. */
@@ -414,6 +444,8 @@ static const struct param params[] = {
 	  "spacing of scheduled requests: uniform or poisson" },
 	{ "latency_target", P_SPECIAL, 0, 0, 0, set_latency_target, "",
 	  "search the highest rate whose response-time percentile meets it, e.g. p99<=5ms (needs a runtime; docs/search.md)" },
+	{ "health", P_SPECIAL, 0, 0, 0, set_health, "auto",
+	  "the drive's SMART/health log before and after, temperature during: auto, off, require (docs/health.md)" },
 };
 #undef F
 #define NPARAMS (sizeof(params) / sizeof(params[0]))

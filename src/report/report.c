@@ -298,7 +298,8 @@ static void find_splits(const struct group *g, struct layout *l, bool split_rw)
 		n0 = l->nsplit;
 		json_object_foreach(a->first->job, k, v) {
 			if (!strcmp(k, "seed") || !strcmp(k, "label") || !strcmp(k, "price") ||
-			    !strcmp(k, "repeat") || !strcmp(k, "relative") || !strcmp(k, "journal") || (!split_rw && !strcmp(k, "rw")) ||
+			    !strcmp(k, "repeat") || !strcmp(k, "relative") || !strcmp(k, "journal") ||
+			    !strcmp(k, "health") || (!split_rw && !strcmp(k, "rw")) ||
 			    (!strcmp(k, "stride") && !strstr(a->first->rw, "stride")))
 				continue;   /* stride is recorded for every pattern, used by stride patterns */
 			if (!dim_equal(a, b, k) && l->nsplit < MAX_SPLIT)

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "health_dev.h"
 #include "result.h"
 #include "resultcheck.h"
 
@@ -282,6 +283,7 @@ json_t *result_job(const struct job *j)
 	json_object_set_new(o, "rate_iops", json_integer((json_int_t)j->rate_iops));
 	json_object_set_new(o, "rate_bw", json_integer((json_int_t)j->rate_bw));
 	json_object_set_new(o, "arrival", json_string(arrival_name(j->arrival)));
+	json_object_set_new(o, "health", json_string(health_mode_name(j->health)));
 	if (j->lt_ns) {
 		char target[64];
 
@@ -425,6 +427,15 @@ static void add_search(json_t *o, const struct run_context *ctx)
 								 "kind", ctx->search_probe));
 }
 
+/* The drive's health (docs/health.md): null where the run recorded none (no snapshot was read). */
+static json_t *health_object(const struct run_result *res)
+{
+	const struct health_rec *r = res->health;
+	json_t *h = r && (r->has_before || r->has_after) ? health_rec_json(r, res->ts.n) : NULL;
+
+	return h ? h : json_null();
+}
+
 json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
 		     const struct run_context *ctx)
 {
@@ -458,6 +469,7 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			json_object_set_new(prof, "idle_before_ns", json_integer((json_int_t)ctx->idle_before_ns));
 		if (res->readback.done)
 			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
+		json_object_set_new(o, "health", health_object(res));
 		add_search(o, ctx);
 	}
 	return o;

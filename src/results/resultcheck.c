@@ -43,7 +43,8 @@ struct field {
 	const char *pattern;         /* POSIX extended regex a string must match */
 	const char *what;            /* the expectation in words, where the generated one would be obscure */
 	const struct field *fields;  /* an object's keys, every other key refused; NULL: any object */
-	const struct field *items;   /* every item of an array, or with tuple the items in order */
+	const struct field *items;   /* every item of an array (or value of an object without fields), or
+				      * with tuple the items in order */
 	unsigned tuple;              /* an array of exactly this many items */
 };
 
@@ -81,6 +82,8 @@ static const char *const v_onoff[] = { "on", "off", NULL };
 static const char *const v_vkind[] = { "corrupt", "misplaced", "stale", "foreign", NULL };
 static const char *const v_vphase[] = { "inline", "readback", "verify", NULL };
 static const char *const v_arrival[] = { "uniform", "poisson", NULL };
+static const char *const v_health_mode[] = { "auto", "off", "require", NULL };
+static const char *const v_health_source[] = { "nvme", "smartctl", NULL };
 
 #define RUN_ID(k) { .key = (k), .types = T_STR, .pattern = "^[0-9a-f]{16}$", \
 		    .what = "a run identity of 16 lower-case hex digits" }
@@ -139,7 +142,7 @@ static const struct field job_fields[] = {
 	{ .key = "journal", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
 	{ .key = "rate_iops", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "rate_bw", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
-	OPT("arrival", T_STR, .values = v_arrival),
+	OPT("arrival", T_STR, .values = v_arrival), OPT("health", T_STR, .values = v_health_mode),
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""), END
 };
@@ -254,13 +257,27 @@ static const struct field results_fields[] = {
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
 	OPT("search_probe", T_OBJ, .fields = search_mark_fields), END
 };
+/* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
+static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
+static const struct field health_temp_fields[] = {
+	ANY("min", T_NUM | T_NULL), ANY("max", T_NUM | T_NULL),
+	ARRAY("samples", &health_sample),
+	{ .key = "read_ns", .types = T_INT | T_NULL, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
+};
+#define HEALTH_COUNTERS(k) { .key = (k), .types = T_OBJ, .items = &health_number }
+static const struct field health_fields[] = {
+	ONE_OF("source", v_health_source), HEALTH_COUNTERS("before"), HEALTH_COUNTERS("after"),
+	HEALTH_COUNTERS("delta"), OBJECT("temperature", T_OBJ, health_temp_fields), MIN("waf", T_NUM | T_NULL, 0),
+	END
+};
 static const struct field top_fields[] = {
 	ONE_OF("schema", v_schema), MIN("schema_version", T_INT, 1), OBJECT("tool", T_OBJ, tool_fields),
 	ANY("command_line", T_STR), TIMESTAMP("started_at"), TIMESTAMP("finished_at"),
 	ONE_OF("status", v_status), ANY("message", T_STR | T_NULL), ARRAY("errors", &error_item),
 	OBJECT("host", T_OBJ, host_fields), OBJECT("target", T_OBJ, target_fields),
 	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
-	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields), END
+	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
+	OPT("health", T_OBJ | T_NULL, .fields = health_fields), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
 
@@ -538,6 +555,24 @@ static int check_array(struct walk *w, const struct field *f, const json_t *arr)
 	return 0;
 }
 
+/* Every value of an object whose keys are free (the schema's additionalProperties) is an item. */
+static int check_members(struct walk *w, const struct field *item, const json_t *obj)
+{
+	json_t *m = (json_t *)(uintptr_t)obj, *v;
+	const char *key;
+	size_t old;
+	int ret;
+
+	json_object_foreach(m, key, v) {
+		old = path_enter(w, key, 0);
+		ret = check_value(w, item, v);
+		path_leave(w, old);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int check_value(struct walk *w, const struct field *f, const json_t *v)
 {
 	if (!(type_of(v) & f->types))
@@ -548,6 +583,8 @@ static int check_value(struct walk *w, const struct field *f, const json_t *v)
 		return fail(w, f, v);
 	if (json_is_object(v) && f->fields)
 		return check_object(w, f->fields, v);
+	if (json_is_object(v) && f->items)
+		return check_members(w, f->items, v);
 	if (json_is_array(v) && f->items)
 		return check_array(w, f, v);
 	return 0;
@@ -930,6 +967,30 @@ static int check_response(const json_t *res, char *err, size_t errlen)
 	return 0;
 }
 
+/* health.temperature.samples: one per time-series entry; min <= max. */
+static int check_health(const json_t *root, char *err, size_t errlen)
+{
+	const json_t *t = json_object_get(json_object_get(root, "health"), "temperature");
+	size_t n = json_array_size(json_object_get(json_object_get(json_object_get(root, "results"), "timeseries"),
+						   "iops"));
+	size_t m = json_array_size(json_object_get(t, "samples"));
+	const json_t *lo = json_object_get(t, "min"), *hi = json_object_get(t, "max");
+
+	if (!t)
+		return 0;
+	if (m != n) {
+		snprintf(err, errlen, "health.temperature.samples: %zu values, but the time series has %zu (one "
+			 "per entry)", m, n);
+		return -EINVAL;
+	}
+	if (json_is_number(lo) != json_is_number(hi) ||
+	    (json_is_number(lo) && json_number_value(lo) > json_number_value(hi))) {
+		snprintf(err, errlen, "health.temperature: min and max are both numbers, min <= max, or both null");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int result_check_values(const json_t *root, char *err, size_t errlen)
 {
 	const json_t *res = json_object_get(root, "results");
@@ -939,7 +1000,7 @@ int result_check_values(const json_t *root, char *err, size_t errlen)
 	if (check_times(root, &elapsed, err, errlen) || check_magnitudes(&w, root) ||
 	    check_sums(root, err, errlen) || check_runtime(res, elapsed, err, errlen) ||
 	    check_rates(res, err, errlen) || check_series(res, err, errlen) ||
-	    check_response(res, err, errlen))
+	    check_response(res, err, errlen) || check_health(root, err, errlen))
 		return -EINVAL;
 	return check_verify(res, err, errlen);
 }

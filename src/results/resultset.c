@@ -360,6 +360,7 @@ static char *case_key(const json_t *job, const char *case_name)
 	json_object_del(k, "price");
 	json_object_del(k, "repeat");
 	json_object_del(k, "journal");
+	json_object_del(k, "health");   /* recording the drive's health does not change the case */
 	/* A closed-loop run as files from before open-loop runs have it: no rate, no arrival. */
 	if (!json_integer_value(json_object_get(k, "rate_iops")) &&
 	    !json_integer_value(json_object_get(k, "rate_bw"))) {

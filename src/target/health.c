@@ -490,7 +490,7 @@ json_t *health_snapshot_json(const struct health_snapshot *s)
 	return o;
 }
 
-static const char *source_name(enum health_source src)
+const char *health_source_name(enum health_source src)
 {
 	return src == HEALTH_SRC_NVME ? "nvme" : src == HEALTH_SRC_SMARTCTL ? "smartctl" : "none";
 }
@@ -539,7 +539,7 @@ json_t *health_json(const struct health_snapshot *before, const struct health_sn
 	json_object_set_new(temp, "min", json_num_or_null(lo));
 	json_object_set_new(temp, "max", json_num_or_null(hi));
 	json_object_set_new(temp, "samples", samples);
-	json_object_set_new(o, "source", json_string(source_name(after->source)));
+	json_object_set_new(o, "source", json_string(health_source_name(after->source)));
 	json_object_set_new(o, "before", health_snapshot_json(before));
 	json_object_set_new(o, "after", health_snapshot_json(after));
 	json_object_set_new(o, "delta", delta);
