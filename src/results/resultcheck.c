@@ -254,13 +254,24 @@ static const struct field results_fields[] = {
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
 	OPT("search_probe", T_OBJ, .fields = search_mark_fields), END
 };
+/* health (docs/health.md): a placeholder that accepts its shape; the snapshots' keys are not checked here. */
+static const char *const v_health_source[] = { "nvme", "smartctl", NULL };
+static const struct field number_or_null = ANY(NULL, T_NUM | T_NULL);
+static const struct field health_temp_fields[] = {
+	ANY("min", T_NUM | T_NULL), ANY("max", T_NUM | T_NULL), ARRAY("samples", &number_or_null), END
+};
+static const struct field health_fields[] = {
+	ONE_OF("source", v_health_source), ANY("before", T_OBJ), ANY("after", T_OBJ), ANY("delta", T_OBJ),
+	OBJECT("temperature", T_OBJ, health_temp_fields), ANY("waf", T_NUM | T_NULL), END
+};
 static const struct field top_fields[] = {
 	ONE_OF("schema", v_schema), MIN("schema_version", T_INT, 1), OBJECT("tool", T_OBJ, tool_fields),
 	ANY("command_line", T_STR), TIMESTAMP("started_at"), TIMESTAMP("finished_at"),
 	ONE_OF("status", v_status), ANY("message", T_STR | T_NULL), ARRAY("errors", &error_item),
 	OBJECT("host", T_OBJ, host_fields), OBJECT("target", T_OBJ, target_fields),
 	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
-	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields), END
+	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
+	OPT("health", T_OBJ | T_NULL, .fields = health_fields), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
 
