@@ -260,14 +260,14 @@ static bool fixture_spec(const json_t *o, struct health_spec *h)
 		return true;
 	}
 	if (!strcmp(label, "drive-s")) {
-		/* A SATA SSD through smartctl: LBAs of 512 bytes, one media error, hot. */
+		/* A SATA SSD through smartctl: bytes from LBAs, one media error, 71 C when it ended. */
 		h->smartctl = true;
 		h->units_written = w;
 		h->units_read = r;
 		h->media_errors = 1;
 		h->temp_before = 52;
-		h->temp_after = 69;
-		h->samples = samples(n, 60, 5.5, 0);
+		h->temp_after = 71;
+		h->samples = samples(n, 60, 2, 0);
 		return true;
 	}
 	return false;   /* drive-n: written before health was recorded */
