@@ -68,6 +68,32 @@ struct agg_verify {
 	const struct rs_run *first_bad;   /* the first run (in load order) with a mismatch, or NULL */
 };
 
+/* Whether some runs of a case recorded the drive's health (docs/health.md), over every run of the case. */
+struct agg_health {
+	size_t runs;              /* runs with health */
+	size_t missing;           /* runs with status ok without it (not recorded) */
+	const char *source;       /* its first run's with health ("nvme", "smartctl"), or NULL */
+};
+
+/* What a health key names (agg_health_key). */
+enum agg_hkey {
+	AH_NONE,
+	AH_COUNTER,               /* a counter of health.delta: "media_errors", "host_bytes_written", ... */
+	AH_PERCENT,               /* a level in percent of health.delta: "percentage_used", "available_spare" */
+	AH_STATE,                 /* a warning or status of before and after: "critical_warning" */
+	AH_TEMP_MAX,              /* "temperature_max": the highest of the runs' temperature.max, C */
+	AH_TEMP_MIN,              /* "temperature_min" */
+	AH_WAF,                   /* "waf": physical over host bytes written of the runs added up */
+};
+
+/* A health value of a case over its runs. */
+struct agg_hval {
+	double value;             /* NAN where no run gives it */
+	size_t known;             /* runs whose health gives it */
+	size_t changed;           /* counters, percents: runs whose delta is not 0; states: runs whose after is not
+				     its before (or known on one side only) */
+};
+
 struct agg_case {
 	const char *label;        /* the device; the first run's label when grouped across devices */
 	bool mixed_labels;        /* grouped across devices, and the runs come from more than one */
@@ -84,6 +110,9 @@ struct agg_case {
 	double price;             /* USD or < 0 */
 	uint64_t size;
 	struct agg_verify verify;
+	const struct rs_run **all;    /* every run of the case, whatever its status or round (health) */
+	size_t nall, all_cap;
+	struct agg_health health;
 	const json_t *search;     /* results.search of its last run that holds one (latency_target), or NULL */
 };
 
@@ -119,6 +148,23 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
  * at 95 % (two-sided). Needs n >= 2 on both sides; false otherwise.
  */
 bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b);
+
+/*
+ * The kind of a health key: a counter or percent that health.delta holds (docs/health.md), the
+ * states critical_warning, endurance_group_critical_warning and thermal_throttling_status,
+ * temperature_max, temperature_min or waf; AH_NONE for any other name.
+ */
+enum agg_hkey agg_health_key(const char *name);
+
+/*
+ * Health value name over every run of c with health (failed, interrupted and every round included):
+ * a counter or percent as the sum of the runs' deltas; a state as the highest value of every
+ * before and after (0 exactly when no snapshot had a bit set); temperature_max and _min as the
+ * highest and lowest of the runs'; waf as the physical bytes written of the runs that know both
+ * divided by their host bytes written (the WAF of the sums, not a mean of ratios; NAN where host
+ * bytes written did not grow). Returns false for a name agg_health_key does not know.
+ */
+bool agg_health_value(const struct agg_case *c, const char *name, struct agg_hval *out);
 
 /* Case name for people: the profile's case name, else the job's main parameters ("randread 4k qd32"). */
 const char *agg_case_name(const struct agg_case *c, char *buf, size_t len);

@@ -20,6 +20,8 @@ enum crit_op { CO_GE, CO_LE, CO_GT, CO_LT, CO_EQ };
 struct crit_req {
 	char *key;            /* as written: "iops", "write.lat_p99.99", "verify_mismatches" */
 	bool verify;          /* verify_mismatches: results.verify's mismatches (m unused) */
+	enum agg_hkey health; /* a key of the drive's health (m unused), AH_NONE for the others */
+	bool unchanged;       /* health "unchanged": no run's delta moved (a state: after equals before) */
 	bool dir_given;
 	enum rs_dir d;
 	struct metric m;
@@ -56,6 +58,7 @@ enum check_problem {
 	CP_EMPTY,             /* runs completed no I/O (in the row's direction): a violation */
 	CP_SKIPPED,           /* left out by an --allow option: neither pass nor violation */
 	CP_UNVERIFIED,        /* verify_mismatches: runs of the case did not verify their data: a violation */
+	CP_NO_HEALTH,         /* a health key: runs of the case recorded no health, or not this value: a violation */
 };
 
 struct check_row {
@@ -66,6 +69,7 @@ struct check_row {
 	double value;         /* raw units; NAN when the case's runs failed or never reached steady state */
 	bool pass;            /* not a violation (skipped rows pass) */
 	bool unsteady;        /* ss_ratio: steady state tracked but never reached */
+	struct agg_hval hv;   /* a health key's value over the case's runs */
 	enum check_problem problem;
 };
 
@@ -92,6 +96,28 @@ struct check {
 int check_run(struct check *k, const struct criteria *cr, const struct rs_set *s,
 	      const struct check_opts *o, char *err, size_t errlen);
 void check_release(struct check *k);
+
+/*
+ * Health criteria (check_health.c, docs/report.md): "unchanged" for a counter, percent or state;
+ * else "OP VALUE" (s from the value on: num), a temperature in C ("70C", "70 C", "70°C"), a percent
+ * with an optional "%", the others plain numbers; a sign allowed. 0 or -EINVAL with a message (sq:
+ * the requirement as written, for it).
+ */
+int check_health_req(struct crit_req *r, const char *num, const char *sq, char *err, size_t errlen);
+/*
+ * The row of health requirement r on case ac over every run of the case (failed ones included):
+ * a value that violates it is a violation; a case whose runs recorded no health, some of whose ok
+ * runs have none, or whose health does not give the value, violates it (CP_NO_HEALTH); then failed
+ * runs as for any metric.
+ */
+void check_health_row(const struct crit_req *r, const struct agg_case *ac, const struct check_opts *o,
+		      struct check_row *row);
+/* What a CP_NO_HEALTH row has instead of a value ("no health recorded", "1 of 3 without health"). */
+void check_health_problem(const struct check_row *r, char *buf, size_t len);
+/* A health row's measured value ("3", "71 C", "2.750"). */
+void check_health_measured(const struct check_row *r, char *buf, size_t len);
+/* The unit of a health requirement's value in json ("count", "bytes", "%", "state", "C", "ratio"). */
+const char *check_health_unit(const struct crit_req *q);
 
 int check_write(FILE *f, const struct check *k, enum report_format fmt);
 int check_write_junit(FILE *f, const struct check *k);

@@ -149,6 +149,19 @@ int report_write_html(FILE *f, const struct report *r);
 /* Builds the charts of the tables (report_build calls it when opts->charts). */
 int report_charts(struct report *r);
 
+/* A table of a row per case (verification, health), in text or markdown by report_case_table. */
+struct case_table {
+	const char *title;        /* "data verification" */
+	const char *caption;      /* the line under the title */
+	const char *const *heads;
+	size_t ncols;
+	void (*cell)(const struct agg_case *c, size_t col, char *buf, size_t len);
+	bool (*right)(size_t col);                              /* right-aligned: numbers */
+	bool (*strong)(const struct agg_case *c, size_t col);   /* bold in markdown; NULL: none */
+};
+/* Writes t with a row per case of r in fmt (RF_TEXT or RF_MARKDOWN; nothing for the others). */
+void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt);
+
 /*
  * The data verification table (report_verify.c): shown, in every format, when some case's runs
  * verified their data (results.verify); a row per case.
@@ -162,6 +175,34 @@ int report_verify_write(FILE *f, const struct report *r, enum report_format fmt)
 json_t *report_verify_json(const struct report *r);
 /* The HTML section (id "verify"). */
 void report_verify_html(FILE *f, const struct report *r);
+
+/*
+ * The drive health table (report_health.c): shown, in every format, when some case's runs recorded
+ * the drive's health (the top-level health of a result); a row per case, with its deltas added up
+ * over every run of the case, its WAF of the sums, its temperature and its warnings.
+ */
+bool report_has_health(const struct report *r);
+/* A case's health in a word or two: "ok", "errors", "WARNING", "not recorded", "1 of 2 not recorded". */
+const char *report_health_status(const struct agg_case *c, char *buf, size_t len);
+/* The table in text, markdown or csv (rows after the tables'); nothing without health. */
+int report_health_write(FILE *f, const struct report *r, enum report_format fmt);
+/* The "health" array of --format json: a row per case. New reference, or NULL. */
+json_t *report_health_json(const struct report *r);
+/* The HTML section (id "health"): the table, then each case's IOPS and temperature over time side by side. */
+void report_health_html(FILE *f, const struct report *r);
+/* rchart.table of a health chart: it belongs to no table. */
+#define REPORT_CHART_HEALTH ((size_t)-2)
+/*
+ * The charts of every case whose runs sampled the temperature (report_charts calls it): its IOPS over
+ * time and its temperature over time, a series per run, on the same time axis. 0 or -ENOMEM.
+ */
+int report_health_charts(struct report *r, size_t *cap);
+/*
+ * The temperature samples of a run (health.temperature.samples, aligned with results.timeseries):
+ * x[i] the end of sample i in seconds, y[i] its temperature in C, NAN where none was taken. At most
+ * max points; returns how many (0 without samples or a positive interval).
+ */
+size_t report_temperature_points(const struct rs_run *run, double *x, double *y, size_t max);
 
 /* rchart.table of a latency-versus-load chart (report_charts): it belongs to no table. */
 #define REPORT_CHART_SEARCH ((size_t)-1)
@@ -221,6 +262,11 @@ size_t report_percentiles(const struct hist *h, double *x, double *y);
  * At most max points; returns how many (0 without the key or a positive interval_ns).
  */
 size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max);
+/*
+ * The same of any array of values aligned with results.timeseries ts (a run's temperature samples):
+ * y[i] values[i] / div, NAN where it is not a number (no sample).
+ */
+size_t report_series_points(const json_t *values, const json_t *ts, double div, double *x, double *y, size_t max);
 struct svg_xy;
 struct svg_xy_series;
 /* Draws c into a chart of r (report_pts.c): svg_xy, then report_add_chart; 0 or -ENOMEM. */

@@ -51,6 +51,20 @@ struct rs_verify {
 	const json_t *first;      /* first[0], the first mismatch in detail, or NULL */
 };
 
+/*
+ * The top-level health of one run (docs/health.md): the drive's counters before and after, their
+ * delta, the temperature and the write amplification. present false (and the numbers NAN) where the
+ * result has none or null.
+ */
+struct rs_health {
+	bool present;
+	const char *source;       /* "nvme" or "smartctl" */
+	const json_t *before, *after, *delta;   /* objects: field name -> value (unknown fields absent) */
+	double temp_min, temp_max;              /* degrees C over the run; NAN where null */
+	const json_t *samples;    /* temperature.samples: C or null, one per results.timeseries entry */
+	double waf;               /* physical over host bytes written; NAN where null */
+};
+
 struct rs_run {
 	char *path;               /* the file it came from */
 	json_t *root;             /* the whole document (owned); the pointers below borrow from it */
@@ -75,6 +89,7 @@ struct rs_run {
 	uint64_t stalled_ns;      /* results.stalls: how long the process did not run (0: no stall) */
 	struct rs_verify verify;  /* results.verify; present false without it */
 	struct rs_sched sched;    /* results.schedule; present false without it (closed loop) */
+	struct rs_health health;  /* the top-level health; present false without it */
 	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	size_t order;             /* position in load order */
@@ -131,6 +146,12 @@ size_t rs_profiles(const struct rs_set *s, const char **names);
 
 /* Adds one parsed document (stolen, even on error) named name. */
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen);
+
+/*
+ * Field name of a health object (rs_health.delta, .before or .after: NULL for a run without health) as
+ * a number: true with *v set, false where the object does not give it (unknown, which is not 0).
+ */
+bool rs_health_number(const json_t *snapshot, const char *name, double *v);
 
 /* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes. */
 enum rs_dir rs_main_dir(const char *rw);

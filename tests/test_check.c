@@ -22,6 +22,7 @@
 #include "result.h"
 #include "resultset.h"
 
+#include "criteria_doc.h"
 #include "result_doc.h"
 
 static const struct crit_req *find_req(const struct criterion *c, const char *key)
@@ -31,14 +32,6 @@ static const struct crit_req *find_req(const struct criterion *c, const char *ke
 			return &c->reqs[i];
 	fail_msg("criterion '%s' has no requirement '%s'", c->name, key);
 	return NULL;
-}
-
-static void parse_ok(struct criteria *cr, const char *text)
-{
-	char err[512] = "";
-
-	if (criteria_parse(cr, "crit.json", text, err, sizeof(err)))
-		fail_msg("criteria_parse: %s", err);
 }
 
 static void test_criteria_parse_reads_operators_and_units(void **state)
@@ -108,24 +101,6 @@ static void test_criteria_parse_reads_operators_and_units(void **state)
 	assert_true(r->value == 20e6);   /* MB/s by default */
 	criteria_release(&cr);
 }
-
-/* The document must be refused with -EINVAL and a message holding every one of words. */
-static void refused(const char *text, const char *const *words)
-{
-	struct criteria cr;
-	char err[512] = "";
-
-	if (criteria_parse(&cr, "crit.json", text, err, sizeof(err)) != -EINVAL)
-		fail_msg("accepted: %s", text);
-	assert_null(cr.root);
-	assert_null(cr.c);
-	for (; *words; words++)
-		if (!strstr(err, *words))
-			fail_msg("for %s: message \"%s\" does not name \"%s\"", text, err, *words);
-}
-
-#define WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define ONE(body) "{\"criteria\": [{" body "}]}"
 
 static void test_criteria_parse_refuses_wrong_files_by_name(void **state)
 {

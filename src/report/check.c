@@ -82,7 +82,8 @@ static int parse_key(struct crit_req *r, const char *key)
 
 	r->dir_given = false;
 	r->verify = !strcmp(key, "verify_mismatches") || !strcmp(key, "verify-mismatches");
-	if (r->verify)
+	r->health = agg_health_key(key);
+	if (r->verify || r->health)
 		return 0;
 	if (dot) {
 		for (int d = 0; d < RS_NDIR; d++)
@@ -141,6 +142,13 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 	while (isspace((unsigned char)*p))
 		p++;
 	r->op = CO_EQ;
+	if (r->health && !strncmp(p, "unchanged", 9) && !p[9 + strspn(p + 9, " \t")]) {
+		r->unchanged = r->health == AH_COUNTER || r->health == AH_PERCENT || r->health == AH_STATE;
+		if (!r->unchanged)
+			snprintf(err, errlen, "'%s': \"unchanged\" is for the drive's counters and warnings; "
+				 "this needs an operator and a value (\"< 70C\", \"<= 3.5\")", sq);
+		return r->unchanged ? 0 : -EINVAL;
+	}
 	if (!strncmp(p, ">=", 2) || !strncmp(p, "<=", 2) || !strncmp(p, "==", 2)) {
 		r->op = p[0] == '>' ? CO_GE : p[0] == '<' ? CO_LE : CO_EQ;
 		p += 2;
@@ -163,6 +171,8 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 	}
 	memcpy(num, p, n);
 	num[n] = '\0';
+	if (r->health)
+		return check_health_req(r, num, sq, err, errlen);
 	if (r->verify) {
 		ret = parse_decimal(num, &r->value, &end);
 		if (ret || *end) {
@@ -252,8 +262,9 @@ static int parse_criterion(struct criterion *c, json_t *o, const char *where, ch
 		if (parse_key(r, k)) {
 			snprintf(err, errlen, "%s: unknown key '%s' (name, select, or a metric: iops, mbps, "
 				 "lat_mean, lat_max, lat_pNN such as lat_p99.99, and of open-loop runs resp_mean, "
-				 "resp_max, resp_pNN; optionally after read., write. or total.; max_iops_at_target; or "
-				 "verify_mismatches)", where, k);
+				 "resp_max, resp_pNN; optionally after read., write. or total.; max_iops_at_target; "
+				 "verify_mismatches; or of the drive's health a counter of its delta such as media_errors, "
+				 "critical_warning, temperature_max, waf)", where, k);
 			return -EINVAL;
 		}
 		if (!json_is_string(v)) {
@@ -521,6 +532,10 @@ static int check_row_of(const struct criterion *c, const struct crit_req *r, con
 
 	if (r->verify)
 		return verify_row_of(c, r, ac, o, row, err, errlen);
+	if (r->health) {
+		check_health_row(r, ac, o, row);
+		return 0;
+	}
 	row->d = r->dir_given ? r->d : rs_main_dir(ac->first->rw);
 	if (!rs_dir_expected(ac->first, row->d)) {
 		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s did no %s I/O (its pattern does "
@@ -617,6 +632,8 @@ static bool problem_text(const struct check_row *r, char *buf, size_t len)
 
 	if (r->problem == CP_SKIPPED)
 		snprintf(buf, len, "%s", c ? "skipped" : "no case");
+	else if (r->problem == CP_NO_HEALTH)
+		check_health_problem(r, buf, len);
 	else if (r->problem == CP_FAILED && r->req->verify)
 		snprintf(buf, len, "%zu of %zu failed (not by a mismatch)", c->nfailed - c->verify.failed_bad, all);
 	else if (r->problem == CP_FAILED && c->nfailed < all)
@@ -644,6 +661,10 @@ static void measured(const struct check_row *r, char *buf, size_t len)
 
 	if (problem_text(r, buf, len))
 		return;
+	if (r->req->health) {
+		check_health_measured(r, buf, len);
+		return;
+	}
 	if (r->unsteady) {
 		snprintf(buf, len, "not reached");
 		return;
@@ -690,7 +711,7 @@ static const char *problem_path(const struct check_row *r)
 static void row_cells(const struct check *k, const struct check_row *r, char cells[NCOL][200])
 {
 	/* Without a case (none selected), the direction is the pattern's: unknown. */
-	bool nodir = r->req->dir_given || !r->c || r->req->verify;
+	bool nodir = r->req->dir_given || !r->c || r->req->verify || r->req->health;
 	char name[160];
 
 	snprintf(cells[0], 200, "%s", k->cr->c[r->criterion].name);
@@ -707,12 +728,14 @@ static const char *req_unit(const struct crit_req *q)
 {
 	if (q->verify)
 		return "mismatches";
+	if (q->health)
+		return check_health_unit(q);
 	return is_iops(&q->m) ? "IOPS" : q->m.kind == M_MBPS ? "MB/s" : q->m.kind == M_SS_RATIO ? "%" : "ns";
 }
 
 static const char *problem_status(enum check_problem p)
 {
-	static const char *const names[] = { "ok", "failed", "no I/O", "skipped", "not verified" };
+	static const char *const names[] = { "ok", "failed", "no I/O", "skipped", "not verified", "no health" };
 
 	return names[p];
 }
@@ -753,8 +776,10 @@ int check_write(FILE *f, const struct check *k, enum report_format fmt)
 			json_array_append_new(rows, json_pack(
 				"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:b}", "criterion", cells[i][0],
 				"device", cells[i][1], "case", cells[i][2], "key", r->req->key,
-				"metric", r->req->verify ? "verify-mismatches" : metric_name(&r->req->m, mname, sizeof(mname)),
-				"direction", r->req->verify ? "-" : rs_dir_name[r->d], "requirement", r->req->text,
+				"metric", r->req->verify ? "verify-mismatches" : r->req->health ? r->req->key :
+					  metric_name(&r->req->m, mname, sizeof(mname)),
+				"direction", r->req->verify || r->req->health ? "-" : rs_dir_name[r->d],
+				"requirement", r->req->text,
 				"unit", req_unit(r->req),
 				"value", isnan(r->value) || r->unsteady ? json_null() :
 					 json_real(r->req->m.kind == M_MBPS ? r->value / 1e6 :
@@ -816,7 +841,8 @@ int check_write_junit(FILE *f, const struct check *k)
 			 problem_path(r) ? "')" : "");
 		if (!r->pass)
 			junit_failure(f, r->problem == CP_FAILED ? "failed" : r->problem == CP_EMPTY ? "no-io" :
-				      r->problem == CP_UNVERIFIED ? "not-verified" : "violation", msg);
+				      r->problem == CP_UNVERIFIED ? "not-verified" :
+				      r->problem == CP_NO_HEALTH ? "no-health" : "violation", msg);
 		else if (r->problem == CP_SKIPPED)
 			junit_skipped(f, msg);
 		junit_case_end(f);

@@ -255,21 +255,27 @@ out:
 	return ret;
 }
 
-size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max)
+size_t report_series_points(const json_t *values, const json_t *ts, double div, double *x, double *y, size_t max)
 {
-	const json_t *v = json_object_get(ts, key);
 	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
-	size_t n = json_array_size(v);
+	size_t n = json_array_size(values);
 
 	if (!(step > 0))
 		return 0;
 	if (n > max)
 		n = max;
 	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(values, i);
+
 		x[i] = (double)(i + 1) * step;
-		y[i] = json_number_value(json_array_get(v, i)) / div;
+		y[i] = json_is_number(v) ? json_number_value(v) / div : NAN;
 	}
 	return n;
+}
+
+size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max)
+{
+	return report_series_points(json_object_get(ts, key), ts, div, x, y, max);
 }
 
 /* Legend names of open-loop curves: the cell's, then ": response (from schedule)" whole. */
@@ -530,7 +536,7 @@ int report_charts(struct report *r)
 	for (size_t i = 0; i < r->agg.n && !ret; i++)
 		if (r->agg.cases[i].search)
 			ret = chart_search(r, &cap, &r->agg.cases[i]);
-	return ret;
+	return ret ? ret : report_health_charts(r, &cap);
 }
 
 static const char css[] =
@@ -925,6 +931,8 @@ int report_write_html(FILE *f, const struct report *r)
 	}
 	if (report_has_verify(r))
 		fputs("<li><a href=\"#verify\">Data verification</a></li>\n", f);
+	if (report_has_health(r))
+		fputs("<li><a href=\"#health\">Drive health</a></li>\n", f);
 	if (report_has_search(r))
 		fputs("<li><a href=\"#search\">Latency target search</a></li>\n", f);
 	if (r->nprices)
@@ -934,6 +942,8 @@ int report_write_html(FILE *f, const struct report *r)
 		html_table(f, r, i);
 	if (report_has_verify(r))
 		report_verify_html(f, r);
+	if (report_has_health(r))
+		report_health_html(f, r);
 	if (report_has_search(r))
 		report_search_html(f, r);
 	if (r->nprices)

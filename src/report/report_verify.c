@@ -60,7 +60,7 @@ static void first_text(const struct agg_case *c, char *buf, size_t len)
 }
 
 /* Column col of case c as the tables show it: "-" for the numbers of a case that did not verify. */
-static void cell(const struct agg_case *c, int col, char *buf, size_t len)
+static void cell(const struct agg_case *c, size_t col, char *buf, size_t len)
 {
 	const struct agg_verify *v = &c->verify;
 	uint64_t n = 0;
@@ -82,58 +82,20 @@ static void cell(const struct agg_case *c, int col, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void text_verify(FILE *f, const struct report *r)
+static bool numeric(size_t col)
 {
-	size_t w[VCOLS];
-	char buf[200];
-
-	for (int k = 0; k < VCOLS; k++) {
-		w[k] = esc_text_width(heads[k]);
-		for (size_t i = 0; i < r->agg.n; i++) {
-			cell(&r->agg.cases[i], k, buf, sizeof(buf));
-			esc_text_widen(&w[k], buf);
-		}
-	}
-	fprintf(f, "data verification\n(%s)\n", caption);
-	for (int k = 0; k < VCOLS; k++) {
-		esc_text_pad(f, heads[k], k + 1 < VCOLS ? w[k] : 0, k >= 2 && k < 10);
-		fputs(k + 1 < VCOLS ? "  " : "\n", f);
-	}
-	for (size_t i = 0; i < r->agg.n; i++)
-		for (int k = 0; k < VCOLS; k++) {
-			cell(&r->agg.cases[i], k, buf, sizeof(buf));
-			esc_text_pad(f, buf, k + 1 < VCOLS ? w[k] : 0, k >= 2 && k < 10);
-			fputs(k + 1 < VCOLS ? "  " : "\n", f);
-		}
-	fputc('\n', f);
+	return col >= 2 && col < 10;
 }
 
-static void md_verify(FILE *f, const struct report *r)
+static bool failed(const struct agg_case *c, size_t col)
 {
-	char buf[200];
-
-	fprintf(f, "### data verification\n\n%s\n\n|", caption);
-	for (int k = 0; k < VCOLS; k++)
-		fprintf(f, " %s |", heads[k]);
-	fputs("\n|", f);
-	for (int k = 0; k < VCOLS; k++)
-		fputs(k >= 2 && k < 10 ? " ---: |" : " --- |", f);
-	fputc('\n', f);
-	for (size_t i = 0; i < r->agg.n; i++) {
-		const struct agg_case *c = &r->agg.cases[i];
-
-		fputc('|', f);
-		for (int k = 0; k < VCOLS; k++) {
-			cell(c, k, buf, sizeof(buf));
-			fputc(' ', f);
-			fputs(k == 11 && c->verify.mismatches ? "**" : "", f);
-			esc_md(f, buf);
-			fputs(k == 11 && c->verify.mismatches ? "** |" : " |", f);
-		}
-		fputc('\n', f);
-	}
-	fputc('\n', f);
+	return col == 11 && c->verify.mismatches;
 }
+
+static const struct case_table table = {
+	.title = "data verification", .caption = caption, .heads = heads, .ncols = VCOLS, .cell = cell,
+	.right = numeric, .strong = failed,
+};
 
 /* CSV: the counts of each verified case as rows of the tables' columns (metric = the count's name). */
 static void csv_verify(FILE *f, const struct report *r)
@@ -163,12 +125,10 @@ int report_verify_write(FILE *f, const struct report *r, enum report_format fmt)
 {
 	if (!report_has_verify(r))
 		return 0;
-	if (fmt == RF_TEXT)
-		text_verify(f, r);
-	else if (fmt == RF_MARKDOWN)
-		md_verify(f, r);
-	else if (fmt == RF_CSV)
+	if (fmt == RF_CSV)
 		csv_verify(f, r);
+	else
+		report_case_table(f, r, &table, fmt);
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "aggregate.h"
 #include "grow.h"
+#include "health.h"
 #include "parse.h"
 
 int metric_parse(const char *s, struct metric *m)
@@ -110,6 +111,7 @@ static void case_release(struct agg_case *c)
 		hist_release(&c->resp[d]);
 	}
 	free(c->runs);
+	free(c->all);
 }
 
 void agg_release(struct agg *a)
@@ -221,6 +223,12 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 	if (r->price >= 0)
 		c->price = r->price;
 	add_verify(&c->verify, r);
+	if (GROW(c->all, c->all_cap, c->nall + 1))
+		return -ENOMEM;
+	c->all[c->nall++] = r;
+	if (r->health.present && !c->health.runs++)
+		c->health.source = r->health.source;
+	c->health.missing += !r->health.present && !strcmp(r->status, "ok");
 	if (r->search)
 		c->search = r->search;
 	if (strcmp(r->status, "ok")) {
@@ -404,4 +412,107 @@ const char *agg_case_name(const struct agg_case *c, char *buf, size_t len)
 		 (long long)json_integer_value(json_object_get(job, "qd")),
 		 (long long)json_integer_value(json_object_get(job, "threads")));
 	return buf;
+}
+
+/* --- the drive's health over a case's runs --- */
+
+enum agg_hkey agg_health_key(const char *name)
+{
+	static const char *const states[] = { "critical_warning", "endurance_group_critical_warning",
+					      "thermal_throttling_status" };
+
+	if (!strcmp(name, "temperature_max"))
+		return AH_TEMP_MAX;
+	if (!strcmp(name, "temperature_min"))
+		return AH_TEMP_MIN;
+	if (!strcmp(name, "waf"))
+		return AH_WAF;
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (!strcmp(name, states[i]))
+			return AH_STATE;
+	for (int f = 0; f < HEALTH_NFIELDS; f++) {
+		enum health_kind k = health_field_kind((enum health_field)f);
+
+		if ((k == HK_COUNTER || k == HK_PERCENT) && !strcmp(name, health_field_name((enum health_field)f)))
+			return k == HK_COUNTER ? AH_COUNTER : AH_PERCENT;
+	}
+	return AH_NONE;
+}
+
+/* The highest of x and v (NAN: none yet). */
+static double max_of(double x, double v)
+{
+	return isnan(x) || v > x ? v : x;
+}
+
+/* A state of run r: the highest of its before and after into *out; whether it changed. */
+static bool state_of(const struct rs_run *r, const char *name, double *out, bool *changed)
+{
+	double b, a;
+	bool hb = rs_health_number(r->health.before, name, &b), ha = rs_health_number(r->health.after, name, &a);
+
+	*changed = hb != ha || (hb && a != b);
+	if (hb)
+		*out = max_of(*out, b);
+	if (ha)
+		*out = max_of(*out, a);
+	return hb || ha;
+}
+
+/* waf: the runs' physical and host bytes written added up, of the runs that know both. */
+static void waf_of(const struct agg_case *c, struct agg_hval *out)
+{
+	double phys = 0, host = 0;
+
+	for (size_t i = 0; i < c->nall; i++) {
+		const json_t *d = c->all[i]->health.delta;
+		double p, h;
+
+		if (!rs_health_number(d, "physical_bytes_written", &p) || !rs_health_number(d, "host_bytes_written", &h))
+			continue;
+		phys += p;
+		host += h;
+		out->known++;
+	}
+	if (out->known && host > 0)
+		out->value = phys / host;
+}
+
+bool agg_health_value(const struct agg_case *c, const char *name, struct agg_hval *out)
+{
+	enum agg_hkey k = agg_health_key(name);
+
+	out->value = NAN;
+	out->known = out->changed = 0;
+	if (k == AH_NONE)
+		return false;
+	if (k == AH_WAF) {
+		waf_of(c, out);
+		return true;
+	}
+	for (size_t i = 0; i < c->nall; i++) {
+		const struct rs_health *h = &c->all[i]->health;
+		double v;
+		bool changed = false;
+
+		if (!h->present)
+			continue;
+		if (k == AH_TEMP_MAX || k == AH_TEMP_MIN) {
+			v = k == AH_TEMP_MAX ? h->temp_max : h->temp_min;
+			if (isnan(v))
+				continue;
+			out->value = isnan(out->value) ? v : k == AH_TEMP_MAX ? fmax(out->value, v) : fmin(out->value, v);
+		} else if (k == AH_STATE) {
+			if (!state_of(c->all[i], name, &out->value, &changed))
+				continue;
+		} else {
+			if (!rs_health_number(h->delta, name, &v))
+				continue;
+			out->value = isnan(out->value) ? v : out->value + v;
+			changed = v != 0;
+		}
+		out->known++;
+		out->changed += changed;
+	}
+	return true;
 }

@@ -320,6 +320,39 @@ static void load_search(struct rs_run *r, const json_t *res)
 	r->search_probe = json_object_get(res, "search_probe") != NULL;
 }
 
+/*
+ * The top-level health into r->health; null or absent: not present. The validator checked its shape;
+ * values of another type read as unknown rather than as 0.
+ */
+static void load_health(struct rs_run *r, const json_t *h)
+{
+	const json_t *t = json_object_get(h, "temperature"), *waf = json_object_get(h, "waf");
+	const json_t *lo = json_object_get(t, "min"), *hi = json_object_get(t, "max");
+
+	r->health.temp_min = r->health.temp_max = r->health.waf = NAN;
+	if (!json_is_object(h))
+		return;
+	r->health.present = true;
+	r->health.source = json_string_value(json_object_get(h, "source"));
+	r->health.before = json_object_get(h, "before");
+	r->health.after = json_object_get(h, "after");
+	r->health.delta = json_object_get(h, "delta");
+	r->health.samples = json_object_get(t, "samples");
+	r->health.temp_min = json_is_number(lo) ? json_number_value(lo) : NAN;
+	r->health.temp_max = json_is_number(hi) ? json_number_value(hi) : NAN;
+	r->health.waf = json_is_number(waf) ? json_number_value(waf) : NAN;
+}
+
+bool rs_health_number(const json_t *snapshot, const char *name, double *v)
+{
+	const json_t *x = json_object_get(snapshot, name);
+
+	if (!json_is_number(x))
+		return false;
+	*v = json_number_value(x);
+	return true;
+}
+
 static void load_verify(struct rs_run *r, const json_t *v)
 {
 	const json_t *kinds = json_object_get(v, "kinds");
@@ -447,6 +480,7 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 	load_verify(r, json_object_get(res, "verify"));
 	load_sched(r, json_object_get(res, "schedule"));
 	load_search(r, res);
+	load_health(r, json_object_get(root, "health"));
 	r->key = case_key(r->job, r->profile && !r->prepare ? r->case_name : NULL);
 	return r->key ? 0 : -ENOMEM;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # report: the outputs over the fixture results (tests/fixtures/results/iozone-a, iozone-b) in every
 # format, and those of compare and check, equal the golden files in tests/fixtures/report-golden/,
-# and the numbers of the tables (text, csv; rates, latency, price per performance) agree with an
-# independent computation from the result files; the HTML page and the SVG charts are well-formed and
-# self-contained; bad inputs exit 2 with a message naming the culprit.
+# and the numbers of the tables (text, csv; rates, latency, price per performance; the verification
+# and drive health tables) agree with an independent computation from the result files; the HTML
+# page and the SVG charts are well-formed and self-contained; bad inputs exit 2 with a message naming
+# the culprit.
 #
 # UPDATE_GOLDEN=1 tests/integration/run-all.sh t-70   rewrites the golden files (after the checks of
 # their numbers); see tests/fixtures/report-golden/README.md.
@@ -357,6 +358,76 @@ xmllint --noout "$TMPDIR/verify.html" || fail "verify.html is not well-formed XM
 grep -q '<section id="verify">' "$TMPDIR/verify.html" || fail "verify.html has no verification section"
 grep -q '<td class="fail">FAILED</td>' "$TMPDIR/verify.html" || fail "verify.html does not mark the failed verification"
 ok "verification table in html"
+
+# --- the drive health table: golden, its numbers from the result files, only where recorded -----------
+# health/: drive-h (nvme, OCP log) randwrite and randread x 2, drive-s (smartctl), drive-n (no health).
+golden report-health.txt 0 "$SSDBENCH" report health
+golden report-health.md 0 "$SSDBENCH" report --format markdown health
+golden report-health.csv 0 "$SSDBENCH" report --format csv health
+golden report-health.json 0 "$SSDBENCH" report --format json health
+golden check-health.txt 3 "$SSDBENCH" check --criteria ../criteria/health.json health
+n=$(python3 - "$TMPDIR/report-health.csv" "$TMPDIR/report-health.json" health/*.json <<'PY'
+import csv, json, sys
+csvf, jsonf, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+cases = {}
+for f in files:
+    r = json.load(open(f))
+    cases.setdefault((r["target"]["label"], r["job"]["rw"]), []).append(r.get("health"))
+want = {}
+for key, hs in cases.items():
+    hs = [h for h in hs if h]
+    w = {}
+    for k in ("host_bytes_written", "host_bytes_read", "physical_bytes_written", "media_errors",
+              "error_log_entries", "percentage_used"):
+        v = [h["delta"][k] for h in hs if k in h["delta"]]
+        if v:
+            w[k] = sum(v)
+    both = [h["delta"] for h in hs if "physical_bytes_written" in h["delta"] and "host_bytes_written" in h["delta"]]
+    host = sum(d["host_bytes_written"] for d in both)
+    if both and host > 0:
+        w["waf"] = sum(d["physical_bytes_written"] for d in both) / host   # of the sums
+    t = [h["temperature"]["max"] for h in hs if h["temperature"]["max"] is not None]
+    if t:
+        w["temperature_max"] = max(t)
+    t = [h["temperature"]["min"] for h in hs if h["temperature"]["min"] is not None]
+    if t:
+        w["temperature_min"] = min(t)
+    c = [h[s]["critical_warning"] for h in hs for s in ("before", "after") if "critical_warning" in h[s]]
+    if c:
+        w["critical_warning"] = max(c)
+    want[key] = w
+bad, n = [], 0
+got = {}
+for row in csv.reader(open(csvf)):
+    if row[0] == "drive health":
+        got.setdefault((row[4], row[5]), {})[row[7]] = float(row[9])
+for key, w in want.items():
+    g = got.get(key, {})
+    if set(g) != set(w) or any(abs(g[k] - w[k]) > 1e-9 * max(1, abs(w[k])) for k in w):
+        bad.append("csv %s: %s, expected %s" % (key, g, w))
+    n += len(w)
+for c in json.load(open(jsonf))["health"]:
+    w = want[(c["device"], c["case"].split()[0])]
+    j = dict(c["delta"])
+    for k in ("waf", "critical_warning"):
+        if c[k] is not None:
+            j[k] = c[k]
+    for k in ("min", "max"):
+        if c["temperature"][k] is not None:
+            j["temperature_" + k] = c["temperature"][k]
+    if any(abs(j.get(k, float("nan")) - v) > 1e-9 * max(1, abs(v)) for k, v in w.items()):
+        bad.append("json %s: %s, expected %s" % (c["device"], j, w))
+    n += 1
+print("\n".join(bad), file=sys.stderr)
+print(n)
+sys.exit(1 if bad else 0)
+PY
+) || fail "the health table differs from the result files (above)"
+ok "health table: $n values agree with the result files (csv, json)"
+for f in report.txt report.md report.csv report-verify.txt; do
+	! grep -q "drive health" "$TMPDIR/$f" || fail "$f: a health table without health in the results"
+done
+jq -e 'has("health") | not' "$TMPDIR/report.json" >/dev/null || fail "report.json: health without health in the results"
 
 # The json report is the same whatever the spelling of the inputs (relative, absolute, a trailing
 # slash, the files one by one) and from one run to the next: nothing in it depends on time or paths.
