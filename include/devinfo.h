@@ -13,6 +13,16 @@
 
 #define DEVINFO_STR 128
 
+/*
+ * The PCIe link of an NVMe controller's PCI function (its current_link_speed, current_link_width,
+ * max_link_speed and max_link_width). Speeds in GT/s per lane, widths in lanes; 0 where sysfs has no
+ * such attribute or says "Unknown".
+ */
+struct pcie_link {
+	double speed_gts, max_speed_gts;
+	unsigned width, max_width;
+};
+
 struct devinfo {
 	char disk[64];        /* kernel name of the whole disk ("nvme0n1", "sda", "loop3", "zram1") */
 	char part[64];        /* kernel name of the partition when the device is one ("sda2"), else "" */
@@ -30,12 +40,15 @@ struct devinfo {
 	bool write_cache;     /* queue/write_cache is "write back": a volatile cache that flushes empty */
 	char backing_file[256]; /* loop devices: loop/backing_file, else "" */
 	unsigned nsid;        /* NVMe: the namespace ID (the disk's nsid attribute), else 0 */
+	bool has_pcie;        /* NVMe on PCIe: sysfs gave at least one of the link's four facts */
+	struct pcie_link pcie;
 };
 
 /*
  * Fills di for the block device MAJ:MIN, following <root>/dev/block/MAJ:MIN to the device and, for a
  * partition, to its whole disk for model, serial, queue attributes. Strings are trimmed of white space
- * and absent attributes left empty. Returns 0, or -ENOENT if sysfs has no such device (err says which
+ * and absent attributes left empty. For an NVMe disk the PCIe link is read from its controller's PCI
+ * function (<disk>/device/device/, as /sys/class/nvme/nvmeX/device/). Returns 0, or -ENOENT if sysfs has no such device (err says which
  * path was missing).
  */
 int devinfo_read(const char *sysfs_root, unsigned major, unsigned minor, struct devinfo *di,

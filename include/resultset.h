@@ -65,6 +65,19 @@ struct rs_health {
 	double waf;               /* physical over host bytes written; NAN where null */
 };
 
+/* target.nvme and target.pcie (docs/result-format.md): the drive's identity and its link. */
+struct rs_drive {
+	bool nvme;                /* target.nvme is there: the fields up to ocp hold it */
+	unsigned vendor_id, subsystem_vendor_id, nsid, lba_format, lba_data_size, lba_metadata_size;
+	const char *model, *serial, *firmware;
+	uint64_t namespace_bytes;
+	bool vwc;                 /* volatile_write_cache */
+	int wce, ocp;             /* write_cache_enabled, ocp: 1, 0, or -1 for null */
+	bool pcie;                /* target.pcie is there */
+	double speed_gts, max_speed_gts; /* 0 for null */
+	unsigned width, max_width;       /* 0 for null */
+};
+
 struct rs_run {
 	char *path;               /* the file it came from */
 	json_t *root;             /* the whole document (owned); the pointers below borrow from it */
@@ -73,6 +86,7 @@ struct rs_run {
 	const char *host;
 	double price;             /* USD, < 0 when unknown (target.price, else job.price) */
 	uint64_t size;            /* target size, bytes */
+	struct rs_drive drive;    /* target.nvme and target.pcie */
 	const char *profile;      /* NULL for a plain job */
 	const char *case_name;    /* NULL when the run has none */
 	bool prepare;             /* a profile's prepare job, not a measurement */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "devinfo.h"
+#include "nvmeid.h"
 
 enum target_kind {
 	TARGET_FILE,
@@ -28,6 +29,8 @@ struct target {
 	unsigned lbs, pbs;       /* logical and physical block size */
 	bool has_devinfo;        /* di describes the device (or the file's device) */
 	struct devinfo di;
+	bool has_nvme;           /* nvme holds the drive's identity (target_identify) */
+	struct nvmeid nvme;
 	char label[128];         /* model, else the path's base name */
 	const char *sysfs;       /* the sysfs root it was probed with */
 	char pseudo_fs[16];      /* a file on devtmpfs, proc, sysfs...: that filesystem's name, else "" */
@@ -52,6 +55,14 @@ typedef void (*target_progress_fn)(void *ctx, const char *what, uint64_t done, u
  * "no such block device" (-ENOENT), and proc, sysfs and their kin are refused the same way.
  */
 int target_probe(const char *path, const char *sysfs_root, struct target *t, char *err, size_t errlen);
+
+/*
+ * For a probed block device that is an NVMe namespace: reads its identity from the drive
+ * (nvmeid_read), sets has_nvme. Called once before any run, never during one. Returns 0, -ENODEV
+ * for a target that is not an NVMe namespace (has_nvme false, no message), or another -errno with
+ * a message (the drive did not answer: has_nvme false).
+ */
+int target_identify(struct target *t, char *err, size_t errlen);
 
 /*
  * Opens t (O_DIRECT if direct; read-write if write, and then for a device O_EXCL unless t is

@@ -78,6 +78,48 @@ static void test_devinfo_nvme_namespace_id(void **state)
 	assert_int_equal(read_ok(8, 0).nsid, 0);
 }
 
+/* The PCIe link of an NVMe disk from its controller's PCI function, for a partition its disk's. */
+static void test_devinfo_nvme_pcie_link_from_the_pci_function(void **state)
+{
+	(void)state;
+	for (unsigned minor = 0; minor <= 1; minor++) {
+		struct devinfo di = read_ok(259, minor);
+
+		assert_true(di.has_pcie);
+		assert_true(di.pcie.speed_gts == 8.0);
+		assert_int_equal(di.pcie.width, 4);
+		assert_true(di.pcie.max_speed_gts == 16.0);
+		assert_int_equal(di.pcie.max_width, 4);
+	}
+}
+
+/* "Unknown" and width 0 (a link down) stay unknown; an older kernel's "8 GT/s" without "PCIe" reads. */
+static void test_devinfo_nvme_pcie_unknown_link_keeps_its_maximum(void **state)
+{
+	struct devinfo di = read_ok(259, 2);
+
+	(void)state;
+	assert_true(di.has_pcie);
+	assert_true(di.pcie.speed_gts == 0);
+	assert_int_equal(di.pcie.width, 0);
+	assert_true(di.pcie.max_speed_gts == 8.0);
+	assert_int_equal(di.pcie.max_width, 2);
+}
+
+/* Only an NVMe disk's controller is read: an AHCI port's PCI function is not the drive's link. */
+static void test_devinfo_pcie_absent_for_other_transports(void **state)
+{
+	static const unsigned devs[][2] = { { 8, 0 }, { 8, 16 }, { 254, 0 }, { 7, 0 }, { 252, 0 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		struct devinfo di = read_ok(devs[i][0], devs[i][1]);
+
+		assert_false(di.has_pcie);
+		assert_true(di.pcie.speed_gts == 0 && di.pcie.width == 0);
+	}
+}
+
 /* An ID not in the list is shown as it is; the rest of the identity as for any controller. */
 static void test_devinfo_nvme_unknown_pci_vendor_is_its_id(void **state)
 {
@@ -279,6 +321,9 @@ int main(void)
 		cmocka_unit_test(test_devinfo_nvme_vendor_from_pci_id),
 		cmocka_unit_test(test_devinfo_nvme_namespace_id),
 		cmocka_unit_test(test_devinfo_nvme_unknown_pci_vendor_is_its_id),
+		cmocka_unit_test(test_devinfo_nvme_pcie_link_from_the_pci_function),
+		cmocka_unit_test(test_devinfo_nvme_pcie_unknown_link_keeps_its_maximum),
+		cmocka_unit_test(test_devinfo_pcie_absent_for_other_transports),
 		cmocka_unit_test(test_devinfo_nvme_queue_attributes),
 		cmocka_unit_test(test_devinfo_partition_names_its_whole_disk),
 		cmocka_unit_test(test_devinfo_partition_size_is_its_own),

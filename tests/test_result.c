@@ -27,6 +27,7 @@
 #include "offgen.h"
 #include "result.h"
 #include "resultcheck.h"
+#include "resultset.h"
 #include "run.h"
 
 #include "open_fds.h"
@@ -1003,6 +1004,115 @@ static void test_result_write_open_loop_fixtures(void **state)
 	write_fixture(sub, "002-randread-r2.json", 3100000, 6, 2, "2000");
 }
 
+/* A block NVMe namespace whose identity and link were read (target_identify, devinfo). */
+static void nvme_target(struct target *t)
+{
+	*t = (struct target){ .path = "/dev/nvme0n2", .kind = TARGET_BLOCK, .exists = true, .fd = -1,
+			      .size = 128ull << 20, .lbs = 4096, .pbs = 4096, .label = "QEMU NVMe Ctrl",
+			      .has_devinfo = true, .has_nvme = true };
+	t->di = (struct devinfo){ .disk = "nvme0n2", .transport = "nvme", .rotational = 0, .nsid = 2,
+				  .has_pcie = true, .pcie = { .speed_gts = 8.0, .width = 4, .max_width = 4 } };
+	t->nvme = (struct nvmeid){ .vendor_id = 0x1b36, .subsystem_vendor_id = 0x1af4, .model = "QEMU NVMe Ctrl",
+				   .serial = "SSDBENCH0001", .firmware = "7.2.22", .vwc_present = true,
+				   .vwc_enabled = 1, .ocp = 0, .nsid = 2, .nsze = 32768, .lbaf = 4,
+				   .lba_data_size = 4096, .lba_metadata_size = 8 };
+}
+
+static json_t *built_on(const struct target *t, const char *engine)
+{
+	struct run_context ctx = { .command_line = "ssdbench run /dev/nvme0n2", .repeat_index = 1, .repeat_count = 1 };
+	struct run_result res;
+	char err[512] = "";
+	struct job j;
+	json_t *o;
+
+	empty_result(&res);
+	job_init(&j);
+	assert_int_equal(job_set(&j, "engine", engine, err, sizeof(err)), 0);
+	assert_int_equal(job_resolve(&j, t->size, t->lbs, err, sizeof(err)), 0);
+	o = result_build(&j, t, &res, &ctx);
+	assert_non_null(o);
+	if (result_validate(o, err, sizeof(err)))
+		fail_msg("result_validate: %s", err);
+	run_result_release(&res);
+	return o;
+}
+
+/* target.nvme and target.pcie through the writer, the validator and the reader (struct rs_drive). */
+static void test_result_nvme_identity_round_trips(void **state)
+{
+	struct target t;
+	struct rs_set set;
+	const struct rs_drive *d;
+	char err[512] = "";
+	json_t *o, *n;
+
+	(void)state;
+	nvme_target(&t);
+	o = built_on(&t, "io_uring");
+	n = json_object_get(json_object_get(o, "target"), "nvme");
+	assert_int_equal(json_integer_value(json_object_get(n, "namespace_bytes")), 128 << 20);
+	assert_string_equal(json_string_value(json_object_get(n, "firmware")), "7.2.22");
+	assert_true(json_is_null(json_object_get(json_object_get(json_object_get(o, "target"), "pcie"),
+						 "max_speed_gts")));
+	rs_init(&set);
+	if (rs_add_json(&set, o, "nvme.json", err, sizeof(err)))
+		fail_msg("rs_add_json: %s", err);
+	d = &set.runs[0].drive;
+	assert_true(d->nvme);
+	assert_int_equal(d->vendor_id, 0x1b36);
+	assert_int_equal(d->subsystem_vendor_id, 0x1af4);
+	assert_string_equal(d->model, "QEMU NVMe Ctrl");
+	assert_string_equal(d->serial, "SSDBENCH0001");
+	assert_string_equal(d->firmware, "7.2.22");
+	assert_int_equal(d->nsid, 2);
+	assert_int_equal(d->namespace_bytes, 128 << 20);
+	assert_int_equal(d->lba_format, 4);
+	assert_int_equal(d->lba_data_size, 4096);
+	assert_int_equal(d->lba_metadata_size, 8);
+	assert_true(d->vwc);
+	assert_int_equal(d->wce, 1);
+	assert_int_equal(d->ocp, 0);
+	assert_true(d->pcie);
+	assert_true(d->speed_gts == 8.0 && d->max_speed_gts == 0);
+	assert_int_equal(d->width, 4);
+	assert_int_equal(d->max_width, 4);
+	rs_release(&set);
+}
+
+/* No identity read, a file on the drive, or the null engine (no I/O): no keys, and the reader says none. */
+static void test_result_without_identity_has_no_nvme_keys(void **state)
+{
+	struct target t;
+	struct rs_set set;
+	char err[512] = "";
+	json_t *o;
+
+	(void)state;
+	nvme_target(&t);
+	o = built_on(&t, "null");
+	assert_null(json_object_get(json_object_get(o, "target"), "nvme"));
+	assert_null(json_object_get(json_object_get(o, "target"), "pcie"));
+	json_decref(o);
+	t.kind = TARGET_FILE;
+	o = built_on(&t, "io_uring");
+	assert_null(json_object_get(json_object_get(o, "target"), "nvme"));
+	assert_null(json_object_get(json_object_get(o, "target"), "pcie"));
+	json_decref(o);
+	nvme_target(&t);
+	t.has_nvme = false;
+	t.di.has_pcie = false;
+	o = built_on(&t, "io_uring");
+	assert_null(json_object_get(json_object_get(o, "target"), "nvme"));
+	assert_null(json_object_get(json_object_get(o, "target"), "pcie"));
+	rs_init(&set);
+	if (rs_add_json(&set, o, "plain.json", err, sizeof(err)))
+		fail_msg("rs_add_json: %s", err);
+	assert_false(set.runs[0].drive.nvme);
+	assert_false(set.runs[0].drive.pcie);
+	rs_release(&set);
+}
+
 static void test_format_rfc3339_of_known_instants(void **state)
 {
 	char buf[40];
@@ -1042,6 +1152,8 @@ int main(void)
 		cmocka_unit_test(test_result_closed_loop_writes_no_response_keys),
 		cmocka_unit_test(test_result_job_open_loop_parameters_read_back),
 		cmocka_unit_test(test_result_write_open_loop_fixtures),
+		cmocka_unit_test(test_result_nvme_identity_round_trips),
+		cmocka_unit_test(test_result_without_identity_has_no_nvme_keys),
 		cmocka_unit_test(test_format_rfc3339_of_known_instants),
 	};
 

@@ -1039,6 +1039,58 @@ static void test_open_loop_values_that_do_not_add_up_are_refused(void **state)
 	values_refused("response_mean_ns shorter than iops", "results.timeseries.response_mean_ns", d);
 }
 
+/* The writer's psync document with the target.nvme and target.pcie of a QEMU 4Kn namespace. */
+static json_t *nvme_doc(void)
+{
+	json_t *doc = written_doc("psync", false), *t = json_object_get(doc, "target");
+
+	json_object_set_new(t, "nvme", json_pack("{s:i, s:i, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:n}",
+						 "vendor_id", 0x1b36, "subsystem_vendor_id", 0x1af4,
+						 "model", "QEMU NVMe Ctrl", "serial", "SSDBENCH0001",
+						 "firmware", "7.2.22", "nsid", 2, "namespace_blocks", 32768,
+						 "namespace_bytes", 128 << 20, "lba_format", 4, "lba_data_size", 4096,
+						 "lba_metadata_size", 0, "volatile_write_cache", 1,
+						 "write_cache_enabled", 1, "ocp"));
+	json_object_set_new(t, "pcie", json_pack("{s:f, s:i, s:n, s:n}", "speed_gts", 8.0, "width", 4,
+						 "max_speed_gts", "max_width"));
+	return doc;
+}
+
+static void test_nvme_identity_documents_validate(void **state)
+{
+	json_t *doc = nvme_doc();
+
+	(void)state;
+	assert_possible(doc, "target.nvme and target.pcie");
+	json_object_set_new(json_object_get(json_object_get(doc, "target"), "nvme"), "ocp", json_true());
+	assert_possible(doc, "an OCP drive");
+	json_decref(doc);
+}
+
+static void test_bad_nvme_identity_keys_are_refused_by_path(void **state)
+{
+	static const struct mutation cases[] = {
+		{ "a vendor ID above 16 bits", "target/nvme/vendor_id", "65536", "target.nvme.vendor_id",
+		  "0..65535" },
+		{ "a vendor ID as text", "target/nvme/subsystem_vendor_id", "\"0x1af4\"",
+		  "target.nvme.subsystem_vendor_id", "integer" },
+		{ "a data size under 512", "target/nvme/lba_data_size", "256", "target.nvme.lba_data_size", ">= 512" },
+		{ "an LBA format index past 63", "target/nvme/lba_format", "64", "target.nvme.lba_format", "0..63" },
+		{ "namespace 0", "target/nvme/nsid", "0", "target.nvme.nsid", ">= 1" },
+		{ "a cache that is null", "target/nvme/volatile_write_cache", "null",
+		  "target.nvme.volatile_write_cache", "true or false" },
+		{ "a missing ocp", "target/nvme/ocp", NULL, "target.nvme.ocp", "missing" },
+		{ "an unknown key", "target/nvme/eui64", "\"x\"", "target.nvme", "unknown key 'eui64'" },
+		{ "a width of 0 lanes", "target/pcie/width", "0", "target.pcie.width", ">= 1" },
+		{ "a speed as text", "target/pcie/speed_gts", "\"8.0 GT/s PCIe\"", "target.pcie.speed_gts", "a number" },
+		{ "a missing maximum", "target/pcie/max_width", NULL, "target.pcie.max_width", "missing" },
+		{ "pcie as a string", "target/pcie", "\"x16\"", "target.pcie", "an object" },
+	};
+
+	(void)state;
+	expect_refused_in(cases, N(cases), nvme_doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1064,6 +1116,8 @@ int main(void)
 		cmocka_unit_test(test_verify_counts_that_do_not_add_up_are_refused),
 		cmocka_unit_test(test_open_loop_documents_validate),
 		cmocka_unit_test(test_bad_open_loop_keys_are_refused_by_path),
+		cmocka_unit_test(test_nvme_identity_documents_validate),
+		cmocka_unit_test(test_bad_nvme_identity_keys_are_refused_by_path),
 		cmocka_unit_test(test_open_loop_values_that_do_not_add_up_are_refused),
 	};
 

@@ -74,7 +74,10 @@ static const char usage_info[] =
 	"\n"
 	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, vendor, serial,\n"
 	"firmware, transport, the NVMe namespace ID, rotational, scheduler, and whether it may be\n"
-	"written (mounts, swap, holders, loop devices, signatures). Opens nothing for writing.\n";
+	"written (mounts, swap, holders, loop devices, signatures). Opens nothing for writing.\n"
+	"On an NVMe namespace it asks the drive (Identify, as root): PCI vendor and subsystem\n"
+	"vendor IDs, the LBA format in use, the volatile write cache, OCP log C0h; and shows the\n"
+	"controller's PCIe link (speed and width, current and maximum) from sysfs.\n";
 
 static const char usage_verify[] =
 	"usage: ssdbench verify [--journal FILE] [--output DIR] [--json] [--progress WHEN]\n"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* ssdbench info: what is known of a target, for humans or (--json) for scripts. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "cli.h"
 #include "guard.h"
 #include "health_dev.h"
+#include "nvmeid.h"
 #include "target.h"
 #include "textesc.h"
 
@@ -21,6 +23,53 @@ static void field(const char *name, const char *value)
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
+}
+
+/* The NVMe identity (target_identify) and the PCIe link: absent keys where they are not known. */
+static void ident_json(json_t *o, const struct target *t)
+{
+	if (t->has_nvme)
+		json_object_set_new(o, "nvme", nvmeid_json(&t->nvme));
+	if (t->kind == TARGET_BLOCK && t->has_devinfo && t->di.has_pcie)
+		json_object_set_new(o, "pcie", nvmeid_pcie_json(&t->di.pcie));
+}
+
+/* "8.0 GT/s x4", with "?" for what sysfs did not say. */
+static void link_text(double gts, unsigned width)
+{
+	if (gts > 0)
+		printf("%.1f GT/s", gts);
+	else
+		printf("? GT/s");
+	if (width)
+		printf(" x%u", width);
+	else
+		printf(" x?");
+}
+
+static void ident_text(const struct target *t, const char *why)
+{
+	const struct nvmeid *n = &t->nvme;
+	const struct pcie_link *l = &t->di.pcie;
+
+	if (t->has_nvme) {
+		printf("pci ids:     vendor 0x%04x, subsystem vendor 0x%04x\n", n->vendor_id, n->subsystem_vendor_id);
+		printf("lba format:  %u: %u B data, %u B metadata; %llu blocks (%llu bytes)\n", n->lbaf,
+		       n->lba_data_size, n->lba_metadata_size, (unsigned long long)n->nsze,
+		       (unsigned long long)(n->nsze * n->lba_data_size));
+		printf("write cache: %s\n", !n->vwc_present ? "none" : n->vwc_enabled > 0 ? "present, enabled"
+		       : n->vwc_enabled == 0 ? "present, disabled" : "present, state unknown");
+		printf("ocp:         %s\n", n->ocp > 0 ? "yes (log C0h has the OCP GUID)" : n->ocp == 0 ? "no" : "unknown");
+	} else if (why[0]) {
+		field("nvme:", why);
+	}
+	if (t->kind == TARGET_BLOCK && t->di.has_pcie) {
+		printf("pcie link:   ");
+		link_text(l->speed_gts, l->width);
+		printf(" (max ");
+		link_text(l->max_speed_gts, l->max_width);
+		printf(")\n");
+	}
 }
 
 static json_t *guard_json(const struct guard *g)
@@ -87,6 +136,7 @@ static json_t *info_json(const struct target *t, const struct guard *g)
 			      "label", t->label);
 
 	json_object_set_new(o, "safety", guard_json(g));
+	ident_json(o, t);
 	if (!t->has_devinfo)
 		return o;
 	json_object_set_new(o, "device", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:s, s:o}",
@@ -111,7 +161,7 @@ static void guard_text(const struct guard *g)
 	       : g->data[0] ? "only with --force (it holds data)" : "yes");
 }
 
-static void info_text(const struct target *t, const struct guard *g)
+static void info_text(const struct target *t, const struct guard *g, const char *why)
 {
 	const struct devinfo *d = &t->di;
 
@@ -142,6 +192,7 @@ static void info_text(const struct target *t, const struct guard *g)
 	field("discard:", d->discard ? "yes" : "no");
 	if (d->backing_file[0])
 		field("backing:", d->backing_file);
+	ident_text(t, why);
 	health_info_text(t);
 	if (t->kind == TARGET_BLOCK)
 		guard_text(g);
@@ -153,7 +204,7 @@ int cmd_info(int argc, char **argv)
 	bool json = false;
 	struct target t;
 	struct guard g;
-	char err[512];
+	char err[512], why[520] = "";
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -181,6 +232,9 @@ int cmd_info(int argc, char **argv)
 	}
 	if (guard_inspect(&t, &g, err, sizeof(err)))
 		cli_warn("%s", err);
+	/* An NVMe drive that does not answer (not root, a fabrics quirk) is said why, not an error. */
+	if (target_identify(&t, err, sizeof(err)) != -ENODEV && !t.has_nvme)
+		snprintf(why, sizeof(why), "- (%s)", err);
 	if (json) {
 		json_t *o = info_json(&t, &g);
 
@@ -188,7 +242,7 @@ int cmd_info(int argc, char **argv)
 		putchar('\n');
 		json_decref(o);
 	} else {
-		info_text(&t, &g);
+		info_text(&t, &g, why);
 	}
 	return EXIT_OK;
 }

@@ -663,6 +663,9 @@ static int check_target(const struct run_cli *c, int ti, struct target *t, struc
 		cli_error("%s", err);
 		return -EINVAL;
 	}
+	/* The drive's identity, once and before any I/O; without it the result just lacks target.nvme. */
+	if (target_identify(t, err, sizeof(err)) != -ENODEV && !t->has_nvme)
+		cli_warn("%s (the result has no target.nvme)", err);
 	if (c->have_profile && (*n = drop_unaligned(t, e, nprep, *n)) == nprep) {
 		cli_error("'%s': no case of profile '%s' can run on it (see above)", t->path, c->prof.name);
 		return -EINVAL;

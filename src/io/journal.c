@@ -18,7 +18,6 @@
 #include <isa-l/crc.h>
 #include <limits.h>
 #include <stdatomic.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "journal.h"
 
 #define OFF_VERSION 8
@@ -53,19 +53,6 @@
 
 /* What the map of an empty span points at, so that a map in use is never NULL; nothing indexes it. */
 static uint8_t empty_map[1];
-
-__attribute__((format(printf, 4, 5)))
-static int jerr(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 static void le32_put(unsigned char *p, uint32_t v)
 {
@@ -353,14 +340,14 @@ static int check_place(const char *path, const struct stat *st, const struct jou
 		       size_t errlen)
 {
 	if (is_target(st, in))
-		return jerr(err, errlen, -EINVAL, "journal '%s': is the target itself; put the journal on another device",
-			    path);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': is the target itself; put the journal on another device",
+			          path);
 	if (!S_ISREG(st->st_mode))
-		return jerr(err, errlen, -EINVAL, "journal '%s': not a regular file", path);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': not a regular file", path);
 	if (st->st_dev == in->target_dev || dev_shared(st->st_dev, (dev_t)in->target_dev))
-		return jerr(err, errlen, -EINVAL,
-			    "journal '%s': on the device under test ('%s'); put the journal on another device",
-			    path, in->target);
+		return errmsg_set(err, errlen, -EINVAL,
+			          "journal '%s': on the device under test ('%s'); put the journal on another device",
+			          path, in->target);
 	return 0;
 }
 
@@ -385,13 +372,13 @@ int journal_check_path(const char *path, uint64_t target_dev, uint64_t target_in
 	else
 		*slash = '\0';
 	if (stat(dir, &st) < 0)
-		return jerr(err, errlen, -errno, "journal '%s': %s", path, strerror(errno));
+		return errmsg_set(err, errlen, -errno, "journal '%s': %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return jerr(err, errlen, -ENOTDIR, "journal '%s': '%s' is not a directory", path, dir);
+		return errmsg_set(err, errlen, -ENOTDIR, "journal '%s': '%s' is not a directory", path, dir);
 	if (st.st_dev == in.target_dev || dev_shared(st.st_dev, (dev_t)in.target_dev))
-		return jerr(err, errlen, -EINVAL,
-			    "journal '%s': on the device under test ('%s'); put the journal on another device",
-			    path, in.target);
+		return errmsg_set(err, errlen, -EINVAL,
+			          "journal '%s': on the device under test ('%s'); put the journal on another device",
+			          path, in.target);
 	return 0;
 }
 
@@ -413,13 +400,13 @@ static int open_journal(const char *path, const struct journal_info *in, bool *c
 	if (fd < 0 && errno == EEXIST)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return jerr(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
+		return errmsg_set(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0)
-		ret = jerr(err, errlen, -errno, "cannot stat '%s': %s", path, strerror(errno));
+		ret = errmsg_set(err, errlen, -errno, "cannot stat '%s': %s", path, strerror(errno));
 	else
 		ret = check_place(path, &st, in, err, errlen);
 	if (!ret && ftruncate(fd, 0) < 0)
-		ret = jerr(err, errlen, -errno, "cannot truncate '%s': %s", path, strerror(errno));
+		ret = errmsg_set(err, errlen, -errno, "cannot truncate '%s': %s", path, strerror(errno));
 	if (ret) {
 		close(fd);
 		if (*created)
@@ -446,17 +433,17 @@ static int journal_lay_out(struct journal *jn, const char *path, char *err, size
 	int ret;
 
 	if (ftruncate(jn->fd, (off_t)(jn->ckpt_off + n)) < 0)
-		return jerr(err, errlen, -errno, "cannot size '%s' to %llu bytes: %s", path,
-			    (unsigned long long)(jn->ckpt_off + n), strerror(errno));
+		return errmsg_set(err, errlen, -errno, "cannot size '%s' to %llu bytes: %s", path,
+			          (unsigned long long)(jn->ckpt_off + n), strerror(errno));
 	if ((ret = hdr_write(jn->fd, &jn->info)))
-		return jerr(err, errlen, ret, "cannot write '%s': %s", path, strerror(-ret));
+		return errmsg_set(err, errlen, ret, "cannot write '%s': %s", path, strerror(-ret));
 	if (!n) {
 		jn->map = empty_map;
 		return 0;
 	}
 	p = mmap(NULL, lead + n, PROT_READ | PROT_WRITE, MAP_SHARED, jn->fd, (off_t)(JOURNAL_HDR - lead));
 	if (p == MAP_FAILED)
-		return jerr(err, errlen, -errno, "cannot map '%s': %s", path, strerror(errno));
+		return errmsg_set(err, errlen, -errno, "cannot map '%s': %s", path, strerror(errno));
 	jn->map = (unsigned char *)p + lead;
 	jn->map_len = lead + n;
 	return 0;
@@ -479,13 +466,13 @@ int journal_create(struct journal *jn, const char *path, const struct journal_in
 	if (!jn->info.started_ns)
 		jn->info.started_ns = realtime_ns();
 	if (info->nblocks > (UINT64_MAX >> 2) || !info->bs)
-		return jerr(err, errlen, -EINVAL, "journal '%s': a map of %llu blocks of %llu bytes", path,
-			    (unsigned long long)info->nblocks, (unsigned long long)info->bs);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': a map of %llu blocks of %llu bytes", path,
+			          (unsigned long long)info->nblocks, (unsigned long long)info->bs);
 	jn->ckpt_off = ckpt_offset(info->nblocks);
 	/* The copy a checkpoint makes, allocated now: a checkpoint never allocates. */
 	if (!(jn->scratch = malloc(info->nblocks ? info->nblocks : 1)))
-		return jerr(err, errlen, -ENOMEM, "journal '%s': no memory for a map of %llu blocks", path,
-			    (unsigned long long)info->nblocks);
+		return errmsg_set(err, errlen, -ENOMEM, "journal '%s': no memory for a map of %llu blocks", path,
+			          (unsigned long long)info->nblocks);
 	if ((ret = open_journal(path, &jn->info, &created, err, errlen)) < 0)
 		goto fail;
 	jn->fd = ret;
@@ -579,25 +566,25 @@ static int journal_read_header(int fd, const char *path, struct journal_info *in
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return jerr(err, errlen, -errno, "cannot read '%s': %s", path, strerror(errno));
+			return errmsg_set(err, errlen, -errno, "cannot read '%s': %s", path, strerror(errno));
 		got += n;
 	}
 	if (got < 8 || memcmp(h, JOURNAL_MAGIC, 8))
-		return jerr(err, errlen, -EINVAL, "journal '%s': not an ssdbench journal", path);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': not an ssdbench journal", path);
 	if ((size_t)got < sizeof(h))
-		return jerr(err, errlen, -EINVAL, "journal '%s': truncated: %zd bytes, shorter than its header",
-			    path, got);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': truncated: %zd bytes, shorter than its header",
+			          path, got);
 	if (le32_get(h + OFF_VERSION) != JOURNAL_VERSION)
-		return jerr(err, errlen, -EINVAL, "journal '%s': unknown version %u (this ssdbench reads %u)", path,
-			    le32_get(h + OFF_VERSION), JOURNAL_VERSION);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': unknown version %u (this ssdbench reads %u)", path,
+			          le32_get(h + OFF_VERSION), JOURNAL_VERSION);
 	if (le32_get(h + OFF_CRC) != hdr_crc(h))
-		return jerr(err, errlen, -EINVAL, "journal '%s': header corrupt (checksum %08x, computed %08x)",
-			    path, le32_get(h + OFF_CRC), hdr_crc(h));
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': header corrupt (checksum %08x, computed %08x)",
+			          path, le32_get(h + OFF_CRC), hdr_crc(h));
 	hdr_decode(h, in);
 	if ((in->state != JOURNAL_RUNNING && in->state != JOURNAL_FINISHED) || !in->bs ||
 	    in->nblocks > (UINT64_MAX >> 2) || in->nblocks > UINT64_MAX / in->bs)
-		return jerr(err, errlen, -EINVAL, "journal '%s': header corrupt (state %u, %llu blocks of %llu)",
-			    path, in->state, (unsigned long long)in->nblocks, (unsigned long long)in->bs);
+		return errmsg_set(err, errlen, -EINVAL, "journal '%s': header corrupt (state %u, %llu blocks of %llu)",
+			          path, in->state, (unsigned long long)in->nblocks, (unsigned long long)in->bs);
 	return 0;
 }
 
@@ -610,32 +597,32 @@ int journal_load(const char *path, struct journal_info *info, struct vmap *m, bo
 	int fd, ret;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return jerr(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
+		return errmsg_set(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
 	if ((ret = journal_read_header(fd, path, info, err, errlen)))
 		goto out;
 	need = ckpt_offset(info->nblocks) + info->nblocks;
 	if (fstat(fd, &st) < 0) {
-		ret = jerr(err, errlen, -errno, "cannot stat '%s': %s", path, strerror(errno));
+		ret = errmsg_set(err, errlen, -errno, "cannot stat '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if ((uint64_t)st.st_size < need) {
-		ret = jerr(err, errlen, -EINVAL, "journal '%s': truncated: %lld bytes, its maps need %llu", path,
-			   (long long)st.st_size, (unsigned long long)need);
+		ret = errmsg_set(err, errlen, -EINVAL, "journal '%s': truncated: %lld bytes, its maps need %llu", path,
+			         (long long)st.st_size, (unsigned long long)need);
 		goto out;
 	}
 	journal_boot_id(boot, sizeof(boot));
 	*crashed = !(info->state == JOURNAL_FINISHED || (boot[0] && !strcmp(boot, info->boot_id)));
 	at = *crashed ? ckpt_offset(info->nblocks) : JOURNAL_HDR;
 	if ((ret = vmap_alloc(m, info->base, info->nblocks * info->bs, info->bs, info->run_id))) {
-		ret = jerr(err, errlen, ret, "journal '%s': no memory for a map of %llu blocks", path,
-			   (unsigned long long)info->nblocks);
+		ret = errmsg_set(err, errlen, ret, "journal '%s': no memory for a map of %llu blocks", path,
+			         (unsigned long long)info->nblocks);
 		goto out;
 	}
 	if (info->unit)
 		m->unit = info->unit ? info->unit : verify_unit(info->bs);
 	if (info->nblocks && (ret = pread_all(fd, m->mem, info->nblocks, at))) {
 		vmap_release(m);
-		ret = jerr(err, errlen, ret, "cannot read '%s': %s", path, strerror(-ret));
+		ret = errmsg_set(err, errlen, ret, "cannot read '%s': %s", path, strerror(-ret));
 	}
 out:
 	close(fd);

@@ -848,6 +848,40 @@ static void html_hosts(FILE *f, const struct report *r)
 	fputs("</td></tr>\n", f);
 }
 
+/* "8.0 GT/s x4", "?" for what the result has as null. */
+static void html_link(FILE *f, double gts, unsigned width)
+{
+	if (gts > 0)
+		fprintf(f, "%.1f GT/s", gts);
+	else
+		fputs("? GT/s", f);
+	if (width)
+		fprintf(f, " x%u", width);
+	else
+		fputs(" x?", f);
+}
+
+/* What the drive said of itself (target.nvme) and its PCIe link (target.pcie), where the run has them. */
+static void html_drive(FILE *f, const struct rs_drive *d)
+{
+	if (d->nvme) {
+		fprintf(f, "; NVMe vendor 0x%04x, serial ", d->vendor_id);
+		esc_xml(f, d->serial ? d->serial : "?");
+		fprintf(f, ", namespace %u, LBA format %u (%u B", d->nsid, d->lba_format, d->lba_data_size);
+		if (d->lba_metadata_size)
+			fprintf(f, " + %u B metadata", d->lba_metadata_size);
+		fprintf(f, "), volatile write cache %s%s", !d->vwc ? "none" : d->wce > 0 ? "on" : d->wce == 0 ? "off" : "?",
+			d->ocp > 0 ? ", OCP" : "");
+	}
+	if (d->pcie) {
+		fputs("; PCIe ", f);
+		html_link(f, d->speed_gts, d->width);
+		fputs(" (max ", f);
+		html_link(f, d->max_speed_gts, d->max_width);
+		fputc(')', f);
+	}
+}
+
 /* Devices, hosts and profiles the results come from, and when. */
 static void html_meta(FILE *f, const struct report *r)
 {
@@ -889,6 +923,7 @@ static void html_meta(FILE *f, const struct report *r)
 			else
 				fprintf(f, ", %.1f MB, on ", (double)run->size / 1e6);
 			esc_xml(f, run->host ? run->host : "?");
+			html_drive(f, &run->drive);
 			fputc(')', f);
 		}
 	}

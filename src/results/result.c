@@ -12,6 +12,7 @@
 
 #include "health_dev.h"
 #include "result.h"
+#include "nvmeid.h"
 #include "resultcheck.h"
 
 static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99" };
@@ -364,6 +365,11 @@ static json_t *target_object(const struct job *j, const struct target *t)
 	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
 	if (d && d->nsid)
 		json_object_set_new(o, "nsid", json_integer(d->nsid));
+	/* The drive's identity and link: block devices only, where they were read before the run. */
+	if (t->kind == TARGET_BLOCK && t->has_nvme && !job_no_io(j))
+		json_object_set_new(o, "nvme", nvmeid_json(&t->nvme));
+	if (t->kind == TARGET_BLOCK && d && d->has_pcie && !job_no_io(j))
+		json_object_set_new(o, "pcie", nvmeid_pcie_json(&d->pcie));
 	return o;
 }
 

@@ -105,6 +105,18 @@ static const struct field host_fields[] = {
 	ANY("hostname", T_STR), ANY("kernel", T_STR), ANY("arch", T_STR), ANY("cpu_model", T_STR),
 	MIN("cpu_count", T_INT, 1), MIN("memory_bytes", T_INT, 0), END
 };
+static const struct field nvme_fields[] = {
+	RANGE("vendor_id", T_INT, 0, 65535), RANGE("subsystem_vendor_id", T_INT, 0, 65535),
+	ANY("model", T_STR), ANY("serial", T_STR), ANY("firmware", T_STR), MIN("nsid", T_INT, 1),
+	MIN("namespace_blocks", T_INT, 0), MIN("namespace_bytes", T_INT, 0), RANGE("lba_format", T_INT, 0, 63),
+	MIN("lba_data_size", T_INT, 512), RANGE("lba_metadata_size", T_INT, 0, 65535),
+	ANY("volatile_write_cache", T_BOOL), ANY("write_cache_enabled", T_BOOL | T_NULL),
+	ANY("ocp", T_BOOL | T_NULL), END
+};
+static const struct field pcie_fields[] = {
+	MIN("speed_gts", T_NUM | T_NULL, 0), MIN("width", T_INT | T_NULL, 1),
+	MIN("max_speed_gts", T_NUM | T_NULL, 0), MIN("max_width", T_INT | T_NULL, 1), END
+};
 static const struct field target_fields[] = {
 	NONEMPTY("path"), ONE_OF("kind", v_kind), MIN("size", T_INT, 0),
 	MIN("logical_block_size", T_INT, 512), MIN("physical_block_size", T_INT, 512),
@@ -112,7 +124,8 @@ static const struct field target_fields[] = {
 	ANY("firmware", T_STR | T_NULL), ANY("vendor", T_STR | T_NULL), ANY("transport", T_STR | T_NULL),
 	ANY("scheduler", T_STR | T_NULL), ANY("device", T_STR | T_NULL), NONEMPTY("label"),
 	MIN("price", T_NUM | T_NULL, 0),
-	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, END
+	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	OPT("nvme", T_OBJ, .fields = nvme_fields), OPT("pcie", T_OBJ, .fields = pcie_fields), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),

@@ -422,6 +422,46 @@ static const char *base_name(const char *p)
 	return s && s[1] ? s + 1 : p;
 }
 
+static unsigned uint_of(const json_t *o, const char *key)
+{
+	return (unsigned)json_integer_value(json_object_get(o, key)); /* null: 0 */
+}
+
+static int tristate_of(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+/* target.nvme and target.pcie, where the run has them (the validator checked their types). */
+static void load_drive(struct rs_drive *id, const json_t *t)
+{
+	const json_t *n = json_object_get(t, "nvme"), *l = json_object_get(t, "pcie");
+
+	if ((id->nvme = json_is_object(n))) {
+		id->vendor_id = uint_of(n, "vendor_id");
+		id->subsystem_vendor_id = uint_of(n, "subsystem_vendor_id");
+		id->nsid = uint_of(n, "nsid");
+		id->lba_format = uint_of(n, "lba_format");
+		id->lba_data_size = uint_of(n, "lba_data_size");
+		id->lba_metadata_size = uint_of(n, "lba_metadata_size");
+		id->model = json_string_value(json_object_get(n, "model"));
+		id->serial = json_string_value(json_object_get(n, "serial"));
+		id->firmware = json_string_value(json_object_get(n, "firmware"));
+		id->namespace_bytes = (uint64_t)json_integer_value(json_object_get(n, "namespace_bytes"));
+		id->vwc = json_is_true(json_object_get(n, "volatile_write_cache"));
+		id->wce = tristate_of(n, "write_cache_enabled");
+		id->ocp = tristate_of(n, "ocp");
+	}
+	if ((id->pcie = json_is_object(l))) {
+		id->speed_gts = json_number_value(json_object_get(l, "speed_gts"));
+		id->max_speed_gts = json_number_value(json_object_get(l, "max_speed_gts"));
+		id->width = uint_of(l, "width");
+		id->max_width = uint_of(l, "max_width");
+	}
+}
+
 /*
  * Checks the document (the version, then everything schema_version 1 says, then what the schema
  * cannot say) and fills r from it.
@@ -442,6 +482,7 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 	if (!*r->label)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));
 	r->size = (uint64_t)json_integer_value(json_object_get(t, "size"));
+	load_drive(&r->drive, t);
 
 	p = json_object_get(root, "profile");
 	r->profile = json_string_value(json_object_get(p, "name"));

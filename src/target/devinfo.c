@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,26 +15,13 @@
 #include <unistd.h>
 
 #include "devinfo.h"
+#include "errmsg.h"
 
 /* The device and its whole disk, relative to the sysfs root ("devices/.../block/sda/sda1"). */
 struct devpaths {
 	char dev[PATH_MAX];
 	char disk[PATH_MAX]; /* the same as dev when the device is not a partition */
 };
-
-/* Writes the message into err (if there is one) and returns ret. */
-__attribute__((format(printf, 4, 5)))
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /* Copies src into dst, truncating to fit. */
 static void set_str(char *dst, size_t len, const char *src)
@@ -203,12 +189,12 @@ static int find_device(const char *root, unsigned maj, unsigned min, struct devp
 	snprintf(link, sizeof(link), "dev/block/%u:%u", maj, min);
 	ret = resolve_under_root(root, link, p->dev, sizeof(p->dev));
 	if (ret == -ENOENT || ret == -ENOTDIR)
-		return set_err(err, errlen, -ENOENT, "no block device %u:%u in '%s'", maj, min, root);
+		return errmsg_set(err, errlen, -ENOENT, "no block device %u:%u in '%s'", maj, min, root);
 	if (ret)
-		return set_err(err, errlen, ret, "cannot follow '%s/%s': %s", root, link, strerror(-ret));
+		return errmsg_set(err, errlen, ret, "cannot follow '%s/%s': %s", root, link, strerror(-ret));
 	if (!has_file(root, p->dev, "."))
-		return set_err(err, errlen, -ENOENT, "no block device %u:%u in '%s': '%s/%s' is missing",
-			       maj, min, root, root, p->dev);
+		return errmsg_set(err, errlen, -ENOENT, "no block device %u:%u in '%s': '%s/%s' is missing",
+			          maj, min, root, root, p->dev);
 	memcpy(p->disk, p->dev, sizeof(p->dev));
 	slash = strrchr(p->disk, '/');
 	if (slash && has_file(root, p->dev, "partition"))
@@ -343,6 +329,31 @@ static void read_nvme_vendor(const char *disk, char *buf, size_t len)
 	set_str(buf, len, name ? name : id);
 }
 
+/* A link speed as sysfs writes it ("16.0 GT/s PCIe", "8 GT/s" on older kernels); 0 for "Unknown". */
+static double read_link_speed(const char *dir, const char *name)
+{
+	char buf[64], *end;
+	double v;
+
+	if (!read_attr(dir, name, buf, sizeof(buf)))
+		return 0;
+	errno = 0;
+	v = strtod(buf, &end);
+	return !errno && end != buf && !strncmp(end, " GT/s", 5) && v > 0 ? v : 0;
+}
+
+/* An NVMe controller's PCIe link: its PCI function is the controller's device/ (none for fabrics). */
+static void read_pcie(const char *disk, struct devinfo *di)
+{
+	struct pcie_link *l = &di->pcie;
+
+	l->speed_gts = read_link_speed(disk, "device/device/current_link_speed");
+	l->max_speed_gts = read_link_speed(disk, "device/device/max_link_speed");
+	l->width = read_uint(disk, "device/device/current_link_width");
+	l->max_width = read_uint(disk, "device/device/max_link_width");
+	di->has_pcie = l->speed_gts > 0 || l->width > 0 || l->max_speed_gts > 0 || l->max_width > 0;
+}
+
 /* Reads the attributes of the device (its size) and of its whole disk (all the rest). */
 static int read_all(const char *root, const struct devpaths *p, struct devinfo *di)
 {
@@ -362,8 +373,10 @@ static int read_all(const char *root, const struct devpaths *p, struct devinfo *
 	set_str(di->transport, sizeof(di->transport), transport_of(di->disk, p->disk));
 	if (!strcmp(di->transport, "nvme") && !di->vendor[0])
 		read_nvme_vendor(disk, di->vendor, sizeof(di->vendor));
-	if (!strcmp(di->transport, "nvme"))
+	if (!strcmp(di->transport, "nvme")) {
 		di->nsid = read_uint(disk, "nsid");
+		read_pcie(disk, di);
+	}
 	if (!strcmp(di->transport, "loop"))
 		read_attr(disk, "loop/backing_file", di->backing_file, sizeof(di->backing_file));
 	return 0;
@@ -381,7 +394,7 @@ int devinfo_read(const char *sysfs_root, unsigned major, unsigned minor, struct 
 	di->rotational = -1;
 	ret = find_device(sysfs_root, major, minor, &p, err, errlen);
 	if (!ret && (ret = read_all(sysfs_root, &p, di)))
-		set_err(err, errlen, ret, "'%s/%s': %s", sysfs_root, p.dev, strerror(-ret));
+		errmsg_set(err, errlen, ret, "'%s/%s': %s", sysfs_root, p.dev, strerror(-ret));
 	return ret;
 }
 

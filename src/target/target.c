@@ -65,6 +65,18 @@ static int probe_block(struct target *t, const struct stat *st, const char *sysf
 	return 0;
 }
 
+int target_identify(struct target *t, char *err, size_t errlen)
+{
+	int ret;
+
+	t->has_nvme = false;
+	if (t->kind != TARGET_BLOCK || !t->has_devinfo || strcmp(t->di.transport, "nvme"))
+		return -ENODEV;
+	ret = nvmeid_read(t->path, t->di.nsid, &t->nvme, err, errlen);
+	t->has_nvme = ret == 0;
+	return ret;
+}
+
 /* The directory part of path ("." for a bare name), into dir; true if it is a directory. */
 static bool parent_dir(const char *path, char *dir, size_t len)
 {

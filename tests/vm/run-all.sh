@@ -13,9 +13,9 @@
 # The devices: a QEMU NVMe controller (serial SSDBENCH0001) with namespace 1 of 512 B and namespace
 # 2 of 4096 B sectors, each VM_NVME_SIZE bytes of a sparse file; a second one (serial SSDBENCH0002)
 # with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE); the
-# nvme driver loaded with poll_queues=2 (polled I/O). Environment: SSDBENCH (the binary),
-# SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds, default 2400), TEST_TIMEOUT (each guest
-# test's, default 1200); vm.sh's own.
+# nvme driver loaded with poll_queues=2 (polled I/O); QEMU's version in the guest's VM_QEMU_VERSION.
+# Environment: SSDBENCH (the binary), SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds,
+# default 2400), TEST_TIMEOUT (each guest test's, default 1200); vm.sh's own.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -44,7 +44,10 @@ for p in "$@"; do
 done
 # The guest finds the namespaces by controller serial and namespace ID (tests/vm/guest/env.sh): the
 # kernel numbers the two controllers in the order their probes end.
+# QEMU's version is the controller's firmware revision (Identify FR; t-15-ident checks it).
+qemu_version=$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 cmd="export VM_NVME_SERIAL=$serial VM_NVME_SIZE=$size VM_NVME_GONE_SERIAL=SSDBENCH0002 VM_NVME_GONE_SIZE=$gone_size"
+cmd+=" VM_QEMU_VERSION=$(printf '%q' "$qemu_version")"
 cmd+=" && source /repo/tests/vm/guest/env.sh && TEST_TIMEOUT=${TEST_TIMEOUT:-1200} RUN_ALL_DIR=/repo/tests/vm/guest"
 cmd+=" bash /repo/tests/integration/run-all.sh$pats"
 
