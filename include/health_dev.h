@@ -36,6 +36,13 @@ struct health_dev {
  */
 int health_dev_open(struct health_dev *hd, const struct target *t, char *err, size_t errlen);
 
+/*
+ * How long a smartctl run may take, in milliseconds (30000): a smartctl that has not finished by then
+ * is killed and the snapshot fails with -ETIMEDOUT, so a drive that hangs a SMART command cannot hang
+ * the run. Tests shorten it.
+ */
+extern unsigned health_smartctl_timeout_ms;
+
 /* The drive's counters now (a SMART log and the C0 log, or one smartctl run). 0 or -errno, err set. */
 int health_dev_snapshot(struct health_dev *hd, struct health_snapshot *s, char *err, size_t errlen);
 

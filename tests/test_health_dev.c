@@ -161,6 +161,20 @@ static void test_smartctl_snapshot_runs_smartctl_from_path(void **state)
 	assert_non_null(strstr(err, "'/dev/sda': smartctl JSON"));
 	remove_fake(dir);
 
+	/* A smartctl that hangs (a drive that does not answer): killed at the time limit. */
+	fake_smartctl(dir, sizeof(dir), "/dev/null", 0);
+	snprintf(path, sizeof(path), "%s/smartctl", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\nexec /bin/sleep 30\n");
+	fclose(f);
+	setenv("PATH", dir, 1);
+	health_smartctl_timeout_ms = 200;
+	assert_int_equal(health_dev_snapshot(&hd, &s, err, sizeof(err)), -ETIMEDOUT);
+	assert_non_null(strstr(err, "did not finish in 200 ms; killed"));
+	health_smartctl_timeout_ms = 30000;
+	remove_fake(dir);
+
 	/* No smartctl at all. */
 	setenv("PATH", "/nonexistent", 1);
 	assert_int_equal(health_dev_snapshot(&hd, &s, err, sizeof(err)), -ENOENT);

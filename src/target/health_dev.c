@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 #define OCP_C0_LID 0xc0
 /* smartctl -a of a disk is some tens of KiB; more than this is not smartctl's output. */
 #define SMARTCTL_MAX (4u << 20)
+
+unsigned health_smartctl_timeout_ms = 30000;
 
 enum health_source health_source_of(const struct devinfo *di)
 {
@@ -109,7 +112,18 @@ int health_dev_open(struct health_dev *hd, const struct target *t, char *err, si
 	return 0;
 }
 
-/* Runs `smartctl --json -a DEV` (no shell) and returns its standard output, NUL-terminated. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Runs `smartctl --json -a DEV` (no shell) and returns its standard output, NUL-terminated; kills it
+ * after health_smartctl_timeout_ms.
+ */
 static int run_smartctl(const char *dev, char **out, size_t *len, char *err, size_t errlen)
 {
 	char a0[] = "smartctl", a1[] = "--json", a2[] = "-a", a3[80];
@@ -117,6 +131,7 @@ static int run_smartctl(const char *dev, char **out, size_t *len, char *err, siz
 	posix_spawn_file_actions_t fa;
 	extern char **environ;
 	size_t cap = 0, n = 0;
+	uint64_t deadline;
 	char *buf = NULL;
 	int p[2], st, ret;
 	pid_t pid;
@@ -137,11 +152,21 @@ static int run_smartctl(const char *dev, char **out, size_t *len, char *err, siz
 			 ret == -ENOENT ? " (install smartmontools)" : "");
 		return ret;
 	}
+	deadline = mono_ns() + health_smartctl_timeout_ms * 1000000ull;
 	for (;;) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		uint64_t now = mono_ns();
+
 		if (n + 1 >= cap && (n >= SMARTCTL_MAX || GROW(buf, cap, n + 65536))) {
 			ret = n >= SMARTCTL_MAX ? -EFBIG : -ENOMEM;
 			break;
 		}
+		if (now >= deadline || (r = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000))) == 0) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
 		r = read(p[0], buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -158,6 +183,12 @@ static int run_smartctl(const char *dev, char **out, size_t *len, char *err, siz
 		;
 	if (!ret && WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		ret = -ENOENT;   /* the shell's "not found" of a wrapper */
+	if (ret == -ETIMEDOUT) {
+		free(buf);
+		snprintf(err, errlen, "smartctl --json -a '%s' did not finish in %u ms; killed", dev,
+			 health_smartctl_timeout_ms);
+		return ret;
+	}
 	if (ret) {
 		free(buf);
 		snprintf(err, errlen, "smartctl --json -a '%s': %s", dev, strerror(-ret));
@@ -227,14 +258,6 @@ int health_dev_read(const struct target *t, struct health_snapshot *s, char *err
 		ret = health_dev_snapshot(&hd, s, err, errlen);
 	health_dev_close(&hd);
 	return ret;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void note(struct health_rec *r, const char *what, int ret, const char *err)
