@@ -194,6 +194,9 @@ struct sched_result {
 	uint64_t wake_err_sum_ns, wake_err_max_ns;   /* how late those sleeps woke, summed and the most */
 };
 
+/* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
+enum { RUN_BUFS_FIXED = 1, RUN_BUFS_PLAIN = 2 };
+
 struct run_result {
 	enum run_status status;
 	uint64_t started_at, finished_at;   /* CLOCK_REALTIME ns */
@@ -213,6 +216,7 @@ struct run_result {
 	unsigned nstalls;
 	uint64_t stalled_ns;                /* all stalls together, those past RUN_MAX_STALLS too */
 	char message[256];                  /* why it failed or was interrupted */
+	uint8_t buffers;                    /* io_uring engines: RUN_BUFS_FIXED in every worker, else RUN_BUFS_PLAIN */
 };
 
 #endif
