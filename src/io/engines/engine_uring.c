@@ -364,12 +364,21 @@ int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns
 	if (ret < 0)
 		goto close;
 	until = clock_ns() + PROBE_TIMEOUT_NS;
-	while ((ret = io_uring_peek_cqe(&ring, &cqe)) == -EAGAIN || ret == -EINTR)
+	/*
+	 * Each turn enters the kernel (io_uring_get_events): a DEFER_TASKRUN ring posts a completion only
+	 * then, and an IOPOLL ring polls only then; a peek alone would wait for neither.
+	 */
+	for (;;) {
+		io_uring_get_events(&ring);
+		ret = io_uring_peek_cqe(&ring, &cqe);
+		if (ret != -EAGAIN && ret != -EINTR)
+			break;
 		if (clock_ns() >= until) {
 			/* Still in flight: its buffer stays allocated (leaked) while the ring winds down. */
 			io_uring_queue_exit(&ring);
 			return -ETIMEDOUT;
 		}
+	}
 	if (!ret)
 		ret = cqe->res < 0 ? cqe->res : ns && cqe->res > 0 ? -EIO : 0;
 close:
