@@ -8,19 +8,23 @@
 # --cmd_type=nvme --fixedbufs), and io_uring_cmd with iopoll (fio: --hipri). Prints the median IOPS of
 # each and the ratio ssdbench / fio. Needs QEMU (scripts/install-deps.sh --vm) and fio on the host
 # (apt-get install fio), which vm.sh copies into the guest with its libraries (SSDBENCH_VM_BINS).
+# -f passes more options to every fio run (-f --gtod_reduce=1: fio then reads the clock far less
+# often, which under TCG, where the guest's clock is the emulated HPET, costs fio most of its rate).
 #
-#   scripts/bench-nvme-paths.sh [-n RUNS] [-t SECONDS] [-q QD]
+#   scripts/bench-nvme-paths.sh [-n RUNS] [-t SECONDS] [-q QD] [-f 'FIO OPTIONS']
 set -euo pipefail
 
 runs=3
 secs=5
 qd=16
-while getopts "n:t:q:h" o; do
+fio_extra=""
+while getopts "n:t:q:f:h" o; do
 	case $o in
 	n) runs=$OPTARG ;;
 	t) secs=$OPTARG ;;
 	q) qd=$OPTARG ;;
-	*) sed -n '3,12p' "$0"; exit 2 ;;
+	f) fio_extra=$OPTARG ;;
+	*) sed -n '3,15p' "$0"; exit 2 ;;
 	esac
 done
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +39,9 @@ truncate -s 1G "$tmp/ns.img"
 cat >"$tmp/out/guest.sh" <<'EOF'
 set -eu
 runs=$1 secs=$2 qd=$3 ns=/dev/nvme0n1 ng=/dev/ng0n1
+read -ra extra <<<"${4:-}"
 [ -c "$ng" ] || { echo "no $ng" >&2; exit 1; }
+cat /sys/devices/system/clocksource/clocksource0/current_clocksource >/out/clocksource
 ssd() {
 	local dev=$1
 	shift
@@ -45,7 +51,7 @@ ssd() {
 }
 fio_() {
 	fio --name=b --rw=randread --bs=4k --iodepth="$qd" --size=64m --time_based --runtime="$secs" \
-		--norandommap --randrepeat=0 --output-format=json "$@" 2>/tmp/err >/tmp/fio.json ||
+		--norandommap --randrepeat=0 --output-format=json "${extra[@]}" "$@" 2>/tmp/err >/tmp/fio.json ||
 		{ cat /tmp/err >&2; exit 1; }
 	jq -r '.jobs[0].read.iops' /tmp/fio.json
 }
@@ -70,11 +76,12 @@ SSDBENCH_VM_BINS="${SSDBENCH_VM_BINS:-} fio" SSDBENCH_VM_MODULE_PARAMS="nvme:pol
 	-drive "file=$tmp/ns.img,if=none,id=nvm1,format=raw,cache=unsafe" \
 	-device "nvme,serial=BENCH0001,id=nvme0" \
 	-device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=4096,physical_block_size=4096" \
-	-- "bash /out/guest.sh $runs $secs $qd" >/dev/null 2>"$tmp/vm.err" ||
+	-- "bash /out/guest.sh $runs $secs $qd '$fio_extra'" >/dev/null 2>"$tmp/vm.err" ||
 	{ echo "bench-nvme-paths: the VM failed:" >&2; cat "$tmp/vm.err" >&2; tail -20 "$tmp/out/console.log" >&2; exit 1; }
 
 cp "$tmp/out/stdout" "$tmp/lines"
-echo "4 KiB randread, QD $qd, ${secs} s, median of $runs; $(grep -m1 -o 'kernel .*, accel [a-z]*' "$tmp/vm.err")"
+echo "4 KiB randread, QD $qd, ${secs} s, median of $runs; $(grep -m1 -o 'kernel .*, accel [a-z]*' "$tmp/vm.err");" \
+	"clocksource $(cat "$tmp/out/clocksource" 2>/dev/null || echo '?')${fio_extra:+; fio $fio_extra}"
 printf '%-22s %12s %12s %8s\n' path ssdbench fio ratio
 for p in io_uring iopoll sqpoll io_uring_cmd io_uring_cmd+iopoll; do
 	s=$(awk -v p="$p" '$1 == p && $2 == "ssdbench" { print $3 }' "$tmp/lines" | median)
