@@ -11,6 +11,13 @@
 # -f passes more options to every fio run (-f --gtod_reduce=1: fio then reads the clock far less
 # often, which under TCG, where the guest's clock is the emulated HPET, costs fio most of its rate).
 #
+# Measured (TCG, 2 cores shared, kernel 6.1, fio 3.33, medians of 3 x 5 s), ssdbench / fio: with fio's
+# defaults 2.6-4.1x (fio 4.7-8.1 k IOPS, ssdbench 19-25 k); with -f '--gtod_reduce=1' 2.0-3.6x; with
+# -f '--gtod_reduce=1 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1
+# --iodepth_batch_complete_max=16' (batches as ssdbench makes them) io_uring 1.30, iopoll 1.21,
+# io_uring_cmd 1.31, io_uring_cmd+iopoll 1.22, sqpoll 3.11. Under TCG every guest instruction is
+# costly, so these ratios weigh CPU per I/O more than a real drive would.
+#
 #   scripts/bench-nvme-paths.sh [-n RUNS] [-t SECONDS] [-q QD] [-f 'FIO OPTIONS']
 set -euo pipefail
 
@@ -24,7 +31,7 @@ while getopts "n:t:q:f:h" o; do
 	t) secs=$OPTARG ;;
 	q) qd=$OPTARG ;;
 	f) fio_extra=$OPTARG ;;
-	*) sed -n '3,15p' "$0"; exit 2 ;;
+	*) sed -n '3,21p' "$0"; exit 2 ;;
 	esac
 done
 top=$(cd "$(dirname "$0")/.." && pwd)
