@@ -61,4 +61,22 @@ int devinfo_read(const char *sysfs_root, unsigned major, unsigned minor, struct 
  */
 int devinfo_for_dev(const char *sysfs_root, dev_t dev, struct devinfo *di, char *err, size_t errlen);
 
+/*
+ * The block device of an NVMe generic character device, by name: "ng0n1" gives "nvme0n1" (the same
+ * controller and namespace numbers). False, with block empty, where ng is not of the form ngXnY.
+ */
+bool devinfo_ng_to_block(const char *ng, char *block, size_t len);
+
+/* The other way: "nvme0n1" gives "ng0n1". False where block is not of the form nvmeXnY. */
+bool devinfo_block_to_ng(const char *block, char *ng, size_t len);
+
+/*
+ * For the character device MAJ:MIN: if sysfs shows an NVMe generic device (<root>/dev/char/MAJ:MIN
+ * is ngXnY, of class nvme-generic), fills di for its block device nvmeXnY as devinfo_read does (the
+ * block device's numbers, sizes and identity: the two are one namespace). Returns 0; -ENODEV if
+ * the device is not an NVMe generic one; -ENOENT if its block device is missing; err says which.
+ */
+int devinfo_read_nvme_generic(const char *sysfs_root, unsigned major, unsigned minor, struct devinfo *di,
+			      char *err, size_t errlen);
+
 #endif

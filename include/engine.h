@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The I/O engine interface: fio's queue/commit/reap split in a few hooks, one backend per file
- * (engine_uring.c, engine_aio.c, engine_psync.c, engine_null.c), found by the job's engine name.
+ * (engine_uring.c, engine_aio.c, engine_psync.c, engine_null.c, engine_uring_cmd.c), found by the
+ * job's engine name.
  */
 #ifndef SSDBENCH_ENGINE_H
 #define SSDBENCH_ENGINE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +59,7 @@ struct engine_ctx {
 	size_t bufsize;          /* bytes per slot's buffer (bs rounded up to the alignment) */
 	struct ioreq **done;     /* room for qd; reap appends each completed request here */
 	unsigned ndone;
+	int8_t fixed_bufs;       /* set by init of the io_uring engines: 1 registered buffers, 0 plain; else -1 */
 };
 
 /*
@@ -99,12 +102,15 @@ struct engine_ops {
 	bool sync;
 	/* True if the engine never touches a target (null). */
 	bool no_io;
+	/* True if the engine works on an NVMe generic character device (/dev/ngXnY), and only there. */
+	bool char_dev;
 };
 
 extern const struct engine_ops engine_uring_ops;
 extern const struct engine_ops engine_aio_ops;
 extern const struct engine_ops engine_psync_ops;
 extern const struct engine_ops engine_null_ops;
+extern const struct engine_ops engine_uring_cmd_ops;
 
 /* The engine of that name (as job_engine_name spells it), or NULL. */
 const struct engine_ops *engine_find(const char *name);
@@ -127,5 +133,56 @@ unsigned engine_flags(const struct job *j);
  * a message in err naming the parameter (and nvme.poll_queues for a device that cannot poll).
  */
 int engine_probe_job(const struct job *j, const struct target *t, char *err, size_t errlen);
+
+/*
+ * io_uring_cmd (engine_uring_cmd.c) and the ring it shares with io_uring (engine_uring.c).
+ */
+struct io_uring_sqe;
+struct nvme_uring_cmd;
+
+/* The NVMe namespace a passthrough engine addresses: its ID and log2 of its LBA size. */
+struct uring_ns {
+	uint32_t nsid;
+	unsigned lba_shift;
+};
+
+/*
+ * Fills cmd with the NVMe I/O command of op (OP_READ: Read 02h; OP_WRITE: Write 01h) for len bytes
+ * at byte offset of namespace ns, data at addr: cdw10/11 the starting LBA, cdw12 the number of
+ * LBAs minus one. Returns 0, or -EINVAL where offset or len is not a multiple of the LBA size, len
+ * is 0 or more than 65536 LBAs, or op is neither.
+ */
+int ucmd_build(struct nvme_uring_cmd *cmd, unsigned op, const struct uring_ns *ns, uint64_t offset, uint32_t len,
+	       uint64_t addr);
+
+/*
+ * Prepares sqe (of a ring of 128-byte SQEs) as IORING_OP_URING_CMD NVME_URING_CMD_IO for r on fd,
+ * through r's registered buffer (index r->idx) if fixed. 0 or -EINVAL (as ucmd_build).
+ */
+int ucmd_prep(struct io_uring_sqe *sqe, int fd, const struct ioreq *r, const struct uring_ns *ns, bool fixed);
+
+/* A passthrough completion's res as a request's: len bytes if 0, -errno as it is, -EIO for an NVMe status. */
+static inline int64_t ucmd_result(int res, uint32_t len)
+{
+	return res == 0 ? (int64_t)len : res < 0 ? res : -EIO;
+}
+
+/*
+ * The io_uring engine's ring for passthrough: 128-byte SQEs and 32-byte CQEs with the job's flags,
+ * registered file, and registered buffers where a first command through them works (Linux 6.1;
+ * else plain). Sets c->priv and c->fixed_bufs. 0 or -errno.
+ */
+int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns);
+/* The io_uring engine's queue, reap, reap_wait and exit hooks, for the passthrough engine's ops. */
+int uring_queue(struct engine_ctx *c, struct ioreq *r);
+int uring_reap(struct engine_ctx *c, unsigned min);
+int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns);
+void uring_exit(struct engine_ctx *c);
+/*
+ * A ring of flags and, with fd >= 0, one read of len bytes at offset 0 through it: plain, or with ns
+ * an NVMe read command of namespace ns (the ring then has big SQEs and CQEs). 0, or -errno with *step "setup" or
+ * "read" (an NVMe status is -EIO).
+ */
+int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns *ns, const char **step);
 
 #endif

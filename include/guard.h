@@ -30,6 +30,7 @@ struct guard {
  * not be examined (err says why). A file is only looked up among swap files and the loop devices'
  * backing files.
  * A device libblkid cannot read counts as holding data (g->data says so): the guard fails closed.
+ * An NVMe generic character device (TARGET_CHAR) is inspected as its block device, every check.
  */
 int guard_inspect(const struct target *t, struct guard *g, char *err, size_t errlen);
 

@@ -33,6 +33,7 @@ enum engine_id {
 	ENGINE_AIO,
 	ENGINE_PSYNC,
 	ENGINE_NULL,
+	ENGINE_URING_CMD,    /* NVMe passthrough on /dev/ngXnY (IORING_OP_URING_CMD) */
 	ENGINE_COUNT,
 };
 

@@ -195,6 +195,8 @@ struct sched_result {
 };
 
 struct health_rec;   /* health_dev.h */
+/* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
+enum { RUN_BUFS_FIXED = 1, RUN_BUFS_PLAIN = 2 };
 
 struct run_result {
 	enum run_status status;
@@ -216,6 +218,7 @@ struct run_result {
 	uint64_t stalled_ns;                /* all stalls together, those past RUN_MAX_STALLS too */
 	struct health_rec *health;          /* the drive's health, or NULL where not recorded */
 	char message[256];                  /* why it failed or was interrupted */
+	uint8_t buffers;                    /* io_uring engines: RUN_BUFS_FIXED in every worker, else RUN_BUFS_PLAIN */
 };
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Targets: a block device or a regular file. Probing (kind, size, block sizes, sysfs facts) reads
+ * Targets: a block device, a regular file, or an NVMe generic character device (/dev/ngXnY, for the
+ * io_uring_cmd engine), which stands for its namespace's block device /dev/nvmeXnY in all but I/O. Probing (kind, size, block sizes, sysfs facts) reads
  * only; opening for writes takes the device exclusively; a file is created and laid out with real,
  * incompressible data so that no read measures a hole.
  */
@@ -18,6 +19,7 @@
 enum target_kind {
 	TARGET_FILE,
 	TARGET_BLOCK,
+	TARGET_CHAR,             /* an NVMe generic character device: size, facts and guard of its bdev */
 };
 
 struct target {
@@ -33,6 +35,8 @@ struct target {
 	struct nvmeid nvme;
 	char label[128];         /* model, else the path's base name */
 	const char *sysfs;       /* the sysfs root it was probed with */
+	char bdev[80];           /* TARGET_CHAR: its block device ("/dev/nvme0n1"), which di describes */
+	int bdev_fd;             /* TARGET_CHAR: bdev open while the target is (claimed if written), or -1 */
 	char pseudo_fs[16];      /* a file on devtmpfs, proc, sysfs...: that filesystem's name, else "" */
 	/*
 	 * The invocation writes to it (writes, trim, fill, or a file's layout, growth or creation),
@@ -50,7 +54,7 @@ typedef void (*target_progress_fn)(void *ctx, const char *what, uint64_t done, u
 /*
  * Fills t from path without opening it for writing. sysfs_root is "/sys" (tests may differ).
  * Returns 0, or -errno with a message naming the path ("'/dev/x': No such file or directory";
- * a directory, character device, FIFO or socket is -EINVAL). A path that does not exist is a
+ * a directory, FIFO, socket or a character device other than an NVMe generic one is -EINVAL). A path that does not exist is a
  * file to create only in a directory of a filesystem for data: under /dev (devtmpfs) it is
  * "no such block device" (-ENOENT), and proc, sysfs and their kin are refused the same way.
  */
@@ -66,14 +70,17 @@ int target_identify(struct target *t, char *err, size_t errlen);
 
 /*
  * Opens t (O_DIRECT if direct; read-write if write, and then for a device O_EXCL unless t is
- * claimed). With write, a file that does not exist is created and a file smaller than need bytes
+ * claimed). A character device takes no O_DIRECT (its commands bypass the page cache anyway); its
+ * block device is opened beside it as bdev_fd (O_EXCL when written and not claimed), which keeps
+ * it from being mounted meanwhile and flushes its write cache. With write, a file that does not exist is created and a file smaller than need bytes
  * is extended; without, a file is opened read-only and one smaller than need is an error. Returns 0
  * or -errno with message.
  */
 int target_open(struct target *t, bool write, bool direct, uint64_t need, char *err, size_t errlen);
 
 /*
- * Claims t for writing until target_release: an exclusive open (O_EXCL) of a device, or an
+ * Claims t for writing until target_release: an exclusive open (O_EXCL) of a device (of its block
+ * device for a character device), or an
  * exclusive flock(2) on a file (created if it does not exist), so that no other writer (another
  * ssdbench, a mount) gets in between the runs of one invocation. Reads by others go on. Returns 0,
  * or -EBUSY ("in use") or another -errno, with a message.
@@ -83,10 +90,16 @@ int target_claim(struct target *t, char *err, size_t errlen);
 /* Drops the claim; a file the claim created and nothing wrote to (still empty) is removed. */
 void target_release(struct target *t);
 
-/* True if a and b (probed) are the same device or the same file, by device and inode numbers. */
+/*
+ * True if a and b (probed) are the same device or the same file, by their identity (target_identity):
+ * /dev/ng0n1 and /dev/nvme0n1 are the same namespace.
+ */
 bool target_same(const struct target *a, const struct target *b);
 
-/* What identifies t on this machine: st_rdev (ino 0) for a block device, st_dev and st_ino for a file. 0 or -errno. */
+/*
+ * What identifies t on this machine: st_rdev (ino 0) for a block device, and for a character device
+ * its block device's; st_dev and st_ino for a file. 0 or -errno.
+ */
 int target_identity(const struct target *t, uint64_t *dev, uint64_t *ino);
 
 /*
@@ -125,7 +138,7 @@ void target_close(struct target *t);
 
 static inline const char *target_kind_name(const struct target *t)
 {
-	return t->kind == TARGET_BLOCK ? "block" : "file";
+	return t->kind == TARGET_BLOCK ? "block" : t->kind == TARGET_CHAR ? "char" : "file";
 }
 
 #endif

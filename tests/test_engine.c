@@ -11,13 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <liburing.h>
+#include <linux/nvme_ioctl.h>
 
 #include "engine.h"
 #include "job.h"
 #include "target.h"
 
 static const struct engine_ops *const all_ops[] = {
-	&engine_uring_ops, &engine_aio_ops, &engine_psync_ops, &engine_null_ops,
+	&engine_uring_ops, &engine_aio_ops, &engine_psync_ops, &engine_null_ops, &engine_uring_cmd_ops,
 };
 #define NOPS (sizeof(all_ops) / sizeof(all_ops[0]))
 
@@ -116,16 +118,118 @@ static void test_engine_poll_flags_and_probe(void **state)
 	assert_int_equal(engine_flags(&j), ENGINE_IOPOLL | ENGINE_SQPOLL);
 	j.iopoll = false;
 	assert_int_equal(engine_flags(&j), ENGINE_SQPOLL);
-	assert_non_null(engine_uring_ops.probe_flags);
-	for (size_t k = 1; k < NOPS; k++)
-		assert_null(all_ops[k]->probe_flags);
+	for (size_t k = 0; k < NOPS; k++)
+		assert_int_equal(all_ops[k]->probe_flags != NULL,
+				 all_ops[k] == &engine_uring_ops || all_ops[k] == &engine_uring_cmd_ops);
 	assert_int_equal(job_set(&j, "engine", "libaio", err, sizeof(err)), 0);
 	assert_int_equal(engine_probe_job(&j, &t, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "sqpoll: needs engine=io_uring"));
+	assert_non_null(strstr(err, "sqpoll: needs engine=io_uring or io_uring_cmd (not libaio)"));
 	/* io_uring with a target that cannot be opened: refused naming the parameter and the path. */
 	assert_int_equal(job_set(&j, "engine", "io_uring", err, sizeof(err)), 0);
 	assert_int_equal(engine_probe_job(&j, &t, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "sqpoll: '/nonexistent/ssdbench-probe': No such file or directory");
+}
+
+/* Read 02h and Write 01h: the namespace, the starting LBA in cdw10 (low) and cdw11 (high), LBAs - 1 in cdw12. */
+static void test_engine_ucmd_builds_nvme_reads_and_writes(void **state)
+{
+	struct uring_ns ns4k = { .nsid = 2, .lba_shift = 12 }, ns512 = { .nsid = 1, .lba_shift = 9 };
+	struct nvme_uring_cmd c;
+
+	(void)state;
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns4k, 8192, 16384, 0x1000), 0);
+	assert_int_equal(c.opcode, 0x02);
+	assert_int_equal(c.nsid, 2);
+	assert_int_equal(c.cdw10, 2);
+	assert_int_equal(c.cdw11, 0);
+	assert_int_equal(c.cdw12, 3);
+	assert_int_equal(c.addr, 0x1000);
+	assert_int_equal(c.data_len, 16384);
+	assert_int_equal(c.flags | c.cdw2 | c.cdw3 | c.metadata | c.metadata_len | c.cdw13 | c.cdw14 | c.cdw15, 0);
+	assert_int_equal(ucmd_build(&c, OP_WRITE, &ns512, 512, 512, 0x2000), 0);
+	assert_int_equal(c.opcode, 0x01);
+	assert_int_equal(c.nsid, 1);
+	assert_int_equal(c.cdw10, 1);
+	assert_int_equal(c.cdw12, 0);
+	/* An LBA past 2^32: its high half in cdw11. */
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns512, ((5ull << 32) + 7) << 9, 4096, 0), 0);
+	assert_int_equal(c.cdw10, 7);
+	assert_int_equal(c.cdw11, 5);
+	assert_int_equal(c.cdw12, 7);
+	/* The largest command: 65536 LBAs. */
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns512, 0, 65536u * 512, 0), 0);
+	assert_int_equal(c.cdw12, 65535);
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns512, 0, 65537u * 512, 0), -EINVAL);
+	/* Not whole LBAs, nothing, or another op. */
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns4k, 512, 4096, 0), -EINVAL);
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns4k, 0, 512, 0), -EINVAL);
+	assert_int_equal(ucmd_build(&c, OP_READ, &ns4k, 0, 0, 0), -EINVAL);
+	assert_int_equal(ucmd_build(&c, 7, &ns4k, 0, 4096, 0), -EINVAL);
+}
+
+/* The SQE: a URING_CMD of NVME_URING_CMD_IO with the command in its second half; fixed buffers by index. */
+static void test_engine_ucmd_prepares_a_big_sqe(void **state)
+{
+	struct uring_ns ns = { .nsid = 1, .lba_shift = 9 };
+	_Alignas(64) unsigned char mem[128];
+	struct io_uring_sqe *sqe = (struct io_uring_sqe *)mem;
+	char buf[4096];
+	struct ioreq r = { .offset = 4096, .len = 4096, .buf = buf, .idx = 3, .op = OP_WRITE };
+	const struct nvme_uring_cmd *c = (const struct nvme_uring_cmd *)sqe->cmd;
+
+	(void)state;
+	memset(mem, 0xa5, sizeof(mem));
+	assert_int_equal(ucmd_prep(sqe, 9, &r, &ns, false), 0);
+	assert_int_equal(sqe->opcode, IORING_OP_URING_CMD);
+	assert_int_equal(sqe->fd, 9);
+	assert_int_equal(sqe->cmd_op, NVME_URING_CMD_IO);
+	assert_int_equal(sqe->uring_cmd_flags, 0);
+	assert_int_equal(sqe->flags, 0);
+	assert_int_equal(c->opcode, 0x01);
+	assert_int_equal(c->cdw10, 8);
+	assert_int_equal(c->addr, (uintptr_t)buf);
+	assert_int_equal(ucmd_prep(sqe, 0, &r, &ns, true), 0);
+	assert_int_equal(sqe->uring_cmd_flags, IORING_URING_CMD_FIXED);
+	assert_int_equal(sqe->buf_index, 3);
+	r.len = 100;
+	assert_int_equal(ucmd_prep(sqe, 0, &r, &ns, true), -EINVAL);
+	/* A completion: 0 is every byte moved, an NVMe status an I/O error, -errno itself. */
+	assert_int_equal(ucmd_result(0, 4096), 4096);
+	assert_int_equal(ucmd_result(0x281, 4096), -EIO);
+	assert_int_equal(ucmd_result(-EAGAIN, 4096), -EAGAIN);
+}
+
+/*
+ * io_uring_cmd takes an NVMe generic character device and nothing else; every other engine is
+ * refused there, naming the device to use instead. No device is opened for the refusals.
+ */
+static void test_engine_kind_of_target_is_checked_before_the_probe(void **state)
+{
+	struct target ch = { .path = "/nonexistent/ng0n2", .kind = TARGET_CHAR, .fd = -1, .bdev = "/dev/nvme0n2" };
+	struct target blk = { .path = "/nonexistent/nvme0n2", .kind = TARGET_BLOCK, .fd = -1 };
+	struct target sd = { .path = "/nonexistent/sdb", .kind = TARGET_BLOCK, .fd = -1 };
+	char err[512] = "";
+	struct job j;
+
+	(void)state;
+	for (size_t k = 0; k < NOPS; k++)
+		assert_int_equal(all_ops[k]->char_dev, all_ops[k] == &engine_uring_cmd_ops);
+	job_init(&j);
+	assert_int_equal(engine_probe_job(&j, &ch, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "engine io_uring: '/nonexistent/ng0n2' is an NVMe generic character device, which "
+			    "only engine=io_uring_cmd can use; for io_uring use its block device /dev/nvme0n2");
+	assert_int_equal(job_set(&j, "engine", "io_uring_cmd", err, sizeof(err)), 0);
+	assert_int_equal(engine_probe_job(&j, &blk, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "engine io_uring_cmd: '/nonexistent/nvme0n2' is a block device; NVMe passthrough "
+			    "goes through its generic character device /dev/ng0n2");
+	assert_int_equal(engine_probe_job(&j, &sd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is not an NVMe generic character device (/dev/ngXnY)"));
+	/* The right kind: the device itself is probed (here it does not exist). */
+	assert_int_equal(engine_probe_job(&j, &ch, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "io_uring_cmd: '/nonexistent/ng0n2': No such file or directory");
+	/* The null engine touches nothing: any target will do. */
+	assert_int_equal(job_set(&j, "engine", "null", err, sizeof(err)), 0);
+	assert_int_equal(engine_probe_job(&j, &ch, err, sizeof(err)), 0);
 }
 
 int main(void)
@@ -136,6 +240,9 @@ int main(void)
 		cmocka_unit_test(test_engine_probe_is_optional),
 		cmocka_unit_test(test_engine_names_are_the_jobs),
 		cmocka_unit_test(test_engine_poll_flags_and_probe),
+		cmocka_unit_test(test_engine_ucmd_builds_nvme_reads_and_writes),
+		cmocka_unit_test(test_engine_ucmd_prepares_a_big_sqe),
+		cmocka_unit_test(test_engine_kind_of_target_is_checked_before_the_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,6 +99,89 @@ static void test_guard_refuses_a_device_sysfs_does_not_know(void **state)
 	assert_non_null(strstr(err, "/dev/ghost"));
 }
 
+/* ngXnY and nvmeXnY name one namespace: the same controller and namespace numbers, nothing else. */
+static void test_guard_maps_nvme_generic_names_to_block_names(void **state)
+{
+	static const char *const not_ng[] = { "ng0", "ng0n", "ngXn1", "ng0c1n1", "ng0n1p1", "nvme0n1", "ng-1n1",
+					      "ng0n+1", "" };
+	char out[32];
+
+	(void)state;
+	assert_true(devinfo_ng_to_block("ng0n1", out, sizeof(out)));
+	assert_string_equal(out, "nvme0n1");
+	assert_true(devinfo_ng_to_block("ng12n34", out, sizeof(out)));
+	assert_string_equal(out, "nvme12n34");
+	for (size_t i = 0; i < sizeof(not_ng) / sizeof(not_ng[0]); i++) {
+		if (devinfo_ng_to_block(not_ng[i], out, sizeof(out)))
+			fail_msg("'%s' taken as an NVMe generic device ('%s')", not_ng[i], out);
+		assert_string_equal(out, "");
+	}
+	assert_true(devinfo_block_to_ng("nvme3n2", out, sizeof(out)));
+	assert_string_equal(out, "ng3n2");
+	assert_false(devinfo_block_to_ng("nvme0n1p1", out, sizeof(out)));
+	assert_false(devinfo_block_to_ng("nvme0c0n1", out, sizeof(out)));
+	assert_false(devinfo_block_to_ng("sda", out, sizeof(out)));
+}
+
+/* sysfs: dev/char/240:0 is ng0n1 (class nvme-generic), whose block device nvme0n1 is 259:0. */
+static void test_guard_finds_the_block_device_of_an_nvme_generic_device(void **state)
+{
+	struct devinfo di;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(devinfo_read_nvme_generic(sysfs_root(), 240, 0, &di, err, sizeof(err)), 0);
+	assert_string_equal(di.disk, "nvme0n1");
+	assert_int_equal(di.major, 259);
+	assert_int_equal(di.minor, 0);
+	assert_int_equal(di.logical_block_size, 512);
+	assert_string_equal(di.transport, "nvme");
+	assert_int_equal(di.size_bytes, 1953525168ull * 512);
+	/* Another character device (/dev/null's 1:3), or none at all. */
+	assert_int_equal(devinfo_read_nvme_generic(sysfs_root(), 1, 3, &di, err, sizeof(err)), -ENODEV);
+	assert_non_null(strstr(err, "is not an NVMe generic device"));
+	assert_int_equal(devinfo_read_nvme_generic(sysfs_root(), 240, 9, &di, err, sizeof(err)), -ENODEV);
+}
+
+/* A character device that is not an NVMe generic one is no target, with the kinds that are named. */
+static void test_guard_target_refuses_another_character_device(void **state)
+{
+	struct target t;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(target_probe("/dev/null", sysfs_root(), &t, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "'/dev/null': a character device, not a block device, a regular file or an NVMe "
+			    "generic device (/dev/ngXnY)");
+}
+
+/*
+ * Writing through /dev/ng0n1 is writing to nvme0n1: the guard inspects the block device, every check,
+ * and finds what it finds there (here the holder of its partition nvme0n1p1).
+ */
+static void test_guard_inspects_an_nvme_generic_device_as_its_block_device(void **state)
+{
+	struct target ch = { .kind = TARGET_CHAR, .fd = -1, .bdev_fd = -1, .path = "/nonexistent/ng0n1",
+			     .bdev = "/nonexistent/nvme0n1" };
+	struct target blk = { .kind = TARGET_BLOCK, .fd = -1, .path = "/nonexistent/nvme0n1" };
+	struct guard gc, gb;
+	char err[256] = "";
+
+	(void)state;
+	ch.sysfs = blk.sysfs = sysfs_root();
+	assert_int_equal(devinfo_read_nvme_generic(ch.sysfs, 240, 0, &ch.di, err, sizeof(err)), 0);
+	assert_int_equal(devinfo_read(blk.sysfs, 259, 0, &blk.di, err, sizeof(err)), 0);
+	ch.has_devinfo = blk.has_devinfo = true;
+	assert_int_equal(guard_inspect(&ch, &gc, err, sizeof(err)), 0);
+	assert_int_equal(guard_inspect(&blk, &gb, err, sizeof(err)), 0);
+	assert_non_null(strstr(gc.holders, "/dev/nvme0n1p1 held by dm-0"));
+	assert_string_equal(gc.in_use, gb.in_use);
+	assert_string_equal(gc.holders, gb.holders);
+	assert_string_equal(gc.mounts, gb.mounts);
+	assert_string_equal(gc.data, gb.data);
+	assert_int_equal(gc.busy, gb.busy);
+}
+
 /*
  * A sysfs root in a fresh directory: dev/ and devices/ of the fixture, and block/loop5 whose
  * backing_file names backing. Returns the directory (static).
@@ -216,6 +299,10 @@ int main(void)
 		cmocka_unit_test(test_guard_finds_a_loop_device_on_a_file),
 		cmocka_unit_test(test_guard_ignores_a_loop_device_on_another_file),
 		cmocka_unit_test(test_guard_finds_a_loop_device_on_a_partition),
+		cmocka_unit_test(test_guard_maps_nvme_generic_names_to_block_names),
+		cmocka_unit_test(test_guard_finds_the_block_device_of_an_nvme_generic_device),
+		cmocka_unit_test(test_guard_target_refuses_another_character_device),
+		cmocka_unit_test(test_guard_inspects_an_nvme_generic_device_as_its_block_device),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

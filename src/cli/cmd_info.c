@@ -167,6 +167,8 @@ static void info_text(const struct target *t, const struct guard *g, const char 
 
 	field("path:", t->path);
 	printf("kind:        %s%s\n", target_kind_name(t), t->exists ? "" : " (does not exist yet)");
+	if (t->kind == TARGET_CHAR)
+		printf("block dev:   %s (NVMe generic device of the same namespace: engine io_uring_cmd)\n", t->bdev);
 	printf("size:        %llu bytes (%.2f GB, %.2f GiB)\n", (unsigned long long)t->size,
 	       (double)t->size / 1e9, (double)t->size / 1073741824.0);
 	printf("block size:  logical %u, physical %u\n", t->lbs, t->pbs);
@@ -194,7 +196,7 @@ static void info_text(const struct target *t, const struct guard *g, const char 
 		field("backing:", d->backing_file);
 	ident_text(t, why);
 	health_info_text(t);
-	if (t->kind == TARGET_BLOCK)
+	if (t->kind != TARGET_FILE)
 		guard_text(g);
 }
 

@@ -323,7 +323,7 @@ static int check_guard(const struct target *t, bool force, const char *why)
 	}
 	if (g.in_use[0]) {
 		cli_error("'%s': refusing to write to a %s in use: %s", t->path,
-			  t->kind == TARGET_BLOCK ? "device" : "file", g.in_use);
+			  t->kind != TARGET_FILE ? "device" : "file", g.in_use);
 		return -EBUSY;
 	}
 	if (g.data[0] && !force) {
@@ -457,7 +457,12 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 	char err[512];
 
 	if (engine_probe(eng)) {
-		cli_error("engine: %s is not available on this kernel (try libaio or psync)", j->engine);
+		if (eng->char_dev)
+			cli_error("engine: %s is not available on this kernel: NVMe passthrough needs io_uring with "
+				  "IORING_OP_URING_CMD and 128-byte SQEs (Linux 5.19 or later); use engine=io_uring on "
+				  "the block device /dev/nvmeXnY", j->engine);
+		else
+			cli_error("engine: %s is not available on this kernel (try libaio or psync)", j->engine);
 		return -EINVAL;
 	}
 	if (engine_probe_job(j, t, err, sizeof(err))) {

@@ -102,6 +102,22 @@ static int check_journal_target(const struct journal_info *ji, const struct targ
 	return 0;
 }
 
+/*
+ * The journal's engine, unless it cannot work on t: what io_uring_cmd wrote through /dev/ngXnY is
+ * read back through the block device with io_uring, and a block engine's run through ngXnY with
+ * io_uring_cmd (the two devices are one namespace).
+ */
+static const char *journal_engine(const struct journal_info *ji, const struct target *t)
+{
+	bool passthru = !strcmp(ji->engine, job_engine_name(ENGINE_URING_CMD));
+
+	if (passthru && t->kind != TARGET_CHAR)
+		return job_engine_name(ENGINE_URING);
+	if (!passthru && t->kind == TARGET_CHAR)
+		return job_engine_name(ENGINE_URING_CMD);
+	return ji->engine;
+}
+
 /* The read job: the journal's blocks (its bs, span, engine), or the whole target in large reads. */
 static int build_job(const struct verify_cli *c, const struct journal_info *ji, struct target *t, struct job *j)
 {
@@ -120,7 +136,7 @@ static int build_job(const struct verify_cli *c, const struct journal_info *ji, 
 		ret |= job_set(j, "offset", v, err, sizeof(err));
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)(ji->nblocks * ji->bs));
 		ret |= job_set(j, "span", v, err, sizeof(err));
-		ret |= job_set(j, "engine", ji->engine, err, sizeof(err));
+		ret |= job_set(j, "engine", journal_engine(ji, t), err, sizeof(err));
 	} else {
 		uint64_t bs = SCAN_BS;
 
@@ -128,6 +144,8 @@ static int build_job(const struct verify_cli *c, const struct journal_info *ji, 
 			bs >>= 1;
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)bs);
 		ret |= job_set(j, "bs", v, err, sizeof(err));
+		if (t->kind == TARGET_CHAR)
+			ret |= job_set(j, "engine", job_engine_name(ENGINE_URING_CMD), err, sizeof(err));
 	}
 	for (size_t i = 0; !ret && i < c->sets.n; i++)
 		ret = job_set(j, c->sets.keys[i], c->sets.vals[i], err, sizeof(err));

@@ -8,6 +8,7 @@
 
 #include "engine.h"
 #include "job.h"
+#include "devinfo.h"
 #include "target.h"
 
 /* Every id has its backend here: tests/test_engine.c checks that no slot is empty. */
@@ -16,6 +17,7 @@ static const struct engine_ops *const engines[] = {
 	[ENGINE_AIO] = &engine_aio_ops,
 	[ENGINE_PSYNC] = &engine_psync_ops,
 	[ENGINE_NULL] = &engine_null_ops,
+	[ENGINE_URING_CMD] = &engine_uring_cmd_ops,
 };
 _Static_assert(sizeof(engines) / sizeof(engines[0]) == ENGINE_COUNT, "engines[] and enum engine_id differ");
 
@@ -37,35 +39,52 @@ unsigned engine_flags(const struct job *j)
 	return (j->iopoll ? ENGINE_IOPOLL : 0u) | (j->sqpoll ? ENGINE_SQPOLL : 0u);
 }
 
-int engine_probe_job(const struct job *j, const struct target *t, char *err, size_t errlen)
+/*
+ * The engine and the kind of target agree: io_uring_cmd on an NVMe generic character device, every
+ * other engine on a block device or a file. 0, or -EINVAL with a message naming the device to use.
+ */
+static int check_kind(const struct job *j, const struct engine_ops *e, const struct target *t, char *err,
+		      size_t errlen)
 {
-	const struct engine_ops *e = engine_find(j->engine);
-	unsigned flags = engine_flags(j), len = t->lbs > 4096 ? t->lbs : 4096;
-	const char *step = "setup", *param = j->iopoll ? "iopoll" : "sqpoll";
-	bool block = t->kind == TARGET_BLOCK;
-	int fd = -1, ret;
+	const char *base = strrchr(t->path, '/');
+	char other[80];
 
-	if (!flags)
-		return 0;
-	if (!e || !e->probe_flags) {
-		snprintf(err, errlen, "%s: needs engine=io_uring (not %s)", param, j->engine);
+	base = base ? base + 1 : t->path;
+	if (e->char_dev && t->kind == TARGET_BLOCK && devinfo_block_to_ng(base, other, sizeof(other))) {
+		snprintf(err, errlen, "engine %s: '%s' is a block device; NVMe passthrough goes through its "
+			 "generic character device /dev/%s", j->engine, t->path, other);
 		return -EINVAL;
 	}
-	/* A file still to be created has nothing to read: the ring's setup is all that is checked. */
-	if (block || t->exists) {
-		fd = open(t->path, O_RDONLY | O_CLOEXEC | (j->direct ? O_DIRECT : 0));
-		if (fd < 0) {
-			ret = -errno;
-			snprintf(err, errlen, "%s: '%s': %s", param, t->path, strerror(errno));
-			return ret;
-		}
+	if (e->char_dev && t->kind != TARGET_CHAR) {
+		snprintf(err, errlen, "engine %s: '%s' is not an NVMe generic character device (/dev/ngXnY); "
+			 "NVMe passthrough needs one", j->engine, t->path);
+		return -EINVAL;
 	}
-	ret = e->probe_flags(flags, fd, len, &step);
-	if (fd >= 0)
-		close(fd);
-	if (!ret)
-		return 0;
-	if (!strcmp(step, "setup") && (flags & ENGINE_SQPOLL))
+	if (!e->char_dev && t->kind == TARGET_CHAR) {
+		snprintf(err, errlen, "engine %s: '%s' is an NVMe generic character device, which only "
+			 "engine=io_uring_cmd can use; for %s use its block device %s", j->engine, t->path,
+			 j->engine, t->bdev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The probe's message for what failed (step) with ret. */
+static void probe_message(const struct job *j, const struct target *t, const char *step, int ret, char *err,
+			  size_t errlen)
+{
+	unsigned flags = engine_flags(j);
+	const char *param = j->iopoll ? "iopoll" : j->sqpoll ? "sqpoll" : j->engine;
+	bool block = t->kind != TARGET_FILE;
+
+	if (!strcmp(step, "namespace"))
+		snprintf(err, errlen, "engine %s: '%s': cannot identify the namespace: %s", j->engine, t->path,
+			 ret == -EOPNOTSUPP ? "its LBA format carries metadata, which io_uring_cmd does not send" :
+			 strerror(-ret));
+	else if (!strcmp(step, "setup") && !flags)
+		snprintf(err, errlen, "engine %s: io_uring refused 128-byte SQEs with 32-byte CQEs: %s (NVMe "
+			 "passthrough needs Linux 5.19 or later)", j->engine, strerror(-ret));
+	else if (!strcmp(step, "setup") && (flags & ENGINE_SQPOLL))
 		snprintf(err, errlen, "sqpoll: io_uring refused a kernel submission thread (IORING_SETUP_SQPOLL%s): "
 			 "%s%s", j->iopoll ? " with IORING_SETUP_IOPOLL" : "", strerror(-ret),
 			 ret == -EPERM ? " (before Linux 5.11 it needs root)" : "");
@@ -74,10 +93,43 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 			 strerror(-ret));
 	else if (j->iopoll && (ret == -EOPNOTSUPP || ret == -EINVAL))
 		snprintf(err, errlen, "iopoll: %s%s has no poll queues (for NVMe load the driver with "
-			 "nvme.poll_queues=N); its first polled read failed: %s", block ? "" : "the device under ",
-			 t->path, strerror(-ret));
+			 "nvme.poll_queues=N)%s; its first polled read failed: %s", block ? "" : "the device under ",
+			 t->path, t->kind == TARGET_CHAR ? ", or the kernel cannot poll passthrough commands "
+			 "(before Linux 6.1)" : "", strerror(-ret));
 	else
 		snprintf(err, errlen, "%s: the first %sread of %s failed: %s", param, j->iopoll ? "polled " : "",
 			 t->path, strerror(-ret));
+}
+
+int engine_probe_job(const struct job *j, const struct target *t, char *err, size_t errlen)
+{
+	const struct engine_ops *e = engine_find(j->engine);
+	unsigned flags = engine_flags(j), len = t->lbs > 4096 ? t->lbs : 4096;
+	const char *step = "setup", *param = j->iopoll ? "iopoll" : "sqpoll";
+	int fd = -1, ret;
+
+	if (e && !e->no_io && (ret = check_kind(j, e, t, err, errlen)))
+		return ret;
+	if (!flags && !(e && e->char_dev))
+		return 0;
+	if (!e || !e->probe_flags) {
+		snprintf(err, errlen, "%s: needs engine=io_uring or io_uring_cmd (not %s)", param, j->engine);
+		return -EINVAL;
+	}
+	/* A file still to be created has nothing to read: the ring's setup is all that is checked. */
+	if (t->kind != TARGET_FILE || t->exists) {
+		/* A character device refuses O_DIRECT; its commands bypass the page cache anyway. */
+		fd = open(t->path, O_RDONLY | O_CLOEXEC | (j->direct && t->kind != TARGET_CHAR ? O_DIRECT : 0));
+		if (fd < 0) {
+			ret = -errno;
+			snprintf(err, errlen, "%s: '%s': %s", flags ? param : j->engine, t->path, strerror(errno));
+			return ret;
+		}
+	}
+	ret = e->probe_flags(flags, fd, len, &step);
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		probe_message(j, t, step, ret, err, errlen);
 	return ret;
 }

@@ -378,6 +378,7 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 		w->ctl = ctl;
 		w->ec.fd = t->fd;
 		w->ec.flags = engine_flags(j);
+		w->ec.fixed_bufs = -1;
 		w->id = i;
 		w->ec.qd = e->sync ? 1 : j->qd;
 		w->lbs_align = t->lbs;
@@ -433,6 +434,8 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		}
 		res->cpu_user += w->cpu_user;
 		res->cpu_sys += w->cpu_sys;
+		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
+			res->buffers = w->ec.fixed_bufs ? RUN_BUFS_FIXED : RUN_BUFS_PLAIN;
 		verify_merge(&res->verify, &w->ver);
 		sched_merge(&res->sched, &w->sched);
 		if (w->t_measure < t0)
@@ -620,7 +623,8 @@ static int flush_fd_of(const struct target *t)
 {
 	if (t->kind == TARGET_FILE)
 		return t->fd;
-	return t->has_devinfo && !t->di.write_cache ? -1 : t->fd;
+	/* A character device has no fsync: its block device flushes the namespace's write cache. */
+	return t->has_devinfo && !t->di.write_cache ? -1 : t->kind == TARGET_CHAR ? t->bdev_fd : t->fd;
 }
 
 /* verify=on: the run's identity and its map (in the journal's file when there is one). */

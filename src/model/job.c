@@ -37,6 +37,7 @@ static const char *const rw_names[] = {
 
 static const char *const engine_names[ENGINE_COUNT] = {
 	[ENGINE_URING] = "io_uring", [ENGINE_AIO] = "libaio", [ENGINE_PSYNC] = "psync", [ENGINE_NULL] = "null",
+	[ENGINE_URING_CMD] = "io_uring_cmd",
 };
 
 const char *rw_name(enum rw_pattern rw)
@@ -80,7 +81,7 @@ static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
 		snprintf(j->engine, sizeof(j->engine), "%s", engine_names[ENGINE_URING]);
 		return 0;
 	}
-	snprintf(err, errlen, "'%s': expected io_uring, libaio, psync or null", esc_short(v, q));
+	snprintf(err, errlen, "'%s': expected io_uring, libaio, psync, null or io_uring_cmd", esc_short(v, q));
 	return -EINVAL;
 }
 
@@ -411,12 +412,13 @@ static const struct param params[] = {
 	  "distance between request starts (stride patterns): bytes, or a multiple of bs (17x)" },
 	{ "qd", P_UINT, F(qd), 1, 4096, NULL, "1", "requests in flight per thread, 1..4096" },
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
-	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring", "io_uring, libaio, psync or null" },
+	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring",
+	  "io_uring, libaio, psync, null, or io_uring_cmd (NVMe passthrough on /dev/ngXnY)" },
 	{ "direct", P_BOOL, F(direct), 0, 0, NULL, "true", "O_DIRECT (true) or buffered with fsync at the end" },
 	{ "iopoll", P_BOOL, F(iopoll), 0, 0, NULL, "false",
-	  "io_uring: completions by polling (IORING_SETUP_IOPOLL); needs direct and poll queues (nvme.poll_queues)" },
+	  "io_uring(_cmd): completions by polling (IORING_SETUP_IOPOLL); needs direct and poll queues (nvme.poll_queues)" },
 	{ "sqpoll", P_BOOL, F(sqpoll), 0, 0, NULL, "false",
-	  "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL)" },
+	  "io_uring(_cmd): a kernel thread submits (IORING_SETUP_SQPOLL)" },
 	{ "span", P_SPECIAL, 0, 0, 0, set_span, "100%", "region touched, bytes or percent of the target" },
 	{ "offset", P_SPECIAL, 0, 0, 0, set_offset, "0", "start of the span, bytes or percent" },
 	{ "runtime", P_DURATION, F(runtime_ns), 0, 0, NULL, "0", "stop after this long (0 = no limit)" },
@@ -590,6 +592,7 @@ const char *data_name(const struct job *j, char *buf, size_t len)
 int job_check(const struct job *j, char *err, size_t errlen)
 {
 	bool is_null = job_no_io(j);
+	bool passthru = !strcmp(j->engine, engine_names[ENGINE_URING_CMD]);
 
 	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull) {
 		snprintf(err, errlen, "interval: must be 10ms..1h");
@@ -620,9 +623,19 @@ int job_check(const struct job *j, char *err, size_t errlen)
 			 (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
 		return -EINVAL;
 	}
-	if ((j->iopoll || j->sqpoll) && strcmp(j->engine, engine_names[ENGINE_URING])) {
-		snprintf(err, errlen, "%s: an io_uring setup flag: needs engine=io_uring, not %s",
+	if ((j->iopoll || j->sqpoll) && strcmp(j->engine, engine_names[ENGINE_URING]) && !passthru) {
+		snprintf(err, errlen, "%s: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not %s",
 			 j->iopoll ? "iopoll" : "sqpoll", j->engine);
+		return -EINVAL;
+	}
+	if (passthru && !j->direct) {
+		snprintf(err, errlen, "direct: io_uring_cmd sends NVMe commands, which never pass through the "
+			 "page cache; leave direct=true");
+		return -EINVAL;
+	}
+	if (passthru && j->trim) {
+		snprintf(err, errlen, "trim: io_uring_cmd sends reads and writes only; trim through the block "
+			 "device (/dev/nvmeXnY) with another engine, or set trim=false");
 		return -EINVAL;
 	}
 	if (j->iopoll && !j->direct) {

@@ -232,6 +232,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 	}
 	if (o && res->verify.enabled)
 		json_object_set_new(o, "verify", verify_object(&res->verify));
+	if (o && res->buffers)
+		json_object_set_new(o, "fixed_buffers", json_boolean(res->buffers == RUN_BUFS_FIXED));
 	return o;
 }
 

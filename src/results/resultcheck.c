@@ -69,12 +69,12 @@ static const char *const v_schema[] = { "ssdbench-result", NULL };
 static const char *const v_tool[] = { "ssdbench", NULL };
 static const char *const v_status[] = { "ok", "interrupted", "failed", NULL };
 static const char *const v_error_op[] = { "read", "write", "trim", "fsync", "open", "setup", NULL };
-static const char *const v_kind[] = { "block", "file", "none", NULL };
+static const char *const v_kind[] = { "block", "file", "char", "none", NULL };
 static const char *const v_phase[] = { "measure", "prepare", NULL };
 static const char *const v_rw[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
 };
-static const char *const v_engine[] = { "io_uring", "libaio", "psync", "null", NULL };
+static const char *const v_engine[] = { "io_uring", "libaio", "psync", "null", "io_uring_cmd", NULL };
 static const char *const v_metric[] = { "iops", "bw", "lat", NULL };
 static const char *const v_scheme[] = { "log-linear", NULL };
 
@@ -268,7 +268,7 @@ static const struct field results_fields[] = {
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
-	OPT("search_probe", T_OBJ, .fields = search_mark_fields), END
+	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -311,9 +311,9 @@ struct rule {
 static const char *const v_ok[] = { "ok", NULL };
 static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
 static const char *const v_null_engine[] = { "null", NULL };
-static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", NULL };
+static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", "io_uring_cmd", NULL };
 static const char *const v_none[] = { "none", NULL };
-static const char *const v_real_kind[] = { "block", "file", NULL };
+static const char *const v_real_kind[] = { "block", "file", "char", NULL };
 static const char *const v_read_rw[] = { "read", "randread", "stride-read", NULL };
 static const char *const v_write_rw[] = { "write", "randwrite", "stride-write", NULL };
 static const char *const v_psync[] = { "psync", NULL };

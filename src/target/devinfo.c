@@ -402,3 +402,61 @@ int devinfo_for_dev(const char *sysfs_root, dev_t dev, struct devinfo *di, char 
 {
 	return devinfo_read(sysfs_root, major(dev), minor(dev), di, err, errlen);
 }
+
+/* Parses "<prefix>XnY" whole (decimal X and Y, nothing else) into X and Y. */
+static bool parse_ns_name(const char *name, const char *prefix, unsigned *ctrl, unsigned *ns)
+{
+	size_t n = strlen(prefix);
+	char *end;
+
+	if (strncmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+		return false;
+	*ctrl = (unsigned)strtoul(name + n, &end, 10);
+	if (*end != 'n' || !isdigit((unsigned char)end[1]))
+		return false;
+	*ns = (unsigned)strtoul(end + 1, &end, 10);
+	return *end == '\0';
+}
+
+/* "<from>XnY" as "<to>XnY" into out ("" and false where name is not "<from>XnY"). */
+static bool rename_ns(const char *name, const char *from, const char *to, char *out, size_t len)
+{
+	unsigned c, n;
+	bool ok = parse_ns_name(name, from, &c, &n);
+
+	if (len)
+		out[0] = '\0';
+	return ok && (size_t)snprintf(out, len, "%s%un%u", to, c, n) < len;
+}
+
+bool devinfo_ng_to_block(const char *ng, char *block, size_t len)
+{
+	return rename_ns(ng, "ng", "nvme", block, len);
+}
+
+bool devinfo_block_to_ng(const char *block, char *ng, size_t len)
+{
+	return rename_ns(block, "nvme", "ng", ng, len);
+}
+
+int devinfo_read_nvme_generic(const char *sysfs_root, unsigned major, unsigned minor, struct devinfo *di,
+			      char *err, size_t errlen)
+{
+	char link[64], rel[PATH_MAX], block[64], dir[PATH_MAX], num[32];
+	const char *name;
+	unsigned bmaj, bmin;
+
+	memset(di, 0, sizeof(*di));
+	snprintf(link, sizeof(link), "dev/char/%u:%u", major, minor);
+	if (resolve_under_root(sysfs_root, link, rel, sizeof(rel)))
+		return set_err(err, errlen, -ENODEV, "no character device %u:%u in '%s'", major, minor, sysfs_root);
+	name = base_name(rel);
+	snprintf(dir, sizeof(dir), "class/nvme-generic/%.200s", name);
+	if (!devinfo_ng_to_block(name, block, sizeof(block)) || !has_file(sysfs_root, dir, "."))
+		return set_err(err, errlen, -ENODEV, "character device %u:%u ('%.100s') is not an NVMe generic "
+			       "device (ngXnY)", major, minor, name);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/class/block/%s", sysfs_root, block) >= sizeof(dir) ||
+	    !read_attr(dir, "dev", num, sizeof(num)) || sscanf(num, "%u:%u", &bmaj, &bmin) != 2)
+		return set_err(err, errlen, -ENOENT, "'%s': the block device of %s is missing from sysfs", dir, name);
+	return devinfo_read(sysfs_root, bmaj, bmin, di, err, errlen);
+}

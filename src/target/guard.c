@@ -326,7 +326,7 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 	int fd;
 
 	memset(g, 0, sizeof(*g));
-	if (t->kind != TARGET_BLOCK)
+	if (t->kind == TARGET_FILE)
 		return inspect_file(t, g);
 	if (!t->has_devinfo) {
 		snprintf(err, errlen, "'%s': sysfs has no record of this device; cannot check that it is unused",
@@ -340,7 +340,8 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 	check_swap(s, NULL, g);
 	check_holders(s, g);
 	check_loops(t->sysfs, s, NULL, g);
-	fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	/* A character device cannot be claimed: its block device can, and the guard's findings are its. */
+	fd = open(t->kind == TARGET_CHAR ? t->bdev : t->path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
 	g->busy = fd < 0 && errno == EBUSY;

@@ -70,11 +70,40 @@ int target_identify(struct target *t, char *err, size_t errlen)
 	int ret;
 
 	t->has_nvme = false;
-	if (t->kind != TARGET_BLOCK || !t->has_devinfo || strcmp(t->di.transport, "nvme"))
+	if ((t->kind != TARGET_BLOCK && t->kind != TARGET_CHAR) || !t->has_devinfo ||
+	    strcmp(t->di.transport, "nvme"))
 		return -ENODEV;
 	ret = nvmeid_read(t->path, t->di.nsid, &t->nvme, err, errlen);
 	t->has_nvme = ret == 0;
 	return ret;
+}
+
+/*
+ * A character device: only an NVMe generic one (/dev/ngXnY) is a target, described by its block
+ * device nvmeXnY (sysfs: size, block sizes, identity), which the write guard then inspects.
+ */
+static int probe_char(struct target *t, const struct stat *st, const char *sysfs, char *err, size_t errlen)
+{
+	char msg[256];
+	int ret = devinfo_read_nvme_generic(sysfs, major(st->st_rdev), minor(st->st_rdev), &t->di, msg,
+					    sizeof(msg));
+
+	if (ret == -ENODEV) {
+		snprintf(err, errlen, "'%s': a character device, not a block device, a regular file or an NVMe "
+			 "generic device (/dev/ngXnY)", t->path);
+		return -EINVAL;
+	}
+	if (ret) {
+		snprintf(err, errlen, "'%s': %s", t->path, msg);
+		return ret;
+	}
+	t->kind = TARGET_CHAR;
+	t->has_devinfo = true;
+	t->size = t->di.size_bytes;
+	t->lbs = t->di.logical_block_size ? t->di.logical_block_size : 512;
+	t->pbs = t->di.physical_block_size ? t->di.physical_block_size : t->lbs;
+	snprintf(t->bdev, sizeof(t->bdev), "/dev/%.63s", t->di.disk);
+	return 0;
 }
 
 /* The directory part of path ("." for a bare name), into dir; true if it is a directory. */
@@ -197,6 +226,7 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	t->claim_fd = -1;
+	t->bdev_fd = -1;
 	t->sysfs = sysfs;
 	if (!*path) {
 		snprintf(err, errlen, "'': an empty path is not a target");
@@ -223,6 +253,9 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 		t->pbs = t->has_devinfo && t->di.physical_block_size ? t->di.physical_block_size : t->lbs;
 		if ((fs = pseudo_fs_of(path)))
 			snprintf(t->pseudo_fs, sizeof(t->pseudo_fs), "%s", fs);
+	} else if (S_ISCHR(st.st_mode)) {
+		if ((ret = probe_char(t, &st, sysfs, err, errlen)))
+			return ret;
 	} else {
 		snprintf(err, errlen, "'%s': %s, not a block device or a regular file", path, kind_of(st.st_mode));
 		return -EINVAL;
@@ -268,12 +301,37 @@ static int open_file(struct target *t, bool write, int flags, uint64_t need, cha
 	return 0;
 }
 
+/*
+ * The character device without O_DIRECT (its open refuses it), and its block device read-only beside
+ * it: exclusive for writes unless the claim holds it already, so that nothing mounts it meanwhile.
+ */
+static int open_char(struct target *t, bool write, char *err, size_t errlen)
+{
+	bool excl = write && !t->claimed;
+
+	t->bdev_fd = open(t->bdev, O_RDONLY | O_CLOEXEC | (excl ? O_EXCL : 0));
+	if (t->bdev_fd < 0 && errno == EBUSY)
+		return device_busy(t, err, errlen);
+	if (t->bdev_fd < 0 && write)
+		return fail(err, errlen, t->bdev, errno);
+	t->fd = open(t->path, O_CLOEXEC | (write ? O_RDWR : O_RDONLY));
+	if (t->fd < 0) {
+		int e = errno;
+
+		target_close(t);
+		return fail(err, errlen, t->path, e);
+	}
+	return 0;
+}
+
 int target_open(struct target *t, bool write, bool direct, uint64_t need, char *err, size_t errlen)
 {
 	int flags = O_CLOEXEC | (direct ? O_DIRECT : 0);
 
 	if (t->kind == TARGET_FILE)
 		return open_file(t, write, flags, need, err, errlen);
+	if (t->kind == TARGET_CHAR)
+		return open_char(t, write, err, errlen);
 	/* A claimed device is ours already: a second exclusive open would conflict with the claim. */
 	flags |= write ? O_RDWR | (t->claimed ? 0 : O_EXCL) : O_RDONLY;
 	t->fd = open(t->path, flags);
@@ -311,8 +369,9 @@ int target_claim(struct target *t, char *err, size_t errlen)
 
 	if (t->kind == TARGET_FILE)
 		ret = claim_file(t, err, errlen);
-	else if ((t->claim_fd = open(t->path, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0)
-		ret = errno == EBUSY ? device_busy(t, err, errlen) : fail(err, errlen, t->path, errno);
+	else if ((t->claim_fd = open(t->kind == TARGET_CHAR ? t->bdev : t->path, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0)
+		ret = errno == EBUSY ? device_busy(t, err, errlen) :
+		      fail(err, errlen, t->kind == TARGET_CHAR ? t->bdev : t->path, errno);
 	t->claimed = ret == 0;
 	return ret;
 }
@@ -334,19 +393,20 @@ void target_release(struct target *t)
 
 bool target_same(const struct target *a, const struct target *b)
 {
-	struct stat sa, sb;
+	uint64_t da, ia, db, ib;
 
-	if (a->kind != b->kind || stat(a->path, &sa) < 0 || stat(b->path, &sb) < 0)
-		return false;
-	if (a->kind == TARGET_BLOCK)
-		return sa.st_rdev == sb.st_rdev;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return target_identity(a, &da, &ia) == 0 && target_identity(b, &db, &ib) == 0 && da == db && ia == ib;
 }
 
 int target_identity(const struct target *t, uint64_t *dev, uint64_t *ino)
 {
 	struct stat st;
 
+	if (t->kind == TARGET_CHAR) {
+		*dev = makedev(t->di.major, t->di.minor);
+		*ino = 0;
+		return 0;
+	}
 	if ((t->fd >= 0 ? fstat(t->fd, &st) : stat(t->path, &st)) < 0)
 		return -errno;
 	*dev = t->kind == TARGET_BLOCK ? st.st_rdev : st.st_dev;
@@ -464,4 +524,7 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+	if (t->kind == TARGET_CHAR && t->bdev_fd >= 0)
+		close(t->bdev_fd);
+	t->bdev_fd = -1;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every engine and every pattern on real targets: a file (always), a loop device and a zram device
 # (root). io_limit-bound runs must move exactly io_limit bytes, mixes must hold their write share
-# within one point, and every result must say status ok.
+# within one point, and every result must say status ok. io_uring_cmd needs an NVMe namespace's
+# generic device (tests/vm/guest/t-47-uring-cmd.sh runs it): on each target here it is refused at
+# start (exit 2), naming what it needs.
 source "$(dirname "$0")/lib.sh"
 
 ENGINES=(io_uring libaio psync null)
@@ -40,6 +42,12 @@ run_all() {
 			check_run "$target" "$engine" "$rw"
 		done
 	done
+	local rc=0
+	"$SSDBENCH" run --engine io_uring_cmd --rw read --io-limit 1m --output "$TMPDIR/out-cmd" "$target" \
+		>/dev/null 2>"$TMPDIR/cmd.err" || rc=$?
+	assert_eq "$rc" 2 "io_uring_cmd on $target: refused at start"
+	grep -q "is not an NVMe generic character device (/dev/ngXnY)" "$TMPDIR/cmd.err" ||
+		fail "io_uring_cmd on $target: $(cat "$TMPDIR/cmd.err")"
 	ok "all engines and patterns on $target"
 }
 

@@ -60,8 +60,8 @@ bad "data" --data ones
 bad "direct" --direct maybe
 bad "iopoll" --iopoll maybe
 bad "sqpoll" --sqpoll 2
-bad "iopoll: an io_uring setup flag: needs engine=io_uring, not libaio" --iopoll true --engine libaio
-bad "sqpoll: an io_uring setup flag: needs engine=io_uring, not psync" --sqpoll true --engine psync
+bad "iopoll: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not libaio" --iopoll true --engine libaio
+bad "sqpoll: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not psync" --sqpoll true --engine psync
 bad "iopoll: polled completions need direct I/O" --iopoll true --direct false
 bad "stride" --bs 8k --stride 4k --rw stride-read
 bad "unknown option" --blocksize 4k

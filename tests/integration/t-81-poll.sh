@@ -52,8 +52,8 @@ ok "iopoll on zram: $(cat "$TMPDIR/refused.err")"
 refused "$msg" --iopoll true --sqpoll true
 refused "$msg" --iopoll true --dry-run
 refused "$msg" --iopoll true --rate-iops 1000
-refused "iopoll: an io_uring setup flag: needs engine=io_uring, not libaio" --iopoll true --engine libaio
-refused "sqpoll: an io_uring setup flag: needs engine=io_uring, not psync" --sqpoll true --engine psync
+refused "iopoll: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not libaio" --iopoll true --engine libaio
+refused "sqpoll: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not psync" --sqpoll true --engine psync
 refused "iopoll: polled completions need direct I/O (direct=true)" --iopoll true --direct false
 ok "iopoll and sqpoll refused where they cannot work, before anything is written"
 pass

@@ -27,7 +27,9 @@
 # kernel package, default the one linux-image-amd64 depends on), SSDBENCH_VM_MODULES (more modules to
 # load at boot, space separated), SSDBENCH_VM_MODULE_PARAMS (module parameters, space separated
 # MODULE:PARAM=VALUE[,PARAM=VALUE...] entries, e.g. nvme:poll_queues=2), SSDBENCH_VM_ACCEL (kvm or
-# tcg; default kvm when /dev/kvm is usable and a probe boots the kernel with it, else tcg).
+# tcg; default kvm when /dev/kvm is usable and a probe boots the kernel with it, else tcg),
+# SSDBENCH_VM_BINS (more host programs for the guest, space separated names or paths: copied to
+# /usr/local/bin with their libraries, e.g. fio for scripts/bench-nvme-paths.sh).
 #
 # Exit status: the command's; 77 when the VM cannot be had here (no QEMU, no kernel package);
 # 124 when the time limit ran out; 125 when the VM ended without the command's status.
@@ -133,6 +135,10 @@ for p in rm mktemp stat date timeout readlink realpath truncate dd sort head tai
     sync od find xargs grep sed awk losetup blockdev mountpoint mount umount findmnt lsblk wipefs \
     sfdisk partx mknod mkfs.ext4 cmp md5sum; do
     f=$(type -P "$p") && tools+=("$f")
+done
+for p in ${SSDBENCH_VM_BINS:-}; do
+    f=$(type -P "$p") || { echo "$prog: SSDBENCH_VM_BINS: no program '$p' on the host" >&2; exit 2; }
+    tools+=("$f")
 done
 mkdir -p "$root/usr/local/bin"
 cp -L "${tools[@]}" "$root/usr/local/bin/"

@@ -5,7 +5,8 @@
  * iopoll (IORING_SETUP_IOPOLL): completions are found by polling the device's poll queues, each
  * io_uring_enter with GETEVENTS polls, and a wait with a timeout polls until the time is up.
  * sqpoll (IORING_SETUP_SQPOLL): a kernel thread takes the submissions; io_uring_submit wakes it
- * where it went idle.
+ * where it went idle. The passthrough engine (engine_uring_cmd.c) shares the ring, its reaping and
+ * its teardown: its requests are NVMe commands in 128-byte SQEs (uring_pt_init).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -31,6 +32,8 @@ struct uring {
 	bool fixed_buf;
 	bool fixed_file;
 	bool iopoll;
+	bool passthru;           /* io_uring_cmd: NVMe commands for ns */
+	struct uring_ns ns;
 };
 
 static unsigned setup_flags(unsigned flags)
@@ -94,14 +97,15 @@ static void register_buffers(struct engine_ctx *c, struct uring *u)
 	free(iov);
 }
 
-static int uring_init(struct engine_ctx *c)
+/* A ring of the job's flags and extra ones, registered buffers and file where the kernel allows. */
+static int ring_init(struct engine_ctx *c, unsigned extra, struct uring **out)
 {
 	struct uring *u = calloc(1, sizeof(*u));
 	int ret;
 
 	if (!u)
 		return -ENOMEM;
-	ret = ring_setup(&u->ring, c->qd, setup_flags(c->flags));
+	ret = ring_setup(&u->ring, c->qd, setup_flags(c->flags) | extra);
 	if (ret) {
 		free(u);
 		return ret;
@@ -111,6 +115,61 @@ static int uring_init(struct engine_ctx *c)
 	register_buffers(c, u);
 	u->fixed_file = io_uring_register_files(&u->ring, &c->fd, 1) == 0;
 	io_uring_register_ring_fd(&u->ring);
+	*out = u;
+	return 0;
+}
+
+static int uring_init(struct engine_ctx *c)
+{
+	struct uring *u;
+	int ret = ring_init(c, 0, &u);
+
+	if (!ret)
+		c->fixed_bufs = u->fixed_buf;
+	return ret;
+}
+
+/*
+ * One command through the ring, waited for (polled on an IOPOLL ring): r's first LBA read with
+ * registered buffers, which a kernel before 6.1 refuses (-EINVAL) for a passthrough command.
+ */
+static int pt_try_fixed(struct engine_ctx *c, struct uring *u)
+{
+	struct ioreq r = { .op = OP_READ, .len = 1u << u->ns.lba_shift, .buf = c->reqs[0].buf, .idx = 0 };
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	if (!sqe)
+		return -EBUSY;
+	ret = ucmd_prep(sqe, u->fixed_file ? 0 : c->fd, &r, &u->ns, true);
+	if (ret)
+		return ret;
+	if (u->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	if ((ret = io_uring_submit_and_wait(&u->ring, 1)) < 0)
+		return ret;
+	if ((ret = io_uring_peek_cqe(&u->ring, &cqe)))
+		return ret;
+	ret = cqe->res;
+	io_uring_cqe_seen(&u->ring, cqe);
+	return ret < 0 ? ret : ret > 0 ? -EIO : 0;
+}
+
+int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns)
+{
+	struct uring *u;
+	int ret = ring_init(c, IORING_SETUP_SQE128 | IORING_SETUP_CQE32, &u);
+
+	if (ret)
+		return ret;
+	u->passthru = true;
+	u->ns = *ns;
+	if (u->fixed_buf && pt_try_fixed(c, u) == -EINVAL) {
+		io_uring_unregister_buffers(&u->ring);
+		u->fixed_buf = false;
+	}
+	c->fixed_bufs = u->fixed_buf;
 	return 0;
 }
 
@@ -126,7 +185,12 @@ static int queue_sqe(struct engine_ctx *c, struct ioreq *r, bool retry)
 
 	if (!sqe)
 		return -EBUSY;
-	if (u->fixed_buf) {
+	if (u->passthru) {
+		int ret = ucmd_prep(sqe, fd, r, &u->ns, u->fixed_buf);
+
+		if (ret)
+			return ret;
+	} else if (u->fixed_buf) {
 		if (r->op == OP_WRITE)
 			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->offset, r->idx);
 		else
@@ -144,7 +208,7 @@ static int queue_sqe(struct engine_ctx *c, struct ioreq *r, bool retry)
 	return 0;
 }
 
-static int uring_queue(struct engine_ctx *c, struct ioreq *r)
+int uring_queue(struct engine_ctx *c, struct ioreq *r)
 {
 	return queue_sqe(c, r, false);
 }
@@ -175,7 +239,7 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 			(*again)++;
 			continue;
 		}
-		r->res = cqe->res;
+		r->res = u->passthru ? ucmd_result(cqe->res, r->len) : cqe->res;
 		c->done[c->ndone++] = r;
 		n++;
 	}
@@ -183,7 +247,7 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 	return n;
 }
 
-static int uring_reap(struct engine_ctx *c, unsigned min)
+int uring_reap(struct engine_ctx *c, unsigned min)
 {
 	struct uring *u = c->priv;
 	unsigned n = 0, again;
@@ -225,7 +289,7 @@ static int iopoll_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
 	}
 }
 
-static int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
+int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
 {
 	struct uring *u = c->priv;
 	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000ull),
@@ -244,7 +308,7 @@ static int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
 	return (int)uring_drain(c, &again);
 }
 
-static void uring_exit(struct engine_ctx *c)
+void uring_exit(struct engine_ctx *c)
 {
 	struct uring *u = c->priv;
 
@@ -263,48 +327,73 @@ static void uring_exit(struct engine_ctx *c)
 	c->priv = NULL;
 }
 
-/*
- * One ring of the job's setup flags and, given a target, one read of len bytes at offset 0 through
- * it, reaped by polling where the ring polls (a device without poll queues fails it, EOPNOTSUPP).
- */
-static int uring_probe_flags(unsigned flags, int fd, unsigned len, const char **step)
+/* The probe's one read through ring: a plain read, or with ns an NVMe read command. */
+static int probe_prep(struct io_uring *ring, int fd, void *buf, unsigned len, const struct uring_ns *ns)
 {
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct ioreq r = { .op = OP_READ, .len = len, .buf = buf };
+
+	if (!sqe)
+		return -EBUSY;
+	if (ns)
+		return ucmd_prep(sqe, fd, &r, ns, false);
+	io_uring_prep_read(sqe, fd, buf, len, 0);
+	return 0;
+}
+
+int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns *ns, const char **step)
+{
+	unsigned extra = ns ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0;
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe = NULL;
 	uint64_t until;
 	void *buf = NULL;
 	int ret;
 
 	*step = "setup";
-	ret = ring_setup(&ring, 2, setup_flags(flags));
+	ret = ring_setup(&ring, 2, setup_flags(flags) | extra);
 	if (ret)
 		return ret;
 	if (fd < 0)
 		goto close;
 	*step = "read";
 	ret = posix_memalign(&buf, 4096, len) ? -ENOMEM : 0;
-	if (ret || !(sqe = io_uring_get_sqe(&ring))) {
-		ret = ret ? ret : -EBUSY;
+	if (ret || (ret = probe_prep(&ring, fd, buf, len, ns)))
 		goto close;
-	}
-	io_uring_prep_read(sqe, fd, buf, len, 0);
 	ret = io_uring_submit(&ring);
 	if (ret < 0)
 		goto close;
 	until = clock_ns() + PROBE_TIMEOUT_NS;
-	while ((ret = io_uring_peek_cqe(&ring, &cqe)) == -EAGAIN || ret == -EINTR)
+	/*
+	 * Each turn enters the kernel (io_uring_get_events): a DEFER_TASKRUN ring posts a completion only
+	 * then, and an IOPOLL ring polls only then; a peek alone would wait for neither.
+	 */
+	for (;;) {
+		io_uring_get_events(&ring);
+		ret = io_uring_peek_cqe(&ring, &cqe);
+		if (ret != -EAGAIN && ret != -EINTR)
+			break;
 		if (clock_ns() >= until) {
 			/* Still in flight: its buffer stays allocated (leaked) while the ring winds down. */
 			io_uring_queue_exit(&ring);
 			return -ETIMEDOUT;
 		}
+	}
 	if (!ret)
-		ret = cqe->res < 0 ? cqe->res : 0;
+		ret = cqe->res < 0 ? cqe->res : ns && cqe->res > 0 ? -EIO : 0;
 close:
 	io_uring_queue_exit(&ring);
 	free(buf);
 	return ret;
+}
+
+/*
+ * One ring of the job's setup flags and, given a target, one read of len bytes at offset 0 through
+ * it, reaped by polling where the ring polls (a device without poll queues fails it, EOPNOTSUPP).
+ */
+static int uring_probe_flags(unsigned flags, int fd, unsigned len, const char **step)
+{
+	return uring_probe_read(flags, fd, len, NULL, step);
 }
 
 const struct engine_ops engine_uring_ops = {

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An NVMe namespace as its own commands see it: the namespace ID and the LBA format in use, asked of
+ * the device (libnvme: NVME_IOCTL_ID, identify namespace), for engines that build NVMe commands.
+ */
+#ifndef SSDBENCH_NVMENS_H
+#define SSDBENCH_NVMENS_H
+
+#include <stdint.h>
+
+struct nvmens {
+	uint32_t nsid;
+	unsigned lba_size;     /* data bytes per logical block of the format in use */
+	unsigned meta_size;    /* metadata bytes per logical block (0: none) */
+};
+
+/*
+ * Fills ns for the NVMe namespace open as fd (its block device or its generic character device).
+ * Returns 0, or -errno (-ENOTTY: not an NVMe namespace; -EIO: the device refused identify).
+ */
+int nvmens_query(int fd, struct nvmens *ns);
+
+#endif

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_uring_cmd engine: NVMe Read and Write commands through io_uring passthrough
+ * (IORING_OP_URING_CMD, NVME_URING_CMD_IO) on a namespace's generic character device /dev/ngXnY,
+ * in 128-byte SQEs with 32-byte CQEs; no block layer above the driver. The ring, its reaping and
+ * iopoll or sqpoll are the io_uring engine's (engine_uring.c); this file builds the commands.
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <linux/nvme_ioctl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "nvmens.h"
+
+#define NVME_CMD_WRITE 0x01
+#define NVME_CMD_READ 0x02
+#define NVME_MAX_NLB 65536u   /* cdw12 holds the number of LBAs minus one in 16 bits */
+
+int ucmd_build(struct nvme_uring_cmd *cmd, unsigned op, const struct uring_ns *ns, uint64_t offset, uint32_t len,
+	       uint64_t addr)
+{
+	uint64_t mask = (1ull << ns->lba_shift) - 1, slba = offset >> ns->lba_shift;
+	uint32_t nlb = len >> ns->lba_shift;
+
+	if ((op != OP_READ && op != OP_WRITE) || !len || (offset & mask) || (len & mask) || nlb > NVME_MAX_NLB)
+		return -EINVAL;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->opcode = op == OP_WRITE ? NVME_CMD_WRITE : NVME_CMD_READ;
+	cmd->nsid = ns->nsid;
+	cmd->cdw10 = (uint32_t)slba;
+	cmd->cdw11 = (uint32_t)(slba >> 32);
+	cmd->cdw12 = nlb - 1;
+	cmd->addr = addr;
+	cmd->data_len = len;
+	return 0;
+}
+
+int ucmd_prep(struct io_uring_sqe *sqe, int fd, const struct ioreq *r, const struct uring_ns *ns, bool fixed)
+{
+	/* The command lives in the SQE's second half: a ring of 128-byte SQEs has 80 bytes there. */
+	_Static_assert(sizeof(struct nvme_uring_cmd) <= 80, "nvme_uring_cmd does not fit a 128-byte SQE");
+	int ret;
+
+	memset(sqe, 0, 128);
+	ret = ucmd_build((struct nvme_uring_cmd *)sqe->cmd, r->op, ns, r->offset, r->len, (uintptr_t)r->buf);
+	if (ret)
+		return ret;
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	if (fixed) {
+		sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+		sqe->buf_index = r->idx;
+	}
+	return 0;
+}
+
+/* The kernel takes 128-byte SQEs and passthrough commands (Linux 5.19 and later). */
+static int ucmd_probe(void)
+{
+	struct io_uring ring;
+	struct io_uring_probe *p;
+	int ret = io_uring_queue_init(2, &ring, IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+
+	if (ret)
+		return ret;
+	p = io_uring_get_probe_ring(&ring);
+	ret = p && io_uring_opcode_supported(p, IORING_OP_URING_CMD) ? 0 : -EOPNOTSUPP;
+	io_uring_free_probe(p);
+	io_uring_queue_exit(&ring);
+	return ret;
+}
+
+/* The namespace behind fd, as its commands address it: one with metadata per LBA is refused. */
+static int ucmd_ns(int fd, struct uring_ns *ns)
+{
+	struct nvmens n;
+	int ret = nvmens_query(fd, &n);
+
+	if (ret)
+		return ret;
+	if (n.meta_size)
+		return -EOPNOTSUPP;
+	ns->nsid = n.nsid;
+	ns->lba_shift = (unsigned)__builtin_ctz(n.lba_size);
+	return 0;
+}
+
+static int ucmd_probe_flags(unsigned flags, int fd, unsigned len, const char **step)
+{
+	struct uring_ns ns = { 0 };
+	int ret;
+
+	*step = "namespace";
+	if (fd >= 0 && (ret = ucmd_ns(fd, &ns)))
+		return ret;
+	if (fd >= 0 && len < 1u << ns.lba_shift)
+		len = 1u << ns.lba_shift;
+	return uring_probe_read(flags, fd, len, &ns, step);
+}
+
+static int ucmd_init(struct engine_ctx *c)
+{
+	struct uring_ns ns;
+	int ret = ucmd_ns(c->fd, &ns);
+
+	return ret ? ret : uring_pt_init(c, &ns);
+}
+
+const struct engine_ops engine_uring_cmd_ops = {
+	.probe = ucmd_probe,
+	.probe_flags = ucmd_probe_flags,
+	.init = ucmd_init,
+	.queue = uring_queue,
+	.reap = uring_reap,
+	.reap_wait = uring_reap_wait,
+	.exit = uring_exit,
+	.char_dev = true,
+};
