@@ -449,14 +449,14 @@ int devinfo_read_nvme_generic(const char *sysfs_root, unsigned major, unsigned m
 	memset(di, 0, sizeof(*di));
 	snprintf(link, sizeof(link), "dev/char/%u:%u", major, minor);
 	if (resolve_under_root(sysfs_root, link, rel, sizeof(rel)))
-		return set_err(err, errlen, -ENODEV, "no character device %u:%u in '%s'", major, minor, sysfs_root);
+		return errmsg_set(err, errlen, -ENODEV, "no character device %u:%u in '%s'", major, minor, sysfs_root);
 	name = base_name(rel);
 	snprintf(dir, sizeof(dir), "class/nvme-generic/%.200s", name);
 	if (!devinfo_ng_to_block(name, block, sizeof(block)) || !has_file(sysfs_root, dir, "."))
-		return set_err(err, errlen, -ENODEV, "character device %u:%u ('%.100s') is not an NVMe generic "
+		return errmsg_set(err, errlen, -ENODEV, "character device %u:%u ('%.100s') is not an NVMe generic "
 			       "device (ngXnY)", major, minor, name);
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/class/block/%s", sysfs_root, block) >= sizeof(dir) ||
 	    !read_attr(dir, "dev", num, sizeof(num)) || sscanf(num, "%u:%u", &bmaj, &bmin) != 2)
-		return set_err(err, errlen, -ENOENT, "'%s': the block device of %s is missing from sysfs", dir, name);
+		return errmsg_set(err, errlen, -ENOENT, "'%s': the block device of %s is missing from sysfs", dir, name);
 	return devinfo_read(sysfs_root, bmaj, bmin, di, err, errlen);
 }
