@@ -40,7 +40,7 @@ at_exit rm -f "$shm"
 rm -f "$shm"
 ok "a new file on tmpfs under /dev (/dev/shm) is still a file target"
 
-run_bad "'/dev/null': a character device, not a block device or a regular file" /dev/null
+run_bad "'/dev/null': a character device, not a block device, a regular file or an NVMe generic device (/dev/ngXnY)" /dev/null
 run_bad "'$TMPDIR': a directory, not a block device or a regular file" "$TMPDIR"
 mkfifo "$TMPDIR/fifo"
 run_bad "a FIFO, not a block device or a regular file" "$TMPDIR/fifo"
