@@ -106,6 +106,7 @@ struct agg_case {
 	size_t nempty;            /* runs with status ok that completed no I/O: no measurement either */
 	const struct rs_run *empty;   /* one of them */
 	struct hist lat[RS_NDIR]; /* pooled over runs */
+	size_t lat_absent[RS_NDIR]; /* runs with I/O but no histogram (imported): no pooled percentile */
 	struct hist resp[RS_NDIR]; /* response times pooled over the runs that have them (open loop) */
 	double price;             /* USD or < 0 */
 	uint64_t size;
@@ -139,9 +140,17 @@ void agg_release(struct agg *a);
  * M_SS_RATIO (a fraction) over the runs that reached steady state; M_MAX_IOPS_AT_TARGET (any d) over
  * the runs that hold results.search, each run's max_iops one sample. Returns false when the case has
  * no I/O in that direction, for M_SS_RATIO no run that reached steady state, for M_MAX_IOPS_AT_TARGET
- * no run with a search, and for a response-time metric no response times (a closed-loop case).
+ * no run with a search, for a response-time metric no response times (a closed-loop case), and for a
+ * latency percentile where a run has no histogram (agg_lat_absent) unless the case is that one run
+ * and it recorded that percentile.
  */
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out);
+
+/*
+ * True when some run of c with I/O in direction d has no latency histogram (imported from fio's
+ * json output, docs/import.md): percentiles are then known only as that single run recorded them.
+ */
+bool agg_lat_absent(const struct agg_case *c, enum rs_dir d);
 
 /*
  * Whether a difference between two aggregated values lies within the runs' own noise: Welch's t test

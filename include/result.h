@@ -47,6 +47,16 @@ const char *latency_target_text(const struct job *j, char *buf, size_t len);
 /* The latency histogram as stored: {"scheme", "sub_bucket_bits", "buckets": [[lower_ns, count]...]}. */
 json_t *result_hist(const struct hist *h);
 
+/* The percentiles of lat_ns as every result holds them: {"50": ns, ..., "99.99": ns} of h. */
+json_t *result_percentiles(const struct hist *h);
+/* The i-th of those percentiles: its key ("99.9") and value in pct; NULL past the last. */
+const char *result_pct_key(size_t i, double *pct);
+/*
+ * One direction of results: ios, bytes, their rates over runtime_ns (0 when it is 0), and lat_ns
+ * and lat_hist, whose references it steals. Returns a new reference, or NULL.
+ */
+json_t *result_op(uint64_t ios, uint64_t bytes, uint64_t runtime_ns, json_t *lat_ns, json_t *lat_hist);
+
 /*
  * Loads a stored histogram (and the min/max/mean/count of its lat_ns object) into h, which must be
  * initialised. Returns 0 or -EINVAL with a message.
@@ -54,6 +64,15 @@ json_t *result_hist(const struct hist *h);
 int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen);
 /* The same for NAME_hist and NAME_ns: "lat" (result_load_hist), or "response" of an open-loop run. */
 int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, char *err, size_t errlen);
+
+/*
+ * True when NAME_hist of op_obj says it is absent (an imported result without a histogram:
+ * "absent": true, no buckets). Its moments then load with result_load_moments_of: h counts count
+ * requests, with min, max and the sums behind mean and stddev from NAME_ns, and no bucket.
+ */
+bool result_hist_absent(const json_t *op_obj, const char *name);
+int result_load_moments_of(const json_t *op_obj, const char *name, struct hist *h, uint64_t count, char *err,
+			   size_t errlen);
 
 /* Checks "schema" and "schema_version" of a loaded result; a newer version is refused by name. */
 int result_check_schema(const json_t *root, char *err, size_t errlen);

@@ -28,8 +28,10 @@ extern const char *const rs_dir_name[RS_NDIR];
 struct rs_op {
 	uint64_t ios, bytes;
 	double iops, bw;          /* per second; bw in bytes */
-	struct hist lat;
+	struct hist lat;          /* with lat_absent: count and moments only, no bucket */
 	struct hist resp;         /* response_hist of an open-loop run; buckets NULL without one */
+	bool lat_absent;          /* an imported result without a histogram (lat_hist.absent) */
+	const json_t *lat_pct;    /* then its lat_ns.percentiles (values null where the source had none) */
 };
 
 /* results.schedule of an open-loop run (docs/result-format.md). */

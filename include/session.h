@@ -80,5 +80,10 @@ void session_close(struct session *s);
 
 /* Characters other than letters, digits, '.', '-', '_' become '_'. */
 void sanitize_name(const char *in, char *out, size_t len);
+/*
+ * Creates a new directory OUTPUT/PREFIX-LABEL-<UTC time> (LABEL sanitised, "-2", "-3" ... where it
+ * exists), OUTPUT and its parents as needed, into dir. Returns 0 or -errno (said on stderr).
+ */
+int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len);
 
 #endif

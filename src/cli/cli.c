@@ -204,6 +204,27 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+static const char usage_import[] =
+	"usage: ssdbench import [--output DIR] FILE...\n"
+	"\n"
+	"Turns fio's JSON output (--output-format=json or json+) into ssdbench result files, one per\n"
+	"fio job, under DIR/fio-<file>-<time>/ (default DIR: results), so that report, compare and\n"
+	"check read them like runs of ssdbench (docs/import.md). fio's options become job parameters\n"
+	"(rw, bs, iodepth, numjobs, ioengine, direct, size, offset, runtime, ramp_time, ...), its\n"
+	"read and write statistics the results, and its completion latency (clat) the latency.\n"
+	"json+ bins become the exact latency histogram (fio's buckets and ours are the same where\n"
+	"each bin is one of our buckets); without bins (json) fio's own percentiles are kept and\n"
+	"the histogram is marked absent: percentiles then come from a single run only, never\n"
+	"pooled or guessed. Options with no ssdbench equivalent are named in a warning and listed\n"
+	"in the result (import.unmapped); a job that cannot be mapped at all (trims, several block\n"
+	"sizes, an engine ssdbench lacks) is left out with a warning.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output DIR       where the result directories go (default ./results)\n"
+	"\n"
+	"exit: 0 every file imported, 1 a result could not be written, 2 bad usage, a file that is not\n"
+	"fio's JSON output, or one with no job that could be imported.\n";
+
 static const char usage_profiles[] =
 	"usage: ssdbench profiles [list]\n"
 	"       ssdbench profiles show NAME|PATH\n"
@@ -315,6 +336,8 @@ static const struct cmd {
 	  usage_check, NULL },
 	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
 	  cmd_verify, usage_verify, NULL },
+	{ "import", "[--output DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
+	  usage_import, NULL },
 	{ "help", "COMMAND", "help for one command", cmd_help_run, NULL, NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -95,42 +95,49 @@ static int manifest_write(struct session *s, bool force)
 	return 0;
 }
 
-int session_open(struct session *s)
+int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len)
 {
 	char lab[96], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (mkdir_parents(s->output)) {
-		cli_error("cannot create output directory '%s': %s", s->output, strerror(errno));
+	if (mkdir_parents(output)) {
+		cli_error("cannot create output directory '%s': %s", output, strerror(errno));
 		return -errno;
 	}
-	sanitize_name(s->label, lab, sizeof(lab));
+	sanitize_name(label, lab, sizeof(lab));
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (int n = 1; n < 1000; n++) {
-		int len = snprintf(s->dir, sizeof(s->dir), "%s/%s-%s-%s", s->output,
-				   s->profile ? s->profile : "job", lab, stamp);
+		int k = snprintf(dir, len, "%s/%s-%s-%s", output, prefix, lab, stamp);
 
-		if (n > 1)
-			snprintf(s->dir + len, sizeof(s->dir) - (size_t)len, "-%d", n);
-		if (mkdir(s->dir, 0755) == 0) {
-			s->manifest = manifest_new(s);
-			if (!s->manifest)
-				return -ENOMEM;
-			if (manifest_write(s, true)) {
-				rmdir(s->dir);
-				return -EIO;
-			}
+		if (n > 1 && k > 0 && (size_t)k < len)
+			snprintf(dir + k, len - (size_t)k, "-%d", n);
+		if (mkdir(dir, 0755) == 0)
 			return 0;
-		}
 		if (errno != EEXIST) {
-			cli_error("cannot create '%s': %s", s->dir, strerror(errno));
+			cli_error("cannot create '%s': %s", dir, strerror(errno));
 			return -errno;
 		}
 	}
-	cli_error("cannot create a new directory under '%s'", s->output);
+	cli_error("cannot create a new directory under '%s'", output);
 	return -EEXIST;
+}
+
+int session_open(struct session *s)
+{
+	int ret = session_mkdir(s->output, s->profile ? s->profile : "job", s->label, s->dir, sizeof(s->dir));
+
+	if (ret)
+		return ret;
+	s->manifest = manifest_new(s);
+	if (!s->manifest)
+		return -ENOMEM;
+	if (manifest_write(s, true)) {
+		rmdir(s->dir);
+		return -EIO;
+	}
+	return 0;
 }
 
 void session_close(struct session *s)

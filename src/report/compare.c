@@ -169,6 +169,14 @@ static bool missing_value(const struct cmp *c, struct cmp_row *row)
 			 row->cand->nruns == 1 ? "" : "s", row->b.mean);
 		return true;
 	}
+	if (row->m.kind == M_LAT_PCT && agg_lat_absent(row->cand, row->d)) {
+		char name[32];
+
+		row->verdict = CV_NO_VALUE;
+		snprintf(row->why, sizeof(row->why), "candidate: %s unavailable (no latency histogram: imported "
+			 "from fio without json+ bins, or repeats of such runs)", metric_name(&row->m, name, sizeof(name)));
+		return true;
+	}
 	if (row->cand->lat[row->d].count) {
 		/* I/O, but no value: a steady state never reached. */
 		char name[32];
@@ -228,6 +236,23 @@ static bool is_gated(const struct cmp *c, const char *rw, const struct metric *m
 	return false;
 }
 
+/*
+ * A gated latency percentile the baseline cannot give, though it has I/O: its runs have no histogram
+ * (imported, docs/import.md). Said, and it fails the gate, as a candidate without the value does.
+ */
+static bool base_unavailable(struct cmp_row *row)
+{
+	char name[32];
+
+	if (row->m.kind != M_LAT_PCT || !agg_lat_absent(row->base, row->d))
+		return false;
+	row->verdict = CV_NO_VALUE;
+	row->change = NAN;
+	snprintf(row->why, sizeof(row->why), "baseline: %s unavailable (no latency histogram: imported from fio "
+		 "without json+ bins, or repeats of such runs)", metric_name(&row->m, name, sizeof(name)));
+	return true;
+}
+
 /* The rows of one matched case whose runs can be measured: each shown metric in each direction with data. */
 static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
 {
@@ -252,9 +277,11 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 				c->searched = true;
 			}
 			row.gated = is_gated(c, rw, &shown[i], i);
-			if (!agg_value(b, row.d, &row.m, &row.b))
-				continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */
-			if (!agg_value(k, row.d, &row.m, &row.c)) {
+			if (!agg_value(b, row.d, &row.m, &row.b)) {
+				if (!row.gated || !base_unavailable(&row))
+					continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */
+				agg_value(k, row.d, &row.m, &row.c);   /* shown beside it */
+			} else if (!agg_value(k, row.d, &row.m, &row.c)) {
 				row.change = NAN;
 				if (!row.gated || !missing_value(c, &row))
 					continue;

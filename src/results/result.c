@@ -46,25 +46,43 @@ json_t *result_hist(const struct hist *h)
 			 "buckets", b);
 }
 
-static json_t *lat_object(const struct hist *h)
+const char *result_pct_key(size_t i, double *pct)
+{
+	if (i >= sizeof(pct_vals) / sizeof(pct_vals[0]))
+		return NULL;
+	*pct = pct_vals[i];
+	return pct_keys[i];
+}
+
+json_t *result_percentiles(const struct hist *h)
 {
 	json_t *p = json_object();
 
 	for (size_t i = 0; i < sizeof(pct_vals) / sizeof(pct_vals[0]); i++)
 		json_object_set_new(p, pct_keys[i], json_integer((json_int_t)hist_percentile(h, pct_vals[i])));
+	return p;
+}
+
+static json_t *lat_object(const struct hist *h)
+{
 	return json_pack("{s:I, s:I, s:f, s:f, s:o}", "min", (json_int_t)(h->count ? h->min : 0),
 			 "max", (json_int_t)h->max, "mean", hist_mean(h), "stddev", hist_stddev(h),
-			 "percentiles", p);
+			 "percentiles", result_percentiles(h));
+}
+
+json_t *result_op(uint64_t ios, uint64_t bytes, uint64_t runtime_ns, json_t *lat_ns, json_t *lat_hist)
+{
+	double secs = runtime_ns ? (double)runtime_ns / 1e9 : 0;
+
+	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "ios", (json_int_t)ios, "bytes", (json_int_t)bytes,
+			 "iops", secs ? (double)ios / secs : 0.0, "bw_bytes", secs ? (double)bytes / secs : 0.0,
+			 "lat_ns", lat_ns, "lat_hist", lat_hist);
 }
 
 /* One direction; an open-loop run's (open) adds the response time, from each request's scheduled time. */
 static json_t *op_object(const struct opstats *s, uint64_t runtime_ns, bool open)
 {
-	double secs = runtime_ns ? (double)runtime_ns / 1e9 : 0;
-	json_t *o = json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "ios", (json_int_t)s->ios,
-			      "bytes", (json_int_t)s->bytes, "iops", secs ? (double)s->ios / secs : 0.0,
-			      "bw_bytes", secs ? (double)s->bytes / secs : 0.0, "lat_ns", lat_object(&s->lat),
-			      "lat_hist", result_hist(&s->lat));
+	json_t *o = result_op(s->ios, s->bytes, runtime_ns, lat_object(&s->lat), result_hist(&s->lat));
 
 	if (o && open && s->resp.buckets) {
 		json_object_set_new(o, "response_ns", lat_object(&s->resp));
@@ -508,6 +526,24 @@ static int load_moments(const json_t *lat, const char *name, struct hist *h, uin
 	}
 	h->sumsq = (unsigned __int128)(sq + 0.5);
 	return 0;
+}
+
+int result_load_moments_of(const json_t *op_obj, const char *name, struct hist *h, uint64_t count, char *err,
+			   size_t errlen)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_ns", name);
+	h->count = count;
+	return load_moments(json_object_get(op_obj, key), name, h, count, err, errlen);
+}
+
+bool result_hist_absent(const json_t *op_obj, const char *name)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_hist", name);
+	return json_is_true(json_object_get(json_object_get(op_obj, key), "absent"));
 }
 
 int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen)

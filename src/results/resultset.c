@@ -282,8 +282,15 @@ static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char 
 	op->bytes = (uint64_t)json_integer_value(json_object_get(o, "bytes"));
 	op->iops = json_number_value(json_object_get(o, "iops"));
 	op->bw = json_number_value(json_object_get(o, "bw_bytes"));
-	if (load_counted(o, "lat", "latency", &op->lat, op->ios, where, err, errlen))
+	if (result_hist_absent(o, "lat")) {
+		/* Imported without a histogram: the moments count ios requests, the percentiles are the file's. */
+		op->lat_absent = true;
+		op->lat_pct = json_object_get(json_object_get(o, "lat_ns"), "percentiles");
+		if (result_load_moments_of(o, "lat", &op->lat, op->ios, err, errlen))
+			return -EINVAL;
+	} else if (load_counted(o, "lat", "latency", &op->lat, op->ios, where, err, errlen)) {
 		return -EINVAL;
+	}
 	if (!json_object_get(o, "response_hist"))
 		return 0;
 	if (hist_init(&op->resp)) {

@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fio's JSON output as ssdbench results (docs/import.md): a job's options onto job parameters, its
+ * read and write statistics onto results, json+ latency bins onto our histogram where they map exactly.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fioimport.h"
+#include "hist.h"
+#include "job.h"
+#include "result.h"
+#include "resultcheck.h"
+
+/* Options mapped onto job parameters (map_job), and those that change nothing a result holds. */
+static const char *const opt_mapped[] = {
+	"rw", "readwrite", "rwmixread", "rwmixwrite", "bs", "blocksize", "iodepth", "numjobs", "ioengine",
+	"direct", "buffered", "size", "offset", "runtime", "time_based", "ramp_time", "filename", "io_size",
+	"io_limit", "zero_buffers", "buffer_compress_percentage", NULL
+};
+static const char *const opt_neutral[] = {
+	"name", "description", "thread", "group_reporting", "new_group", "stonewall", "wait_for_previous",
+	"clat_percentiles", "lat_percentiles", "percentile_list", "write_bw_log", "write_lat_log",
+	"write_iops_log", "write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
+	"significant_figures", NULL
+};
+
+/* One job being imported. */
+struct fjob {
+	const json_t *fio, *jb;     /* the document, and this job in its "jobs" */
+	json_t *opts;               /* global options, the job's over them (owned) */
+	json_t *unmapped, *notes, *defaulted;
+	struct job j;
+	bool span_known, offset_known, limit_known, time_based, one_pass_known;
+	uint64_t size, limit;       /* fio's size and io_size per job, bytes (0: not given) */
+	unsigned clones;            /* jobs of this name reported apart (numjobs without group_reporting) */
+	char err[256];
+};
+
+/* One direction's latency, from fio's clat_ns. */
+struct dlat {
+	uint64_t n;                 /* requests it covers */
+	uint64_t min, max;
+	double mean, sd;
+	bool exact;                 /* h holds the bins exactly */
+	struct hist h;
+	json_t *pct;                /* fio's own percentiles, when not exact */
+	char why[200];              /* why not exact */
+};
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+static const char *opt(const struct fjob *f, const char *name)
+{
+	return json_string_value(json_object_get(f->opts, name));
+}
+
+static int failf(struct fjob *f, const char *fmt, const char *a, const char *b)
+{
+	snprintf(f->err, sizeof(f->err), fmt, a, b);
+	return -EINVAL;
+}
+
+static void notef(json_t *list, const char *fmt, const char *a, const char *b)
+{
+	char buf[300];
+
+	snprintf(buf, sizeof(buf), fmt, a, b);
+	json_array_append_new(list, json_string(buf));
+}
+
+/* fio's sizes: an integer with an optional k, m, g, t, p (powers of 1024, as kb_base=1024), "i", "b". */
+static int fio_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "kmgtp";
+	unsigned long long v;
+	const char *u;
+	char *end;
+	int shift = 0;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	if (*end && (u = strchr(units, end[0] | 0x20)) != NULL) {
+		shift = 10 * (int)(u - units + 1);
+		end++;
+		if ((*end | 0x20) == 'i')
+			end++;
+		if ((*end | 0x20) == 'b')
+			end++;
+	} else if ((*end | 0x20) == 'b') {
+		end++;
+	}
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* fio's durations: a number in seconds unless it ends in us, ms, s, m, h or d. */
+static int fio_time(const char *s, uint64_t *ns)
+{
+	static const struct { const char *sfx; double ns; } units[] = {
+		{ "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
+		{ "", 1e9 },
+	};
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end == s || !(v >= 0) || v > 1e6 * 86400)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(end, units[i].sfx)) {
+			*ns = (uint64_t)llround(v * units[i].ns);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static bool fio_true(const char *v)
+{
+	return v && strcmp(v, "0") && strcasecmp(v, "false") && strcasecmp(v, "no") && strcasecmp(v, "off");
+}
+
+/* job_set with the value as text; a refusal is the job's error. */
+static int set(struct fjob *f, const char *name, const char *value)
+{
+	char e[200];
+
+	if (!job_set(&f->j, name, value, e, sizeof(e)))
+		return 0;
+	return failf(f, "%s (from fio's options)%s", e, "");
+}
+
+static int set_u(struct fjob *f, const char *name, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return set(f, name, buf);
+}
+
+static int map_rw(struct fjob *f)
+{
+	static const char *const rws[][2] = {
+		{ "read", "read" }, { "write", "write" }, { "randread", "randread" }, { "randwrite", "randwrite" },
+		{ "rw", "rw" }, { "readwrite", "rw" }, { "randrw", "randrw" },
+	};
+	const char *rw = opt(f, "rw") ?: opt(f, "readwrite") ?: "read";
+	const char *mixr = opt(f, "rwmixread"), *mixw = opt(f, "rwmixwrite");
+	uint64_t pct = 50;
+
+	if (strchr(rw, ':'))
+		return failf(f, "rw=%s: an offset modifier (holes between requests) has no ssdbench pattern%s", rw, "");
+	for (size_t i = 0; i < sizeof(rws) / sizeof(rws[0]); i++) {
+		if (strcmp(rw, rws[i][0]))
+			continue;
+		if (set(f, "rw", rws[i][1]))
+			return -EINVAL;
+		if (mixw && fio_size(mixw, &pct))
+			return failf(f, "rwmixwrite=%s: not a percentage%s", mixw, "");
+		if (!mixw && mixr && (fio_size(mixr, &pct) || pct > 100))
+			return failf(f, "rwmixread=%s: not a percentage%s", mixr, "");
+		if (!mixw && mixr)
+			pct = 100 - pct;
+		return strcmp(rws[i][1], "rw") && strcmp(rws[i][1], "randrw") ? 0 : set_u(f, "rwmix_write", pct);
+	}
+	return failf(f, "rw=%s has no ssdbench pattern (trim patterns and others are not measured by "
+		     "ssdbench)%s", rw, "");
+}
+
+/* bs, or blocksize: one size for every direction ("4k", "4k,4k"); ranges and splits have no equivalent. */
+static int map_bs(struct fjob *f)
+{
+	const char *bs = opt(f, "bs") ?: opt(f, "blocksize") ?: "4k";
+	uint64_t v = 0, one;
+	char buf[128], *save = NULL, *tok;
+
+	if (opt(f, "bsrange") || opt(f, "blocksize_range") || opt(f, "bssplit"))
+		return failf(f, "bsrange or bssplit: requests of several sizes have no ssdbench equivalent%s%s", "",
+			     "");
+	snprintf(buf, sizeof(buf), "%s", bs);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (fio_size(tok, &one))
+			return failf(f, "bs=%s: not one request size (a range has no ssdbench equivalent)%s", bs, "");
+		if (v && one != v)
+			return failf(f, "bs=%s: reads and writes of different sizes have no ssdbench equivalent%s",
+				     bs, "");
+		v = one;
+	}
+	return v ? set_u(f, "bs", v) : failf(f, "bs=%s: not a request size%s", bs, "");
+}
+
+/* ioengine: the engines ssdbench has; sync and pvsync as psync (one request at a time, no queue). */
+static int map_engine(struct fjob *f)
+{
+	static const char *const same[] = { "io_uring", "libaio", "psync", "null", "io_uring_cmd", NULL };
+	const char *e = opt(f, "ioengine") ?: "psync";
+
+	if (!strcmp(e, "sync") || !strcmp(e, "pvsync")) {
+		notef(f->notes, "ioengine=%s: recorded as psync (both do one request at a time per job)%s", e, "");
+		e = "psync";
+	}
+	if (!in_list(same, e))
+		return failf(f, "ioengine=%s has no ssdbench engine%s", e, "");
+	return set(f, "engine", e);
+}
+
+static int map_depth(struct fjob *f)
+{
+	const char *qd = opt(f, "iodepth"), *nj = opt(f, "numjobs");
+	uint64_t q = 1, n = 1;
+
+	if ((qd && (fio_size(qd, &q) || !q)) || (nj && (fio_size(nj, &n) || !n)))
+		return failf(f, "iodepth=%s or numjobs=%s: not a count", qd ?: "", nj ?: "");
+	if (!strcmp(f->j.engine, "psync") && q > 1) {
+		notef(f->notes, "iodepth=%s with a synchronous engine: recorded as qd 1, as ssdbench records "
+		      "psync%s", qd, "");
+		q = 1;
+	}
+	if (n > 1 && f->clones == n) {
+		notef(f->notes, "numjobs=%s without group_reporting: this is one of the %s jobs fio reported "
+		      "apart (threads 1)", nj, nj);
+		n = 1;
+	}
+	return set_u(f, "qd", q) || set_u(f, "threads", n) ? -EINVAL : 0;
+}
+
+/* size and offset: bytes, or a percentage of the target (then the bytes are not known). */
+static int map_amount(struct fjob *f, const char *fio_name, const char *name, uint64_t *bytes, bool *known)
+{
+	const char *v = opt(f, fio_name);
+	size_t n = v ? strlen(v) : 0;
+
+	*known = !v ? !strcmp(name, "offset") : false;
+	if (!v)
+		return 0;
+	if (n > 1 && v[n - 1] == '%')
+		return set(f, name, v);
+	if (fio_size(v, bytes))
+		return failf(f, "%s=%s: not a size", fio_name, v);
+	*known = true;
+	return set_u(f, name, *bytes);
+}
+
+static int map_times(struct fjob *f)
+{
+	const char *rt = opt(f, "runtime"), *ramp = opt(f, "ramp_time");
+	uint64_t ns;
+
+	if (rt) {
+		if (fio_time(rt, &ns))
+			return failf(f, "runtime=%s: not a duration%s", rt, "");
+		f->j.runtime_ns = ns;
+	}
+	if (ramp) {
+		if (fio_time(ramp, &ns))
+			return failf(f, "ramp_time=%s: not a duration%s", ramp, "");
+		f->j.ramp_ns = ns;
+	}
+	f->time_based = fio_true(opt(f, "time_based")) && f->j.runtime_ns;
+	return 0;
+}
+
+static int map_data(struct fjob *f)
+{
+	const char *z = opt(f, "zero_buffers"), *c = opt(f, "buffer_compress_percentage");
+	char buf[32];
+
+	if (z && fio_true(z))
+		return set(f, "data", "zero");
+	if (c) {
+		snprintf(buf, sizeof(buf), "compress:%s", c);
+		return set(f, "data", buf);
+	}
+	json_array_append_new(f->defaulted, json_string("data"));
+	return 0;
+}
+
+/* Every option onto the job; what has no equivalent into unmapped as NAME=VALUE. */
+static int map_job(struct fjob *f)
+{
+	const char *k, *direct = opt(f, "direct"), *buffered = opt(f, "buffered");
+	uint64_t offset = 0;
+	json_t *v;
+
+	json_object_foreach(f->opts, k, v)
+		if (!in_list(opt_mapped, k) && !in_list(opt_neutral, k))
+			notef(f->unmapped, "%s=%s", k, json_string_value(v) ?: "?");
+	job_init(&f->j);
+	f->j.seed = 0;
+	if (map_rw(f) || map_bs(f) || map_engine(f) || map_depth(f) || map_times(f) || map_data(f))
+		return -EINVAL;
+	if (set(f, "direct", fio_true(direct) || (buffered && !fio_true(buffered)) ? "true" : "false"))
+		return -EINVAL;
+	if (map_amount(f, "size", "span", &f->size, &f->span_known) ||
+	    map_amount(f, "offset", "offset", &offset, &f->offset_known))
+		return -EINVAL;
+	if ((opt(f, "io_size") || opt(f, "io_limit")) &&
+	    fio_size(opt(f, "io_size") ?: opt(f, "io_limit"), &f->limit))
+		return failf(f, "io_size=%s: not a size%s", opt(f, "io_size") ?: opt(f, "io_limit"), "");
+	f->j.r.span = f->size;
+	f->j.r.offset = offset;
+	f->j.r.stride = f->j.stride ? f->j.stride : (f->j.stride_bs ? f->j.stride_bs : 2) * f->j.bs;
+	json_array_append_new(f->defaulted, json_string("stride"));
+	json_array_append_new(f->defaulted, json_string("interval"));
+	json_array_append_new(f->defaulted, json_string("seed"));
+	return 0;
+}
+
+/*
+ * What bounded the job: runtime alone (time_based), or one pass of size (or io_size) per job, cut
+ * short by runtime if that came first. fio's JSON leaves out options given without a value (a
+ * command line's --time_based), so a job that moved more than a pass per job was time based.
+ */
+static int map_limit(struct fjob *f, uint64_t bytes)
+{
+	uint64_t per = f->limit ? f->limit : f->size;
+	char buf[48];
+
+	if (!f->time_based && f->j.runtime_ns && per && bytes > per * f->j.threads) {
+		notef(f->notes, "time_based: deduced (the job moved more than size per job; fio's JSON omits "
+		      "options given without a value)%s%s", "", "");
+		f->time_based = true;
+	}
+	if (f->time_based)
+		return 0;
+	if (f->limit)
+		return set_u(f, "io_limit", f->limit * f->j.threads) ? -EINVAL
+		       : (f->j.r.io_limit = f->limit * f->j.threads, f->limit_known = true, 0);
+	if (!f->j.runtime_ns && f->j.threads == 1) {
+		f->j.r.io_limit = f->size;   /* one pass: job_set's default, relative "100%" */
+		f->limit_known = f->span_known;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%u%%", f->j.threads * 100);
+	f->j.r.io_limit = f->size * f->j.threads;
+	f->limit_known = f->span_known;
+	return set(f, "io_limit", buf);
+}
+
+/* ---- Latency ---------------------------------------------------------------------------------- */
+
+bool fio_bin_exact(uint64_t key)
+{
+	unsigned idx = hist_index(key);
+	uint64_t lo = hist_bucket_lo(idx), width = hist_bucket_hi(idx) - lo + 1;
+
+	return key == lo + width / 2;
+}
+
+/* json+ bins into d->h when each is one of our buckets and together they are the whole count. */
+static bool load_bins(json_t *bins, struct dlat *d)
+{
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(bins)) {
+		snprintf(d->why, sizeof(d->why), "no latency bins (fio's json output; json+ has them)");
+		return false;
+	}
+	json_object_foreach(bins, k, v) {
+		char *end;
+		unsigned long long key = strtoull(k, &end, 10);
+		json_int_t n = json_integer_value(v);
+
+		if (*end || end == k || n < 0 || !fio_bin_exact(key)) {
+			snprintf(d->why, sizeof(d->why), "bin '%s' is not the midpoint of one of our buckets "
+				 "(a fio built with other bucket bits)", k);
+			return false;
+		}
+		hist_add_bucket(&d->h, key, (uint64_t)n);
+		sum += (uint64_t)n;
+		lo = key < lo ? key : lo;
+		hi = key > hi ? key : hi;
+	}
+	if (sum != d->n) {
+		snprintf(d->why, sizeof(d->why), "the bins hold %llu latencies, fio counted %llu",
+			 (unsigned long long)sum, (unsigned long long)d->n);
+		return false;
+	}
+	if (sum && (d->max > hist_bucket_hi(hist_index(hi)) || d->min < hist_bucket_lo(hist_index(lo)))) {
+		snprintf(d->why, sizeof(d->why), "latencies beyond fio's top bin (max %llu ns: fio counts "
+			 "those in its last bin)", (unsigned long long)d->max);
+		return false;
+	}
+	return true;
+}
+
+/* fio's percentiles at ours ("99.900000" for "99.9"), within [min, max]; null where fio has none. */
+static json_t *fio_percentiles(json_t *p, const struct dlat *d)
+{
+	json_t *out = json_object();
+	const char *key, *k;
+	double pct;
+	json_t *v;
+
+	for (size_t i = 0; (key = result_pct_key(i, &pct)) != NULL; i++) {
+		json_t *val = json_null();
+
+		json_object_foreach(p, k, v) {
+			json_int_t ns = json_integer_value(v);
+
+			if (fabs(strtod(k, NULL) - pct) > 1e-9 || !json_is_integer(v))
+				continue;
+			ns = ns < (json_int_t)d->min ? (json_int_t)d->min : ns;
+			ns = ns > (json_int_t)d->max ? (json_int_t)d->max : ns;
+			json_decref(val);
+			val = json_integer(ns);
+		}
+		json_object_set_new(out, key, val);
+	}
+	return out;
+}
+
+static int load_lat(struct fjob *f, const json_t *dir, uint64_t ios, struct dlat *d)
+{
+	const json_t *c = json_object_get(dir, "clat_ns");
+
+	if (hist_init(&d->h))
+		return -ENOMEM;
+	d->n = ios;
+	if (!ios)
+		return 0;
+	if ((uint64_t)json_integer_value(json_object_get(c, "N")) != ios)
+		return failf(f, "fio counted %s completion latencies for %s requests (disable_clat?)",
+			     json_object_get(c, "N") ? "other than one per request" : "no", "its");
+	d->min = (uint64_t)json_integer_value(json_object_get(c, "min"));
+	d->max = (uint64_t)json_integer_value(json_object_get(c, "max"));
+	d->mean = json_number_value(json_object_get(c, "mean"));
+	d->sd = json_number_value(json_object_get(c, "stddev"));
+	d->exact = load_bins(json_object_get(c, "bins"), d);
+	d->h.min = d->min;
+	d->h.max = d->max;
+	if (!d->exact)
+		d->pct = fio_percentiles(json_object_get(c, "percentile"), d);
+	return 0;
+}
+
+static json_t *lat_json(const struct dlat *d, json_t **hist)
+{
+	json_t *pct;
+
+	if (d->exact || !d->n) {
+		pct = result_percentiles(&d->h);
+		*hist = result_hist(&d->h);
+	} else {
+		pct = json_deep_copy(d->pct);
+		*hist = json_pack("{s:s, s:i, s:[], s:b}", "scheme", "log-linear", "sub_bucket_bits",
+				  HIST_SUB_BITS, "buckets", "absent", 1);
+	}
+	return json_pack("{s:I, s:I, s:f, s:f, s:o}", "min", (json_int_t)d->min, "max", (json_int_t)d->max,
+			 "mean", d->mean, "stddev", d->sd, "percentiles", pct);
+}
+
+/* read and write pooled: counts and moments added exactly, the histogram only where both are exact. */
+static void pool(const struct dlat *a, const struct dlat *b, struct dlat *t)
+{
+	double n = (double)(a->n + b->n), m, ss;
+
+	if (!a->n || !b->n) {
+		const struct dlat *one = a->n ? a : b;
+
+		*t = *one;
+		t->pct = one->pct ? json_incref(one->pct) : NULL;
+		hist_init(&t->h);
+		if (t->h.buckets)
+			hist_merge(&t->h, &one->h);
+		t->h.min = one->min;
+		t->h.max = one->max;
+		return;
+	}
+	hist_init(&t->h);
+	t->n = a->n + b->n;
+	t->min = a->min < b->min ? a->min : b->min;
+	t->max = a->max > b->max ? a->max : b->max;
+	m = ((double)a->n * a->mean + (double)b->n * b->mean) / n;
+	ss = ((double)a->n - 1) * a->sd * a->sd + (double)a->n * a->mean * a->mean +
+	     ((double)b->n - 1) * b->sd * b->sd + (double)b->n * b->mean * b->mean - n * m * m;
+	t->mean = m;
+	t->sd = n > 1 && ss > 0 ? sqrt(ss / (n - 1)) : 0;
+	t->exact = a->exact && b->exact && t->h.buckets;
+	if (t->exact) {
+		hist_merge(&t->h, &a->h);
+		hist_merge(&t->h, &b->h);
+	}
+	t->h.min = t->min;
+	t->h.max = t->max;
+	t->pct = NULL;
+	snprintf(t->why, sizeof(t->why), "%s", a->exact ? b->why : a->why);
+	if (!t->exact) {
+		const char *key;
+		double pct;
+
+		t->pct = json_object();
+		for (size_t i = 0; (key = result_pct_key(i, &pct)) != NULL; i++)
+			json_object_set_new(t->pct, key, json_null());
+	}
+}
+
+static void dlat_release(struct dlat *d)
+{
+	hist_release(&d->h);
+	json_decref(d->pct);
+}
+
+/* ---- The result -------------------------------------------------------------------------------- */
+
+/* "/dev/..." a block device (or "/dev/ng..." NVMe's generic one), anything else a file fio named. */
+static json_t *target_json(struct fjob *f)
+{
+	const json_t *du = json_object_get(f->fio, "disk_util");
+	const char *path = opt(f, "filename"), *dev = NULL, *kind = "file", *b;
+	char label[160];
+
+	if (json_array_size(du) == 1)
+		dev = json_string_value(json_object_get(json_array_get(du, 0), "name"));
+	if (!path)
+		path = json_string_value(json_object_get(f->jb, "jobname")) ?: "fio";
+	if (!strncmp(path, "/dev/", 5))
+		kind = !strncmp(path, "/dev/ng", 7) ? "char" : "block";
+	if (!strcmp(f->j.engine, "null"))
+		kind = "none";
+	b = strrchr(path, '/');
+	snprintf(label, sizeof(label), "%s (fio)", dev ?: (b ? b + 1 : path));
+	return json_pack("{s:s, s:s, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o, s:s, s:n}",
+			 "path", path, "kind", kind, "size", "logical_block_size", "physical_block_size",
+			 "rotational", "model", "serial", "firmware", "vendor", "transport", "scheduler",
+			 "device", dev ? json_string(dev) : json_null(), "label", label, "price");
+}
+
+static json_t *job_json(const struct fjob *f)
+{
+	json_t *o = result_job(&f->j);
+
+	if (!o)
+		return NULL;
+	if (!f->span_known)
+		json_object_set_new(o, "span", json_null());
+	if (!f->offset_known)
+		json_object_set_new(o, "offset", json_null());
+	if (!f->limit_known && !f->time_based)
+		json_object_set_new(o, "io_limit", json_null());
+	json_object_del(o, "health");
+	return o;
+}
+
+static json_t *import_json(const struct fjob *f, const char *file, const struct dlat *t)
+{
+	const char *ver = json_string_value(json_object_get(f->fio, "fio version"));
+
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:O, s:O, s:O}", "source", "fio", "version", ver,
+			 "file", file, "job", json_string_value(json_object_get(f->jb, "jobname")) ?: "",
+			 "latency", "clat", "histogram", t->exact || !t->n ? "exact" : "absent",
+			 "histogram_note", t->exact || !t->n ? json_null() : json_string(t->why),
+			 "unmapped", f->unmapped, "notes", f->notes, "defaulted", f->defaulted);
+}
+
+/* started_at and finished_at: fio's timestamp is its end; the start its elapsed time before. */
+static void times(const struct fjob *f, uint64_t runtime_ns, char *start, char *end, size_t len)
+{
+	uint64_t fin = (uint64_t)json_integer_value(json_object_get(f->fio, "timestamp_ms")) * 1000000;
+	uint64_t el = (uint64_t)json_integer_value(json_object_get(f->jb, "elapsed")) * 1000000000;
+
+	if (!fin)
+		fin = (uint64_t)json_integer_value(json_object_get(f->fio, "timestamp")) * 1000000000;
+	if (el < runtime_ns + f->j.ramp_ns)
+		el = runtime_ns + f->j.ramp_ns + 1000000;
+	format_rfc3339(fin, end, len);
+	format_rfc3339(fin > el ? fin - el : 0, start, len);
+}
+
+static json_t *results_json(struct fjob *f, struct dlat *d, uint64_t ios[2], uint64_t bytes[2], uint64_t rt)
+{
+	double jrt = json_number_value(json_object_get(f->jb, "job_runtime")) / 1e3;
+	json_t *r = json_object(), *lat, *hist;
+	static const char *const names[] = { "read", "write", "total" };
+
+	for (int k = 0; k < 3; k++) {
+		uint64_t n = k < 2 ? ios[k] : ios[0] + ios[1], b = k < 2 ? bytes[k] : bytes[0] + bytes[1];
+
+		lat = lat_json(&d[k], &hist);
+		json_object_set_new(r, names[k], result_op(n, b, rt, lat, hist));
+	}
+	json_object_set_new(r, "runtime_ns", json_integer((json_int_t)rt));
+	/* usr_cpu and sys_cpu are percentages of job_runtime: back to seconds. */
+	json_object_set_new(r, "cpu", json_pack("{s:f, s:f}",
+		"user_s", json_number_value(json_object_get(f->jb, "usr_cpu")) * jrt / 100,
+		"sys_s", json_number_value(json_object_get(f->jb, "sys_cpu")) * jrt / 100));
+	json_object_set_new(r, "timeseries", json_pack("{s:I, s:[], s:[], s:[]}", "interval_ns",
+		(json_int_t)f->j.interval_ns, "iops", "bw_bytes", "lat_mean_ns"));
+	json_object_set_new(r, "steady_state", json_null());
+	return r;
+}
+
+/* A direction's counts; requests of other sizes than bs (or short ones) have no place in a result. */
+static int dir_counts(struct fjob *f, const char *name, uint64_t *ios, uint64_t *bytes, uint64_t *rt_ms)
+{
+	const json_t *d = json_object_get(f->jb, name);
+	uint64_t ms = (uint64_t)json_integer_value(json_object_get(d, "runtime"));
+
+	*ios = (uint64_t)json_integer_value(json_object_get(d, "total_ios"));
+	*bytes = (uint64_t)json_integer_value(json_object_get(d, "io_bytes"));
+	*rt_ms = ms > *rt_ms ? ms : *rt_ms;
+	if (*bytes != *ios * f->j.bs)
+		return failf(f, "%s: io_bytes is not total_ios x bs (requests of other sizes, or short ones)%s",
+			     name, "");
+	return 0;
+}
+
+static json_t *build(struct fjob *f, const char *file, const char *cmdline)
+{
+	uint64_t ios[2], bytes[2], rt_ms = 0, trim_ios, trim_b, rt;
+	struct dlat d[3] = { 0 };
+	char start[40], end[40];
+	json_t *o = NULL;
+	int err = (int)json_integer_value(json_object_get(f->jb, "error"));
+
+	if (json_object_get(f->jb, "mixed"))
+		return failf(f, "unified_rw_reporting: reads and writes reported together%s%s", "", ""), NULL;
+	if (dir_counts(f, "read", &ios[0], &bytes[0], &rt_ms) || dir_counts(f, "write", &ios[1], &bytes[1], &rt_ms))
+		return NULL;
+	if (dir_counts(f, "trim", &trim_ios, &trim_b, &rt_ms) || trim_ios)
+		return failf(f, "trims: ssdbench measures no trim requests%s%s", "", ""), NULL;
+	if (map_limit(f, bytes[0] + bytes[1]))
+		return NULL;
+	rt = rt_ms * 1000000;
+	if (load_lat(f, json_object_get(f->jb, "read"), ios[0], &d[0]) ||
+	    load_lat(f, json_object_get(f->jb, "write"), ios[1], &d[1]))
+		goto out;
+	pool(&d[0], &d[1], &d[2]);
+	times(f, rt, start, end, sizeof(start));
+	o = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:o, s:[], s:n, s:o,"
+		      " s:{s:n, s:n, s:s, s:n, s:i, s:i}, s:o, s:{s:n, s:n, s:n}, s:o, s:o}",
+		      "schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
+		      "tool", "name", "ssdbench", "version", SSDBENCH_VERSION, "git_revision", SSDBENCH_GITREV,
+		      "command_line", cmdline, "started_at", start, "finished_at", end,
+		      "status", err ? "failed" : "ok", "message", err ? json_sprintf("fio reported error %d", err)
+		      : json_null(), "errors", "host", "target", target_json(f),
+		      "profile", "name", "case", "phase", "measure", "round", "repeat_index", 1, "repeat_count", 1,
+		      "job", job_json(f), "phases", "layout", "trim", "fill",
+		      "results", results_json(f, d, ios, bytes, rt), "import", import_json(f, file, &d[2]));
+out:
+	for (int k = 0; k < 3; k++)
+		dlat_release(&d[k]);
+	return o;
+}
+
+/* Jobs of this name and group that fio reported apart: numjobs clones without group_reporting. */
+static unsigned count_clones(const json_t *jobs, const json_t *jb)
+{
+	const char *name = json_string_value(json_object_get(jb, "jobname")) ?: "";
+	json_int_t g = json_integer_value(json_object_get(jb, "groupid"));
+	unsigned n = 0;
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(jobs, i, o)
+		n += !strcmp(json_string_value(json_object_get(o, "jobname")) ?: "", name) &&
+		     json_integer_value(json_object_get(o, "groupid")) == g;
+	return n;
+}
+
+/* One job into a validated result, or NULL with f->err. */
+static json_t *import_job(struct fjob *f, const char *file, const char *cmdline)
+{
+	json_t *o;
+	char verr[400];
+	const json_t *g = json_object_get(f->fio, "global options");
+
+	f->opts = json_is_object(g) ? json_deep_copy(g) : json_object();
+	json_object_update(f->opts, json_object_get(f->jb, "job options"));
+	f->unmapped = json_array();
+	f->notes = json_array();
+	f->defaulted = json_array();
+	if (!f->opts || !f->unmapped || !f->notes || !f->defaulted || map_job(f))
+		return NULL;
+	o = build(f, file, cmdline);
+	if (o && (result_validate(o, verr, sizeof(verr)) || result_check_values(o, verr, sizeof(verr)))) {
+		snprintf(f->err, sizeof(f->err), "the result would not be valid: %.200s", verr);
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int fio_import(const json_t *fio, const char *file, const char *cmdline, struct fio_import *out, char *err,
+	       size_t errlen)
+{
+	const json_t *jobs = json_object_get(fio, "jobs"), *jb;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_string(json_object_get(fio, "fio version")) || !json_is_array(jobs)) {
+		snprintf(err, errlen, "not fio's JSON output (no \"fio version\" and \"jobs\"; client/server "
+			 "output is not read)");
+		return -EINVAL;
+	}
+	out->results = json_array();
+	out->names = json_array();
+	out->skipped = json_array();
+	if (!out->results || !out->names || !out->skipped)
+		goto nomem;
+	json_array_foreach(jobs, i, jb) {
+		struct fjob f = { .fio = fio, .jb = jb, .clones = count_clones(jobs, jb) };
+		const char *name = json_string_value(json_object_get(jb, "jobname")) ?: "";
+		json_t *o = import_job(&f, file, cmdline);
+
+		if (o) {
+			json_array_append_new(out->results, o);
+			json_array_append_new(out->names, json_string(name));
+		} else {
+			json_array_append_new(out->skipped, json_sprintf("job '%s': %s", name,
+									 f.err[0] ? f.err : "out of memory"));
+		}
+		json_decref(f.opts);
+		json_decref(f.unmapped);
+		json_decref(f.notes);
+		json_decref(f.defaulted);
+	}
+	return 0;
+nomem:
+	fio_import_release(out);
+	return -ENOMEM;
+}
+
+void fio_import_release(struct fio_import *out)
+{
+	json_decref(out->results);
+	json_decref(out->names);
+	json_decref(out->skipped);
+	memset(out, 0, sizeof(*out));
+}
