@@ -327,9 +327,10 @@ static int map_job(struct fjob *f)
 /*
  * What bounded the job: runtime alone (time_based), or one pass of size (or io_size) per job, cut
  * short by runtime if that came first. fio's JSON leaves out options given without a value (a
- * command line's --time_based), so a job that moved more than a pass per job was time based.
+ * command line's --time_based); a job that moved more than a pass per job was time based, and one
+ * that ran its whole runtime with less than a pass was bound by time either way.
  */
-static int map_limit(struct fjob *f, uint64_t bytes)
+static int map_limit(struct fjob *f, uint64_t bytes, uint64_t rt_ns)
 {
 	uint64_t per = f->limit ? f->limit : f->size;
 	char buf[48];
@@ -337,6 +338,12 @@ static int map_limit(struct fjob *f, uint64_t bytes)
 	if (!f->time_based && f->j.runtime_ns && per && bytes > per * f->j.threads) {
 		notef(f->notes, "time_based: deduced (the job moved more than size per job; fio's JSON omits "
 		      "options given without a value)%s%s", "", "");
+		f->time_based = true;
+	} else if (!f->time_based && f->j.runtime_ns && per && bytes < per * f->j.threads &&
+		   rt_ns + 1000000 >= f->j.runtime_ns) {
+		notef(f->notes, "time_based: the runtime ended the job before a pass over size (bound by time "
+		      "whether or not time_based was given; fio's JSON omits options given without a value)%s%s",
+		      "", "");
 		f->time_based = true;
 	}
 	if (f->time_based)
@@ -430,7 +437,7 @@ static json_t *fio_percentiles(json_t *p, const struct dlat *d)
 	return out;
 }
 
-static int load_lat(struct fjob *f, const json_t *dir, uint64_t ios, struct dlat *d)
+static int load_lat(const json_t *dir, uint64_t ios, struct dlat *d)
 {
 	const json_t *c = json_object_get(dir, "clat_ns");
 
@@ -439,9 +446,6 @@ static int load_lat(struct fjob *f, const json_t *dir, uint64_t ios, struct dlat
 	d->n = ios;
 	if (!ios)
 		return 0;
-	if ((uint64_t)json_integer_value(json_object_get(c, "N")) != ios)
-		return failf(f, "fio counted %s completion latencies for %s requests (disable_clat?)",
-			     json_object_get(c, "N") ? "other than one per request" : "no", "its");
 	d->min = (uint64_t)json_integer_value(json_object_get(c, "min"));
 	d->max = (uint64_t)json_integer_value(json_object_get(c, "max"));
 	d->mean = json_number_value(json_object_get(c, "mean"));
@@ -610,18 +614,39 @@ static json_t *results_json(struct fjob *f, struct dlat *d, uint64_t ios[2], uin
 	return r;
 }
 
-/* A direction's counts; requests of other sizes than bs (or short ones) have no place in a result. */
+/*
+ * A direction's requests: fio's total_ios, io_bytes and completion latencies (clat_ns.N) agree, or,
+ * around a ramp_time's end, differ by requests that were in flight then (at most iodepth x numjobs):
+ * then ios are the requests whose latencies were counted, as our results count them. Requests of
+ * other sizes than bs (or short ones) have no place in a result.
+ */
 static int dir_counts(struct fjob *f, const char *name, uint64_t *ios, uint64_t *bytes, uint64_t *rt_ms)
 {
 	const json_t *d = json_object_get(f->jb, name);
 	uint64_t ms = (uint64_t)json_integer_value(json_object_get(d, "runtime"));
+	uint64_t t = (uint64_t)json_integer_value(json_object_get(d, "total_ios"));
+	uint64_t b = (uint64_t)json_integer_value(json_object_get(d, "io_bytes"));
+	uint64_t n = (uint64_t)json_integer_value(json_object_get(json_object_get(d, "clat_ns"), "N"));
+	uint64_t slack = (uint64_t)f->j.qd * f->j.threads;
+	char msg[200];
 
-	*ios = (uint64_t)json_integer_value(json_object_get(d, "total_ios"));
-	*bytes = (uint64_t)json_integer_value(json_object_get(d, "io_bytes"));
 	*rt_ms = ms > *rt_ms ? ms : *rt_ms;
-	if (*bytes != *ios * f->j.bs)
-		return failf(f, "%s: io_bytes is not total_ios x bs (requests of other sizes, or short ones)%s",
+	*ios = n;
+	*bytes = n * f->j.bs;
+	if (b % f->j.bs)
+		return failf(f, "%s: io_bytes is not a multiple of bs (requests of other sizes, or short ones)%s",
 			     name, "");
+	if (t && !n)
+		return failf(f, "%s: fio recorded no completion latencies (disable_clat?)%s", name, "");
+	if (n == t && b == t * f->j.bs)
+		return 0;
+	if ((n > t ? n - t : t - n) > slack || (n > b / f->j.bs ? n - b / f->j.bs : b / f->j.bs - n) > slack)
+		return failf(f, "%s: total_ios, io_bytes / bs and the completion latencies disagree by more than "
+			     "the requests in flight (iodepth x numjobs)%s", name, "");
+	snprintf(msg, sizeof(msg), "%s: ios are the %llu requests whose latencies fio counted (its total_ios "
+		 "%llu and io_bytes / bs %llu differ by requests in flight at the ramp's end)", name,
+		 (unsigned long long)n, (unsigned long long)t, (unsigned long long)(b / f->j.bs));
+	json_array_append_new(f->notes, json_string(msg));
 	return 0;
 }
 
@@ -639,11 +664,11 @@ static json_t *build(struct fjob *f, const char *file, const char *cmdline)
 		return NULL;
 	if (dir_counts(f, "trim", &trim_ios, &trim_b, &rt_ms) || trim_ios)
 		return failf(f, "trims: ssdbench measures no trim requests%s%s", "", ""), NULL;
-	if (map_limit(f, bytes[0] + bytes[1]))
-		return NULL;
 	rt = rt_ms * 1000000;
-	if (load_lat(f, json_object_get(f->jb, "read"), ios[0], &d[0]) ||
-	    load_lat(f, json_object_get(f->jb, "write"), ios[1], &d[1]))
+	if (map_limit(f, bytes[0] + bytes[1], rt))
+		return NULL;
+	if (load_lat(json_object_get(f->jb, "read"), ios[0], &d[0]) ||
+	    load_lat(json_object_get(f->jb, "write"), ios[1], &d[1]))
 		goto out;
 	pool(&d[0], &d[1], &d[2]);
 	times(f, rt, start, end, sizeof(start));
