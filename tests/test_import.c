@@ -262,19 +262,45 @@ static void test_import_mix_pools_read_and_write(void **state)
 	json_decref(doc);
 }
 
-static void test_import_clones_are_each_a_result(void **state)
+static void test_import_clones_merge_into_one_result(void **state)
 {
-	json_t *doc = load("clones-json.json"), *r;
+	json_t *doc = load("clones-jsonplus.json"), *r;
+	const json_t *jobs = json_object_get(doc, "jobs");
 	struct fio_import im;
 
 	(void)state;
-	assert_int_equal(json_array_size(import(doc, &im)), 2);
-	for (size_t i = 0; i < 2; i++) {
-		r = json_array_get(im.results, i);
-		assert_valid(r);
-		assert_int_equal(iget(r, "job.threads"), 1);
-		assert_true(has_string(get(r, "import.notes"), "numjobs=2 without group_reporting"));
-	}
+	/* json+: the two jobs' bins add into one exact histogram. */
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_int_equal(json_array_size(im.results), 1);
+	assert_int_equal(iget(r, "job.threads"), 2);
+	assert_string_equal(sget(r, "import.histogram"), "exact");
+	assert_int_equal(hist_count(get(r, "results.read.lat_hist")), iget(r, "results.read.ios"));
+	assert_int_equal(iget(r, "results.read.ios"), iget(json_array_get(jobs, 0), "read.clat_ns.N") +
+		iget(json_array_get(jobs, 1), "read.clat_ns.N"));
+	fio_import_release(&im);
+	json_decref(doc);
+
+	doc = load("clones-json.json");
+	jobs = json_object_get(doc, "jobs");
+	assert_int_equal(json_array_size(jobs), 2);
+	assert_int_equal(json_array_size(import(doc, &im)), 1);
+	r = json_array_get(im.results, 0);
+	assert_valid(r);
+	assert_int_equal(iget(r, "job.threads"), 2);
+	assert_int_equal(iget(r, "job.qd"), 2);
+	assert_true(has_string(get(r, "import.notes"), "numjobs=2 without group_reporting"));
+	assert_int_equal(iget(r, "results.read.ios"), iget(json_array_get(jobs, 0), "read.total_ios") +
+		iget(json_array_get(jobs, 1), "read.total_ios"));
+	assert_int_equal(iget(r, "results.runtime_ns") / 1000000,
+			 iget(json_array_get(jobs, 0), "read.runtime") > iget(json_array_get(jobs, 1), "read.runtime")
+			 ? iget(json_array_get(jobs, 0), "read.runtime") : iget(json_array_get(jobs, 1), "read.runtime"));
+	/* Two jobs' percentiles do not add: absent, null; the moments pool. */
+	assert_string_equal(sget(r, "import.histogram"), "absent");
+	assert_true(json_is_null(json_object_get(get(r, "results.read.lat_ns.percentiles"), "99")));
+	assert_int_equal(iget(r, "results.read.lat_ns.max"),
+			 iget(json_array_get(jobs, 0), "read.clat_ns.max") > iget(json_array_get(jobs, 1), "read.clat_ns.max")
+			 ? iget(json_array_get(jobs, 0), "read.clat_ns.max") : iget(json_array_get(jobs, 1), "read.clat_ns.max"));
 	fio_import_release(&im);
 	json_decref(doc);
 }
@@ -378,6 +404,37 @@ static void test_import_bins_that_do_not_map_leave_the_histogram_absent(void **s
 	json_decref(doc);
 }
 
+/* total_ios of the first job's read direction of doc moved by delta. */
+static void move_total_ios(json_t *doc, json_int_t delta)
+{
+	json_t *rd = json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "read");
+
+	json_object_set_new(rd, "total_ios", json_integer(json_integer_value(json_object_get(rd, "total_ios")) + delta));
+}
+
+static void test_import_counts_that_disagree_by_requests_in_flight(void **state)
+{
+	json_t *doc = load("randrw-grouped-jsonplus.json"), *r;
+	struct fio_import im;
+
+	(void)state;
+	/* Within iodepth x numjobs (4 x 2): ios are the requests with a latency, noted. */
+	move_total_ios(doc, -3);
+	r = json_array_get(import(doc, &im), 0);
+	assert_non_null(r);
+	assert_valid(r);
+	assert_true(has_string(get(r, "import.notes"), "read: ios are the"));
+	assert_int_equal(iget(r, "results.read.ios"),
+			 iget(json_array_get(json_object_get(doc, "jobs"), 0), "read.clat_ns.N"));
+	fio_import_release(&im);
+	/* Beyond: the job is left out, said. */
+	move_total_ios(doc, -20);
+	assert_int_equal(json_array_size(import(doc, &im)), 0);
+	assert_true(has_string(im.skipped, "disagree by more than the requests in flight"));
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
 static void test_import_refuses_what_is_not_fio_output(void **state)
 {
 	json_t *doc = json_pack("{s:[]}", "jobs");
@@ -451,10 +508,11 @@ int main(void)
 		cmocka_unit_test(test_import_jsonplus_histogram_is_exact),
 		cmocka_unit_test(test_import_json_keeps_fio_percentiles_and_marks_absent),
 		cmocka_unit_test(test_import_mix_pools_read_and_write),
-		cmocka_unit_test(test_import_clones_are_each_a_result),
+		cmocka_unit_test(test_import_clones_merge_into_one_result),
 		cmocka_unit_test(test_import_one_pass_write),
 		cmocka_unit_test(test_import_job_file_unmapped_and_skipped),
 		cmocka_unit_test(test_import_bins_that_do_not_map_leave_the_histogram_absent),
+		cmocka_unit_test(test_import_counts_that_disagree_by_requests_in_flight),
 		cmocka_unit_test(test_import_refuses_what_is_not_fio_output),
 		cmocka_unit_test(test_import_results_read_back_for_reports),
 	};

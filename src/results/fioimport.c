@@ -31,13 +31,14 @@ static const char *const opt_neutral[] = {
 
 /* One job being imported. */
 struct fjob {
-	const json_t *fio, *jb;     /* the document, and this job in its "jobs" */
+	const json_t *fio, *jb;     /* the document, and this job (the first of group) in its "jobs" */
+	json_t *group;              /* the jobs of this result: jb, or the numjobs clones fio reported apart */
 	json_t *opts;               /* global options, the job's over them (owned) */
 	json_t *unmapped, *notes, *defaulted;
 	struct job j;
 	bool span_known, offset_known, limit_known, time_based, one_pass_known;
 	uint64_t size, limit;       /* fio's size and io_size per job, bytes (0: not given) */
-	unsigned clones;            /* jobs of this name reported apart (numjobs without group_reporting) */
+	unsigned clones;            /* json_array_size(group) */
 	char err[256];
 };
 
@@ -234,11 +235,9 @@ static int map_depth(struct fjob *f)
 		      "psync%s", qd, "");
 		q = 1;
 	}
-	if (n > 1 && f->clones == n) {
-		notef(f->notes, "numjobs=%s without group_reporting: this is one of the %s jobs fio reported "
-		      "apart (threads 1)", nj, nj);
-		n = 1;
-	}
+	if (n > 1 && f->clones == n)
+		notef(f->notes, "numjobs=%s without group_reporting: the %s jobs fio reported apart, merged "
+		      "(counts added, latencies pooled)", nj, nj);
 	return set_u(f, "qd", q) || set_u(f, "threads", n) ? -EINVAL : 0;
 }
 
@@ -372,10 +371,9 @@ bool fio_bin_exact(uint64_t key)
 	return key == lo + width / 2;
 }
 
-/* json+ bins into d->h when each is one of our buckets and together they are the whole count. */
-static bool load_bins(json_t *bins, struct dlat *d)
+/* One job's json+ bins added into d->h, each whole in one of our buckets (else false, d->why says). */
+static bool add_bins(json_t *bins, struct dlat *d, uint64_t *sum, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
 	const char *k;
 	json_t *v;
 
@@ -394,10 +392,24 @@ static bool load_bins(json_t *bins, struct dlat *d)
 			return false;
 		}
 		hist_add_bucket(&d->h, key, (uint64_t)n);
-		sum += (uint64_t)n;
-		lo = key < lo ? key : lo;
-		hi = key > hi ? key : hi;
+		*sum += (uint64_t)n;
+		*lo = key < *lo ? key : *lo;
+		*hi = key > *hi ? key : *hi;
 	}
+	return true;
+}
+
+/* The bins of every job of the group: exact when they hold the whole count and min and max lie in them. */
+static bool load_bins(const struct fjob *f, const char *dir, struct dlat *d)
+{
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+	size_t i;
+	json_t *jb;
+
+	json_array_foreach(f->group, i, jb)
+		if (!add_bins(json_object_get(json_object_get(json_object_get(jb, dir), "clat_ns"), "bins"), d, &sum,
+			      &lo, &hi))
+			return false;
 	if (sum != d->n) {
 		snprintf(d->why, sizeof(d->why), "the bins hold %llu latencies, fio counted %llu",
 			 (unsigned long long)sum, (unsigned long long)d->n);
@@ -409,6 +421,44 @@ static bool load_bins(json_t *bins, struct dlat *d)
 		return false;
 	}
 	return true;
+}
+
+/* Counts, sums of values and of squares, min and max: latency moments pooled exactly. */
+struct moments {
+	double n, s, q;
+	uint64_t min, max;
+};
+
+static void moments_add(struct moments *m, uint64_t n, double mean, double sd, uint64_t min, uint64_t max)
+{
+	if (!n)
+		return;
+	m->s += (double)n * mean;
+	m->q += ((double)n - 1) * sd * sd + (double)n * mean * mean;
+	m->min = !m->n || min < m->min ? min : m->min;
+	m->max = max > m->max ? max : m->max;
+	m->n += (double)n;
+}
+
+static void moments_put(const struct moments *m, struct dlat *d)
+{
+	double var = m->n > 1 ? (m->q - m->s * m->s / m->n) / (m->n - 1) : 0;
+
+	d->min = m->min;
+	d->max = m->max;
+	d->mean = m->n ? m->s / m->n : 0;
+	d->sd = var > 0 ? sqrt(var) : 0;
+}
+
+static json_t *null_percentiles(void)
+{
+	json_t *p = json_object();
+	const char *key;
+	double pct;
+
+	for (size_t i = 0; (key = result_pct_key(i, &pct)) != NULL; i++)
+		json_object_set_new(p, key, json_null());
+	return p;
 }
 
 /* fio's percentiles at ours ("99.900000" for "99.9"), within [min, max]; null where fio has none. */
@@ -437,24 +487,34 @@ static json_t *fio_percentiles(json_t *p, const struct dlat *d)
 	return out;
 }
 
-static int load_lat(const json_t *dir, uint64_t ios, struct dlat *d)
+/* A direction's latency over the group: moments pooled, bins as our histogram where they map. */
+static int load_lat(const struct fjob *f, const char *dir, uint64_t ios, struct dlat *d)
 {
-	const json_t *c = json_object_get(dir, "clat_ns");
+	struct moments m = { 0 };
+	size_t i;
+	json_t *jb;
 
 	if (hist_init(&d->h))
 		return -ENOMEM;
 	d->n = ios;
 	if (!ios)
 		return 0;
-	d->min = (uint64_t)json_integer_value(json_object_get(c, "min"));
-	d->max = (uint64_t)json_integer_value(json_object_get(c, "max"));
-	d->mean = json_number_value(json_object_get(c, "mean"));
-	d->sd = json_number_value(json_object_get(c, "stddev"));
-	d->exact = load_bins(json_object_get(c, "bins"), d);
+	json_array_foreach(f->group, i, jb) {
+		const json_t *c = json_object_get(json_object_get(jb, dir), "clat_ns");
+
+		moments_add(&m, (uint64_t)json_integer_value(json_object_get(c, "N")),
+			    json_number_value(json_object_get(c, "mean")), json_number_value(json_object_get(c, "stddev")),
+			    (uint64_t)json_integer_value(json_object_get(c, "min")),
+			    (uint64_t)json_integer_value(json_object_get(c, "max")));
+	}
+	moments_put(&m, d);
+	d->exact = load_bins(f, dir, d);
 	d->h.min = d->min;
 	d->h.max = d->max;
 	if (!d->exact)
-		d->pct = fio_percentiles(json_object_get(c, "percentile"), d);
+		d->pct = f->clones > 1 ? null_percentiles()   /* percentiles of several jobs do not add */
+			 : fio_percentiles(json_object_get(json_object_get(json_object_get(f->jb, dir), "clat_ns"),
+							   "percentile"), d);
 	return 0;
 }
 
@@ -477,46 +537,32 @@ static json_t *lat_json(const struct dlat *d, json_t **hist)
 /* read and write pooled: counts and moments added exactly, the histogram only where both are exact. */
 static void pool(const struct dlat *a, const struct dlat *b, struct dlat *t)
 {
-	double n = (double)(a->n + b->n), m, ss;
+	const struct dlat *one = a->n ? a : b;
+	struct moments m = { 0 };
 
-	if (!a->n || !b->n) {
-		const struct dlat *one = a->n ? a : b;
-
-		*t = *one;
-		t->pct = one->pct ? json_incref(one->pct) : NULL;
-		hist_init(&t->h);
-		if (t->h.buckets)
-			hist_merge(&t->h, &one->h);
-		t->h.min = one->min;
-		t->h.max = one->max;
-		return;
-	}
+	memset(t, 0, sizeof(*t));
 	hist_init(&t->h);
 	t->n = a->n + b->n;
-	t->min = a->min < b->min ? a->min : b->min;
-	t->max = a->max > b->max ? a->max : b->max;
-	m = ((double)a->n * a->mean + (double)b->n * b->mean) / n;
-	ss = ((double)a->n - 1) * a->sd * a->sd + (double)a->n * a->mean * a->mean +
-	     ((double)b->n - 1) * b->sd * b->sd + (double)b->n * b->mean * b->mean - n * m * m;
-	t->mean = m;
-	t->sd = n > 1 && ss > 0 ? sqrt(ss / (n - 1)) : 0;
+	moments_add(&m, a->n, a->mean, a->sd, a->min, a->max);
+	moments_add(&m, b->n, b->mean, b->sd, b->min, b->max);
+	moments_put(&m, t);
 	t->exact = a->exact && b->exact && t->h.buckets;
+	if (!a->n || !b->n) {
+		/* One direction: total is it (its mean and stddev as fio gave them). */
+		t->exact = one->exact && t->h.buckets;
+		t->mean = one->mean;
+		t->sd = one->sd;
+		t->pct = one->pct ? json_incref(one->pct) : NULL;
+	}
 	if (t->exact) {
 		hist_merge(&t->h, &a->h);
 		hist_merge(&t->h, &b->h);
 	}
 	t->h.min = t->min;
 	t->h.max = t->max;
-	t->pct = NULL;
-	snprintf(t->why, sizeof(t->why), "%s", a->exact ? b->why : a->why);
-	if (!t->exact) {
-		const char *key;
-		double pct;
-
-		t->pct = json_object();
-		for (size_t i = 0; (key = result_pct_key(i, &pct)) != NULL; i++)
-			json_object_set_new(t->pct, key, json_null());
-	}
+	snprintf(t->why, sizeof(t->why), "%s", a->exact || !a->n ? b->why : a->why);
+	if (!t->exact && !t->pct)
+		t->pct = null_percentiles();
 }
 
 static void dlat_release(struct dlat *d)
@@ -577,11 +623,26 @@ static json_t *import_json(const struct fjob *f, const char *file, const struct 
 			 "unmapped", f->unmapped, "notes", f->notes, "defaulted", f->defaulted);
 }
 
+/* The largest (max) or the sum of a number of each job of the group, as a double. */
+static double group_num(const struct fjob *f, const char *dir, const char *key, bool max)
+{
+	double v = 0;
+	size_t i;
+	json_t *jb;
+
+	json_array_foreach(f->group, i, jb) {
+		double x = json_number_value(json_object_get(dir ? json_object_get(jb, dir) : jb, key));
+
+		v = max ? (x > v ? x : v) : v + x;
+	}
+	return v;
+}
+
 /* started_at and finished_at: fio's timestamp is its end; the start its elapsed time before. */
 static void times(const struct fjob *f, uint64_t runtime_ns, char *start, char *end, size_t len)
 {
 	uint64_t fin = (uint64_t)json_integer_value(json_object_get(f->fio, "timestamp_ms")) * 1000000;
-	uint64_t el = (uint64_t)json_integer_value(json_object_get(f->jb, "elapsed")) * 1000000000;
+	uint64_t el = (uint64_t)group_num(f, NULL, "elapsed", true) * 1000000000;
 
 	if (!fin)
 		fin = (uint64_t)json_integer_value(json_object_get(f->fio, "timestamp")) * 1000000000;
@@ -593,8 +654,10 @@ static void times(const struct fjob *f, uint64_t runtime_ns, char *start, char *
 
 static json_t *results_json(struct fjob *f, struct dlat *d, uint64_t ios[2], uint64_t bytes[2], uint64_t rt)
 {
-	double jrt = json_number_value(json_object_get(f->jb, "job_runtime")) / 1e3;
 	json_t *r = json_object(), *lat, *hist;
+	double user = 0, sys = 0;
+	size_t i;
+	json_t *jb;
 	static const char *const names[] = { "read", "write", "total" };
 
 	for (int k = 0; k < 3; k++) {
@@ -604,10 +667,14 @@ static json_t *results_json(struct fjob *f, struct dlat *d, uint64_t ios[2], uin
 		json_object_set_new(r, names[k], result_op(n, b, rt, lat, hist));
 	}
 	json_object_set_new(r, "runtime_ns", json_integer((json_int_t)rt));
-	/* usr_cpu and sys_cpu are percentages of job_runtime: back to seconds. */
-	json_object_set_new(r, "cpu", json_pack("{s:f, s:f}",
-		"user_s", json_number_value(json_object_get(f->jb, "usr_cpu")) * jrt / 100,
-		"sys_s", json_number_value(json_object_get(f->jb, "sys_cpu")) * jrt / 100));
+	/* usr_cpu and sys_cpu are percentages of job_runtime (ms): back to seconds. */
+	json_array_foreach(f->group, i, jb) {
+		double jrt = json_number_value(json_object_get(jb, "job_runtime")) / 1e5;
+
+		user += json_number_value(json_object_get(jb, "usr_cpu")) * jrt;
+		sys += json_number_value(json_object_get(jb, "sys_cpu")) * jrt;
+	}
+	json_object_set_new(r, "cpu", json_pack("{s:f, s:f}", "user_s", user, "sys_s", sys));
 	json_object_set_new(r, "timeseries", json_pack("{s:I, s:[], s:[], s:[]}", "interval_ns",
 		(json_int_t)f->j.interval_ns, "iops", "bw_bytes", "lat_mean_ns"));
 	json_object_set_new(r, "steady_state", json_null());
@@ -622,14 +689,17 @@ static json_t *results_json(struct fjob *f, struct dlat *d, uint64_t ios[2], uin
  */
 static int dir_counts(struct fjob *f, const char *name, uint64_t *ios, uint64_t *bytes, uint64_t *rt_ms)
 {
-	const json_t *d = json_object_get(f->jb, name);
-	uint64_t ms = (uint64_t)json_integer_value(json_object_get(d, "runtime"));
-	uint64_t t = (uint64_t)json_integer_value(json_object_get(d, "total_ios"));
-	uint64_t b = (uint64_t)json_integer_value(json_object_get(d, "io_bytes"));
-	uint64_t n = (uint64_t)json_integer_value(json_object_get(json_object_get(d, "clat_ns"), "N"));
-	uint64_t slack = (uint64_t)f->j.qd * f->j.threads;
+	uint64_t ms = (uint64_t)group_num(f, name, "runtime", true);
+	uint64_t t = (uint64_t)group_num(f, name, "total_ios", false);
+	uint64_t b = (uint64_t)group_num(f, name, "io_bytes", false);
+	uint64_t n = 0, slack = (uint64_t)f->j.qd * f->j.threads;
 	char msg[200];
+	size_t i;
+	json_t *jb;
 
+	json_array_foreach(f->group, i, jb)
+		n += (uint64_t)json_integer_value(json_object_get(json_object_get(json_object_get(jb, name), "clat_ns"),
+								  "N"));
 	*rt_ms = ms > *rt_ms ? ms : *rt_ms;
 	*ios = n;
 	*bytes = n * f->j.bs;
@@ -656,9 +726,9 @@ static json_t *build(struct fjob *f, const char *file, const char *cmdline)
 	struct dlat d[3] = { 0 };
 	char start[40], end[40];
 	json_t *o = NULL;
-	int err = (int)json_integer_value(json_object_get(f->jb, "error"));
+	int err = (int)group_num(f, NULL, "error", true);
 
-	if (json_object_get(f->jb, "mixed"))
+	if (group_num(f, "mixed", "total_ios", false) || json_object_get(f->jb, "mixed"))
 		return failf(f, "unified_rw_reporting: reads and writes reported together%s%s", "", ""), NULL;
 	if (dir_counts(f, "read", &ios[0], &bytes[0], &rt_ms) || dir_counts(f, "write", &ios[1], &bytes[1], &rt_ms))
 		return NULL;
@@ -667,8 +737,7 @@ static json_t *build(struct fjob *f, const char *file, const char *cmdline)
 	rt = rt_ms * 1000000;
 	if (map_limit(f, bytes[0] + bytes[1], rt))
 		return NULL;
-	if (load_lat(json_object_get(f->jb, "read"), ios[0], &d[0]) ||
-	    load_lat(json_object_get(f->jb, "write"), ios[1], &d[1]))
+	if (load_lat(f, "read", ios[0], &d[0]) || load_lat(f, "write", ios[1], &d[1]))
 		goto out;
 	pool(&d[0], &d[1], &d[2]);
 	times(f, rt, start, end, sizeof(start));
@@ -688,19 +757,43 @@ out:
 	return o;
 }
 
-/* Jobs of this name and group that fio reported apart: numjobs clones without group_reporting. */
-static unsigned count_clones(const json_t *jobs, const json_t *jb)
+/* numjobs of a job: its options over the global ones. */
+static uint64_t numjobs_of(const json_t *fio, const json_t *jb)
 {
+	const char *v = json_string_value(json_object_get(json_object_get(jb, "job options"), "numjobs"))
+		?: json_string_value(json_object_get(json_object_get(fio, "global options"), "numjobs"));
+	uint64_t n = 1;
+
+	return v && !fio_size(v, &n) && n ? n : 1;
+}
+
+/*
+ * The jobs of one result into group: jobs[i], with the numjobs clones fio reported apart (without
+ * group_reporting: jobs of the same name and group, exactly numjobs of them), each marked done.
+ */
+static int group_of(const json_t *fio, size_t i, bool *done, json_t *group)
+{
+	const json_t *jobs = json_object_get(fio, "jobs"), *jb = json_array_get(jobs, i);
 	const char *name = json_string_value(json_object_get(jb, "jobname")) ?: "";
 	json_int_t g = json_integer_value(json_object_get(jb, "groupid"));
-	unsigned n = 0;
-	size_t i;
+	size_t k, n = 0;
 	json_t *o;
 
-	json_array_foreach(jobs, i, o)
+	json_array_foreach(jobs, k, o)
 		n += !strcmp(json_string_value(json_object_get(o, "jobname")) ?: "", name) &&
 		     json_integer_value(json_object_get(o, "groupid")) == g;
-	return n;
+	if (n < 2 || n != numjobs_of(fio, jb))
+		n = 1;
+	json_array_foreach(jobs, k, o) {
+		if (k < i || done[k] || json_array_size(group) >= n ||
+		    strcmp(json_string_value(json_object_get(o, "jobname")) ?: "", name) ||
+		    json_integer_value(json_object_get(o, "groupid")) != g)
+			continue;
+		if (json_array_append(group, o))
+			return -ENOMEM;
+		done[k] = true;
+	}
+	return 0;
 }
 
 /* One job into a validated result, or NULL with f->err. */
@@ -730,6 +823,7 @@ int fio_import(const json_t *fio, const char *file, const char *cmdline, struct 
 	       size_t errlen)
 {
 	const json_t *jobs = json_object_get(fio, "jobs"), *jb;
+	bool *done = NULL;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -743,10 +837,22 @@ int fio_import(const json_t *fio, const char *file, const char *cmdline, struct 
 	out->skipped = json_array();
 	if (!out->results || !out->names || !out->skipped)
 		goto nomem;
+	done = calloc(json_array_size(jobs) + 1, sizeof(*done));
+	if (!done)
+		goto nomem;
 	json_array_foreach(jobs, i, jb) {
-		struct fjob f = { .fio = fio, .jb = jb, .clones = count_clones(jobs, jb) };
+		struct fjob f = { .fio = fio, .jb = jb, .group = json_array() };
 		const char *name = json_string_value(json_object_get(jb, "jobname")) ?: "";
-		json_t *o = import_job(&f, file, cmdline);
+		json_t *o = NULL;
+
+		if (done[i]) {
+			json_decref(f.group);
+			continue;
+		}
+		if (f.group && !group_of(fio, i, done, f.group)) {
+			f.clones = (unsigned)json_array_size(f.group);
+			o = import_job(&f, file, cmdline);
+		}
 
 		if (o) {
 			json_array_append_new(out->results, o);
@@ -755,13 +861,16 @@ int fio_import(const json_t *fio, const char *file, const char *cmdline, struct 
 			json_array_append_new(out->skipped, json_sprintf("job '%s': %s", name,
 									 f.err[0] ? f.err : "out of memory"));
 		}
+		json_decref(f.group);
 		json_decref(f.opts);
 		json_decref(f.unmapped);
 		json_decref(f.notes);
 		json_decref(f.defaulted);
 	}
+	free(done);
 	return 0;
 nomem:
+	free(done);
 	fio_import_release(out);
 	return -ENOMEM;
 }
