@@ -323,6 +323,15 @@ static void test_import_one_pass_write(void **state)
 	assert_int_equal(iget(r, "results.write.bytes"), 4 << 20);
 	assert_int_equal(iget(r, "results.read.ios"), 0);
 	fio_import_release(&im);
+	/* Without size fio covers the whole device, whose size its output does not give: null, relative. */
+	json_object_del(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "job options"), "size");
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_true(json_is_null(get(r, "job.span")));
+	assert_true(json_is_null(get(r, "job.io_limit")));
+	assert_string_equal(sget(r, "job.relative.span"), "100%");
+	assert_string_equal(sget(r, "job.relative.io_limit"), "100%");
+	fio_import_release(&im);
 	json_decref(doc);
 }
 
@@ -435,6 +444,45 @@ static void test_import_counts_that_disagree_by_requests_in_flight(void **state)
 	json_decref(doc);
 }
 
+static void assert_refused(json_t *r, const char *why)
+{
+	char err[300] = "";
+
+	assert_int_equal(result_check_values(r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, why))
+		fail_msg("'%s' does not say '%s'", err, why);
+}
+
+static void test_validator_keeps_the_import_rules(void **state)
+{
+	json_t *doc = load("randread-json.json"), *plus = load("randread-jsonplus.json"), *r;
+	struct fio_import im, imp;
+	json_t *read;
+
+	(void)state;
+	/* An absent histogram has no bucket. */
+	r = json_deep_copy(json_array_get(import(doc, &im), 0));
+	read = json_object_get(json_object_get(r, "results"), "read");
+	json_array_append_new(json_object_get(json_object_get(read, "lat_hist"), "buckets"), json_pack("[ii]", 9216, 1));
+	assert_refused(r, "absent");
+	json_decref(r);
+	/* Null percentiles only with an absent histogram. */
+	r = json_deep_copy(json_array_get(import(plus, &imp), 0));
+	read = json_object_get(json_object_get(r, "results"), "read");
+	json_object_set_new(json_object_get(json_object_get(read, "lat_ns"), "percentiles"), "99", json_null());
+	assert_refused(r, "not absent");
+	json_decref(r);
+	/* A span not known in bytes must be known as relative. */
+	r = json_deep_copy(json_array_get(imp.results, 0));
+	json_object_set_new(json_object_get(r, "job"), "span", json_null());
+	assert_refused(r, "without job.relative.span");
+	json_decref(r);
+	fio_import_release(&im);
+	fio_import_release(&imp);
+	json_decref(doc);
+	json_decref(plus);
+}
+
 static void test_import_refuses_what_is_not_fio_output(void **state)
 {
 	json_t *doc = json_pack("{s:[]}", "jobs");
@@ -513,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_import_job_file_unmapped_and_skipped),
 		cmocka_unit_test(test_import_bins_that_do_not_map_leave_the_histogram_absent),
 		cmocka_unit_test(test_import_counts_that_disagree_by_requests_in_flight),
+		cmocka_unit_test(test_validator_keeps_the_import_rules),
 		cmocka_unit_test(test_import_refuses_what_is_not_fio_output),
 		cmocka_unit_test(test_import_results_read_back_for_reports),
 	};
