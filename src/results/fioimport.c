@@ -302,6 +302,9 @@ static int map_job(struct fjob *f)
 	json_object_foreach(f->opts, k, v)
 		if (!in_list(opt_mapped, k) && !in_list(opt_neutral, k))
 			notef(f->unmapped, "%s=%s", k, json_string_value(v) ?: "?");
+	if (opt(f, "kb_base") && strcmp(opt(f, "kb_base"), "1024"))
+		return failf(f, "kb_base=%s: sizes in powers of 1000 are not read (fio's default is 1024)%s",
+			     opt(f, "kb_base"), "");
 	job_init(&f->j);
 	f->j.seed = 0;
 	if (map_rw(f) || map_bs(f) || map_engine(f) || map_depth(f) || map_times(f) || map_data(f))
