@@ -336,7 +336,7 @@ static const struct cmd {
 	  usage_check, NULL },
 	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
 	  cmd_verify, usage_verify, NULL },
-	{ "import", "[--output DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
+	{ "import", "[-o DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
 	  usage_import, NULL },
 	{ "help", "COMMAND", "help for one command", cmd_help_run, NULL, NULL },
 };
