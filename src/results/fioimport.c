@@ -700,9 +700,13 @@ static int dir_counts(struct fjob *f, const char *name, uint64_t *ios, uint64_t 
 	size_t i;
 	json_t *jb;
 
-	json_array_foreach(f->group, i, jb)
-		n += (uint64_t)json_integer_value(json_object_get(json_object_get(json_object_get(jb, name), "clat_ns"),
-								  "N"));
+	json_array_foreach(f->group, i, jb) {
+		const json_t *d = json_object_get(jb, name);
+
+		if (!json_object_get(d, "clat_ns") && json_object_get(d, "clat"))
+			return failf(f, "%s: latencies in us under \"clat\" (fio before 3.0) are not read%s", name, "");
+		n += (uint64_t)json_integer_value(json_object_get(json_object_get(d, "clat_ns"), "N"));
+	}
 	*rt_ms = ms > *rt_ms ? ms : *rt_ms;
 	*ios = n;
 	*bytes = n * f->j.bs;
