@@ -1220,7 +1220,7 @@ static void strip_category(FILE *f, const struct svg_strip *c, size_t ix, const 
 
 		if (!c->outlier[ix * c->npts + k] || !usable(v, c->logy) || named++ >= STRIP_NAMED)
 			continue;
-		text(f, x0 + half + 4, axis_pos(ya, v) + 4, "start", 0, 10, c->names[k], 16);
+		text(f, x0 + strip_jitter(k) * half * 1.6 + 7, axis_pos(ya, v) + 4, "start", 0, 10, c->names[k], 16);
 	}
 }
 
