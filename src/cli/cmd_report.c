@@ -171,6 +171,10 @@ static int parse_report_args(int argc, char **argv, struct report_opts *o, const
 			return -EINVAL;
 		}
 	}
+	if ((o->ngroup_by || o->layout == RL_FLEET) && o->columns && strcmp(o->columns, "target")) {
+		cli_error("--columns %s: a fleet has the devices in columns (--layout fleet, --group-by)", o->columns);
+		return -EINVAL;
+	}
 	if (o->ngroup_by && o->layout == RL_COLUMNS) {
 		cli_error("--group-by groups the drives of a fleet: it needs --layout fleet or auto, not columns");
 		return -EINVAL;

@@ -901,8 +901,9 @@ int report_build(struct report *r, const struct rs_set *s, const struct report_o
 		ret = -EINVAL;
 		goto fail;
 	}
-	r->fleet = o->layout == RL_FLEET || o->ngroup_by ||
-		   (o->layout == RL_AUTO && r->nlabels > REPORT_FLEET_AUTO);
+	/* --columns other than the devices keeps the columns (the CLI refuses it with --layout fleet). */
+	r->fleet = (!o->columns || !strcmp(o->columns, "target")) &&
+		   (o->layout == RL_FLEET || o->ngroup_by || (o->layout == RL_AUTO && r->nlabels > REPORT_FLEET_AUTO));
 	for (size_t i = 0; i < o->ngroup_by; i++) {
 		size_t len = strlen(r->group_by);
 

@@ -60,6 +60,7 @@ assert_eq "$(jq -r '.tables[0].fleet.rows[0].group' tt.json)" "zram" "a target f
 assert_exit 2 "$SSDBENCH" report --group-by colour f30
 assert_exit 2 "$SSDBENCH" report --group-by firmware --layout columns f30
 assert_exit 2 "$SSDBENCH" report --layout rows f30
+assert_exit 2 "$SSDBENCH" report --layout fleet --columns rw f30
 
 # Auto: columns up to 12 drives, a fleet from 13; the options override it.
 python3 "$GEN" f12 --drives 12 --repeats 1 || fail "gen f12"
