@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ssdbench report`: the seeds' tables from aggregated cases (one table per pattern, the varying
- * parameter in rows, devices in columns), price per performance (seed 000 Table VI), charts, and the
- * output formats. Builds everything in memory first; the writers only format.
+ * parameter in rows, devices in columns, or past a dozen devices a fleet: drives in rows, statistics
+ * across them, outliers named), price per performance (seed 000 Table VI), charts, and the output
+ * formats. Builds everything in memory first; the writers only format.
  */
 #ifndef SSDBENCH_REPORT_H
 #define SSDBENCH_REPORT_H
