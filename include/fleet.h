@@ -59,4 +59,12 @@ struct fleet_mw {
  */
 int fleet_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct fleet_mw *out);
 
+/*
+ * Whether a two-sided rank test of na against nb values can reach a p under alpha at all: the
+ * smallest p it can give (every value of one side above every value of the other, no ties) is
+ * 2 / C(na + nb, na). Two drives against one can never get under 0.05 (2/3), three against three
+ * neither (0.1), four against four can (0.029).
+ */
+bool fleet_mw_can_reject(size_t na, size_t nb, double alpha);
+
 #endif

@@ -545,6 +545,42 @@ static void test_compare_side_with_two_devices_of_one_case_is_a_fleet(void **sta
 	rs_release(&two);
 }
 
+/*
+ * Two drives against one: a rank test cannot get under p 0.05 with so few (2/3 at best), so it must
+ * not call a 30 % drop noise. The threshold alone decides, and the row says why.
+ */
+static void test_compare_small_fleets_are_gated_by_the_threshold(void **state)
+{
+	struct cmp_opts o = { .threshold = 5 };
+	struct doc_spec a = rand_spec("diskA", 4096, 1000), b = rand_spec("diskB", 4096, 1010);
+	struct doc_spec slow = rand_spec("diskA", 4096, 700), close = rand_spec("diskA", 4096, 990);
+	struct rs_set two, one_slow, one_close;
+	struct cmp c;
+	char err[512] = "";
+
+	(void)state;
+	rs_init(&two);
+	rs_init(&one_slow);
+	rs_init(&one_close);
+	add(&two, &a);
+	add(&two, &b);
+	add(&one_slow, &slow);
+	add(&one_close, &close);
+	assert_int_equal(cmp_build(&c, &two, &one_slow, &o, err, sizeof(err)), 0);
+	assert_true(c.rows[0].fleet && c.rows[0].gated);
+	assert_int_equal(c.rows[0].verdict, CV_REGRESSION);
+	assert_non_null(strstr(c.rows[0].why, "threshold alone decides"));
+	assert_int_equal(c.regressions, 1);
+	cmp_release(&c);
+	assert_int_equal(cmp_build(&c, &two, &one_close, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.rows[0].verdict, CV_OK);
+	assert_int_equal(c.regressions, 0);
+	cmp_release(&c);
+	rs_release(&two);
+	rs_release(&one_slow);
+	rs_release(&one_close);
+}
+
 /* Eight drives against eight: 20 % slower is a regression (p < 0.05), the same distribution is not. */
 static void test_compare_fleets_by_their_distributions(void **state)
 {
@@ -1052,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_compare_lists_one_sided_cases),
 		cmocka_unit_test(test_compare_without_a_common_case_is_refused),
 		cmocka_unit_test(test_compare_side_with_two_devices_of_one_case_is_a_fleet),
+		cmocka_unit_test(test_compare_small_fleets_are_gated_by_the_threshold),
 		cmocka_unit_test(test_compare_fleets_by_their_distributions),
 		cmocka_unit_test(test_compare_fleet_judge_edges),
 		cmocka_unit_test(test_compare_candidate_whose_runs_failed_is_a_regression),

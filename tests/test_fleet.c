@@ -156,6 +156,23 @@ static void test_fleet_mann_whitney_edges(void **state)
 	assert_int_equal(fleet_mann_whitney(a, 0, b, 2, &mw), -EINVAL);
 }
 
+/* The smallest two-sided p of a rank test is 2 / C(na + nb, na): below 0.05 from 4 against 4, 3 against 5, 2 against 8. */
+static void test_fleet_mw_can_reject_only_where_the_sizes_allow(void **state)
+{
+	(void)state;
+	assert_false(fleet_mw_can_reject(2, 1, 0.05));   /* 2/3 */
+	assert_false(fleet_mw_can_reject(1, 30, 0.05));  /* 2/31 */
+	assert_false(fleet_mw_can_reject(3, 3, 0.05));   /* 2/20 */
+	assert_false(fleet_mw_can_reject(2, 5, 0.05));   /* 2/21 */
+	assert_false(fleet_mw_can_reject(2, 7, 0.05));   /* 2/36 */
+	assert_true(fleet_mw_can_reject(2, 8, 0.05));    /* 2/45 */
+	assert_true(fleet_mw_can_reject(4, 4, 0.05));    /* 2/70 */
+	assert_true(fleet_mw_can_reject(3, 5, 0.05));    /* 2/56 */
+	assert_true(fleet_mw_can_reject(30, 30, 0.05));
+	assert_true(fleet_mw_can_reject(1000, 1000, 0.05));
+	assert_false(fleet_mw_can_reject(0, 10, 0.05));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_fleet_mann_whitney_with_ties_matches_scipy),
 		cmocka_unit_test(test_fleet_mann_whitney_shifted_matches_scipy),
 		cmocka_unit_test(test_fleet_mann_whitney_edges),
+		cmocka_unit_test(test_fleet_mw_can_reject_only_where_the_sizes_allow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

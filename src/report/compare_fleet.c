@@ -80,6 +80,17 @@ static int fleet_row(struct cmp *c, struct cmp_row *row, double *vb, double *vc)
 			 metric_name(&row->m, name, sizeof(name)), nb);
 		return 0;
 	}
+	/*
+	 * Where the test cannot reach its level with so few drives, it cannot call anything noise:
+	 * the threshold alone decides, as for one run a side (agg_within_noise), and the row says so.
+	 */
+	if (!fleet_mw_can_reject(nc, nb, CMP_FLEET_ALPHA)) {
+		row->verdict = cmp_fleet_judge(&row->m, row->change, 0, c->opts.threshold, row->gated);
+		if (row->verdict != CV_OK)
+			snprintf(row->why, sizeof(row->why), "%zu against %zu drives: too few for the rank test to "
+				 "reach p < %g, so the threshold alone decides", nc, nb, CMP_FLEET_ALPHA);
+		return 0;
+	}
 	row->verdict = cmp_fleet_judge(&row->m, row->change, row->mw.p, c->opts.threshold, row->gated);
 	return 0;
 }

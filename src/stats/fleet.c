@@ -144,3 +144,15 @@ int fleet_mann_whitney(const double *a, size_t na, const double *b, size_t nb, s
 	out->p = fmin(1, erfc(fmax(out->z, 0) / sqrt(2.0)));
 	return 0;
 }
+
+bool fleet_mw_can_reject(size_t na, size_t nb, double alpha)
+{
+	double ways = 1;   /* C(na + nb, k) for k = 1 .. min(na, nb), exact in a double while small */
+	size_t k = na < nb ? na : nb, n = na + nb;
+
+	if (!na || !nb)
+		return false;
+	for (size_t i = 1; i <= k && 2 / ways >= alpha; i++)
+		ways = ways * (double)(n - k + i) / (double)i;
+	return 2 / ways < alpha;
+}
