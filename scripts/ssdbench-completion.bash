@@ -63,8 +63,9 @@ _ssdbench_profiles() {
 }
 
 _ssdbench() {
-    local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev= cmd= args= opts w v i literal
+    local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev='' cmd='' args='' opts w v i literal
     local -i at=0 npos=0
+    local -a words
     COMPREPLY=()
     command -v -- "$bin" >/dev/null 2>&1 || bin=ssdbench
     ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -133,7 +134,8 @@ _ssdbench() {
     args=${args//[\[\]]/ }
     literal='(^|[ |])[a-z]+([ |]|$)'
     if ((npos == 0)) && [[ $args =~ $literal ]]; then
-        _ssdbench_reply "$cur" < <(tr ' |' '\n\n' <<<"$args" | grep -E '^[a-z]+$')
+        read -ra words <<<"${args//|/ }"
+        _ssdbench_reply "$cur" < <(printf '%s\n' "${words[@]}" | grep -E '^[a-z]+$')
     elif [[ $args == *COMMAND* ]]; then
         _ssdbench_reply "$cur" < <("$bin" help --commands 2>/dev/null | cut -f1)
     elif [[ $args == *NAME* ]]; then
