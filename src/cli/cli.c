@@ -325,7 +325,8 @@ static const struct cmd {
 	  usage_check, NULL },
 	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
 	  cmd_verify, usage_verify, NULL },
-	{ "help", "COMMAND", "help for one command", cmd_help_run, NULL, NULL },
+	{ "help", "[COMMAND|--commands]", "help for one command; --commands lists them for scripts",
+	  cmd_help_run, NULL, NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -385,9 +386,23 @@ static int cmd_help(const char *cmd, FILE *f)
 	return EXIT_OK;
 }
 
-/* ssdbench help [COMMAND] */
+/*
+ * ssdbench help --commands: one line per command, "NAME<tab>ARGS<tab>SUMMARY", for the scripts that
+ * build the man pages and complete the command line (scripts/gen-man.sh, scripts/ssdbench-completion.bash).
+ */
+static void print_command_table(FILE *f)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "%s\t%s\t%s\n", commands[i].name, commands[i].args, commands[i].summary);
+}
+
+/* ssdbench help [COMMAND|--commands] */
 static int cmd_help_run(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--commands")) {
+		print_command_table(stdout);
+		return EXIT_OK;
+	}
 	return cmd_help(argc > 1 ? argv[1] : NULL, stdout);
 }
 
@@ -404,7 +419,9 @@ int cli_main(int argc, char **argv)
 	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
 		return cmd_help(NULL, stdout);
 	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-		printf("ssdbench %s (git %s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV);
+		/* A build outside a git checkout (a tarball without the revision) says so. */
+		printf("ssdbench %s (git %s%s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV,
+		       strcmp(SSDBENCH_GITREV, "unknown") ? "" : ": not built from a git checkout");
 		return EXIT_OK;
 	}
 	c = find_command(name);
