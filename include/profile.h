@@ -32,7 +32,8 @@ struct profile {
 
 /*
  * Resolves NAME or PATH: a path (contains '/' or ends in ".json") as is, else NAME.json in ./profiles,
- * each directory of $SSDBENCH_PROFILE_PATH, <exe dir>/profiles, and the installed share directory.
+ * each directory of $SSDBENCH_PROFILE_PATH, <exe dir>/profiles, <exe dir>/../../profiles,
+ * <exe dir>/../share/ssdbench/profiles, and the installed share directory (PREFIX/share/ssdbench).
  * Returns 0 or -ENOENT with a message listing where it looked.
  */
 int profile_find(const char *name, char *path, size_t len, char *err, size_t errlen);

@@ -89,6 +89,8 @@ struct rs_run {
 	double price;             /* USD, < 0 when unknown (target.price, else job.price) */
 	uint64_t size;            /* target size, bytes */
 	struct rs_drive drive;    /* target.nvme and target.pcie */
+	char *target_fields;      /* owned: every scalar of target as "name=value\n" lines, nvme.* and pcie.*
+				     for its objects' (rs_target_field reads it) */
 	const char *profile;      /* NULL for a plain job */
 	const char *case_name;    /* NULL when the run has none */
 	bool prepare;             /* a profile's prepare job, not a measurement */
@@ -168,6 +170,13 @@ int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, siz
  * a number: true with *v set, false where the object does not give it (unknown, which is not 0).
  */
 bool rs_health_number(const json_t *snapshot, const char *name, double *v);
+
+/*
+ * Field name of the run's target ("model", "nvme.firmware", "pcie.width") as text: strings as they are,
+ * numbers and booleans as JSON writes them. Returns true with it in buf, false where the target does
+ * not have it or has null there.
+ */
+bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t len);
 
 /* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes. */
 enum rs_dir rs_main_dir(const char *rw);

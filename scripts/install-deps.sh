@@ -7,6 +7,7 @@
 #   scripts/install-deps.sh --build-only  build dependencies only
 #   scripts/install-deps.sh --check       print the missing packages, exit 1 if any; install nothing
 #   scripts/install-deps.sh --vm          what `make check-vm` needs (QEMU, busybox, cpio, dmsetup ...)
+#   scripts/install-deps.sh --package     build dependencies and what `make deb` needs (debhelper, lintian)
 #
 # Debian/Ubuntu (apt) and Fedora (dnf), detected from /etc/os-release. Runs the package manager as
 # root or through sudo. When nothing is missing it prints nothing and does nothing (it runs at the
@@ -16,17 +17,19 @@ set -euo pipefail
 prog=${0##*/}
 
 usage() {
-    sed -n '4,13s/^# \{0,1\}//p' "$0"
+    sed -n '4,14s/^# \{0,1\}//p' "$0"
 }
 
 build_only=0
 check_only=0
 vm=0
+package=0
 for arg in "$@"; do
     case $arg in
         --build-only) build_only=1 ;;
         --check) check_only=1 ;;
         --vm) vm=1 ;;
+        --package) package=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "$prog: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
@@ -82,9 +85,18 @@ case $family in
     debian) vm_pkgs=(qemu-system-x86 busybox-static cpio dmsetup jq xz-utils zstd kmod) ;;
     fedora) vm_pkgs=(qemu-system-x86-core busybox cpio device-mapper jq xz zstd kmod) ;;
 esac
+# The Debian package of `make deb` (debian/): dpkg-buildpackage (dpkg-dev), debhelper, fakeroot, and
+# lintian to check the package. Not part of the test dependencies: t-95-install builds the package
+# only where these are installed, and says so where they are not.
+case $family in
+    debian) package_pkgs=(dpkg-dev debhelper fakeroot lintian man-db) ;;
+    fedora) package_pkgs=(man-db) ;;
+esac
 wanted=("${build_pkgs[@]}")
 if ((vm)); then
     wanted+=("${vm_pkgs[@]}")
+elif ((package)); then
+    wanted+=("${package_pkgs[@]}")
 elif ((!build_only)); then
     wanted+=("${test_pkgs[@]}")
 fi

@@ -692,6 +692,92 @@ static void test_report_verification_table_only_where_verified(void **state)
 }
 
 /* Cells of one table on different numbers of runs (2 of 4k, 3 of 64k) each say their n. */
+/* n devices of one randread 4k case at 1000 + 10 i IOPS, device "slow" (i == 5) at 500; hosts h0, h1 by parity. */
+static void fleet_of(struct rs_set *set, size_t n)
+{
+	static char labels[32][8];
+	static const char *const hosts[] = { "h0", "h1" };
+
+	rs_init(set);
+	for (size_t i = 0; i < n; i++) {
+		struct doc_spec s = { .label = labels[i], .host = hosts[i % 2], .rw = "randread", .bs = 4096,
+				      .size = TARGET_SIZE };
+
+		snprintf(labels[i], sizeof(labels[i]), i == 5 ? "slow" : "d%02zu", i);
+		s.iops[0] = i == 5 ? 500 : 1000 + 10.0 * (double)i;
+		s.lat[0] = few_lat;
+		s.nlat[0] = NFEW;
+		add(set, &s);
+	}
+}
+
+/* Past 12 devices the layout turns into a fleet, which names the slow device by the robust rule. */
+static void test_report_fleet_past_twelve_devices_names_the_slow_one(void **state)
+{
+	struct report_opts o = { .format = RF_TEXT };
+	struct rs_set set;
+	struct report r;
+	char *text;
+
+	(void)state;
+	fleet_of(&set, 12);
+	build(&r, &set, &o);
+	assert_false(r.fleet);
+	assert_null(r.tables[0].fleet);
+	report_release(&r);
+	rs_release(&set);
+
+	fleet_of(&set, 13);
+	build(&r, &set, &o);
+	assert_true(r.fleet);
+	assert_int_equal(r.ntables, 1);
+	assert_non_null(r.tables[0].fleet);
+	assert_int_equal(r.tables[0].fleet->nrows, 1);
+	assert_int_equal(r.tables[0].fleet->rows[0].s.n, 13);
+	assert_int_equal(r.tables[0].fleet->rows[0].nout, 1);
+	assert_string_equal(r.tables[0].cols[r.tables[0].fleet->rows[0].out[0]], "slow");
+	assert_float_equal(r.tables[0].fleet->rows[0].s.median, 1060, 1e-9);   /* 500, 1000 .. 1040, 1060 .. 1120 */
+	text = render(&r, RF_TEXT);
+	assert_non_null(strstr(text, "slow 500.0 (z -"));
+	assert_non_null(strstr(text, "|robust z| > 3.5"));
+	free(text);
+	report_release(&r);
+
+	o.layout = RL_COLUMNS;
+	build(&r, &set, &o);
+	assert_false(r.fleet);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/* --group-by host: a row per host, each with its own drives' statistics; unknown keys read "unknown". */
+static void test_report_fleet_groups_by_host(void **state)
+{
+	struct report_opts o = { .format = RF_TEXT, .group_by = { "host" }, .ngroup_by = 1 };
+	struct rs_set set;
+	struct report r;
+	char buf[64];
+
+	(void)state;
+	fleet_of(&set, 6);
+	build(&r, &set, &o);
+	assert_true(r.fleet);
+	assert_string_equal(r.group_by, "host");
+	assert_int_equal(r.tables[0].fleet->ngroups, 2);
+	assert_string_equal(r.tables[0].fleet->groups[0], "h0");
+	assert_int_equal(r.tables[0].fleet->nrows, 2);
+	assert_int_equal(r.tables[0].fleet->rows[0].s.n, 3);
+	assert_int_equal(r.tables[0].fleet->rows[1].s.n, 3);
+	assert_string_equal(report_group_value(&set.runs[0], "firmware", buf,
+					       sizeof(buf)), "unknown");
+	assert_string_equal(report_group_value(&set.runs[0], "target.kind", buf, sizeof(buf)), "block");
+	assert_true(report_group_key_valid("target.pcie.width"));
+	assert_false(report_group_key_valid("target."));
+	assert_false(report_group_key_valid("colour"));
+	report_release(&r);
+	rs_release(&set);
+}
+
 static void test_report_cells_say_their_n_where_it_varies(void **state)
 {
 	struct report_opts o = { .no_hint = true };
@@ -1140,6 +1226,8 @@ int main(void)
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
+		cmocka_unit_test(test_report_fleet_past_twelve_devices_names_the_slow_one),
+		cmocka_unit_test(test_report_fleet_groups_by_host),
 		cmocka_unit_test(test_report_of_prepare_jobs_only_is_refused),
 		cmocka_unit_test(test_report_takes_the_hint_and_description_it_is_given),
 		cmocka_unit_test(test_report_price_best_is_the_lowest_of_two_or_more),

@@ -118,6 +118,12 @@ static const char usage_report[] =
 	"      --at NAME=VALUE    the case the price table uses (default: the smallest request size)\n"
 	"      --rows DIM         the row dimension: a job parameter, case, rw or target\n"
 	"      --columns DIM      the column dimension [target: one column per device]\n"
+	"      --layout L         columns (devices in columns), fleet (drives in rows, per case\n"
+	"                         min, p5, median, p95 and max across the drives, outliers named:\n"
+	"                         |robust z| > 3.5) or auto [auto: a fleet past 12 devices]\n"
+	"      --group-by KEYS    fleet statistics per group of drives, a row per group: model,\n"
+	"                         firmware, serial, host, label or target.FIELD, comma-separated\n"
+	"                         (--group-by model,firmware); implies the fleet layout\n"
 	"      --plot DIR         write the charts as SVG files into DIR\n"
 	"  -o, --output FILE      write the report to FILE instead of stdout\n"
 	"\n"
@@ -139,6 +145,10 @@ static const char usage_compare[] =
 	"either side), whose runs completed no I/O, or that the candidate lacks fails the gate too\n"
 	"(FAILED, NO I/O, MISSING; exit 3, a JUnit failure, the reason under the table), unless\n"
 	"an --allow option says to leave it out. Cases only in the candidate are listed.\n"
+	"A case that a side holds on several devices (a fleet: firmware A against B) is compared by\n"
+	"the drives' values (each drive's mean over its repeats): the median's change against the\n"
+	"threshold, the worse tail's (p5, p95 for latencies) shown, and a two-sided Mann-Whitney U\n"
+	"test (p >= 0.05: within noise) in place of Welch's.\n"
 	"\n"
 	"options:\n"
 	"      --threshold PCT    how much worse fails the gate [5]\n"
@@ -338,7 +348,8 @@ static const struct cmd {
 	  cmd_verify, usage_verify, NULL },
 	{ "import", "[-o DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
 	  usage_import, NULL },
-	{ "help", "COMMAND", "help for one command", cmd_help_run, NULL, NULL },
+	{ "help", "[COMMAND|--commands]", "help for one command; --commands lists them for scripts",
+	  cmd_help_run, NULL, NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -398,9 +409,23 @@ static int cmd_help(const char *cmd, FILE *f)
 	return EXIT_OK;
 }
 
-/* ssdbench help [COMMAND] */
+/*
+ * ssdbench help --commands: one line per command, "NAME<tab>ARGS<tab>SUMMARY", for the scripts that
+ * build the man pages and complete the command line (scripts/gen-man.sh, scripts/ssdbench-completion.bash).
+ */
+static void print_command_table(FILE *f)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "%s\t%s\t%s\n", commands[i].name, commands[i].args, commands[i].summary);
+}
+
+/* ssdbench help [COMMAND|--commands] */
 static int cmd_help_run(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--commands")) {
+		print_command_table(stdout);
+		return EXIT_OK;
+	}
 	return cmd_help(argc > 1 ? argv[1] : NULL, stdout);
 }
 
@@ -417,7 +442,9 @@ int cli_main(int argc, char **argv)
 	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
 		return cmd_help(NULL, stdout);
 	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-		printf("ssdbench %s (git %s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV);
+		/* A build outside a git checkout (a tarball without the revision) says so. */
+		printf("ssdbench %s (git %s%s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV,
+		       strcmp(SSDBENCH_GITREV, "unknown") ? "" : ": not built from a git checkout");
 		return EXIT_OK;
 	}
 	c = find_command(name);

@@ -650,10 +650,15 @@ static int search_dirs(char dirs[][PATH_MAX], int max)
 		exe[n] = '\0';
 		if ((slash = strrchr(exe, '/')))
 			*slash = '\0';
-		/* The source checkout (./ssdbench) and the sanitizer build (build/san/ssdbench). */
+		/*
+		 * The source checkout (./ssdbench), the sanitizer build (build/san/ssdbench), and an installed
+		 * tree wherever it is (PREFIX/bin/ssdbench: moved, or not yet copied out of a DESTDIR).
+		 */
 		snprintf(dirs[k++], PATH_MAX, "%.*s/profiles", PATH_MAX - 10, exe);
 		if (k < max - 1)
 			snprintf(dirs[k++], PATH_MAX, "%.*s/../../profiles", PATH_MAX - 16, exe);
+		if (k < max - 1)
+			snprintf(dirs[k++], PATH_MAX, "%.*s/../share/ssdbench/profiles", PATH_MAX - 28, exe);
 	}
 	snprintf(dirs[k++], PATH_MAX, "%s/profiles", SSDBENCH_SHARE);
 	return k;

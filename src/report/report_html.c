@@ -507,6 +507,11 @@ int report_charts(struct report *r)
 
 		if (!fl)
 			fl = t->nr > 1 && strcmp(t->rowdim, "case") ? RC_LINES : RC_BARS;
+		if (t->fleet) {
+			/* A line per drive would hide them all: a dot per drive instead. */
+			ret = report_chart_strip(r, &cap, ti);
+			fl &= (unsigned)~(RC_LINES | RC_BARS | RC_HEATMAP);
+		}
 		if (fl & (RC_LINES | RC_BARS)) {
 			/* One chart per unit among the columns (a table may mix MB/s and IOPS columns). */
 			for (size_t c = 0; c < t->nc && !ret; c++) {
@@ -590,7 +595,12 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 
 	fprintf(f, "<section id=\"t%zu\">\n<h2>", ti + 1);
 	esc_xml(f, t->title);
-	fputs("</h2>\n<table>\n<caption>", f);
+	fputs("</h2>\n", f);
+	if (t->fleet) {
+		report_fleet_html(f, r, t);
+		goto tail;
+	}
+	fputs("<table>\n<caption>", f);
 	esc_xml(f, report_table_label(t, label, sizeof(label)));
 	fputs("; mean &#177; sample stddev where a case ran more than once</caption>\n<tr><th>", f);
 	esc_xml(f, !strcmp(t->rowdim, "target") ? "device" : t->rowdim);
@@ -615,6 +625,7 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+tail:
 	if (t->note) {
 		fputs("<p>", f);
 		esc_xml(f, t->note);

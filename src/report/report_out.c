@@ -322,6 +322,8 @@ static void csv_tables(FILE *f, const struct report *r)
 				}
 				fprintf(f, ",%u\n", c->failed ? 0 : c->v.n);
 			}
+		if (t->fleet)
+			report_fleet_write(f, r, t, RF_CSV);
 	}
 	for (size_t p = 0; p < r->nprices; p++) {
 		const struct rprice *pr = &r->prices[p];
@@ -414,7 +416,10 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 	switch (fmt) {
 	case RF_TEXT:
 		for (size_t i = 0; i < r->ntables; i++)
-			text_table(f, &r->tables[i]);
+			if (r->tables[i].fleet)
+				report_fleet_write(f, r, &r->tables[i], fmt);
+			else
+				text_table(f, &r->tables[i]);
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
@@ -423,7 +428,10 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		break;
 	case RF_MARKDOWN:
 		for (size_t i = 0; i < r->ntables; i++)
-			md_table(f, &r->tables[i]);
+			if (r->tables[i].fleet)
+				report_fleet_write(f, r, &r->tables[i], fmt);
+			else
+				md_table(f, &r->tables[i]);
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
@@ -562,6 +570,8 @@ static json_t *table_json(const struct report *r, const struct rtable *t)
 	/* Only where the hint derived one (the crossover): the other tables keep their keys. */
 	if (o && t->note)
 		json_object_set_new(o, "note", json_string(t->note));
+	if (o && t->fleet)
+		json_object_set_new(o, "fleet", report_fleet_json(r, t));
 	return o;
 }
 

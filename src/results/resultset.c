@@ -37,6 +37,7 @@ static void run_release(struct rs_run *r)
 	json_decref(r->root);
 	free(r->path);
 	free(r->key);
+	free(r->target_fields);
 }
 
 void rs_release(struct rs_set *s)
@@ -469,6 +470,70 @@ static void load_drive(struct rs_drive *id, const json_t *t)
 	}
 }
 
+/* Appends object o's scalars to f as "prefix" "name=value" lines (newlines in values made spaces). */
+static void flat_scalars(FILE *f, const json_t *o, const char *prefix)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)(uintptr_t)o, k, v) {
+		const char *s = json_string_value(v);
+
+		if (json_is_null(v) || json_is_object(v) || json_is_array(v))
+			continue;
+		fprintf(f, "%s%s=", prefix, k);
+		if (s) {
+			for (; *s; s++)
+				fputc(*s == '\n' ? ' ' : *s, f);
+		} else {
+			json_dumpf(v, f, JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* target's scalars and those of its objects (nvme, pcie) as rs_run.target_fields; NULL: no memory. */
+static char *target_fields(const json_t *t)
+{
+	const char *k;
+	json_t *v;
+	char *buf = NULL, prefix[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	flat_scalars(f, t, "");
+	json_object_foreach((json_t *)(uintptr_t)t, k, v)
+		if (json_is_object(v)) {
+			snprintf(prefix, sizeof(prefix), "%s.", k);
+			flat_scalars(f, v, prefix);
+		}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = r->target_fields; l && *l;) {
+		const char *end = strchr(l, '\n');
+
+		if (!end)
+			end = l + strlen(l);
+		if ((size_t)(end - l) > n && !strncmp(l, name, n) && l[n] == '=') {
+			snprintf(buf, len, "%.*s", (int)(end - l - (ptrdiff_t)n - 1), l + n + 1);
+			return true;
+		}
+		l = *end ? end + 1 : end;
+	}
+	return false;
+}
+
 /*
  * Checks the document (the version, then everything schema_version 1 says, then what the schema
  * cannot say) and fills r from it.
@@ -490,6 +555,10 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));
 	r->size = (uint64_t)json_integer_value(json_object_get(t, "size"));
 	load_drive(&r->drive, t);
+	if (!(r->target_fields = target_fields(t))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 
 	p = json_object_get(root, "profile");
 	r->profile = json_string_value(json_object_get(p, "name"));
