@@ -8,39 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "fioimport.h"
+#include "fiojob.h"
 #include "hist.h"
 #include "job.h"
 #include "result.h"
 #include "resultcheck.h"
-
-/* Options mapped onto job parameters (map_job), and those that change nothing a result holds. */
-static const char *const opt_mapped[] = {
-	"rw", "readwrite", "rwmixread", "rwmixwrite", "bs", "blocksize", "iodepth", "numjobs", "ioengine",
-	"direct", "buffered", "size", "offset", "runtime", "time_based", "ramp_time", "filename", "io_size",
-	"io_limit", "zero_buffers", "buffer_compress_percentage", NULL
-};
-static const char *const opt_neutral[] = {
-	"name", "description", "thread", "group_reporting", "new_group", "stonewall", "wait_for_previous",
-	"clat_percentiles", "lat_percentiles", "percentile_list", "write_bw_log", "write_lat_log",
-	"write_iops_log", "write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
-	"significant_figures", NULL
-};
-
-/* One job being imported. */
-struct fjob {
-	const json_t *fio, *jb;     /* the document, and this job (the first of group) in its "jobs" */
-	json_t *group;              /* the jobs of this result: jb, or the numjobs clones fio reported apart */
-	json_t *opts;               /* global options, the job's over them (owned) */
-	json_t *unmapped, *notes, *defaulted;
-	struct job j;
-	bool span_known, offset_known, limit_known, time_based, one_pass_known;
-	uint64_t size, limit;       /* fio's size and io_size per job, bytes (0: not given) */
-	unsigned clones;            /* json_array_size(group) */
-	char err[256];
-};
 
 /* One direction's latency, from fio's clat_ns. */
 struct dlat {
@@ -52,317 +26,6 @@ struct dlat {
 	json_t *pct;                /* fio's own percentiles, when not exact */
 	char why[200];              /* why not exact */
 };
-
-static bool in_list(const char *const *l, const char *s)
-{
-	for (; *l; l++)
-		if (!strcmp(*l, s))
-			return true;
-	return false;
-}
-
-static const char *opt(const struct fjob *f, const char *name)
-{
-	return json_string_value(json_object_get(f->opts, name));
-}
-
-static int failf(struct fjob *f, const char *fmt, const char *a, const char *b)
-{
-	snprintf(f->err, sizeof(f->err), fmt, a, b);
-	return -EINVAL;
-}
-
-static void notef(json_t *list, const char *fmt, const char *a, const char *b)
-{
-	char buf[300];
-
-	snprintf(buf, sizeof(buf), fmt, a, b);
-	json_array_append_new(list, json_string(buf));
-}
-
-/* fio's sizes: an integer with an optional k, m, g, t, p (powers of 1024, as kb_base=1024), "i", "b". */
-static int fio_size(const char *s, uint64_t *out)
-{
-	static const char units[] = "kmgtp";
-	unsigned long long v;
-	const char *u;
-	char *end;
-	int shift = 0;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	if (*end && (u = strchr(units, end[0] | 0x20)) != NULL) {
-		shift = 10 * (int)(u - units + 1);
-		end++;
-		if ((*end | 0x20) == 'i')
-			end++;
-		if ((*end | 0x20) == 'b')
-			end++;
-	} else if ((*end | 0x20) == 'b') {
-		end++;
-	}
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
-		return -EINVAL;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
-/* fio's durations: a number in seconds unless it ends in us, ms, s, m, h or d. */
-static int fio_time(const char *s, uint64_t *ns)
-{
-	static const struct { const char *sfx; double ns; } units[] = {
-		{ "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
-		{ "", 1e9 },
-	};
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	v = strtod(s, &end);
-	if (end == s || !(v >= 0) || v > 1e6 * 86400)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcasecmp(end, units[i].sfx)) {
-			*ns = (uint64_t)llround(v * units[i].ns);
-			return 0;
-		}
-	return -EINVAL;
-}
-
-static bool fio_true(const char *v)
-{
-	return v && strcmp(v, "0") && strcasecmp(v, "false") && strcasecmp(v, "no") && strcasecmp(v, "off");
-}
-
-/* job_set with the value as text; a refusal is the job's error. */
-static int set(struct fjob *f, const char *name, const char *value)
-{
-	char e[200];
-
-	if (!job_set(&f->j, name, value, e, sizeof(e)))
-		return 0;
-	return failf(f, "%s (from fio's options)%s", e, "");
-}
-
-static int set_u(struct fjob *f, const char *name, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return set(f, name, buf);
-}
-
-static int map_rw(struct fjob *f)
-{
-	static const char *const rws[][2] = {
-		{ "read", "read" }, { "write", "write" }, { "randread", "randread" }, { "randwrite", "randwrite" },
-		{ "rw", "rw" }, { "readwrite", "rw" }, { "randrw", "randrw" },
-	};
-	const char *rw = opt(f, "rw") ?: opt(f, "readwrite") ?: "read";
-	const char *mixr = opt(f, "rwmixread"), *mixw = opt(f, "rwmixwrite");
-	uint64_t pct = 50;
-
-	if (strchr(rw, ':'))
-		return failf(f, "rw=%s: an offset modifier (holes between requests) has no ssdbench pattern%s", rw, "");
-	for (size_t i = 0; i < sizeof(rws) / sizeof(rws[0]); i++) {
-		if (strcmp(rw, rws[i][0]))
-			continue;
-		if (set(f, "rw", rws[i][1]))
-			return -EINVAL;
-		if (mixw && fio_size(mixw, &pct))
-			return failf(f, "rwmixwrite=%s: not a percentage%s", mixw, "");
-		if (!mixw && mixr && (fio_size(mixr, &pct) || pct > 100))
-			return failf(f, "rwmixread=%s: not a percentage%s", mixr, "");
-		if (!mixw && mixr)
-			pct = 100 - pct;
-		return strcmp(rws[i][1], "rw") && strcmp(rws[i][1], "randrw") ? 0 : set_u(f, "rwmix_write", pct);
-	}
-	return failf(f, "rw=%s has no ssdbench pattern (trim patterns and others are not measured by "
-		     "ssdbench)%s", rw, "");
-}
-
-/* bs, or blocksize: one size for every direction ("4k", "4k,4k"); ranges and splits have no equivalent. */
-static int map_bs(struct fjob *f)
-{
-	const char *bs = opt(f, "bs") ?: opt(f, "blocksize") ?: "4k";
-	uint64_t v = 0, one;
-	char buf[128], *save = NULL, *tok;
-
-	if (opt(f, "bsrange") || opt(f, "blocksize_range") || opt(f, "bssplit"))
-		return failf(f, "bsrange or bssplit: requests of several sizes have no ssdbench equivalent%s%s", "",
-			     "");
-	snprintf(buf, sizeof(buf), "%s", bs);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (fio_size(tok, &one))
-			return failf(f, "bs=%s: not one request size (a range has no ssdbench equivalent)%s", bs, "");
-		if (v && one != v)
-			return failf(f, "bs=%s: reads and writes of different sizes have no ssdbench equivalent%s",
-				     bs, "");
-		v = one;
-	}
-	return v ? set_u(f, "bs", v) : failf(f, "bs=%s: not a request size%s", bs, "");
-}
-
-/* ioengine: the engines ssdbench has; sync and pvsync as psync (one request at a time, no queue). */
-static int map_engine(struct fjob *f)
-{
-	static const char *const same[] = { "io_uring", "libaio", "psync", "null", "io_uring_cmd", NULL };
-	const char *e = opt(f, "ioengine") ?: "psync";
-
-	if (!strcmp(e, "sync") || !strcmp(e, "pvsync")) {
-		notef(f->notes, "ioengine=%s: recorded as psync (both do one request at a time per job)%s", e, "");
-		e = "psync";
-	}
-	if (!in_list(same, e))
-		return failf(f, "ioengine=%s has no ssdbench engine%s", e, "");
-	return set(f, "engine", e);
-}
-
-static int map_depth(struct fjob *f)
-{
-	const char *qd = opt(f, "iodepth"), *nj = opt(f, "numjobs");
-	uint64_t q = 1, n = 1;
-
-	if ((qd && (fio_size(qd, &q) || !q)) || (nj && (fio_size(nj, &n) || !n)))
-		return failf(f, "iodepth=%s or numjobs=%s: not a count", qd ?: "", nj ?: "");
-	if (!strcmp(f->j.engine, "psync") && q > 1) {
-		notef(f->notes, "iodepth=%s with a synchronous engine: recorded as qd 1, as ssdbench records "
-		      "psync%s", qd, "");
-		q = 1;
-	}
-	if (n > 1 && f->clones == n)
-		notef(f->notes, "numjobs=%s without group_reporting: the %s jobs fio reported apart, merged "
-		      "(counts added, latencies pooled)", nj, nj);
-	return set_u(f, "qd", q) || set_u(f, "threads", n) ? -EINVAL : 0;
-}
-
-/* size and offset: bytes, or a percentage of the target (then the bytes are not known). */
-static int map_amount(struct fjob *f, const char *fio_name, const char *name, uint64_t *bytes, bool *known)
-{
-	const char *v = opt(f, fio_name);
-	size_t n = v ? strlen(v) : 0;
-
-	*known = !v ? !strcmp(name, "offset") : false;
-	if (!v)
-		return 0;
-	if (n > 1 && v[n - 1] == '%')
-		return set(f, name, v);
-	if (fio_size(v, bytes))
-		return failf(f, "%s=%s: not a size", fio_name, v);
-	*known = true;
-	return set_u(f, name, *bytes);
-}
-
-static int map_times(struct fjob *f)
-{
-	const char *rt = opt(f, "runtime"), *ramp = opt(f, "ramp_time");
-	uint64_t ns;
-
-	if (rt) {
-		if (fio_time(rt, &ns))
-			return failf(f, "runtime=%s: not a duration%s", rt, "");
-		f->j.runtime_ns = ns;
-	}
-	if (ramp) {
-		if (fio_time(ramp, &ns))
-			return failf(f, "ramp_time=%s: not a duration%s", ramp, "");
-		f->j.ramp_ns = ns;
-	}
-	f->time_based = fio_true(opt(f, "time_based")) && f->j.runtime_ns;
-	return 0;
-}
-
-static int map_data(struct fjob *f)
-{
-	const char *z = opt(f, "zero_buffers"), *c = opt(f, "buffer_compress_percentage");
-	char buf[32];
-
-	if (z && fio_true(z))
-		return set(f, "data", "zero");
-	if (c) {
-		snprintf(buf, sizeof(buf), "compress:%s", c);
-		return set(f, "data", buf);
-	}
-	json_array_append_new(f->defaulted, json_string("data"));
-	return 0;
-}
-
-/* Every option onto the job; what has no equivalent into unmapped as NAME=VALUE. */
-static int map_job(struct fjob *f)
-{
-	const char *k, *direct = opt(f, "direct"), *buffered = opt(f, "buffered");
-	uint64_t offset = 0;
-	json_t *v;
-
-	json_object_foreach(f->opts, k, v)
-		if (!in_list(opt_mapped, k) && !in_list(opt_neutral, k))
-			notef(f->unmapped, "%s=%s", k, json_string_value(v) ?: "?");
-	if (opt(f, "kb_base") && strcmp(opt(f, "kb_base"), "1024"))
-		return failf(f, "kb_base=%s: sizes in powers of 1000 are not read (fio's default is 1024)%s",
-			     opt(f, "kb_base"), "");
-	job_init(&f->j);
-	f->j.seed = 0;
-	if (map_rw(f) || map_bs(f) || map_engine(f) || map_depth(f) || map_times(f) || map_data(f))
-		return -EINVAL;
-	if (set(f, "direct", fio_true(direct) || (buffered && !fio_true(buffered)) ? "true" : "false"))
-		return -EINVAL;
-	if (map_amount(f, "size", "span", &f->size, &f->span_known) ||
-	    map_amount(f, "offset", "offset", &offset, &f->offset_known))
-		return -EINVAL;
-	if ((opt(f, "io_size") || opt(f, "io_limit")) &&
-	    fio_size(opt(f, "io_size") ?: opt(f, "io_limit"), &f->limit))
-		return failf(f, "io_size=%s: not a size%s", opt(f, "io_size") ?: opt(f, "io_limit"), "");
-	f->j.r.span = f->size;
-	f->j.r.offset = offset;
-	f->j.r.stride = f->j.stride ? f->j.stride : (f->j.stride_bs ? f->j.stride_bs : 2) * f->j.bs;
-	json_array_append_new(f->defaulted, json_string("stride"));
-	json_array_append_new(f->defaulted, json_string("interval"));
-	json_array_append_new(f->defaulted, json_string("seed"));
-	return 0;
-}
-
-/*
- * What bounded the job: runtime alone (time_based), or one pass of size (or io_size) per job, cut
- * short by runtime if that came first. fio's JSON leaves out options given without a value (a
- * command line's --time_based); a job that moved more than a pass per job was time based, and one
- * that ran its whole runtime with less than a pass was bound by time either way.
- */
-static int map_limit(struct fjob *f, uint64_t bytes, uint64_t rt_ns)
-{
-	uint64_t per = f->limit ? f->limit : f->size;
-	char buf[48];
-
-	if (!f->time_based && f->j.runtime_ns && per && bytes > per * f->j.threads) {
-		notef(f->notes, "time_based: deduced (the job moved more than size per job; fio's JSON omits "
-		      "options given without a value)%s%s", "", "");
-		f->time_based = true;
-	} else if (!f->time_based && f->j.runtime_ns && per && bytes < per * f->j.threads &&
-		   rt_ns + 1000000 >= f->j.runtime_ns) {
-		notef(f->notes, "time_based: the runtime ended the job before a pass over size (bound by time "
-		      "whether or not time_based was given; fio's JSON omits options given without a value)%s%s",
-		      "", "");
-		f->time_based = true;
-	}
-	if (f->time_based)
-		return 0;
-	if (f->limit)
-		return set_u(f, "io_limit", f->limit * f->j.threads) ? -EINVAL
-		       : (f->j.r.io_limit = f->limit * f->j.threads, f->limit_known = true, 0);
-	if (!f->j.runtime_ns && f->j.threads == 1) {
-		f->j.r.io_limit = f->size;   /* one pass: job_set's default, relative "100%" */
-		f->limit_known = f->span_known;
-		return 0;
-	}
-	snprintf(buf, sizeof(buf), "%u%%", f->j.threads * 100);
-	f->j.r.io_limit = f->size * f->j.threads;
-	f->limit_known = f->span_known;
-	return set(f, "io_limit", buf);
-}
 
 /* ---- Latency ---------------------------------------------------------------------------------- */
 
@@ -580,7 +243,7 @@ static void dlat_release(struct dlat *d)
 static json_t *target_json(struct fjob *f)
 {
 	const json_t *du = json_object_get(f->fio, "disk_util");
-	const char *path = opt(f, "filename"), *dev = NULL, *kind = "file", *b;
+	const char *path = fiojob_opt(f, "filename"), *dev = NULL, *kind = "file", *b;
 	char label[160];
 
 	if (json_array_size(du) == 1)
@@ -704,22 +367,22 @@ static int dir_counts(struct fjob *f, const char *name, uint64_t *ios, uint64_t 
 		const json_t *d = json_object_get(jb, name);
 
 		if (!json_object_get(d, "clat_ns") && json_object_get(d, "clat"))
-			return failf(f, "%s: latencies in us under \"clat\" (fio before 3.0) are not read%s", name, "");
+			return fiojob_fail(f, "%s: latencies in us under \"clat\" (fio before 3.0) are not read", name);
 		n += (uint64_t)json_integer_value(json_object_get(json_object_get(d, "clat_ns"), "N"));
 	}
 	*rt_ms = ms > *rt_ms ? ms : *rt_ms;
 	*ios = n;
 	*bytes = n * f->j.bs;
 	if (b % f->j.bs)
-		return failf(f, "%s: io_bytes is not a multiple of bs (requests of other sizes, or short ones)%s",
-			     name, "");
+		return fiojob_fail(f, "%s: io_bytes is not a multiple of bs (requests of other sizes, or short ones)",
+			     name);
 	if (t && !n)
-		return failf(f, "%s: fio recorded no completion latencies (disable_clat?)%s", name, "");
+		return fiojob_fail(f, "%s: fio recorded no completion latencies (disable_clat?)", name);
 	if (n == t && b == t * f->j.bs)
 		return 0;
 	if ((n > t ? n - t : t - n) > slack || (n > b / f->j.bs ? n - b / f->j.bs : b / f->j.bs - n) > slack)
-		return failf(f, "%s: total_ios, io_bytes / bs and the completion latencies disagree by more than "
-			     "the requests in flight (iodepth x numjobs)%s", name, "");
+		return fiojob_fail(f, "%s: total_ios, io_bytes / bs and the completion latencies disagree by more than "
+			     "the requests in flight (iodepth x numjobs)", name);
 	snprintf(msg, sizeof(msg), "%s: ios are the %llu requests whose latencies fio counted (its total_ios "
 		 "%llu and io_bytes / bs %llu differ by requests in flight at the ramp's end)", name,
 		 (unsigned long long)n, (unsigned long long)t, (unsigned long long)(b / f->j.bs));
@@ -736,13 +399,13 @@ static json_t *build(struct fjob *f, const char *file, const char *cmdline)
 	int err = (int)group_num(f, NULL, "error", true);
 
 	if (group_num(f, "mixed", "total_ios", false) || json_object_get(f->jb, "mixed"))
-		return failf(f, "unified_rw_reporting: reads and writes reported together%s%s", "", ""), NULL;
+		return fiojob_fail(f, "unified_rw_reporting: reads and writes reported together"), NULL;
 	if (dir_counts(f, "read", &ios[0], &bytes[0], &rt_ms) || dir_counts(f, "write", &ios[1], &bytes[1], &rt_ms))
 		return NULL;
 	if (dir_counts(f, "trim", &trim_ios, &trim_b, &rt_ms) || trim_ios)
-		return failf(f, "trims: ssdbench measures no trim requests%s%s", "", ""), NULL;
+		return fiojob_fail(f, "trims: ssdbench measures no trim requests"), NULL;
 	rt = rt_ms * 1000000;
-	if (map_limit(f, bytes[0] + bytes[1], rt))
+	if (fiojob_limit(f, bytes[0] + bytes[1], rt))
 		return NULL;
 	if (load_lat(f, "read", ios[0], &d[0]) || load_lat(f, "write", ios[1], &d[1]))
 		goto out;
@@ -771,7 +434,7 @@ static uint64_t numjobs_of(const json_t *fio, const json_t *jb)
 		?: json_string_value(json_object_get(json_object_get(fio, "global options"), "numjobs"));
 	uint64_t n = 1;
 
-	return v && !fio_size(v, &n) && n ? n : 1;
+	return v && !fiojob_size(v, &n) && n ? n : 1;
 }
 
 /*
@@ -815,7 +478,7 @@ static json_t *import_job(struct fjob *f, const char *file, const char *cmdline)
 	f->unmapped = json_array();
 	f->notes = json_array();
 	f->defaulted = json_array();
-	if (!f->opts || !f->unmapped || !f->notes || !f->defaulted || map_job(f))
+	if (!f->opts || !f->unmapped || !f->notes || !f->defaulted || fiojob_map(f))
 		return NULL;
 	o = build(f, file, cmdline);
 	if (o && (result_validate(o, verr, sizeof(verr)) || result_check_values(o, verr, sizeof(verr)))) {
