@@ -375,7 +375,8 @@ static int chart_latency(struct report *r, size_t *cap, size_t ti)
 		const struct hist *h[2];
 		bool resp;
 
-		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count)
+		/* A case without a histogram (imported percentiles only) has no curve to draw. */
+		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count || agg_lat_absent(cell->c, cell->d))
 			continue;
 		h[0] = &cell->c->lat[cell->d];
 		h[1] = &cell->c->resp[cell->d];

@@ -520,11 +520,13 @@ static json_t *case_json(const struct agg_case *c)
 		json_object_set_new(op, "lat_max_ns", json_integer((json_int_t)c->lat[d].max));
 		pj = json_object();
 		for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+			struct metric pm = { M_LAT_PCT, pcts[i] };
 			char k[16];
 
+			/* null where the case has no histogram and no run recorded it (an import). */
 			snprintf(k, sizeof(k), "%g", pcts[i]);
-			json_object_set_new(pj, k, json_integer((json_int_t)hist_percentile(&c->lat[d],
-											   pcts[i])));
+			json_object_set_new(pj, k, agg_value(c, d, &pm, &s) ? json_integer((json_int_t)s.mean)
+				: json_null());
 		}
 		json_object_set_new(op, "lat_percentiles_ns", pj);
 		if (c->resp[d].count)

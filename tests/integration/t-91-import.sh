@@ -74,6 +74,13 @@ done
 assert_exit 0 "$SSDBENCH" report "$TMPDIR/native" "$TMPDIR/imp"
 "$SSDBENCH" report "$TMPDIR/native" "$(dirname "$plus")" >"$TMPDIR/report.txt"
 grep -q '(fio)' "$TMPDIR/report.txt" || fail "the report has no column for fio's results"
+# Without a histogram: one run's percentiles are fio's; two runs' (json and json+ pooled) none.
+"$SSDBENCH" report --format json "$(dirname "$plain")" >"$TMPDIR/plain-report.json"
+assert_eq "$(jq '[.. | objects | .lat_percentiles_ns? // empty][0]["99"]' "$TMPDIR/plain-report.json")" \
+	"$(jget "$plain" '.results.read.lat_ns.percentiles["99"]')" "report --format json: a json import's p99 is fio's"
+"$SSDBENCH" report --format json "$TMPDIR/imp" >"$TMPDIR/both-report.json"
+assert_eq "$(jq '[.. | objects | .lat_percentiles_ns? // empty][0]["99"]' "$TMPDIR/both-report.json")" null \
+	"report --format json: no p99 for json and json+ runs pooled (one has no histogram)"
 assert_exit 0 "$SSDBENCH" compare "$TMPDIR/native" "$(dirname "$plus")"
 assert_exit 0 "$SSDBENCH" compare "$(dirname "$plain")" "$TMPDIR/native"
 cat >"$TMPDIR/crit.json" <<'EOF'
