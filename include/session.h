@@ -50,6 +50,13 @@ struct session {
 	bool verify_only;
 	struct vmap *vmap;
 	uint8_t vmode;               /* enum vmode (worker.h) */
+	/*
+	 * run --parallel: this is the group's session (its directory and manifest hold the aggregate
+	 * results; t describes the group, label is "group(N)"); each entry runs on all nmembers member
+	 * sessions at once, entry i being members[k].entries[i]. NULL for a session of one target.
+	 */
+	struct session *members;
+	unsigned nmembers;
 
 	/* Filled while running. */
 	char dir[4096];

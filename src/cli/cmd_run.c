@@ -40,6 +40,7 @@ enum {
 	OPT_PROFILE,
 	OPT_DRY_RUN,
 	OPT_IDLE_SCALE,
+	OPT_PARALLEL,
 };
 
 struct run_cli {
@@ -55,6 +56,7 @@ struct run_cli {
 	int progress;            /* -1 never, 0 auto, 1 always */
 	bool force;
 	bool continue_on_error;
+	bool parallel;           /* --parallel: every case on all targets at once */
 	char **targets;
 	int ntargets;
 	char *cmdline;
@@ -121,6 +123,7 @@ static struct option *build_options(void)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
+		{ "parallel", no_argument, NULL, OPT_PARALLEL },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -205,6 +208,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_SET: ret = set_kv(c, optarg); break;
 		case OPT_PROFILE: c->profile_arg = optarg; break;
 		case OPT_DRY_RUN: c->dry_run = true; break;
+		case OPT_PARALLEL: c->parallel = true; break;
 		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
@@ -807,6 +811,124 @@ static int claim_targets(struct target *tg, int n)
 	return 0;
 }
 
+/*
+ * --parallel: the targets run every case together, so they must all take the same cases, be distinct
+ * devices or files, and run no latency_target search (its probes are runs of one target).
+ */
+static int check_parallel(const struct run_cli *c, const struct target *tg, const struct entry *e,
+			  const size_t *n, size_t per)
+{
+	for (int ti = 0; ti < c->ntargets; ti++) {
+		for (int k = 0; k < ti; k++) {
+			if (target_same(&tg[k], &tg[ti]) || !strcmp(tg[k].path, tg[ti].path)) {
+				cli_error("--parallel: '%s' and '%s' are the same target", tg[k].path, tg[ti].path);
+				return -EINVAL;
+			}
+		}
+		if (n[ti] != n[0]) {
+			cli_error("--parallel: '%s' can run %zu of the cases and '%s' %zu (see above); the targets "
+				  "of a group must run the same ones", tg[0].path, n[0], tg[ti].path, n[ti]);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < n[ti]; i++) {
+			if (e[(size_t)ti * per + i].job.lt_ns) {
+				cli_error("--parallel: %s: a latency_target search runs on one target at a time",
+					  e[(size_t)ti * per + i].name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * --parallel: members whose results would carry the same label (two drives of one model) are told
+ * apart by their device's name, so that reports show one column each: "MODEL (nvme1n1)". A label
+ * given in the job is the same for all: refused. Returns 0 or -EINVAL after saying why.
+ */
+static int distinct_labels(struct target *tg, const struct entry *e, unsigned n, size_t per)
+{
+	bool *dup = calloc(n, sizeof(*dup));
+
+	if (!dup)
+		return -ENOMEM;
+	for (unsigned ti = 0; ti < n; ti++) {
+		for (unsigned k = 0; k < n; k++)
+			dup[ti] |= k != ti && !strcmp(tg[k].label, tg[ti].label);
+		if (e[(size_t)ti * per].job.label[0] && n > 1) {
+			cli_error("--parallel: label '%s' would name every member; their results could not be told "
+				  "apart (leave label out: each member is labelled by its drive)", e[(size_t)ti * per].job.label);
+			free(dup);
+			return -EINVAL;
+		}
+	}
+	for (unsigned ti = 0; ti < n; ti++) {
+		char lab[sizeof(tg[ti].label)];
+		const char *base = strrchr(tg[ti].path, '/');
+
+		if (!dup[ti])
+			continue;
+		snprintf(lab, sizeof(lab), "%.80s (%.40s)", tg[ti].label, base ? base + 1 : tg[ti].path);
+		memcpy(tg[ti].label, lab, sizeof(lab));
+	}
+	free(dup);
+	return 0;
+}
+
+/* The group's session's target: its members' paths, for the manifest (nothing opens it). */
+static void group_target(const struct session *ss, int n, struct target *gt)
+{
+	size_t len = 0;
+
+	memset(gt, 0, sizeof(*gt));
+	gt->fd = gt->bdev_fd = gt->claim_fd = -1;
+	for (int i = 0; i < n && len + 2 < sizeof(gt->path); i++)
+		len += (size_t)snprintf(gt->path + len, sizeof(gt->path) - len, "%s%s", i ? "," : "", ss[i].t->path);
+	snprintf(gt->label, sizeof(gt->label), "group(%d)", n);
+}
+
+/*
+ * run --parallel: the members' sessions (opened) run under one group session of their own, which
+ * holds the aggregate results; every entry runs on all members at once (session.c). Returns the
+ * exit code.
+ */
+static int run_group(struct run_cli *c, struct session *ss, size_t per)
+{
+	struct target gt;
+	struct session g = ss[0];
+	int ret;
+
+	group_target(ss, c->ntargets, &gt);
+	g.t = &gt;
+	g.members = ss;
+	g.nmembers = (unsigned)c->ntargets;
+	g.seq = 0;
+	g.manifest = NULL;
+	snprintf(g.label, sizeof(g.label), "%s", gt.label);
+	if (session_open(&g))
+		return EXIT_USAGE;
+	cli_install_signals();
+	if (!c->json)
+		summary_header(stdout);
+	for (int ti = 0; ti < c->ntargets; ti++) {
+		ss[ti].pg.enabled = !ti && (c->progress > 0 || (c->progress == 0 && isatty(2)));
+		ss[ti].pg.ncases = (unsigned)ss[ti].ncases;
+		for (size_t i = 0; i < per && i < ss[ti].nprepare + ss[ti].ncases; i++)
+			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
+	}
+	ret = session_run(&g);
+	for (int ti = 0; ti <= c->ntargets; ti++) {
+		fputs(ti < c->ntargets ? "ssdbench: results in " : "ssdbench: aggregate results in ", stderr);
+		esc_text(stderr, ti < c->ntargets ? ss[ti].dir : g.dir);
+		fputs("/\n", stderr);
+	}
+	if (ret == EXIT_INTERRUPTED && atomic_load(&g_stop) == SESSION_STOP_OUTPUT)
+		cli_error("standard output was closed (its reader went away): stopped, the runs in progress "
+			  "marked interrupted");
+	session_close(&g);
+	return ret;
+}
+
 static int run_all(struct run_cli *c)
 {
 	size_t nprep = c->have_profile ? c->prof.nprepare : 0, ncases = plan_ncases(&c->plan);
@@ -831,6 +953,8 @@ static int run_all(struct run_cli *c)
 	}
 	if (check_space(tg, sp, c->ntargets))
 		goto out;
+	if (c->parallel && (check_parallel(c, tg, e, n, per) || distinct_labels(tg, e, (unsigned)c->ntargets, per)))
+		goto out;
 	if (c->dry_run) {
 		for (ti = 0; ti < c->ntargets; ti++)
 			dry_run_target(c, &tg[ti], e + (size_t)ti * per, n[ti]);
@@ -853,6 +977,10 @@ static int run_all(struct run_cli *c)
 		snprintf(s->label, sizeof(s->label), "%s", first->label[0] ? first->label : tg[ti].label);
 		if (session_open(s))
 			goto out;
+	}
+	if (c->parallel) {
+		ret = run_group(c, ss, per);
+		goto out;
 	}
 	cli_install_signals();
 	if (!c->json)
