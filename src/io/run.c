@@ -85,16 +85,6 @@ void run_result_release(struct run_result *res)
 	health_rec_free(res->health);
 	res->health = NULL;
 }
-	free(res->ts.iops);
-	free(res->ts.bw);
-	free(res->ts.lat_mean);
-	free(res->ts.resp_mean);
-	memset(&res->ts, 0, sizeof(res->ts));
-	free(res->ss.rounds);
-	res->ss.rounds = NULL;
-	health_rec_free(res->health);
-	res->health = NULL;
-}
 
 /* Sums the live counters of all workers (NSAMPLE). */
 static void sample(const struct worker *ws, unsigned n, uint64_t v[NSAMPLE])
