@@ -163,22 +163,33 @@ static void merge_stonewall(const struct group_member_stats *m, size_t n, struct
 	agg->runtime_ns = sw->last_done_ns;
 }
 
-/* The worst status; a failed member's errors and message, named. */
+/*
+ * The worst status, named by its member: of failed members, one with errors (the cause) before one
+ * without (a member stopped because another failed); all members' errors.
+ */
 static void merge_status(const struct group_member_stats *m, size_t n, struct run_result *agg)
 {
+	size_t who = n;
+
 	for (size_t i = 0; i < n; i++) {
-		const struct run_result *r = m[i].res;
-		char name[32];
+		const struct run_result *r = m[i].res, *w = who < n ? m[who].res : NULL;
 
 		for (unsigned k = 0; k < r->nerrs && agg->nerrs < RUN_MAX_ERRS; k++)
 			agg->errs[agg->nerrs++] = r->errs[k];
-		if (r->status == RUN_OK || agg->status == RUN_FAILED ||
-		    (agg->status == RUN_INTERRUPTED && r->status == RUN_INTERRUPTED))
+		if (r->status == RUN_OK)
 			continue;
-		snprintf(name, sizeof(name), "%zu", i);
+		if (!w || (r->status == RUN_FAILED && (w->status != RUN_FAILED || (r->nerrs && !w->nerrs))))
+			who = i;
+	}
+	if (who < n) {
+		const struct run_result *r = m[who].res;
+		char name[32];
+
+		snprintf(name, sizeof(name), "%zu", who);
 		agg->status = r->status;
-		snprintf(agg->message, sizeof(agg->message), "member %.80s %s: %.150s", m[i].name ? m[i].name : name,
-			 r->status == RUN_FAILED ? "failed" : "was interrupted", r->message);
+		snprintf(agg->message, sizeof(agg->message), "member %.80s %s: %.150s",
+			 m[who].name ? m[who].name : name, r->status == RUN_FAILED ? "failed" : "was interrupted",
+			 r->message);
 	}
 }
 
