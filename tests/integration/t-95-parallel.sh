@@ -12,7 +12,7 @@
 # drive-scaling, shrunk, on two devices: the aggregate against the sum of the singles per N.
 source "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq timeout
+need_cmd jq timeout mkswap
 
 cg=$(throttle_create parallel)
 devs=()
@@ -73,5 +73,17 @@ for f in $(result_files "$out"); do
 done
 assert_eq "$(result_files "$out" | wc -l)" 3 "two member results and a failed aggregate"
 grep -q "No space left on device" "$TMPDIR/fail.err" || fail "stderr names ENOSPC"
+
+# --- the write guard refuses one member: nothing runs on any -----------------------------------
+held=$(make_zram 64M)
+mkswap -q "$held" >/dev/null 2>&1 || mkswap "$held" >/dev/null
+out=$TMPDIR/guard
+rc=0
+timeout 60 "$SSDBENCH" run --parallel --rw randwrite --bs 4k --runtime 1s --output "$out" --progress never \
+	"$w1" "$held" >/dev/null 2>"$TMPDIR/guard.err" || rc=$?
+assert_eq "$rc" 2 "a member refused by the write guard stops all before any I/O"
+grep -q "refusing to write" "$TMPDIR/guard.err" || fail "the refusal is said: $(cat "$TMPDIR/guard.err")"
+[[ ! -d $out ]] || assert_eq "$(find "$out" -name '*.json' | wc -l)" 0 "nothing written"
+ok "no result written"
 
 pass
