@@ -89,6 +89,32 @@ static struct grow_row *add_row(struct grows *t, const struct agg_case *g, const
 	return row;
 }
 
+/* The stonewall rate and ends, as the mean over the case's runs that have them. */
+static int stonewall_row(struct grows *t, const struct agg_case *g, bool seq)
+{
+	double rate = 0, first = 0, last = 0;
+	size_t n = 0;
+	struct grow_row *row;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct rs_group *gr = &g->runs[i]->group;
+
+		if (!gr->stonewall)
+			continue;
+		rate += seq ? gr->sw_bw / 1e6 : gr->sw_iops;
+		first += (double)gr->first_done_ns / 1e9;
+		last += (double)gr->last_done_ns / 1e9;
+		n++;
+	}
+	if (!n)
+		return 0;
+	if (!(row = add_row(t, g, "stonewall", rate / (double)n, seq)))
+		return -ENOMEM;
+	snprintf(row->c[6], sizeof(row->c[6]), "first member done at %.2f s, last at %.2f s%s", first / (double)n,
+		 last / (double)n, n > 1 ? " (means of the runs)" : "");
+	return 0;
+}
+
 /* The rows of group case g: each member, their sum, the aggregate, its stonewall rate. */
 static int group_rows(const struct report *r, const struct agg_case *g, struct grows *t)
 {
@@ -128,13 +154,7 @@ static int group_rows(const struct report *r, const struct agg_case *g, struct g
 	snprintf(row->c[6], sizeof(row->c[6]), "aggregate");
 	if (!isnan(v) && known == gr->nmembers && sum > 0)
 		snprintf(row->c[5], sizeof(row->c[5]), "%.1f %% of sum", v / sum * 100);
-	if (!gr->stonewall || isnan(v))
-		return 0;
-	if (!(row = add_row(t, g, "stonewall", seq ? gr->sw_bw / 1e6 : gr->sw_iops, seq)))
-		return -ENOMEM;
-	snprintf(row->c[6], sizeof(row->c[6]), "first member done at %.2f s, last at %.2f s",
-		 (double)gr->first_done_ns / 1e9, (double)gr->last_done_ns / 1e9);
-	return 0;
+	return isnan(v) ? 0 : stonewall_row(t, g, seq);
 }
 
 static int build(const struct report *r, struct grows *t)
