@@ -57,6 +57,8 @@ struct session {
 	 */
 	struct session *members;
 	unsigned nmembers;
+	size_t member_offset;        /* entry i of this session is entry member_offset + i of each member */
+	const char *case_suffix;     /* appended to every case name this session records (", 2 drives"), or NULL */
 
 	/* Filled while running. */
 	char dir[4096];

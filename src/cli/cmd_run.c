@@ -888,25 +888,64 @@ static void group_target(const struct session *ss, int n, struct target *gt)
 }
 
 /*
- * run --parallel: the members' sessions (opened) run under one group session of their own, which
- * holds the aggregate results; every entry runs on all members at once (session.c). Returns the
- * exit code.
+ * A group session over the first n member sessions (opened): each of their entries from offset on
+ * runs on all of them at once (session.c), the aggregates in the group's own directory. suffix: what
+ * the case names of its runs get (the steps of a scaling profile), or NULL. Returns the exit code.
  */
-static int run_group(struct run_cli *c, struct session *ss, size_t per)
+static int group_session(struct session *ss, unsigned n, size_t offset, const char *suffix)
 {
 	struct target gt;
 	struct session g = ss[0];
 	int ret;
 
-	group_target(ss, c->ntargets, &gt);
+	group_target(ss, (int)n, &gt);
 	g.t = &gt;
 	g.members = ss;
-	g.nmembers = (unsigned)c->ntargets;
+	g.nmembers = n;
+	g.member_offset = offset;
+	g.entries = ss[0].entries + offset;
+	g.nprepare = ss[0].nprepare - offset;
+	g.case_suffix = suffix;
 	g.seq = 0;
 	g.manifest = NULL;
 	snprintf(g.label, sizeof(g.label), "%s", gt.label);
 	if (session_open(&g))
 		return EXIT_USAGE;
+	ret = session_run(&g);
+	fputs("ssdbench: aggregate results in ", stderr);
+	esc_text(stderr, g.dir);
+	fputs("/\n", stderr);
+	session_close(&g);
+	return ret;
+}
+
+/* Each member alone, one after another (a scaling profile's first step). Returns the exit code. */
+static int singles(struct session *ss, int n)
+{
+	int worst = 0, ret = 0;
+
+	for (int ti = 0; ti < n && ret != EXIT_INTERRUPTED && !ss[ti > 0 ? ti - 1 : 0].write_failed; ti++) {
+		ret = session_run(&ss[ti]);
+		fputs("ssdbench: results in ", stderr);
+		esc_text(stderr, ss[ti].dir);
+		fputs("/\n", stderr);
+		worst = ret > worst ? ret : worst;
+	}
+	return ret == EXIT_INTERRUPTED ? ret : worst;
+}
+
+/*
+ * run --parallel (or a profile's "parallel"): the members' sessions (opened) run under a group
+ * session of their own, which holds the aggregate results. "scaling": each target alone first (with
+ * the profile's prepare jobs), then the first 2, 3, ... N at once, each step a group of its own
+ * whose case names say its size (", 3 drives"). Returns the exit code.
+ */
+static int run_group(struct run_cli *c, struct session *ss, size_t per)
+{
+	bool scaling = c->have_profile && c->prof.parallel == PROFILE_SCALING;
+	int ret = 0, worst = 0;
+	char suffix[32];
+
 	cli_install_signals();
 	if (!c->json)
 		summary_header(stdout);
@@ -914,18 +953,28 @@ static int run_group(struct run_cli *c, struct session *ss, size_t per)
 		ss[ti].pg.enabled = !ti && (c->progress > 0 || (c->progress == 0 && isatty(2)));
 		ss[ti].pg.ncases = (unsigned)ss[ti].ncases;
 		for (size_t i = 0; i < per && i < ss[ti].nprepare + ss[ti].ncases; i++)
-			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
+			ss[ti].pg.total += ss[ti].entries[i].job.repeat * (scaling ? (unsigned)c->ntargets : 1);
 	}
-	ret = session_run(&g);
-	for (int ti = 0; ti <= c->ntargets; ti++) {
-		fputs(ti < c->ntargets ? "ssdbench: results in " : "ssdbench: aggregate results in ", stderr);
-		esc_text(stderr, ti < c->ntargets ? ss[ti].dir : g.dir);
-		fputs("/\n", stderr);
+	if (!scaling) {
+		ret = group_session(ss, (unsigned)c->ntargets, 0, NULL);
+		for (int ti = 0; ti < c->ntargets; ti++) {
+			fputs("ssdbench: results in ", stderr);
+			esc_text(stderr, ss[ti].dir);
+			fputs("/\n", stderr);
+		}
+	} else {
+		worst = ret = singles(ss, c->ntargets);
+		for (int k = 2; k <= c->ntargets && ret != EXIT_INTERRUPTED && !ss[0].write_failed; k++) {
+			snprintf(suffix, sizeof(suffix), ", %d drives", k);
+			ret = group_session(ss, (unsigned)k, ss[0].nprepare, suffix);
+			worst = ret > worst ? ret : worst;
+		}
 	}
+	if (ret != EXIT_INTERRUPTED)
+		ret = worst > ret ? worst : ret;
 	if (ret == EXIT_INTERRUPTED && atomic_load(&g_stop) == SESSION_STOP_OUTPUT)
 		cli_error("standard output was closed (its reader went away): stopped, the runs in progress "
 			  "marked interrupted");
-	session_close(&g);
 	return ret;
 }
 
@@ -953,6 +1002,8 @@ static int run_all(struct run_cli *c)
 	}
 	if (check_space(tg, sp, c->ntargets))
 		goto out;
+	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
+		c->parallel = true;
 	if (c->parallel && (check_parallel(c, tg, e, n, per) || distinct_labels(tg, e, (unsigned)c->ntargets, per)))
 		goto out;
 	if (c->dry_run) {

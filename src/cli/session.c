@@ -353,7 +353,7 @@ static int save_aggregate(struct session *g, const struct entry *e, const struct
 	gctx.group_label = g->label;
 	pe.job = m[0].pe.job;
 	pe.job.label[0] = '\0';
-	snprintf(name, sizeof(name), "%.100s @%.50s", e->name, g->label);
+	snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, g->label);
 	ret = run_finish(g, e, &pe, &gctx, agg, 0, "", true, name);
 out:
 	free(names);
@@ -378,7 +378,7 @@ static void name_failed(struct member_run *m, unsigned n, const struct run_group
  */
 static int group_run(struct session *g, struct entry *e, const struct run_context *ctx, struct run_result *agg)
 {
-	size_t idx = (size_t)(e - g->entries);
+	size_t idx = (size_t)(e - g->entries) + g->member_offset;
 	unsigned n = g->nmembers;
 	struct member_run *m = calloc(n, sizeof(*m));
 	struct run_group grp;
@@ -414,7 +414,8 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 	progress_clear(&m[0].s->pg);
 	name_failed(m, n, &grp);
 	for (unsigned i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%.100s @%.50s", e->name, member_label(&m[i]));
+		snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name,
+			 member_label(&m[i]));
 		ret = run_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
 		worst = ret > worst ? ret : worst;
 		m[i].s->pg.done++;
@@ -439,7 +440,13 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 				   .repeat_count = e->job.repeat, .phase = e->prepare ? "prepare" : NULL,
 				   .round = round, .idle_before_ns = e->idle_ns };
 	struct run_result res;
+	char cname[192];
 	int ret;
+
+	if (ctx.case_name && s->case_suffix) {
+		snprintf(cname, sizeof(cname), "%s%s", ctx.case_name, s->case_suffix);
+		ctx.case_name = cname;
+	}
 
 	ret = s->members ? group_run(s, e, &ctx, &res) : run_saved(s, e, &e->job, &ctx, &res, true);
 	s->pg.done++;

@@ -86,4 +86,25 @@ grep -q "refusing to write" "$TMPDIR/guard.err" || fail "the refusal is said: $(
 [[ ! -d $out ]] || assert_eq "$(find "$out" -name '*.json' | wc -l)" 0 "nothing written"
 ok "no result written"
 
+# --- drive-scaling, shrunk: the 1000- and 2000-IOPS devices alone, then both at once ----------------
+out=$TMPDIR/scaling
+assert_exit 0 throttle_run "$cg" timeout 120 "$SSDBENCH" run --profile drive-scaling --set runtime=2s --set ramp=1s \
+	--set span=16m --output "$out" --progress never "${devs[0]}" "${devs[1]}" >/dev/null
+for d in "${devs[0]}" "${devs[1]}"; do
+	n=$(for f in $(result_files "$out"); do [[ $(jget "$f" .target.path) != "$d" ]] || echo "$f"; done | wc -l)
+	assert_eq "$n" 5 "$d: the precondition, 2 cases alone, 2 cases in the group of 2"
+done
+g=$(for f in $(result_files "$out"); do [[ $(jget "$f" '.target.kind + .profile.case') != "grouprand-read-4k, 2 drives" ]] || echo "$f"; done)
+assert_within "$(jget "$g" .results.read.iops)" 3000 2 "drive-scaling: 2 drives at once, 1000 + 2000 IOPS"
+"$SSDBENCH" report "$out" >"$TMPDIR/scaling.txt" || fail "report of drive-scaling failed"
+grep -q '^drive scaling' "$TMPDIR/scaling.txt" || fail "no drive scaling table: $(cat "$TMPDIR/scaling.txt")"
+row=$(grep -E '^rand-read-4k +2 ' "$TMPDIR/scaling.txt") || fail "no row for 2 drives"
+read -r _ n _ _ agg single _ pct _ <<<"$row"
+assert_eq "$n" 2 "the row of 2 drives"
+assert_within "$agg" 3000 2 "its aggregate"
+assert_within "$single" 3000 2 "the sum of the singles (1000 + 2000)"
+assert_within "${pct}" 100 3 "aggregate / sum near 100 %: nothing between these zram devices limits"
+grep -qE '^rand-read-4k +1 ' "$TMPDIR/scaling.txt" || fail "no row for 1 drive"
+grep -qE '^seq-read-128k +2 ' "$TMPDIR/scaling.txt" || fail "no row of seq-read-128k for 2 drives"
+
 pass
