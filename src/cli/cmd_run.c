@@ -875,6 +875,14 @@ static int distinct_labels(struct target *tg, const struct entry *e, unsigned n,
 	return 0;
 }
 
+/* "ssdbench: results in DIR/" on stderr (what: "results", "aggregate results"). */
+static void say_results(const char *what, const char *dir)
+{
+	fprintf(stderr, "ssdbench: %s in ", what);
+	esc_text(stderr, dir);
+	fputs("/\n", stderr);
+}
+
 /* The group's session's target: its members' paths, for the manifest (nothing opens it). */
 static void group_target(const struct session *ss, int n, struct target *gt)
 {
@@ -912,9 +920,7 @@ static int group_session(struct session *ss, unsigned n, size_t offset, const ch
 	if (session_open(&g))
 		return EXIT_USAGE;
 	ret = session_run(&g);
-	fputs("ssdbench: aggregate results in ", stderr);
-	esc_text(stderr, g.dir);
-	fputs("/\n", stderr);
+	say_results("aggregate results", g.dir);
 	session_close(&g);
 	return ret;
 }
@@ -926,9 +932,7 @@ static int singles(struct session *ss, int n)
 
 	for (int ti = 0; ti < n && ret != EXIT_INTERRUPTED && !ss[ti > 0 ? ti - 1 : 0].write_failed; ti++) {
 		ret = session_run(&ss[ti]);
-		fputs("ssdbench: results in ", stderr);
-		esc_text(stderr, ss[ti].dir);
-		fputs("/\n", stderr);
+		say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 	}
 	return ret == EXIT_INTERRUPTED ? ret : worst;
@@ -957,11 +961,8 @@ static int run_group(struct run_cli *c, struct session *ss, size_t per)
 	}
 	if (!scaling) {
 		ret = group_session(ss, (unsigned)c->ntargets, 0, NULL);
-		for (int ti = 0; ti < c->ntargets; ti++) {
-			fputs("ssdbench: results in ", stderr);
-			esc_text(stderr, ss[ti].dir);
-			fputs("/\n", stderr);
-		}
+		for (int ti = 0; ti < c->ntargets; ti++)
+			say_results("results", ss[ti].dir);
 	} else {
 		worst = ret = singles(ss, c->ntargets);
 		for (int k = 2; k <= c->ntargets && ret != EXIT_INTERRUPTED && !ss[0].write_failed; k++) {
@@ -1040,9 +1041,7 @@ static int run_all(struct run_cli *c)
 		for (size_t i = 0; i < n[ti]; i++)
 			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
 		ret = session_run(&ss[ti]);
-		fputs("ssdbench: results in ", stderr);
-		esc_text(stderr, ss[ti].dir);
-		fputs("/\n", stderr);
+		say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 		if (ret == EXIT_INTERRUPTED || ss[ti].write_failed)
 			break;   /* the other targets' results would go to the same full output */
