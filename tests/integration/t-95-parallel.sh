@@ -9,7 +9,7 @@
 # timeout, its result failed with errno 28, the others stopped and failed naming it, the aggregate
 # failed naming it.
 # Then a write guard refusal of one member stops all before any I/O (exit 2, nothing written), and
-# drive-scaling, shrunk, on two devices: the aggregate against the sum of the singles per N.
+# SIGINT gives interrupted results of all, exit 130. And drive-scaling, shrunk, on two devices: the aggregate against the sum of the singles per N.
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq timeout mkswap
@@ -85,6 +85,19 @@ assert_eq "$rc" 2 "a member refused by the write guard stops all before any I/O"
 grep -q "refusing to write" "$TMPDIR/guard.err" || fail "the refusal is said: $(cat "$TMPDIR/guard.err")"
 [[ ! -d $out ]] || assert_eq "$(find "$out" -name '*.json' | wc -l)" 0 "nothing written"
 ok "no result written"
+
+# --- SIGINT: every member and the aggregate interrupted, exit 130 -----------------------------------
+out=$TMPDIR/sigint
+"$SSDBENCH" run --parallel --rw randread --bs 4k --runtime 20s --output "$out" --progress never \
+	"${devs[@]}" >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+assert_eq "$rc" 130 "SIGINT: exit 130"
+assert_eq "$(for f in $(result_files "$out"); do jget "$f" .status; done | sort | uniq -c | tr -s ' ')" \
+	" 4 interrupted" "three members and the aggregate interrupted"
 
 # --- drive-scaling, shrunk: the 1000- and 2000-IOPS devices alone, then both at once ----------------
 out=$TMPDIR/scaling
