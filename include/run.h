@@ -33,8 +33,10 @@ struct health_dev;
  * then waits here until all have; the last to arrive sets the common start and lets all go, so
  * every member's ramp, deadline and time series count from the same instant. A member that ends
  * without an ok result (failed before or while measuring, or interrupted) aborts the group: members
- * still waiting are let go without measuring, members measuring are stopped (within the monitor's
- * 100 ms tick) and marked failed, so nothing waits for a member that will not come.
+ * still waiting are let go without measuring, members filling or measuring are stopped (within the
+ * monitor's 100 ms tick) and marked failed, so nothing waits for a member that will not come. Only the
+ * measured run (run_opts.phase NULL) waits at the barrier; the fill is stopped by an abort too, the
+ * read-back pass of verify=on is not (it checks what was written).
  */
 struct run_group {
 	pthread_mutex_t lock;

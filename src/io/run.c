@@ -525,7 +525,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	if (started) {
 		pthread_barrier_wait(&ctl.ready);
 		ctl.t_start = clock_ns();
-		if (!ret && o->group && group_arrive(o->group, &ctl.t_start, o->stop))
+		/* Only the measured phase (no phase name) starts together. */
+		if (!ret && o->group && !o->phase && group_arrive(o->group, &ctl.t_start, o->stop))
 			atomic_store(&ctl.stop, 1);   /* another member failed first: nothing is measured */
 		ctl.t_ramp_end = ctl.t_start + j->ramp_ns;
 		ctl.t_deadline = j->runtime_ns ? ctl.t_ramp_end + j->runtime_ns : UINT64_MAX;
@@ -548,7 +549,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 			res->status = RUN_INTERRUPTED;
 			snprintf(res->message, sizeof(res->message), "interrupted by a signal");
 		}
-		if (o->group && atomic_load(&o->group->stop) && res->status == RUN_OK) {
+		if (o->group && !o->phase && atomic_load(&o->group->stop) && res->status == RUN_OK) {
 			res->status = RUN_FAILED;
 			snprintf(res->message, sizeof(res->message), "stopped: member %d of the group failed",
 				 o->group->failed);
@@ -596,8 +597,7 @@ static int fill_phase(const struct job *j, struct target *t, const struct engine
 	f.r.span = f.r.io_limit = j->r.fill;
 	f.r.stride = f.bs;
 	fo.phase = "fill";
-	fo.health = NULL;
-	fo.group = NULL;   /* only the measured phase starts together */
+	fo.health = NULL;   /* the group stays: a member failing elsewhere stops the fill too */
 	fr.ts.interval_ns = j->interval_ns;
 	for (int op = 0; op < 2; op++) {
 		if ((ret = hist_init(&fr.op[op].lat))) {

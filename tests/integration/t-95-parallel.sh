@@ -108,7 +108,10 @@ for d in "${devs[0]}" "${devs[1]}"; do
 	assert_eq "$n" 5 "$d: the precondition, 2 cases alone, 2 cases in the group of 2"
 done
 g=$(for f in $(result_files "$out"); do [[ $(jget "$f" '.target.kind + .profile.case') != "grouprand-read-4k, 2 drives" ]] || echo "$f"; done)
-assert_within "$(jget "$g" .results.read.iops)" 3000 2 "drive-scaling: 2 drives at once, 1000 + 2000 IOPS"
+members=$(for f in $(result_files "$out"); do jq -c 'select(.profile.case == "rand-read-4k, 2 drives") |
+	[.target.label, .results.read.iops, .results.timeseries.iops, (.results.stalls // [] | length)]' "$f"; done)
+assert_within "$(jget "$g" .results.read.iops)" 3000 2 \
+	"drive-scaling: 2 drives at once, 1000 + 2000 IOPS (label, IOPS, series, stalls: $(tr '\n' ' ' <<<"$members"))"
 "$SSDBENCH" report "$out" >"$TMPDIR/scaling.txt" || fail "report of drive-scaling failed"
 grep -q '^drive scaling' "$TMPDIR/scaling.txt" || fail "no drive scaling table: $(cat "$TMPDIR/scaling.txt")"
 row=$(grep -E '^rand-read-4k +2 ' "$TMPDIR/scaling.txt") || fail "no row for 2 drives"
