@@ -87,6 +87,9 @@ int session_run(struct session *s);
 
 void session_close(struct session *s);
 
+/* "ssdbench: WHAT in DIR/" on stderr (what: "results", "aggregate results"). */
+void session_say_results(const char *what, const char *dir);
+
 /* Characters other than letters, digits, '.', '-', '_' become '_'. */
 void sanitize_name(const char *in, char *out, size_t len);
 

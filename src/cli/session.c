@@ -20,6 +20,15 @@
 #include "search.h"
 #include "session.h"
 #include "ss.h"
+#include "textesc.h"
+
+/* "ssdbench: results in DIR/" on stderr (what: "results", "aggregate results"). */
+void session_say_results(const char *what, const char *dir)
+{
+	fprintf(stderr, "ssdbench: %s in ", what);
+	esc_text(stderr, dir);
+	fputs("/\n", stderr);
+}
 
 void sanitize_name(const char *in, char *out, size_t len)
 {
