@@ -124,7 +124,9 @@ struct agg {
 
 /*
  * Groups the measured runs of s (prepare jobs and the probes of a latency_target search left out) into cases, by device and job parameters, or
- * by job parameters alone when by_device is false, in the order cases first appear. Runs that failed,
+ * by job parameters alone when by_device is false (then the aggregates of run --parallel are left
+ * out where any other run is there: they would count their members' I/O twice), in the order cases
+ * first appear. Runs that failed,
  * were interrupted or completed no I/O are counted (nfailed, nempty), never measured. Where a profile
  * ran rounds, a case counts only its last `window` rounds (the steady-state window of SNIA PTS:
  * results.steady_state.window of the tracked case, else 5). Returns 0, -ENOMEM, or -EOVERFLOW when

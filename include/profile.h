@@ -19,6 +19,13 @@ struct profile_rounds {
 	unsigned window;
 };
 
+/* A profile's "parallel": how its targets run (docs/profiles.md, "Many targets at once"). */
+enum profile_parallel {
+	PROFILE_SERIAL,            /* absent: one target after another (run --parallel: all at once) */
+	PROFILE_PARALLEL,          /* "all": every case on all targets at once, as run --parallel */
+	PROFILE_SCALING,           /* "scaling": each target alone, then the first 2, 3, ... N at once */
+};
+
 struct profile {
 	char path[PATH_MAX];
 	char *name, *description, *source, *notes;
@@ -28,6 +35,7 @@ struct profile {
 	size_t nprepare;
 	struct profile_rounds rounds;
 	json_t *report;            /* the report hint as written, or NULL */
+	enum profile_parallel parallel;
 };
 
 /*

@@ -241,6 +241,18 @@ size_t report_temperature_points(const struct rs_run *run, double *x, double *y,
 
 /* rchart.table of a latency-versus-load chart (report_charts): it belongs to no table. */
 #define REPORT_CHART_SEARCH ((size_t)-1)
+/* Whether a case is the aggregate of a parallel group (run --parallel; report_group.c). */
+bool report_has_groups(const struct report *r);
+/*
+ * Per group case: its members' rates (one more than 20 % below the members' mean flagged), their sum,
+ * the aggregate and its stonewall rate: text, markdown or csv (nothing for other formats).
+ */
+int report_groups_write(FILE *f, const struct report *r, enum report_format fmt);
+/* The "groups" array of --format json: those rows as objects. New reference, or NULL. */
+json_t *report_groups_json(const struct report *r);
+/* The HTML section (id "groups"). */
+void report_groups_html(FILE *f, const struct report *r);
+
 /* Whether a case holds results.search (a latency_target search). */
 bool report_has_search(const struct report *r);
 /* The probes of every search, and their answer: text, markdown or csv (nothing for other formats). */

@@ -18,6 +18,17 @@
 #define RESULT_SCHEMA_VERSION 1
 #define MANIFEST_SCHEMA "ssdbench-manifest"
 
+/* A member of a group, as an aggregate result's target.members lists it. */
+struct group_member {
+	const char *path;
+	const char *host;        /* the host it ran on */
+	int rank;                /* its index in the group (run --parallel), or its MPI rank */
+	const char *label;
+	uint64_t size;           /* the member's target size, bytes */
+	unsigned lbs, pbs;
+	double price;            /* < 0: unknown */
+};
+
 /* Where a run sits in an invocation (profile name and case, or NULL for a plain job). */
 struct run_context {
 	const char *command_line;
@@ -33,8 +44,17 @@ struct run_context {
 	const char *search_final;      /* what the final result measured: "confirm" or "peak" */
 	const char *search_probe;      /* a probe's kind, "peak" (closed loop) or "probe"; NULL otherwise */
 	unsigned search_index;         /* the probe's 1-based index in results.search.probes, 0 for the peak */
+	/* An aggregate result (target.kind "group"): its members in order, and its label ("group(3)"). */
+	const struct group_member *members;
+	unsigned nmembers;
+	const char *group_label;
 };
 
+/*
+ * Builds the result object of one run. With ctx->members, an aggregate: t is not read (it may be
+ * NULL) and target describes the group (kind "group", members, sizes and prices added), and
+ * results.stonewall comes from res->stonewall.
+ */
 /* Builds the result object of one run. Returns a new reference, or NULL on allocation failure. */
 json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
 		     const struct run_context *ctx);

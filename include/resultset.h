@@ -80,6 +80,16 @@ struct rs_drive {
 	unsigned width, max_width;       /* 0 for null */
 };
 
+/* An aggregate result of run --parallel (target.kind "group"): its members and results.stonewall. */
+struct rs_group {
+	unsigned nmembers;        /* 0: not an aggregate */
+	char **labels;            /* owned: each member's label, in order */
+	char **paths;             /* owned: each member's path */
+	bool stonewall;           /* results.stonewall is there: the fields below hold it */
+	uint64_t first_done_ns, last_done_ns;
+	double sw_iops, sw_bw;    /* the aggregate rate up to the first member's end */
+};
+
 struct rs_run {
 	char *path;               /* the file it came from */
 	json_t *root;             /* the whole document (owned); the pointers below borrow from it */
@@ -110,6 +120,7 @@ struct rs_run {
 	struct rs_health health;  /* the top-level health; present false without it */
 	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
+	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
 };

@@ -50,6 +50,15 @@ struct session {
 	bool verify_only;
 	struct vmap *vmap;
 	uint8_t vmode;               /* enum vmode (worker.h) */
+	/*
+	 * run --parallel: this is the group's session (its directory and manifest hold the aggregate
+	 * results; t describes the group, label is "group(N)"); each entry runs on all nmembers member
+	 * sessions at once, entry i being members[k].entries[i]. NULL for a session of one target.
+	 */
+	struct session *members;
+	unsigned nmembers;
+	size_t member_offset;        /* entry i of this session is entry member_offset + i of each member */
+	const char *case_suffix;     /* appended to every case name this session records (", 2 drives"), or NULL */
 
 	/* Filled while running. */
 	char dir[4096];
@@ -77,6 +86,9 @@ int session_open(struct session *s);
 int session_run(struct session *s);
 
 void session_close(struct session *s);
+
+/* "ssdbench: WHAT in DIR/" on stderr (what: "results", "aggregate results"). */
+void session_say_results(const char *what, const char *dir);
 
 /* Characters other than letters, digits, '.', '-', '_' become '_'. */
 void sanitize_name(const char *in, char *out, size_t len);

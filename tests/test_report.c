@@ -510,6 +510,49 @@ static char *render(const struct report *r, enum report_format fmt)
 	return buf;
 }
 
+/* run --parallel: members A, B, C at 1000, 2000, 3000 IOPS and their aggregate group(3). */
+static void test_report_parallel_group_flags_the_member_far_below_the_mean(void **state)
+{
+	struct doc_spec m[3] = { read_spec("A", 1000), read_spec("B", 2000), read_spec("C", 3000) };
+	struct doc_spec g = read_spec("group(3)", 6000);
+	struct report_opts o = { .no_hint = true };
+	struct rs_set set;
+	struct report r;
+	json_t *doc, *t;
+	char *text, *line;
+
+	(void)state;
+	rs_init(&set);
+	for (int i = 0; i < 3; i++)
+		add(&set, &m[i]);
+	doc = doc_new(&g);
+	t = json_object_get(doc, "target");
+	json_object_set_new(t, "kind", json_string("group"));
+	json_object_set_new(t, "members", json_pack("[{s:s, s:s, s:i, s:s}, {s:s, s:s, s:i, s:s}, {s:s, s:s, s:i, s:s}]",
+						    "path", "/dev/a", "host", "h", "rank", 0, "label", "A",
+						    "path", "/dev/b", "host", "h", "rank", 1, "label", "B",
+						    "path", "/dev/c", "host", "h", "rank", 2, "label", "C"));
+	add_doc(&set, doc);
+	build(&r, &set, &o);
+	assert_true(report_has_groups(&r));
+	text = render(&r, RF_TEXT);
+	assert_non_null(strstr(text, "parallel groups"));
+	/* A at 1000 is 50 % below the mean of 2000: flagged; B (at it) and C (above) are not. */
+	assert_non_null(line = strstr(text, "group(3)  A "));
+	assert_non_null(strstr(line, "-50.0 %  far below"));
+	assert_non_null(line = strstr(text, "group(3)  B "));
+	assert_null(strstr(strtok(line, "\n"), "far below"));
+	free(text);
+	text = render(&r, RF_TEXT);
+	assert_non_null(line = strstr(text, "sum of members"));
+	assert_non_null(strstr(strtok(line, "\n"), "6000"));
+	assert_non_null(line = strstr(line + strlen(line) + 1, "group(3)"));
+	assert_non_null(strstr(strtok(line, "\n"), "100.0 % of sum"));
+	free(text);
+	report_release(&r);
+	rs_release(&set);
+}
+
 static size_t lines_of(const char *s)
 {
 	size_t n = 0;
@@ -1216,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_report_mean_sd_uses_the_precision_of_the_mean),
 		cmocka_unit_test(test_report_scale_and_unit_of_each_metric),
 		cmocka_unit_test(test_report_has_a_table_per_pattern_of_sizes_by_devices),
+		cmocka_unit_test(test_report_parallel_group_flags_the_member_far_below_the_mean),
 		cmocka_unit_test(test_report_latency_tables_are_in_microseconds),
 		cmocka_unit_test(test_report_open_loop_shows_response_times_beside_service_times),
 		cmocka_unit_test(test_report_open_loop_twins_the_hints_latency_metrics),

@@ -20,6 +20,7 @@
 #include "health_dev.h"
 #include "journal.h"
 #include "output.h"
+#include "parallel.h"
 #include "plan.h"
 #include "profile.h"
 #include "result.h"
@@ -40,6 +41,7 @@ enum {
 	OPT_PROFILE,
 	OPT_DRY_RUN,
 	OPT_IDLE_SCALE,
+	OPT_PARALLEL,
 };
 
 struct run_cli {
@@ -55,6 +57,7 @@ struct run_cli {
 	int progress;            /* -1 never, 0 auto, 1 always */
 	bool force;
 	bool continue_on_error;
+	bool parallel;           /* --parallel: every case on all targets at once */
 	char **targets;
 	int ntargets;
 	char *cmdline;
@@ -121,6 +124,7 @@ static struct option *build_options(void)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
+		{ "parallel", no_argument, NULL, OPT_PARALLEL },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -205,6 +209,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_SET: ret = set_kv(c, optarg); break;
 		case OPT_PROFILE: c->profile_arg = optarg; break;
 		case OPT_DRY_RUN: c->dry_run = true; break;
+		case OPT_PARALLEL: c->parallel = true; break;
 		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
@@ -831,6 +836,11 @@ static int run_all(struct run_cli *c)
 	}
 	if (check_space(tg, sp, c->ntargets))
 		goto out;
+	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
+		c->parallel = true;
+	if (c->parallel && (parallel_check(tg, e, n, c->ntargets, per) ||
+			    parallel_labels(tg, e, (unsigned)c->ntargets, per)))
+		goto out;
 	if (c->dry_run) {
 		for (ti = 0; ti < c->ntargets; ti++)
 			dry_run_target(c, &tg[ti], e + (size_t)ti * per, n[ti]);
@@ -854,6 +864,11 @@ static int run_all(struct run_cli *c)
 		if (session_open(s))
 			goto out;
 	}
+	if (c->parallel) {
+		ret = parallel_run(ss, c->ntargets, per, c->have_profile && c->prof.parallel == PROFILE_SCALING,
+				   c->json, c->progress);
+		goto out;
+	}
 	cli_install_signals();
 	if (!c->json)
 		summary_header(stdout);
@@ -861,9 +876,7 @@ static int run_all(struct run_cli *c)
 		for (size_t i = 0; i < n[ti]; i++)
 			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
 		ret = session_run(&ss[ti]);
-		fputs("ssdbench: results in ", stderr);
-		esc_text(stderr, ss[ti].dir);
-		fputs("/\n", stderr);
+		session_say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 		if (ret == EXIT_INTERRUPTED || ss[ti].write_failed)
 			break;   /* the other targets' results would go to the same full output */

@@ -457,7 +457,7 @@ static int load_text(struct loader *l, json_t *root, const char *key, bool requi
 static int check_top(struct loader *l, json_t *root, struct profile *p)
 {
 	static const char *const keys[] = { "name", "description", "source", "notes", "defaults",
-					    "prepare", "matrix", "rounds", "report" };
+					    "prepare", "matrix", "rounds", "report", "parallel" };
 	const char *key, *base = strrchr(l->path, '/');
 	json_t *v;
 	size_t n;
@@ -471,8 +471,12 @@ static int check_top(struct loader *l, json_t *root, struct profile *p)
 			;
 		if (i == sizeof(keys) / sizeof(keys[0]))
 			return lerr(l, key, "unknown key (name, description, source, notes, defaults, "
-				    "prepare, matrix, rounds, report)");
+				    "prepare, matrix, rounds, report, parallel)");
 	}
+	v = json_object_get(root, "parallel");
+	if (v && (!json_is_string(v) || (strcmp(json_string_value(v), "all") && strcmp(json_string_value(v), "scaling"))))
+		return lerr(l, "parallel", "expected \"all\" or \"scaling\"");
+	p->parallel = !v ? PROFILE_SERIAL : !strcmp(json_string_value(v), "all") ? PROFILE_PARALLEL : PROFILE_SCALING;
 	if (load_text(l, root, "name", true, &p->name) || load_text(l, root, "description", true, &p->description) ||
 	    load_text(l, root, "source", true, &p->source) || load_text(l, root, "notes", false, &p->notes))
 		return -EINVAL;

@@ -86,7 +86,7 @@ static int fleet_row(struct cmp *c, struct cmp_row *row, double *vb, double *vc)
 	 */
 	if (!fleet_mw_can_reject(nc, nb, CMP_FLEET_ALPHA)) {
 		row->verdict = cmp_fleet_judge(&row->m, row->change, 0, c->opts.threshold, row->gated);
-		if (row->verdict != CV_OK)
+		if (row->verdict != CV_OK && row->gated)
 			snprintf(row->why, sizeof(row->why), "%zu against %zu drives: too few for the rank test to "
 				 "reach p < %g, so the threshold alone decides", nc, nb, CMP_FLEET_ALPHA);
 		return 0;

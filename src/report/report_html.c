@@ -982,6 +982,8 @@ int report_write_html(FILE *f, const struct report *r)
 		fputs("<li><a href=\"#health\">Drive health</a></li>\n", f);
 	if (report_has_search(r))
 		fputs("<li><a href=\"#search\">Latency target search</a></li>\n", f);
+	if (report_has_groups(r))
+		fputs("<li><a href=\"#groups\">Parallel groups</a></li>\n", f);
 	if (r->nprices)
 		fputs("<li><a href=\"#price\">Price per performance</a></li>\n", f);
 	fputs("</ol></nav>\n", f);
@@ -993,6 +995,8 @@ int report_write_html(FILE *f, const struct report *r)
 		report_health_html(f, r);
 	if (report_has_search(r))
 		report_search_html(f, r);
+	if (report_has_groups(r))
+		report_groups_html(f, r);
 	if (r->nprices)
 		html_prices(f, r);
 	fprintf(f, "<footer><p>ssdbench %s</p></footer>\n</body>\n</html>\n", SSDBENCH_VERSION);

@@ -423,6 +423,7 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
+		report_groups_write(f, r, fmt);
 		if (r->nprices)
 			text_prices(f, r);
 		break;
@@ -435,6 +436,7 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
+		report_groups_write(f, r, fmt);
 		if (r->nprices)
 			md_prices(f, r);
 		break;
@@ -443,6 +445,7 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
+		report_groups_write(f, r, fmt);
 		break;
 	case RF_JSON: {
 		json_t *o = report_json(r);
@@ -620,5 +623,7 @@ json_t *report_json(const struct report *r)
 		json_object_set_new(o, "health", report_health_json(r));
 	if (report_has_search(r))
 		json_object_set_new(o, "searches", report_search_json(r));
+	if (report_has_groups(r))
+		json_object_set_new(o, "groups", report_groups_json(r));
 	return o;
 }

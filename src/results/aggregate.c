@@ -277,10 +277,19 @@ int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, 
 	size_t cap = 0;
 	int ret = 0;
 
+	bool singles = false;
+
 	a->cases = NULL;
 	a->n = 0;
+	/*
+	 * Across devices, an aggregate of run --parallel would pool with the runs of its own members,
+	 * counting their I/O twice: where the members are there, the aggregates are left out.
+	 */
+	for (size_t i = 0; i < s->n && !by_device; i++)
+		singles |= measures(&s->runs[i]) && !s->runs[i].group.nmembers;
 	for (size_t i = 0; i < s->n && !ret; i++)
-		if (measures(&s->runs[i]) && add_run(a, &cap, &s->runs[i], by_device)) {
+		if (measures(&s->runs[i]) && !(singles && s->runs[i].group.nmembers) &&
+		    add_run(a, &cap, &s->runs[i], by_device)) {
 			snprintf(err, errlen, "out of memory");
 			ret = -ENOMEM;
 		}

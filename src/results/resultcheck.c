@@ -69,7 +69,7 @@ static const char *const v_schema[] = { "ssdbench-result", NULL };
 static const char *const v_tool[] = { "ssdbench", NULL };
 static const char *const v_status[] = { "ok", "interrupted", "failed", NULL };
 static const char *const v_error_op[] = { "read", "write", "trim", "fsync", "open", "setup", NULL };
-static const char *const v_kind[] = { "block", "file", "char", "none", NULL };
+static const char *const v_kind[] = { "block", "file", "char", "none", "group", NULL };
 static const char *const v_phase[] = { "measure", "prepare", NULL };
 static const char *const v_rw[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
@@ -117,6 +117,11 @@ static const struct field pcie_fields[] = {
 	MIN("speed_gts", T_NUM | T_NULL, 0), MIN("width", T_INT | T_NULL, 1),
 	MIN("max_speed_gts", T_NUM | T_NULL, 0), MIN("max_width", T_INT | T_NULL, 1), END
 };
+/* target.members of an aggregate result (kind "group"). */
+static const struct field member_fields[] = {
+	NONEMPTY("path"), ANY("host", T_STR), MIN("rank", T_INT, 0), NONEMPTY("label"), END
+};
+static const struct field member_item = OBJECT(NULL, T_OBJ, member_fields);
 static const struct field target_fields[] = {
 	NONEMPTY("path"), ONE_OF("kind", v_kind), MIN("size", T_INT | T_NULL, 0),
 	MIN("logical_block_size", T_INT | T_NULL, 512), MIN("physical_block_size", T_INT | T_NULL, 512),
@@ -125,7 +130,8 @@ static const struct field target_fields[] = {
 	ANY("scheduler", T_STR | T_NULL), ANY("device", T_STR | T_NULL), NONEMPTY("label"),
 	MIN("price", T_NUM | T_NULL, 0),
 	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
-	OPT("nvme", T_OBJ, .fields = nvme_fields), OPT("pcie", T_OBJ, .fields = pcie_fields), END
+	OPT("nvme", T_OBJ, .fields = nvme_fields), OPT("pcie", T_OBJ, .fields = pcie_fields),
+	OPT("members", T_ARR, .items = &member_item), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
@@ -261,6 +267,11 @@ static const struct field search_mark_fields[] = {
 	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END
 };
 
+/* results.stonewall of an aggregate result. */
+static const struct field stonewall_fields[] = {
+	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
+	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
+};
 static const struct field results_fields[] = {
 	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
 	OBJECT("total", T_OBJ, op_fields), MIN("runtime_ns", T_INT, 0),
@@ -268,7 +279,8 @@ static const struct field results_fields[] = {
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
-	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL), END
+	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL),
+	OPT("stonewall", T_OBJ, .fields = stonewall_fields), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -324,8 +336,8 @@ static const char *const v_ok[] = { "ok", NULL };
 static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
 static const char *const v_null_engine[] = { "null", NULL };
 static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", "io_uring_cmd", NULL };
-static const char *const v_none[] = { "none", NULL };
-static const char *const v_real_kind[] = { "block", "file", "char", NULL };
+static const char *const v_none[] = { "none", "group", NULL };
+static const char *const v_real_kind[] = { "block", "file", "char", "group", NULL };
 static const char *const v_read_rw[] = { "read", "randread", "stride-read", NULL };
 static const char *const v_write_rw[] = { "write", "randwrite", "stride-write", NULL };
 static const char *const v_psync[] = { "psync", NULL };

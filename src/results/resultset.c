@@ -34,6 +34,12 @@ static void run_release(struct rs_run *r)
 		hist_release(&r->op[d].lat);
 		hist_release(&r->op[d].resp);
 	}
+	for (unsigned i = 0; i < r->group.nmembers; i++) {
+		free(r->group.labels[i]);
+		free(r->group.paths[i]);
+	}
+	free(r->group.labels);
+	free(r->group.paths);
 	json_decref(r->root);
 	free(r->path);
 	free(r->key);
@@ -538,6 +544,38 @@ bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t
  * Checks the document (the version, then everything schema_version 1 says, then what the schema
  * cannot say) and fills r from it.
  */
+/* target.members and results.stonewall of an aggregate result, into owned fields. 0 or -ENOMEM. */
+static int load_group(struct rs_group *g, const json_t *target, const json_t *res)
+{
+	const json_t *members = json_object_get(target, "members"), *sw = json_object_get(res, "stonewall");
+	size_t n = json_array_size(members);
+
+	if (sw) {
+		g->stonewall = true;
+		g->first_done_ns = (uint64_t)json_integer_value(json_object_get(sw, "first_done_ns"));
+		g->last_done_ns = (uint64_t)json_integer_value(json_object_get(sw, "last_done_ns"));
+		g->sw_iops = json_number_value(json_object_get(sw, "iops"));
+		g->sw_bw = json_number_value(json_object_get(sw, "bw_bytes"));
+	}
+	if (!n)
+		return 0;
+	g->labels = calloc(n, sizeof(*g->labels));
+	g->paths = calloc(n, sizeof(*g->paths));
+	if (!g->labels || !g->paths)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++, g->nmembers++) {
+		const json_t *m = json_array_get(members, i);
+
+		g->labels[i] = strdup(json_string_value(json_object_get(m, "label")));
+		g->paths[i] = strdup(json_string_value(json_object_get(m, "path")));
+		if (!g->labels[i] || !g->paths[i]) {
+			g->nmembers++;   /* freed with the others */
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int fill_run(struct rs_run *r, char *err, size_t errlen)
 {
 	json_t *root = r->root, *res, *v;
@@ -598,6 +636,10 @@ static int fill_run(struct rs_run *r, char *err, size_t errlen)
 	load_sched(r, json_object_get(res, "schedule"));
 	load_search(r, res);
 	load_health(r, json_object_get(root, "health"));
+	if (load_group(&r->group, t, res)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	r->key = case_key(r->job, r->profile && !r->prepare ? r->case_name : NULL);
 	return r->key ? 0 : -ENOMEM;
 }
