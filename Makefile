@@ -254,4 +254,4 @@ fuzz-replay: $(FUZZ_BINS)
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz regressions failed:$$failed"; exit 1; fi
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build $(BUILD) -name '*.d' 2>/dev/null | sort -u)
