@@ -351,7 +351,15 @@ static int group_arrive(struct run_group *g, uint64_t *t_start, const atomic_int
 
 	pthread_mutex_lock(&g->lock);
 	if (++g->arrived == g->n) {
-		g->t_start = clock_ns();
+		if (g->sync) {
+			g->synced = true;
+			if (g->sync(g->sync_ctx)) {
+				if (g->failed < 0)
+					g->failed = 0;
+				atomic_store(&g->stop, 1);
+			}
+		}
+		g->t_start = clock_ns();   /* after the other processes' barrier: the common start */
 		pthread_cond_broadcast(&g->cond);
 	}
 	while (g->arrived < g->n && !atomic_load(&g->stop) && !(ext_stop && atomic_load(ext_stop))) {
