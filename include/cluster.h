@@ -31,10 +31,20 @@ struct cluster {
 	int (*gather)(struct cluster *cl, const void *buf, size_t len, char **all, size_t *lens);
 	/* Ends every rank at once (MPI_Abort) after printing why: a rank that cannot go on. */
 	void (*abort)(struct cluster *cl, const char *why);
+	/*
+	 * --stonewall, between the barrier and the end of a measured phase that all ranks began:
+	 * done tells every other rank this one's phase ended (non-blocking); peer_done says whether
+	 * another rank's has (polled, never blocks); drain, after the run, takes the notices of every
+	 * other rank (blocking until all came) and completes this one's sends.
+	 */
+	void (*done)(struct cluster *cl);
+	bool (*peer_done)(struct cluster *cl);
+	void (*drain)(struct cluster *cl);
 
 	/* The CLI's. */
 	atomic_int stop;             /* agreed by all ranks after each run: the sessions' stop flag */
 	const char *templ;           /* the target template as given */
+	bool stonewall;              /* --stonewall */
 };
 
 /*

@@ -53,7 +53,14 @@ struct run_group {
 	 */
 	int (*sync)(void *ctx);
 	void *sync_ctx;
-	bool synced;
+	bool synced, sync_ok;               /* sync was called; it returned 0 */
+	/*
+	 * Stonewalling across processes (NULL: none), with sync_ctx, for a measured phase that sync let
+	 * start: the monitor stops this member's run when peer_done says another process's member has
+	 * ended its phase (polled every tick, at most 100 ms), and calls done when this member's ends.
+	 */
+	bool (*peer_done)(void *ctx);
+	void (*done)(void *ctx);
 };
 
 /* A group of n members, for one run of a case each. */

@@ -62,6 +62,8 @@ static const char usage_run_tail[] =
 	"                              is prepared): a result per target and an aggregate per case\n"
 	"                              (target.kind group; docs/result-format.md); a member that fails\n"
 	"                              stops the others\n"
+	"      --stonewall             ssdbench-mpi only (docs/mpi.md): every rank stops when the\n"
+	"                              first one has done its share (io-limit), as IOR's stonewalling\n"
 	"  -h, --help                  this help\n"
 	"\n"
 	"Refused before anything starts (exit 2): O_DIRECT or trim that the file's filesystem cannot\n"

@@ -274,6 +274,20 @@ out:
 	return worst;
 }
 
+static bool cluster_peer_done(void *ctx)
+{
+	struct cluster *cl = ctx;
+
+	return cl->peer_done(cl);
+}
+
+static void cluster_done(void *ctx)
+{
+	struct cluster *cl = ctx;
+
+	cl->done(cl);
+}
+
 int cluster_run(struct session *s, struct entry *e, const struct run_context *ctx, struct run_result *agg)
 {
 	struct cluster *cl = s->cluster;
@@ -293,6 +307,10 @@ int cluster_run(struct session *s, struct entry *e, const struct run_context *ct
 	run_group_init(&grp, 1);
 	grp.sync = cluster_sync;
 	grp.sync_ctx = cl;
+	if (cl->stonewall) {
+		grp.peer_done = cluster_peer_done;
+		grp.done = cluster_done;
+	}
 	o.stop = cli_stop_flag();      /* this rank's signal; s->stop is what all ranks agreed */
 	o.group = e->prepare ? NULL : &grp;
 	if (cl->rank)
@@ -303,6 +321,8 @@ int cluster_run(struct session *s, struct entry *e, const struct run_context *ct
 	/* A run that ended before the barrier still takes part in it: the others are told not to measure. */
 	if (!e->prepare && !grp.synced)
 		cl->reduce(cl, 0, false);
+	if (cl->stonewall && grp.sync_ok)
+		cl->drain(cl);   /* every rank measured and said when it was done */
 	if (grp.synced && grp.failed >= 0 && res.status == RUN_FAILED && !strncmp(res.message, "stopped: member ", 16))
 		snprintf(res.message, sizeof(res.message), "stopped: another rank could not start measuring");
 	origin = grp.t_start + e->job.ramp_ns;

@@ -44,6 +44,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_IDLE_SCALE,
 	OPT_PARALLEL,
+	OPT_STONEWALL,
 };
 
 struct run_cli {
@@ -60,6 +61,7 @@ struct run_cli {
 	bool force;
 	bool continue_on_error;
 	bool parallel;           /* --parallel: every case on all targets at once */
+	bool stonewall;          /* --stonewall (ssdbench-mpi): every rank stops when the first is done */
 	char **targets;
 	int ntargets;
 	char *cmdline;
@@ -134,6 +136,7 @@ static struct option *build_options(void)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
 		{ "parallel", no_argument, NULL, OPT_PARALLEL },
+		{ "stonewall", no_argument, NULL, OPT_STONEWALL },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -219,6 +222,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_PROFILE: c->profile_arg = optarg; break;
 		case OPT_DRY_RUN: c->dry_run = true; break;
 		case OPT_PARALLEL: c->parallel = true; break;
+		case OPT_STONEWALL: c->stonewall = true; break;
 		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
@@ -873,6 +877,7 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 	int ok = 1, ret;
 
 	snprintf(s.label, sizeof(s.label), "mpi(%d)", cl->size);
+	cl->stonewall = c->stonewall;
 	if (!cl->rank) {
 		/* The directory and manifest name the group: the template and mpi(N). */
 		memset(&gt, 0, sizeof(gt));
@@ -962,6 +967,10 @@ static int run_all(struct run_cli *c)
 	}
 	if (check_space(tg, sp, c->ntargets))
 		goto out;
+	if (c->stonewall && !c->cluster) {
+		cli_error("--stonewall is for ssdbench-mpi (docs/mpi.md): run --parallel stops no member early");
+		goto out;
+	}
 	if (c->cluster && (cluster_refuse(c, e, n[0]) || (!c->dry_run && claim_targets(tg, 1)) || agree(c, true)))
 		goto out;
 	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)

@@ -6,6 +6,7 @@
 #   - each rank's result within 2 % of its limit, the aggregate (target.kind group, members the
 #     ranks) within 2 % of 6000; its ios and its histogram's count the sum of the ranks' ios; one
 #     directory, one manifest listing every rank's result and the aggregate; all valid;
+#   - --stonewall: every rank stops when the fastest has done its share (io-limit);
 #   - a rank given a bad target (rank 2's template resolving to a missing /dev path) stops all ranks
 #     with exit 2 before any I/O: its message on rank 0's stderr, no result, the devices untouched;
 #   - a rank that fails mid-run (ENOSPC on the tiny-tmpfs loop device) fails the run cleanly: exit 1,
@@ -61,7 +62,8 @@ sum=0
 for r in 0 1 2; do
 	f=$(for f in "${files[@]}"; do [[ $(jget "$f" .target.path) != "$TMPDIR/dev/rank$r" ]] || echo "$f"; done)
 	[[ -n $f ]] || fail "no result of rank $r"
-	assert_within "$(jget "$f" .results.read.iops)" $(((r + 1) * 1000)) 2 "rank $r held at $(((r + 1) * 1000)) IOPS"
+	assert_within "$(jget "$f" .results.read.iops)" $(((r + 1) * 1000)) 2 \
+		"rank $r held at $(((r + 1) * 1000)) IOPS ($(jq -c '[.status, .message, .results.runtime_ns, (.results.stalls // [] | length)]' "$f"))"
 	sum=$((sum + $(jget "$f" .results.read.ios)))
 done
 assert_within "$(jget "$agg" .results.read.iops)" 6000 2 "aggregate at 6000 IOPS"
@@ -75,6 +77,27 @@ schema_valid "${files[@]}"
 "$SSDBENCH" report "$out" >"$TMPDIR/report.txt" || fail "report failed"
 grep -q 'mpi(3)' "$TMPDIR/report.txt" || fail "report shows no mpi(3)"
 ok "report shows the group"
+
+# --- --stonewall: 12 MiB of 4k reads each; rank 2 (3000 IOPS) is done after about 1 s, and stops the
+# others there (they would need 3 s and 1.5 s) -------------------------------------------------------
+out=$TMPDIR/stonewall
+assert_exit 0 throttle_run "$cg" timeout 90 "${mpirun_3[@]}" "$MPI" run --stonewall --rw randread --bs 4k --qd 4 \
+	--io-limit 12m --output "$out" --progress never "$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/stonewall.err"
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 4 "three rank results and one aggregate"
+for f in "${files[@]}"; do
+	case $(jget "$f" .target.path) in
+	"$TMPDIR/dev/rank2") assert_eq "$(jget "$f" .results.read.ios)" 3072 "rank 2 did its whole share" ;;
+	"$TMPDIR/dev/rank"[01])
+		assert_le "$(jget "$f" .results.runtime_ns)" 1400000000 "$(jget "$f" .target.path): stopped near rank 2's end"
+		assert_le "$(jget "$f" .results.read.ios)" 2900 "$(jget "$f" .target.path): short of its share" ;;
+	*)
+		assert_within "$(jget "$f" .results.stonewall.first_done_ns)" 1024000000 10 "stonewall: the first done at 3072 / 3000 s"
+		assert_le "$(jget "$f" .results.stonewall.last_done_ns)" 1400000000 "stonewall: the last done within the monitor's tick or so"
+		assert_within "$(jget "$f" .results.stonewall.iops)" 6000 3 "stonewall: the aggregate rate up to the first end" ;;
+	esac
+	assert_eq "$(jget "$f" .status)" ok "$(jget "$f" .target.path): stonewalled is ok"
+done
 
 # --- rank 2's target is missing: every rank stops before any I/O, exit 2 ----------------------------
 for d in "${devs[@]}"; do
