@@ -42,7 +42,8 @@ else
 Q := @
 endif
 
-SRCS     := $(sort $(shell find src -name '*.c'))
+# src/mpi/ is ssdbench-mpi's alone (`make mpi`, with the MPI compiler wrapper): never in the plain build.
+SRCS     := $(sort $(shell find src -name '*.c' -not -path 'src/mpi/*'))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 BIN      := ssdbench
@@ -50,7 +51,7 @@ ifneq ($(SANITIZE),)
 BIN      := $(BUILD)/ssdbench
 endif
 
-.PHONY: all check layers unit integration sanitize run deps clean install uninstall man deb bench check-vm
+.PHONY: all check layers unit integration sanitize run deps clean install uninstall man deb bench check-vm mpi
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(BUILD)/libssdbench.a
@@ -96,6 +97,26 @@ FORCE:
 
 deps:
 	@scripts/install-deps.sh
+
+# ssdbench-mpi (docs/mpi.md): `ssdbench run` on every rank of an MPI job, built with the MPI
+# implementation's compiler wrapper (MPICC, default mpicc: Open MPI's from `scripts/install-deps.sh
+# --mpi`) from src/mpi/ and the same library as ssdbench. Not part of `all`: ssdbench never needs MPI.
+MPICC   ?= mpicc
+MPI_BIN := ssdbench-mpi
+ifneq ($(SANITIZE),)
+MPI_BIN := $(BUILD)/ssdbench-mpi
+endif
+mpi: $(MPI_BIN)
+
+$(MPI_BIN): $(BUILD)/mpi/mpi_main.o $(BUILD)/libssdbench.a
+	@echo "  LD      $@"
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(@D)
+	@command -v $(MPICC) >/dev/null || { echo "make mpi: no $(MPICC); run scripts/install-deps.sh --mpi" >&2; exit 1; }
+	@echo "  MPICC   $<"
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The unit tests (cmocka, one binary per module), then the integration tests against the real binary.
 unit: $(TESTS)
@@ -170,7 +191,7 @@ deb:
 	$(Q)scripts/build-deb.sh $(DEBDIR)
 
 clean:
-	rm -rf build ssdbench
+	rm -rf build ssdbench ssdbench-mpi
 
 # Fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang, ASan and UBSan into build/fuzz
 # (its own objects of src/*.c, not the normal build). `make fuzz` runs each target FUZZ_SECONDS on a

@@ -45,6 +45,22 @@ struct run_group {
 	int failed;                         /* the first member that aborted the group, -1 while none has */
 	uint64_t t_start;                   /* CLOCK_MONOTONIC ns: the common start (before the ramp) */
 	atomic_int stop;                    /* the group was aborted */
+	/*
+	 * ssdbench-mpi: the members of other processes. The last member to arrive calls sync, which
+	 * returns once every process's member has arrived (MPI: an allreduce, the barrier), 0 when all
+	 * are ready to measure, nonzero when one is not (the group is then aborted); synced says it was
+	 * called (a run that ends before the barrier leaves that to its caller). NULL: one process.
+	 */
+	int (*sync)(void *ctx);
+	void *sync_ctx;
+	bool synced, sync_ok;               /* sync was called; it returned 0 */
+	/*
+	 * Stonewalling across processes (NULL: none), with sync_ctx, for a measured phase that sync let
+	 * start: the monitor stops this member's run when peer_done says another process's member has
+	 * ended its phase (polled every tick, at most 100 ms), and calls done when this member's ends.
+	 */
+	bool (*peer_done)(void *ctx);
+	void (*done)(void *ctx);
 };
 
 /* A group of n members, for one run of a case each. */

@@ -62,6 +62,8 @@ static const char usage_run_tail[] =
 	"                              is prepared): a result per target and an aggregate per case\n"
 	"                              (target.kind group; docs/result-format.md); a member that fails\n"
 	"                              stops the others\n"
+	"      --stonewall             ssdbench-mpi only (docs/mpi.md): every rank stops when the\n"
+	"                              first one has done its share (io-limit), as IOR's stonewalling\n"
 	"  -h, --help                  this help\n"
 	"\n"
 	"Refused before anything starts (exit 2): O_DIRECT or trim that the file's filesystem cannot\n"
@@ -205,17 +207,25 @@ static const char usage_check[] =
 	"exit: 0 every criterion met, 3 a violation, 2 bad usage, bad criteria or no match, 1 the\n"
 	"--junit file could not be written.\n";
 
+static FILE *g_capture;
+
+void cli_capture(FILE *f)
+{
+	g_capture = f;
+}
+
 /* Messages quote paths, labels and values as given: no control character reaches the terminal raw. */
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
+	FILE *out = g_capture ? g_capture : stderr;
 	char *msg;
 
-	fputs(prefix, stderr);
+	fputs(prefix, out);
 	if (vasprintf(&msg, fmt, ap) >= 0) {
-		esc_text(stderr, msg);
+		esc_text(out, msg);
 		free(msg);
 	}
-	fputc('\n', stderr);
+	fputc('\n', out);
 }
 
 static const char usage_import[] =

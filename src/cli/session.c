@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "group.h"
 #include "health_dev.h"
 #include "parse.h"
@@ -191,8 +192,10 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-probe%02u", ctx->search_index);
 	else if (ctx->search_probe)
 		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-peak");
+	if (s->rank_tag)
+		n += snprintf(file + n, sizeof(file) - (size_t)n, "-rank%d", s->rank_tag - 1);
 	snprintf(file + n, sizeof(file) - (size_t)n, ".json");
-	*out = result_build(&e->job, s->t, res, ctx);
+	*out = s->prebuilt ? json_incref(s->prebuilt) : result_build(&e->job, s->t, res, ctx);
 	if (!*out || result_write_file(s->dir, file, *out, err, sizeof(err))) {
 		cli_error("%s", *out ? err : "cannot build the result (out of memory)");
 		s->write_failed = true;
@@ -203,6 +206,10 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 					"phase", e->prepare ? "prepare" : "measure", "repeat_index",
 					(int)ctx->repeat_index, "round", ctx->round ? json_integer(ctx->round)
 					: json_null(), "status", status[res->status]));
+	if (s->rank_tag)
+		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
+						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
+				    "rank", json_integer(s->rank_tag - 1));
 	if (ctx->search || ctx->search_probe)
 		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
 						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
@@ -234,8 +241,7 @@ static void show(struct session *s, const char *name, const struct run_result *r
 	}
 }
 
-/* The options of a run of session s (progress only where s shows it). */
-static struct run_opts run_opts_of(struct session *s)
+struct run_opts session_run_opts(struct session *s)
 {
 	return (struct run_opts){ .stop = s->stop, .continue_on_error = s->continue_on_error,
 				  .progress = progress_update, .progress_ctx = &s->pg,
@@ -243,12 +249,7 @@ static struct run_opts run_opts_of(struct session *s)
 				  .vmode = s->vmode, .flush_fd = -1 };
 }
 
-/*
- * What follows a run of entry e (run_job returned ret, and err): warnings, its result written, its
- * summary printed (print false: only errors). Returns 0, EXIT_FAILED, or EXIT_INTERRUPTED; with out,
- * *out gets the written result (the caller's reference) where there is one.
- */
-static int run_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,
+int session_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,
 		      struct run_result *res, int ret, const char *err, bool print, const char *name)
 {
 	json_t *obj = NULL;
@@ -286,7 +287,7 @@ static int run_finish(struct session *s, const struct entry *e, struct entry *pe
 static int run_saved(struct session *s, const struct entry *e, const struct job *job,
 		     const struct run_context *ctx, struct run_result *res, bool print)
 {
-	struct run_opts o = run_opts_of(s);
+	struct run_opts o = session_run_opts(s);
 	struct entry pe = *e;
 	char err[512];
 	int ret;
@@ -296,7 +297,7 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 	memset(res, 0, sizeof(*res));
 	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
 	progress_clear(&s->pg);
-	return run_finish(s, e, &pe, ctx, res, ret, err, print, NULL);
+	return session_finish(s, e, &pe, ctx, res, ret, err, print, NULL);
 }
 
 /* A member's run of a group (run --parallel), in its own thread. */
@@ -370,7 +371,7 @@ static int save_aggregate(struct session *g, const struct entry *e, const struct
 	pe.job = m[0].pe.job;
 	pe.job.label[0] = '\0';
 	snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, g->label);
-	ret = run_finish(g, e, &pe, &gctx, agg, 0, "", true, name);
+	ret = session_finish(g, e, &pe, &gctx, agg, 0, "", true, name);
 out:
 	free(names);
 	free(gm);
@@ -408,7 +409,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 	for (unsigned i = 0; i < n; i++) {
 		m[i].s = &g->members[i];
 		m[i].pe = m[i].s->entries[idx];
-		m[i].o = run_opts_of(m[i].s);
+		m[i].o = session_run_opts(m[i].s);
 		if (i)
 			m[i].o.progress = NULL;
 		m[i].o.phase_progress = NULL;
@@ -432,7 +433,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name,
 			 member_label(&m[i]));
-		ret = run_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
+		ret = session_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
 		worst = ret > worst ? ret : worst;
 		m[i].s->pg.done++;
 		g->write_failed |= m[i].s->write_failed;
@@ -464,7 +465,8 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 		ctx.case_name = cname;
 	}
 
-	ret = s->members ? group_run(s, e, &ctx, &res) : run_saved(s, e, &e->job, &ctx, &res, true);
+	ret = s->cluster ? cluster_run(s, e, &ctx, &res) : s->members ? group_run(s, e, &ctx, &res)
+		: run_saved(s, e, &e->job, &ctx, &res, true);
 	s->pg.done++;
 	if (metric && res.runtime_ns) {
 		uint64_t ios = res.op[0].ios + res.op[1].ios, bytes = res.op[0].bytes + res.op[1].bytes;

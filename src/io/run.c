@@ -271,6 +271,9 @@ static void monitor_run(struct monitor *m)
 		run_note_stall(m->res, ctl->t_ramp_end, wake > before ? wake : before, now);
 		if ((m->o->stop && atomic_load(m->o->stop)) || (m->o->group && atomic_load(&m->o->group->stop)))
 			atomic_store(&ctl->stop, 1);
+		if (m->o->group && m->o->group->peer_done && m->o->group->sync_ok && !m->o->phase &&
+		    m->o->group->peer_done(m->o->group->sync_ctx))
+			atomic_store(&ctl->stop, 1);   /* stonewall: another process's member is done */
 		if (!atomic_load(&ctl->running))
 			break;
 		checkpoint(m, now);
@@ -351,7 +354,16 @@ static int group_arrive(struct run_group *g, uint64_t *t_start, const atomic_int
 
 	pthread_mutex_lock(&g->lock);
 	if (++g->arrived == g->n) {
-		g->t_start = clock_ns();
+		if (g->sync) {
+			g->synced = true;
+			g->sync_ok = !g->sync(g->sync_ctx);
+			if (!g->sync_ok) {
+				if (g->failed < 0)
+					g->failed = 0;
+				atomic_store(&g->stop, 1);
+			}
+		}
+		g->t_start = clock_ns();   /* after the other processes' barrier: the common start */
 		pthread_cond_broadcast(&g->cond);
 	}
 	while (g->arrived < g->n && !atomic_load(&g->stop) && !(ext_stop && atomic_load(ext_stop))) {
@@ -537,6 +549,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 				      .budget = j->r.io_limit, .job = j,
 				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX };
 		monitor_run(&m);
+		if (o->group && o->group->done && o->group->sync_ok && !o->phase)
+			o->group->done(o->group->sync_ctx);
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
