@@ -107,6 +107,23 @@ need_root() {
     fi
 }
 
+# Whether $SSDBENCH is a sanitizer build (ASan's runtime linked in). nm's whole output is read: with
+# grep -q, nm's SIGPIPE would fail the pipeline under pipefail.
+sanitizer_build() {
+    { nm -D "$SSDBENCH"; nm "$SSDBENCH"; } 2>/dev/null | grep __asan_init >/dev/null
+}
+
+# The exact merge of a group's aggregate result AGG (run --parallel, ssdbench-mpi): its reads are the
+# members' SUM of ios, its histogram holds them all, and the stonewall's first end is not after its last.
+assert_group_merge() {
+    local agg=$1 sum=$2 who=$3
+    assert_eq "$(jget "$agg" .results.read.ios)" "$sum" "aggregate ios = the sum of the $who'"
+    assert_eq "$(jget "$agg" '[.results.read.lat_hist.buckets[][1]] | add')" "$sum" \
+        "aggregate histogram count = the sum of the $who' ios"
+    assert_le "$(jget "$agg" .results.stonewall.first_done_ns)" "$(jget "$agg" .results.stonewall.last_done_ns)" \
+        "stonewall: first done <= last done"
+}
+
 need_cmd() {
     local c
     for c in "$@"; do

@@ -37,7 +37,7 @@ run steady 0 --rw randread --qd 4 --span 16m --runtime 10s --interval 100ms \
 run null 0 --engine null --rw randrw --qd 8 --threads 2 --io-limit 64m --span 64m
 # A run that fails before any I/O (its buffers refused under an address-space limit; sanitizers
 # reserve terabytes of address space, so not with them): a failed result with ios 0.
-if { nm -D "$SSDBENCH"; nm "$SSDBENCH"; } 2>/dev/null | grep __asan_init >/dev/null; then
+if sanitizer_build; then
     echo "# a sanitizer build: no run failed by an address-space limit"
 else
     rc=0

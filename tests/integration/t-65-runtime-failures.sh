@@ -157,8 +157,7 @@ fi
 # --- (g) buffers that cannot be allocated at run time ----------------------------------------------------
 # An address-space limit makes the 1 GiB of buffers (qd 128 x 8m) fail though the memory is there.
 # Sanitizers reserve terabytes of address space, so this part needs a plain build.
-# (grep reads all of nm's output: with -q, nm's SIGPIPE would fail the pipeline under pipefail.)
-if { nm -D "$SSDBENCH"; nm "$SSDBENCH"; } 2>/dev/null | grep __asan_init >/dev/null; then
+if sanitizer_build; then
 	skip_part "(g): a sanitizer build cannot run under an address-space limit"
 else
 	out=$TMPDIR/out-g

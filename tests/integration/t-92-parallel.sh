@@ -39,11 +39,7 @@ for iops in 1000 2000 3000; do
 	i=$((i + 1))
 done
 assert_within "$(jget "$agg" .results.read.iops)" 6000 2 "aggregate at 6000 IOPS"
-assert_eq "$(jget "$agg" .results.read.ios)" "$sum" "aggregate ios = the sum of the members'"
-assert_eq "$(jget "$agg" '[.results.read.lat_hist.buckets[][1]] | add')" "$sum" \
-	"aggregate histogram count = the sum of the members' ios"
-assert_le "$(jget "$agg" .results.stonewall.first_done_ns)" "$(jget "$agg" .results.stonewall.last_done_ns)" \
-	"stonewall: first done <= last done"
+assert_group_merge "$agg" "$sum" members
 assert_within "$(jget "$agg" .results.stonewall.iops)" 6000 2 "stonewall rate at 6000 IOPS"
 schema_valid "${files[@]}"
 

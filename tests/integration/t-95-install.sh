@@ -21,7 +21,7 @@
 need_cmd make cc awk man git
 # The test builds, installs and packages a plain binary of its own, whatever $SSDBENCH is: under
 # `make sanitize` it would repeat make check's pass of it word for word (and two minutes of builds).
-if { nm -D "$SSDBENCH"; nm "$SSDBENCH"; } 2>/dev/null | grep __asan_init >/dev/null; then
+if sanitizer_build; then
     skip "it tests a plain build of its own, which make check's pass already did"
 fi
 
