@@ -24,18 +24,21 @@ enum rs_dir {
 
 extern const char *const rs_dir_name[RS_NDIR];
 
-/* One direction of one run, as stored: the latency histogram loaded exactly. */
+/*
+ * One direction of one run, as stored: the latency histogram loaded exactly, kept packed (a run's own
+ * percentiles are what the spread of repeats and Welch's test need; cases pool them, aggregate.c).
+ */
 struct rs_op {
 	uint64_t ios, bytes;
 	double iops, bw;          /* per second; bw in bytes */
-	struct hist lat;
-	struct hist resp;         /* response_hist of an open-loop run; buckets NULL without one */
+	struct hist_packed lat;
+	struct hist_packed resp;  /* response_hist of an open-loop run; data NULL without one */
 };
 
 /* results.schedule of an open-loop run (docs/result-format.md). */
 struct rs_sched {
 	bool present;             /* the run was open loop: op[].resp holds its response times */
-	const char *arrival;      /* "uniform" or "poisson" */
+	const char *arrival;      /* "uniform" or "poisson" (interned) */
 	double offered_iops;
 	uint64_t scheduled, issued, backlog, late_max_ns, sleeps;
 	double wake_mean_ns;
@@ -48,7 +51,7 @@ struct rs_verify {
 	uint64_t blocks, bytes;   /* blocks_checked, bytes_checked */
 	uint64_t mismatches;      /* the sum of kinds (the reader checked it) */
 	uint64_t kinds[VK_COUNT]; /* by enum vkind */
-	const json_t *first;      /* first[0], the first mismatch in detail, or NULL */
+	const json_t *first;      /* first[0], the first mismatch in detail, or NULL (in rs_run.kept) */
 };
 
 /*
@@ -62,6 +65,7 @@ struct rs_health {
 	const json_t *before, *after, *delta;   /* objects: field name -> value (unknown fields absent) */
 	double temp_min, temp_max;              /* degrees C over the run; NAN where null */
 	const json_t *samples;    /* temperature.samples: C or null, one per results.timeseries entry */
+	/* the objects above are in rs_run.kept; source is interned */
 	double waf;               /* physical over host bytes written; NAN where null */
 };
 
@@ -69,7 +73,7 @@ struct rs_health {
 struct rs_drive {
 	bool nvme;                /* target.nvme is there: the fields up to ocp hold it */
 	unsigned vendor_id, subsystem_vendor_id, nsid, lba_format, lba_data_size, lba_metadata_size;
-	const char *model, *serial, *firmware;
+	const char *model, *serial, *firmware;   /* in rs_run.target */
 	uint64_t namespace_bytes;
 	bool vwc;                 /* volatile_write_cache */
 	int wce, ocp;             /* write_cache_enabled, ocp: 1, 0, or -1 for null */
@@ -78,9 +82,18 @@ struct rs_drive {
 	unsigned width, max_width;       /* 0 for null */
 };
 
+/*
+ * One result file, reduced to what reports, compare and check use: its document is freed once read.
+ * Strings are interned in the set (struct rs_intern) or point into the JSON the run holds: target, host
+ * and job are shared by the runs whose objects are equal, kept holds the run's own small objects.
+ */
 struct rs_run {
 	char *path;               /* the file it came from */
-	json_t *root;             /* the whole document (owned); the pointers below borrow from it */
+	json_t *kept;             /* owned: {timeseries, steady_state, search, verify_first, health} as found */
+	const json_t *target;     /* the target object (shared) */
+	const json_t *host_info;  /* the host object: hostname, kernel, cpu_model, ... (shared) */
+	const char *command_line;
+	const char *started_at;   /* as written (RFC 3339) */
 	const char *status;       /* "ok", "interrupted" or "failed" */
 	const char *label;        /* target.label, else the target path's base name */
 	const char *host;
@@ -92,9 +105,9 @@ struct rs_run {
 	bool prepare;             /* a profile's prepare job, not a measurement */
 	unsigned round;           /* 0 when the profile has no rounds */
 	unsigned repeat_index;
-	json_t *job;              /* borrowed from root */
+	json_t *job;              /* the job object (shared with the runs of an equal job: never change it) */
 	const char *rw;           /* job.rw */
-	char *key;                /* the case: job parameters, target-relative amounts as given */
+	const char *key;          /* the case: job parameters, target-relative amounts as given (interned) */
 	struct rs_op op[RS_NDIR];
 	uint64_t runtime_ns;
 	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
@@ -108,6 +121,7 @@ struct rs_run {
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
+	uint64_t digest[2];       /* 128-bit hash of the whole document, canonical (duplicates) */
 };
 
 /* A file read while loading (a result, or a JSON file skipped in a directory): what it is, where. */
@@ -115,6 +129,14 @@ struct rs_file {
 	uint64_t dev, ino;
 	char *path;               /* the first path that reached it */
 	bool result;              /* it held a result (added, or equal to one added) */
+};
+
+/* Interned strings, or JSON objects by their canonical form: each distinct one held once. */
+struct rs_intern {
+	char **text;              /* owned: a string, or an object's canonical bytes (rs_canon) */
+	size_t *len;
+	json_t **json;            /* for objects: the object of that form (owned reference) */
+	size_t cap, n;
 };
 
 /* An open-addressing index of positions + 1 (0: empty), for the lookups by identity. */
@@ -132,6 +154,12 @@ struct rs_set {
 	struct rs_index by_inode, by_ident;
 	size_t duplicates;        /* result files reached again (a link, a path given twice, a copy) */
 	char *dup_path, *dup_of;  /* the first of them, and the file it repeats */
+	struct rs_intern strings, objects;
+	struct hist scratch;      /* where a run's histograms are loaded before they are packed */
+	char *buf;                /* the file being read */
+	size_t buf_cap;
+	unsigned char *canon;     /* a canonical form being made (rs_canon) */
+	size_t canon_len, canon_cap;
 };
 
 void rs_init(struct rs_set *s);
@@ -158,7 +186,7 @@ const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino);
  */
 size_t rs_profiles(const struct rs_set *s, const char **names);
 
-/* Adds one parsed document (stolen, even on error) named name. */
+/* Adds one parsed document (stolen, even on error: freed once read) named name. */
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen);
 
 /*

@@ -38,9 +38,9 @@ json_t *result_hist(const struct hist *h)
 {
 	json_t *b = json_array();
 
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+	for (unsigned i = 0; i < h->n; i++)
 		if (h->buckets[i])
-			json_array_append_new(b, json_pack("[II]", (json_int_t)hist_bucket_lo(i),
+			json_array_append_new(b, json_pack("[II]", (json_int_t)hist_bucket_lo(h->lo + i),
 							   (json_int_t)h->buckets[i]));
 	return json_pack("{s:s, s:i, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS,
 			 "buckets", b);
