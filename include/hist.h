@@ -82,6 +82,8 @@ void hist_merge(struct hist *dst, const struct hist *src);
 int hist_merge_checked(struct hist *dst, const struct hist *src);
 /* Adds count values that lay in the bucket holding value lo (for loading stored histograms). */
 void hist_add_bucket(struct hist *h, uint64_t lo, uint64_t count);
+/* Empties h as hist_reset does, where only buckets first .. end - 1 can hold counts (a faster reset). */
+void hist_reset_range(struct hist *h, unsigned first, unsigned end);
 
 /*
  * dst (not initialised) becomes a copy of src holding only the buckets from its first non-empty one to

@@ -121,7 +121,8 @@ struct rs_run {
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
-	uint64_t digest[2];       /* 128-bit hash of the whole document, canonical (duplicates) */
+	uint64_t digest[2];       /* 128-bit hash of the whole document's canonical form, where digested */
+	bool digested;            /* computed when another file had the same ident (duplicates) */
 };
 
 /* A file read while loading (a result, or a JSON file skipped in a directory): what it is, where. */
@@ -160,6 +161,8 @@ struct rs_set {
 	size_t buf_cap;
 	unsigned char *canon;     /* a canonical form being made (rs_canon) */
 	size_t canon_len, canon_cap;
+	const json_t *key_job;    /* the job and case name of the last case key made, and the key */
+	const char *key_case, *key;
 };
 
 void rs_init(struct rs_set *s);

@@ -24,12 +24,18 @@ void hist_release(struct hist *h)
 	h->buckets = NULL;
 }
 
-void hist_reset(struct hist *h)
+void hist_reset_range(struct hist *h, unsigned first, unsigned end)
 {
-	memset(h->buckets, 0, h->n * sizeof(*h->buckets));
+	if (end > first)
+		memset(h->buckets + first, 0, (end - first) * sizeof(*h->buckets));
 	h->count = h->sum = h->max = 0;
 	h->sumsq = 0;
 	h->min = UINT64_MAX;
+}
+
+void hist_reset(struct hist *h)
+{
+	hist_reset_range(h, 0, h->n);
 }
 
 uint64_t hist_bucket_lo(unsigned idx)
