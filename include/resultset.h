@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "intern.h"
 #include "runstats.h"
 
 enum rs_dir {
@@ -84,7 +85,7 @@ struct rs_drive {
 
 /*
  * One result file, reduced to what reports, compare and check use: its document is freed once read.
- * Strings are interned in the set (struct rs_intern) or point into the JSON the run holds: target, host
+ * Strings are interned in the set (struct intern) or point into the JSON the run holds: target, host
  * and job are shared by the runs whose objects are equal, kept holds the run's own small objects.
  */
 struct rs_run {
@@ -132,14 +133,6 @@ struct rs_file {
 	bool result;              /* it held a result (added, or equal to one added) */
 };
 
-/* Interned strings, or JSON objects by their canonical form: each distinct one held once. */
-struct rs_intern {
-	char **text;              /* owned: a string, or an object's canonical bytes (rs_canon) */
-	size_t *len;
-	json_t **json;            /* for objects: the object of that form (owned reference) */
-	size_t cap, n;
-};
-
 /* An open-addressing index of positions + 1 (0: empty), for the lookups by identity. */
 struct rs_index {
 	size_t *slot;
@@ -155,12 +148,11 @@ struct rs_set {
 	struct rs_index by_inode, by_ident;
 	size_t duplicates;        /* result files reached again (a link, a path given twice, a copy) */
 	char *dup_path, *dup_of;  /* the first of them, and the file it repeats */
-	struct rs_intern strings, objects;
+	struct intern strings, objects;   /* what runs share: strings, target, host and job objects */
 	struct hist scratch;      /* where a run's histograms are loaded before they are packed */
 	char *buf;                /* the file being read */
 	size_t buf_cap;
-	unsigned char *canon;     /* a canonical form being made (rs_canon) */
-	size_t canon_len, canon_cap;
+	struct canon canon;       /* where canonical forms are made */
 	const json_t *key_job;    /* the job and case name of the last case key made, and the key */
 	const char *key_case, *key;
 };

@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * The result reader: files and directories of results, each checked against all that schema_version
- * 1 says (resultcheck.c) and what the schema cannot say, then reduced to struct rs_run.
+ * The result reader: each result (its files are found and read by resultfiles.c) checked against all
+ * that schema_version 1 says (resultcheck.c) and what the schema cannot say, then reduced to struct
+ * rs_run, after which its document is freed.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "grow.h"
-#include "hash128.h"
+#include "intern.h"
 #include "job.h"
 #include "parse.h"
 #include "result.h"
@@ -41,18 +38,6 @@ static void run_release(struct rs_run *r)
 	free(r->path);
 }
 
-static void intern_release(struct rs_intern *t)
-{
-	for (size_t i = 0; i < t->cap; i++) {
-		free(t->text[i]);
-		if (t->json)
-			json_decref(t->json[i]);
-	}
-	free(t->text);
-	free(t->len);
-	free(t->json);
-}
-
 void rs_release(struct rs_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -62,7 +47,7 @@ void rs_release(struct rs_set *s)
 	intern_release(&s->objects);
 	hist_release(&s->scratch);
 	free(s->buf);
-	free(s->canon);
+	canon_release(&s->canon);
 	for (size_t i = 0; i < s->nfiles; i++)
 		free(s->files[i].path);
 	free(s->files);
@@ -73,189 +58,11 @@ void rs_release(struct rs_set *s)
 	rs_init(s);
 }
 
-/* --- files by what they are: device and inode, then the run's identity and content --- */
-
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
-static uint64_t inode_key(uint64_t dev, uint64_t ino)
-{
-	return mix64(dev * 0x9e3779b97f4a7c15ull ^ ino);
-}
-
-/* --- interned strings and objects: what thousands of runs share, held once --- */
-
-/*
- * The canonical form of a JSON value, in s->canon: a type byte, then for a number its 8 bytes (an
- * integer, or a real's bits), for a string its length and bytes, for an array its size and items,
- * for an object its size and its members in key order. Two values have the same form exactly when
- * they are equal as json_equal says (but for a real 0.0 against -0.0), and making it formats no
- * number, which json_dumps spends most of its time on. Returns 0 or -ENOMEM.
- */
-static int canon_put(struct rs_set *s, const void *p, size_t n)
-{
-	if (GROW(s->canon, s->canon_cap, s->canon_len + n))
-		return -ENOMEM;
-	memcpy(s->canon + s->canon_len, p, n);
-	s->canon_len += n;
-	return 0;
-}
-
-static int canon_head(struct rs_set *s, char type, uint64_t v)
-{
-	return canon_put(s, &type, 1) || canon_put(s, &v, sizeof(v)) ? -ENOMEM : 0;
-}
-
-static int canon_str(struct rs_set *s, const char *str, size_t n)
-{
-	return canon_head(s, 's', n) || canon_put(s, str, n) ? -ENOMEM : 0;
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int canon_value(struct rs_set *s, const json_t *v);
-
-static int canon_object(struct rs_set *s, const json_t *o)
-{
-	size_t n = json_object_size(o), k = 0;
-	const char *small[64], **keys = n <= 64 ? small : malloc(n * sizeof(*keys));
-	const char *key;
-	json_t *x;
-	int ret;
-
-	if (!keys)
-		return -ENOMEM;
-	json_object_foreach((json_t *)(uintptr_t)o, key, x)
-		keys[k++] = key;
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	ret = canon_head(s, 'o', n);
-	for (k = 0; k < n && !ret; k++)
-		ret = canon_str(s, keys[k], strlen(keys[k])) ?: canon_value(s, json_object_get(o, keys[k]));
-	if (keys != small)
-		free(keys);
-	return ret;
-}
-
-static int canon_value(struct rs_set *s, const json_t *v)
-{
-	double d;
-	int ret;
-
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return canon_object(s, v);
-	case JSON_ARRAY:
-		ret = canon_head(s, 'a', json_array_size(v));
-		for (size_t i = 0; i < json_array_size(v) && !ret; i++)
-			ret = canon_value(s, json_array_get(v, i));
-		return ret;
-	case JSON_STRING:
-		return canon_str(s, json_string_value(v), json_string_length(v));
-	case JSON_INTEGER:
-		return canon_head(s, 'i', (uint64_t)json_integer_value(v));
-	case JSON_REAL:
-		d = json_real_value(v);
-		return canon_put(s, "r", 1) || canon_put(s, &d, sizeof(d)) ? -ENOMEM : 0;
-	case JSON_TRUE:
-		return canon_put(s, "t", 1);
-	case JSON_FALSE:
-		return canon_put(s, "f", 1);
-	default:
-		return canon_put(s, "n", 1);
-	}
-}
-
-/* The canonical form of v, from s->canon for s->canon_len bytes. Returns 0 or -ENOMEM. */
-static int rs_canon(struct rs_set *s, const json_t *v)
-{
-	s->canon_len = 0;
-	return canon_value(s, v);
-}
-
-/* Makes room in t for one more (load at most 1/2). Returns 0 or -ENOMEM. */
-static int intern_grow(struct rs_intern *t, bool objects)
-{
-	struct rs_intern old = *t;
-
-	if (2 * (t->n + 1) <= t->cap)
-		return 0;
-	t->cap = old.cap ? 2 * old.cap : 256;
-	t->text = calloc(t->cap, sizeof(*t->text));
-	t->len = calloc(t->cap, sizeof(*t->len));
-	t->json = objects ? calloc(t->cap, sizeof(*t->json)) : NULL;
-	if (!t->text || !t->len || (objects && !t->json)) {
-		free(t->text);
-		free(t->len);
-		free(t->json);
-		*t = old;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.text[i]) {
-			uint64_t h[2];
-			size_t k;
-
-			hash128(old.text[i], old.len[i], 0, h);
-			for (k = h[0] & (t->cap - 1); t->text[k]; k = (k + 1) & (t->cap - 1))
-				;
-			t->text[k] = old.text[i];
-			t->len[k] = old.len[i];
-			if (objects)
-				t->json[k] = old.json[i];
-		}
-	free(old.text);
-	free(old.len);
-	free(old.json);
-	return 0;
-}
-
-/*
- * The slot of the n bytes at data in t, added (a copy, NUL-terminated, with obj for an object table,
- * referenced) if they are not there. Returns the slot, or SIZE_MAX out of memory.
- */
-static size_t intern_slot(struct rs_intern *t, const void *data, size_t n, json_t *obj)
-{
-	uint64_t h[2];
-	size_t k;
-
-	if (intern_grow(t, obj != NULL))
-		return SIZE_MAX;
-	hash128(data, n, 0, h);
-	for (k = h[0] & (t->cap - 1); t->text[k]; k = (k + 1) & (t->cap - 1))
-		if (t->len[k] == n && !memcmp(t->text[k], data, n))
-			return k;
-	if (!(t->text[k] = malloc(n + 1)))
-		return SIZE_MAX;
-	memcpy(t->text[k], data, n);
-	t->text[k][n] = '\0';
-	t->len[k] = n;
-	if (obj)
-		t->json[k] = json_incref(obj);
-	t->n++;
-	return k;
-}
-
 /* *out: the set's copy of string v (NULL for NULL). Returns 0 or -ENOMEM. */
 static int keep_str(struct rs_set *s, const char *v, const char **out)
 {
-	size_t k;
-
-	*out = NULL;
-	if (!v)
-		return 0;
-	k = intern_slot(&s->strings, v, strlen(v), NULL);
-	if (k == SIZE_MAX)
-		return -ENOMEM;
-	*out = s->strings.text[k];
-	return 0;
+	*out = intern_str(&s->strings, v);
+	return v && !*out ? -ENOMEM : 0;
 }
 
 /*
@@ -264,113 +71,8 @@ static int keep_str(struct rs_set *s, const char *v, const char **out)
  */
 static int keep_obj(struct rs_set *s, json_t *obj, json_t **out)
 {
-	size_t k;
-
-	*out = NULL;
-	if (!obj)
-		return 0;
-	if (rs_canon(s, obj))
-		return -ENOMEM;
-	k = intern_slot(&s->objects, s->canon, s->canon_len, obj);
-	if (k == SIZE_MAX)
-		return -ENOMEM;
-	*out = s->objects.json[k];
-	return 0;
-}
-
-/* The 128-bit digest of a document's canonical form. Returns 0 or -ENOMEM. */
-static int doc_digest(struct rs_set *s, const json_t *root, uint64_t digest[2])
-{
-	if (rs_canon(s, root))
-		return -ENOMEM;
-	hash128(s->canon, s->canon_len, 0, digest);
-	return 0;
-}
-
-/* FNV-1a of the strings that name a run; a match is confirmed by the digests of the whole documents. */
-static uint64_t run_ident(const json_t *root)
-{
-	const char *parts[] = {
-		json_string_value(json_object_get(root, "started_at")),
-		json_string_value(json_object_get(root, "finished_at")),
-		json_string_value(json_object_get(root, "command_line")),
-		json_string_value(json_object_get(json_object_get(root, "host"), "hostname")),
-		json_string_value(json_object_get(json_object_get(root, "target"), "path")),
-	};
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		for (const char *p = parts[i] ? parts[i] : ""; *p; p++)
-			h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-		h = (h ^ 0xff) * 0x100000001b3ull;   /* a separator no UTF-8 string holds */
-	}
-	return h;
-}
-
-/* Slot of key in ix: the first whose position satisfies same(pos), else the empty slot ending the probe. */
-static size_t index_probe(const struct rs_index *ix, uint64_t key, bool (*same)(const struct rs_set *, size_t,
-			  const void *), const struct rs_set *s, const void *arg)
-{
-	size_t i = (size_t)key & (ix->cap - 1);
-
-	while (ix->slot[i] && !same(s, ix->slot[i] - 1, arg))
-		i = (i + 1) & (ix->cap - 1);
-	return i;
-}
-
-/* Makes room for one more entry (load at most 1/2), rehashing with key_of. Returns 0 or -ENOMEM. */
-static int index_grow(struct rs_index *ix, const struct rs_set *s, uint64_t (*key_of)(const struct rs_set *,
-		      size_t))
-{
-	struct rs_index old = *ix;
-
-	if (2 * (ix->n + 1) <= ix->cap)
-		return 0;
-	ix->cap = old.cap ? 2 * old.cap : 64;
-	ix->slot = calloc(ix->cap, sizeof(*ix->slot));
-	if (!ix->slot) {
-		*ix = old;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.slot[i]) {
-			size_t k = (size_t)key_of(s, old.slot[i] - 1) & (ix->cap - 1);
-
-			while (ix->slot[k])
-				k = (k + 1) & (ix->cap - 1);
-			ix->slot[k] = old.slot[i];
-		}
-	free(old.slot);
-	return 0;
-}
-
-static uint64_t file_key(const struct rs_set *s, size_t i)
-{
-	return inode_key(s->files[i].dev, s->files[i].ino);
-}
-
-static uint64_t run_key(const struct rs_set *s, size_t i)
-{
-	return s->runs[i].ident;
-}
-
-static bool same_file(const struct rs_set *s, size_t i, const void *arg)
-{
-	const struct stat *st = arg;
-
-	return s->files[i].dev == (uint64_t)st->st_dev && s->files[i].ino == (uint64_t)st->st_ino;
-}
-
-
-const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino)
-{
-	struct stat st = { .st_dev = (dev_t)dev, .st_ino = (ino_t)ino };
-	size_t i;
-
-	if (!s->by_inode.cap)
-		return NULL;
-	i = index_probe(&s->by_inode, inode_key(dev, ino), same_file, s, &st);
-	return s->by_inode.slot[i] ? s->files[s->by_inode.slot[i] - 1].path : NULL;
+	*out = intern_json(&s->objects, &s->canon, obj);
+	return obj && !*out ? -ENOMEM : 0;
 }
 
 size_t rs_profiles(const struct rs_set *s, const char **names)
@@ -389,44 +91,6 @@ size_t rs_profiles(const struct rs_set *s, const char **names)
 			names[n++] = name;
 	}
 	return n;
-}
-
-/*
- * Records the file at path (st) as read; *seen is set to the index of the file as read before, or
- * SIZE_MAX. Returns 0 or -ENOMEM.
- */
-static int note_file(struct rs_set *s, const char *path, const struct stat *st, size_t *seen)
-{
-	size_t i;
-
-	*seen = SIZE_MAX;
-	if (index_grow(&s->by_inode, s, file_key))
-		return -ENOMEM;
-	i = index_probe(&s->by_inode, inode_key((uint64_t)st->st_dev, (uint64_t)st->st_ino), same_file, s, st);
-	if (s->by_inode.slot[i]) {
-		*seen = s->by_inode.slot[i] - 1;
-		return 0;
-	}
-	if (GROW(s->files, s->files_cap, s->nfiles + 1))
-		return -ENOMEM;
-	s->files[s->nfiles] = (struct rs_file){ (uint64_t)st->st_dev, (uint64_t)st->st_ino, strdup(path),
-						false };
-	if (!s->files[s->nfiles].path)
-		return -ENOMEM;
-	s->by_inode.slot[i] = ++s->nfiles;
-	s->by_inode.n++;
-	return 0;
-}
-
-/* Counts path as a duplicate of of (keeping the first pair as the example). Returns 0 or -ENOMEM. */
-static int note_duplicate(struct rs_set *s, const char *path, const char *of)
-{
-	s->duplicates++;
-	if (s->dup_path)
-		return 0;
-	s->dup_path = strdup(path);
-	s->dup_of = strdup(of);
-	return s->dup_path && s->dup_of ? 0 : -ENOMEM;
 }
 
 static bool in_list(const char *const *list, const char *s)
@@ -869,248 +533,6 @@ int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, siz
 	}
 	s->n++;
 	return 0;
-}
-
-static json_t *load_doc(struct rs_set *s, const char *path, uint64_t size, char *err, size_t errlen);
-
-/*
- * The digest of run r, from its file read again: only runs whose identity another file repeats need
- * one, so it is not made for every file. False where the file cannot be read as it was (changed,
- * gone): then no other document is taken for its copy.
- */
-static bool run_digest(struct rs_set *s, struct rs_run *r)
-{
-	char err[32];
-	json_t *root;
-	bool ok;
-
-	if (r->digested)
-		return true;
-	root = load_doc(s, r->path, 0, err, sizeof(err));
-	ok = root && run_ident(root) == r->ident && !doc_digest(s, root, r->digest);
-	json_decref(root);
-	return r->digested = ok;
-}
-
-/*
- * A result document of a file not read before: added once, or counted as a duplicate where an equal
- * document is in s already (a copy: the same identity and the same digest). Steals root.
- */
-static int add_result(struct rs_set *s, json_t *root, const char *path, char *err, size_t errlen)
-{
-	uint64_t ident = run_ident(root), digest[2];
-	bool digested = false;
-	size_t i;
-	int ret;
-
-	if (index_grow(&s->by_ident, s, run_key))
-		goto nomem;
-	for (i = ident & (s->by_ident.cap - 1); s->by_ident.slot[i]; i = (i + 1) & (s->by_ident.cap - 1)) {
-		struct rs_run *o = &s->runs[s->by_ident.slot[i] - 1];
-
-		if (o->ident != ident)
-			continue;
-		if (!digested && doc_digest(s, root, digest))
-			goto nomem;
-		digested = true;
-		if (!run_digest(s, o) || memcmp(o->digest, digest, sizeof(digest)))
-			continue;
-		json_decref(root);
-		if (note_duplicate(s, path, o->path))
-			goto nomem_root_gone;
-		return 0;
-	}
-	ret = rs_add_json(s, root, path, err, errlen);
-	if (ret)
-		return ret;
-	s->runs[s->n - 1].ident = ident;
-	s->runs[s->n - 1].digested = digested;
-	memcpy(s->runs[s->n - 1].digest, digest, sizeof(digest));
-	s->by_ident.slot[i] = s->n;
-	s->by_ident.n++;
-	return 0;
-nomem:
-	json_decref(root);
-nomem_root_gone:
-	snprintf(err, errlen, "%s: out of memory", path);
-	return -ENOMEM;
-}
-
-/*
- * The file at path (of size bytes) parsed: read whole into s->buf, then json_loadb, which is several
- * times faster than json_load_file's reading a character at a time. NULL with the message in err.
- */
-static json_t *load_doc(struct rs_set *s, const char *path, uint64_t size, char *err, size_t errlen)
-{
-	json_error_t je;
-	json_t *root;
-	size_t len = 0;
-	ssize_t got = 1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || GROW(s->buf, s->buf_cap, (size_t)size + 1)) {
-		snprintf(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) : "out of memory");
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	/* Read to the end, even past the size stat gave: the file may have grown since. */
-	while (got > 0) {
-		if (len == s->buf_cap && GROW(s->buf, s->buf_cap, len + 1))
-			break;
-		got = read(fd, s->buf + len, s->buf_cap - len);
-		if (got > 0)
-			len += (size_t)got;
-	}
-	if (got) {
-		snprintf(err, errlen, "%s: %s", path, got < 0 ? strerror(errno) : "out of memory");
-		close(fd);
-		return NULL;
-	}
-	close(fd);
-	root = json_loadb(s->buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		if (je.line > 0)
-			snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-		else
-			snprintf(err, errlen, "%s: %s", path, je.text);
-	}
-	return root;
-}
-
-/* in_dir: a file found in a directory, where JSON that is not a result is skipped. st: its stat. */
-static int add_file(struct rs_set *s, const char *path, const struct stat *st, bool in_dir, char *err,
-		    size_t errlen)
-{
-	json_t *root;
-	const char *schema;
-	size_t seen;
-	int ret;
-
-	if (note_file(s, path, st, &seen)) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	if (seen != SIZE_MAX && s->files[seen].result)
-		return note_duplicate(s, path, s->files[seen].path) ? -ENOMEM : 0;
-	if (seen != SIZE_MAX && in_dir) {
-		s->skipped++;   /* skipped before, and again */
-		return 0;
-	}
-	root = load_doc(s, path, (uint64_t)st->st_size, err, errlen);
-	if (!root)
-		return -EINVAL;
-	schema = json_string_value(json_object_get(root, "schema"));
-	if (in_dir && (!schema || strcmp(schema, RESULT_SCHEMA))) {
-		json_decref(root);
-		s->skipped++;
-		return 0;
-	}
-	ret = add_result(s, root, path, err, errlen);
-	if (!ret)
-		s->files[seen != SIZE_MAX ? seen : s->nfiles - 1].result = true;
-	return ret;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-static int add_dir(struct rs_set *s, const char *path, unsigned depth, char *err, size_t errlen)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int ret = 0;
-
-	if (!d) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (depth > 16) {
-		closedir(d);
-		snprintf(err, errlen, "%s: directories nested too deep", path);
-		return -ELOOP;
-	}
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;   /* ., .., and the writer's temporary names */
-		if (GROW(names, cap, n + 1)) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (!(names[n] = strdup(e->d_name))) {
-			ret = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (!ret && n)
-		qsort(names, n, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < n && !ret; i++) {
-		char *full;
-		struct stat st;
-
-		if (asprintf(&full, "%s/%s", path, names[i]) < 0) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (stat(full, &st)) {
-			/* A result file that cannot be read (a dangling link) is an error, not a gap. */
-			if (ends_with(names[i], ".json")) {
-				ret = -errno;
-				snprintf(err, errlen, "%s: %s", full, strerror(errno));
-			}
-		} else if (S_ISDIR(st.st_mode)) {
-			ret = add_dir(s, full, depth + 1, err, errlen);
-		} else if (S_ISREG(st.st_mode) && ends_with(names[i], ".json")) {
-			ret = add_file(s, full, &st, true, err, errlen);
-		}
-		free(full);
-	}
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return ret;
-}
-
-int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	size_t before = s->n + s->duplicates;   /* a directory given twice has its results, once */
-	int ret;
-
-	if (stat(path, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s: not a result file or a directory of them", path);
-			return -EINVAL;
-		}
-		return add_file(s, path, &st, false, err, errlen);
-	}
-	ret = add_dir(s, path, 0, err, errlen);
-	if (!ret && s->n + s->duplicates == before) {
-		snprintf(err, errlen, "%s: no result files in this directory", path);
-		return -ENOENT;
-	}
-	return ret;
 }
 
 enum rs_dir rs_main_dir(const char *rw)
