@@ -517,6 +517,14 @@ int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t err
 
 int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, char *err, size_t errlen)
 {
+	unsigned range[2];
+
+	return result_load_hist_range(op_obj, name, h, range, err, errlen);
+}
+
+int result_load_hist_range(const json_t *op_obj, const char *name, struct hist *h, unsigned range[2],
+			   char *err, size_t errlen)
+{
 	char key[32];
 	const json_t *hj, *lat;
 
@@ -529,6 +537,7 @@ int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, 
 	uint64_t count;
 	size_t i;
 
+	range[0] = range[1] = 0;
 	if (!json_is_array(b) || bits != HIST_SUB_BITS || !json_is_object(lat)) {
 		snprintf(err, errlen, "%s_hist: missing, or not a log-linear histogram of %u sub-bucket bits",
 			 name, HIST_SUB_BITS);
@@ -549,6 +558,14 @@ int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, 
 			return -EINVAL;
 		}
 		hist_add_bucket(h, (uint64_t)lo, (uint64_t)n);
+		if (range[0] == range[1]) {
+			range[0] = hist_index((uint64_t)lo);
+			range[1] = range[0] + 1;
+		} else if (hist_index((uint64_t)lo) < range[0]) {
+			range[0] = hist_index((uint64_t)lo);
+		} else if (hist_index((uint64_t)lo) >= range[1]) {
+			range[1] = hist_index((uint64_t)lo) + 1;
+		}
 	}
 	count = h->count;
 	return load_moments(lat, name, h, count, err, errlen);

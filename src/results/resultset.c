@@ -131,32 +131,6 @@ static int check_relative(const json_t *job, char *err, size_t errlen)
  * buckets hold ios requests, and min, max, mean and stddev can be the moments of some latencies.
  */
 /*
- * The bucket indexes first .. end - 1 that NAME_hist of op object o can fill (its lower bounds'
- * buckets, of the pairs result_load_hist_of reads); first == end for none.
- */
-static void bucket_range(const json_t *o, const char *name, unsigned *first, unsigned *end)
-{
-	char key[32];
-	const json_t *pair;
-	size_t i;
-
-	snprintf(key, sizeof(key), "%s_hist", name);
-	*first = HIST_NBUCKETS;
-	*end = 0;
-	json_array_foreach(json_object_get(json_object_get(o, key), "buckets"), i, pair) {
-		json_int_t lo = json_integer_value(json_array_get(pair, 0));
-		unsigned idx = hist_index((uint64_t)(lo > 0 ? lo : 0));
-
-		if (idx < *first)
-			*first = idx;
-		if (idx + 1 > *end)
-			*end = idx + 1;
-	}
-	if (*first > *end)
-		*first = *end;
-}
-
-/*
  * NAME_hist of op object o into p, which must count ios requests (what: "latency", "response-time"),
  * loaded in s's scratch histogram and packed.
  */
@@ -164,7 +138,7 @@ static int load_counted(struct rs_set *s, const json_t *o, const char *name, con
 			struct hist_packed *p, uint64_t ios, const char *where, char *err, size_t errlen)
 {
 	struct hist *h = &s->scratch, in_use;
-	unsigned first, end;
+	unsigned range[2];
 	char herr[160];
 	int ret;
 
@@ -172,15 +146,14 @@ static int load_counted(struct rs_set *s, const json_t *o, const char *name, con
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	bucket_range(o, name, &first, &end);
-	ret = result_load_hist_of(o, name, h, herr, sizeof(herr));
+	ret = result_load_hist_range(o, name, h, range, herr, sizeof(herr));
 	in_use = *h;
-	in_use.lo = first;
-	in_use.n = end - first;
-	in_use.buckets = h->buckets + first;
+	in_use.lo = range[0];
+	in_use.n = range[1] - range[0];
+	in_use.buckets = h->buckets + range[0];
 	ret = ret ?: hist_pack(p, &in_use) ? -ENOMEM : 0;
 	/* Left empty for the next, where alone it was filled: 30 kB cleared per load cost a tenth of the time. */
-	hist_reset_range(h, first, end);
+	hist_reset_range(h, range[0], range[1]);
 	if (ret == -ENOMEM) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
