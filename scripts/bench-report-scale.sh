@@ -41,16 +41,19 @@ files=$(find "$DIR/res" -name '*.json' | wc -l)
 mb=$(du -sm "$DIR/res" | cut -f1)
 echo "$files result files ($DRIVES drives x 20 cases x $REPEATS repeats, $TS time-series points each), $mb MB"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); binary: $BIN"
+echo "busiest processes (%CPU): $(ps -eo pcpu=,comm= --sort=-pcpu | head -3 | tr -s ' ' | paste -sd ';')"
 
-# measure NAME CMD...: runs CMD (stdout to a file), prints and records wall seconds and max RSS (MB).
+# measure NAME CMD...: runs CMD (stdout to a file), records wall seconds, max RSS (MB) and CPU seconds
+# (user + system: on a shared machine, wall time also counts the waits for a core).
 measure() {
 	local name=$1 rc=0
 	shift
-	/usr/bin/time -f '%e %M' -o "$DIR/time" "$@" >"$DIR/$name.out" 2>"$DIR/$name.err" || rc=$?
-	read -r wall kb < <(tail -n 1 "$DIR/time")
+	/usr/bin/time -f '%e %M %U %S' -o "$DIR/time" "$@" >"$DIR/$name.out" 2>"$DIR/$name.err" || rc=$?
+	read -r wall kb user sys < <(tail -n 1 "$DIR/time")
 	# exit 3 is a regression or a violated criterion: a result, not a failure.
 	if ((rc != 0 && rc != 3)); then echo "$name: exit $rc: $(head -c 300 "$DIR/$name.err")" >&2; fi
-	printf '%s %s %s\n' "$name" "$wall" "$((kb / 1024))" >>"$DIR/figures"
+	printf '%s %s %s %s\n' "$name" "$wall" "$((kb / 1024))" "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" \
+		>>"$DIR/figures"
 }
 
 : >"$DIR/figures"
@@ -69,6 +72,6 @@ cat >"$DIR/criteria.json" <<'END'
 ] }
 END
 measure check "$BIN" check --criteria "$DIR/criteria.json" "$DIR/res"
-awk 'NR == 1 { pw = $2; pm = $3 }
-     { printf "%-12s %8.2f s %7d MB   time %5.2fx python, RSS %5.2fx python\n", $1, $2, $3, $2 / pw, $3 / pm }' \
-	"$DIR/figures"
+awk 'NR == 1 { pw = $2; pm = $3; pc = $4 }
+     { printf "%-12s %7.2f s wall %7.2f s CPU %6d MB   vs python: wall %5.2fx, CPU %5.2fx, RSS %6.2fx\n",
+	       $1, $2, $4, $3, $2 / pw, $4 / pc, $3 / pm }' "$DIR/figures"
