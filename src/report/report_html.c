@@ -809,7 +809,7 @@ static void html_commands(FILE *f, const struct report *r)
 		size_t k;
 
 		for (k = 0; k < i && cmd; k++)
-			if (!strcmp(s->runs[k].command_line ?: "", cmd))
+			if (s->runs[k].command_line == cmd)   /* interned: equal strings are one */
 				break;
 		if (!cmd || k < i)
 			continue;
