@@ -377,7 +377,8 @@ static bool ends_with(const char *s, const char *suffix)
 /*
  * Lists the result files under path in name order, recursively. An error of the walk (a directory
  * that cannot be opened, a dangling link to a result, nesting too deep) ends the list as its last
- * item, so that what comes before it is read first, as ever. Returns 0, or -ENOMEM (err set).
+ * item, so that what comes before it is read first, as ever. Returns 0, 1 when such an error ended
+ * the list, or -ENOMEM (err set).
  */
 static int list_dir(struct walk_list *l, const char *path, unsigned depth, char *err, size_t errlen)
 {
@@ -389,7 +390,7 @@ static int list_dir(struct walk_list *l, const char *path, unsigned depth, char 
 
 	if (!d || depth > 16) {
 		ret = d ? -ELOOP : -errno;
-		snprintf(err, errlen, "%s: %s", path, d ? "directories nested too deep" : strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, d ? "directories nested too deep" : strerror(-ret));
 		if (d)
 			closedir(d);
 		return list_add(l, NULL, NULL, ret, err) ? -ENOMEM : 1;
@@ -421,8 +422,10 @@ static int list_dir(struct walk_list *l, const char *path, unsigned depth, char 
 		if (stat(full, &st)) {
 			/* A result file that cannot be read (a dangling link) is an error, not a gap. */
 			if (ends_with(names[i], ".json")) {
-				snprintf(err, errlen, "%s: %s", full, strerror(errno));
-				ret = list_add(l, NULL, NULL, -errno, err) ? -ENOMEM : 1;
+				int no = errno;
+
+				snprintf(err, errlen, "%s: %s", full, strerror(no));
+				ret = list_add(l, NULL, NULL, -no, err) ? -ENOMEM : 1;
 			}
 		} else if (S_ISDIR(st.st_mode)) {
 			ret = list_dir(l, full, depth + 1, err, errlen);
