@@ -32,15 +32,15 @@ void canon_release(struct canon *b);
 struct intern {
 	char **text;              /* owned: a string, or a value's canonical form */
 	size_t *len;
-	json_t **json;            /* a value table: the value of that form (owned reference) */
+	json_t **json;            /* a value table: the value of that form (owned) */
 	size_t cap, n;
 };
 
 /* The table's copy of s (s NULL: NULL), or NULL out of memory. Lives as long as the table. */
 const char *intern_str(struct intern *t, const char *s);
 /*
- * The table's value equal to v: v itself (referenced) the first time, the first such v after that.
- * NULL for NULL or out of memory. b is where canonical forms are made.
+ * The table's value equal to v: a copy of the first such v (a copy, so that v may live in memory that
+ * is reused: a reading arena). NULL for NULL or out of memory. b is where canonical forms are made.
  */
 json_t *intern_json(struct intern *t, struct canon *b, json_t *v);
 void intern_release(struct intern *t);

@@ -163,8 +163,11 @@ static size_t slot_of(struct intern *t, const void *data, size_t n, json_t *v)
 	memcpy(t->text[k], data, n);
 	t->text[k][n] = '\0';
 	t->len[k] = n;
-	if (v)
-		t->json[k] = json_incref(v);
+	if (v && !(t->json[k] = json_deep_copy(v))) {
+		free(t->text[k]);
+		t->text[k] = NULL;
+		return SIZE_MAX;
+	}
 	t->n++;
 	return k;
 }

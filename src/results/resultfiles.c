@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -462,15 +463,82 @@ struct reader {
 	size_t buf_cap;
 };
 
-/* The document of it, a file read for the first time (it->seen is set before the thread starts). */
-static json_t *reader_parse(struct reader *rd, struct item *it)
+/*
+ * Reading arenas: the values jansson makes while it parses a document go into one block of memory,
+ * the document's arena, where allocating is adding to an offset and freeing is nothing; the block is
+ * reused for a later document once this one is read (item i uses arena i % NARENAS: the reader is at
+ * most AHEAD items ahead of the one being read). Two thirds of the values of a result are its
+ * histograms' pairs of numbers: malloc and free were a fifth of the time. What a run keeps is
+ * copied out of the document (resultset.c), never referenced. A document larger than its arena goes
+ * on in the allocator jansson had, and everything else is allocated and freed by it as ever.
+ */
+enum { ARENA_BYTES = 1 << 20, NARENAS = AHEAD + 2 };
+
+static char *arena_pool;                     /* NARENAS blocks, while a directory is read */
+static size_t arena_used[NARENAS];
+static _Thread_local int arena_cur = -1;     /* the arena this thread parses into, or -1 */
+static json_malloc_t arena_next_malloc;
+static json_free_t arena_next_free;
+
+static void *arena_malloc(size_t n)
 {
+	int a = arena_cur;
+	size_t need = (n + 15) & ~(size_t)15;
+
+	if (a >= 0 && need >= n && need <= ARENA_BYTES - arena_used[a]) {
+		void *p = arena_pool + (size_t)a * ARENA_BYTES + arena_used[a];
+
+		arena_used[a] += need;
+		return p;
+	}
+	return arena_next_malloc(n);
+}
+
+static void arena_free(void *p)
+{
+	if (!((char *)p >= arena_pool && (char *)p < arena_pool + (size_t)NARENAS * ARENA_BYTES))
+		arena_next_free(p);
+}
+
+/* Makes jansson allocate through the arenas (false: no memory for them; jansson is left as it was). */
+static bool arenas_start(void)
+{
+	arena_pool = mmap(NULL, (size_t)NARENAS * ARENA_BYTES, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (arena_pool == MAP_FAILED) {
+		arena_pool = NULL;
+		return false;
+	}
+	json_get_alloc_funcs(&arena_next_malloc, &arena_next_free);
+	json_set_alloc_funcs(arena_malloc, arena_free);
+	return true;
+}
+
+/* After the last document parsed in an arena is freed (and the reading thread has ended). */
+static void arenas_stop(void)
+{
+	if (!arena_pool)
+		return;
+	json_set_alloc_funcs(arena_next_malloc, arena_next_free);
+	munmap(arena_pool, (size_t)NARENAS * ARENA_BYTES);
+	arena_pool = NULL;
+}
+
+/* The document of item i, a file read for the first time (it->seen is set before the thread starts). */
+static json_t *reader_parse(struct reader *rd, size_t i)
+{
+	struct item *it = &rd->list->items[i];
 	char msg[600] = "";
 	json_t *root;
 
 	if (!it->path || it->seen)
 		return NULL;
+	if (arena_pool) {
+		arena_cur = (int)(i % NARENAS);
+		arena_used[arena_cur] = 0;
+	}
 	root = load_doc(&rd->buf, &rd->buf_cap, it->path, (uint64_t)it->st.st_size, msg, sizeof(msg));
+	arena_cur = -1;
 	if (!root && !(it->msg = strdup(msg)))
 		it->err = -ENOMEM;
 	return root;
@@ -492,7 +560,7 @@ static void *reader_main(void *arg)
 		pthread_mutex_unlock(&rd->lock);
 		if (stop)
 			break;
-		root = reader_parse(rd, it);
+		root = reader_parse(rd, i);
 		pthread_mutex_lock(&rd->lock);
 		it->root = root;
 		rd->parsed = i + 1;
@@ -547,6 +615,7 @@ static int add_listed(struct rs_set *s, struct walk_list *l, char *err, size_t e
 			return -ENOMEM;
 		}
 	json_object_seed(0);
+	arenas_start();
 	pthread_mutex_init(&rd.lock, NULL);
 	pthread_cond_init(&rd.cond, NULL);
 	threaded = !pthread_create(&thread, NULL, reader_main, &rd);
@@ -554,7 +623,7 @@ static int add_listed(struct rs_set *s, struct walk_list *l, char *err, size_t e
 		if (threaded)
 			reader_wait(&rd, i);
 		else
-			l->items[i].root = reader_parse(&rd, &l->items[i]);   /* one at a time, here */
+			l->items[i].root = reader_parse(&rd, i);   /* one at a time, here */
 		ret = add_item(s, &l->items[i], err, errlen);
 	}
 	pthread_mutex_lock(&rd.lock);
@@ -563,6 +632,11 @@ static int add_listed(struct rs_set *s, struct walk_list *l, char *err, size_t e
 	pthread_mutex_unlock(&rd.lock);
 	if (threaded)
 		pthread_join(thread, NULL);
+	for (size_t i = 0; i < l->n; i++) {   /* parsed ahead of an error */
+		json_decref(l->items[i].root);
+		l->items[i].root = NULL;
+	}
+	arenas_stop();
 	pthread_cond_destroy(&rd.cond);
 	pthread_mutex_destroy(&rd.lock);
 	free(rd.buf);

@@ -207,12 +207,18 @@ static int load_sched(struct rs_set *s, struct rs_run *r, const json_t *v)
 	return keep_str(s, json_string_value(json_object_get(v, "arrival")), &r->sched.arrival);
 }
 
-/* Holds v (a part of the document) in r->kept as key; NULL is left out. Returns v, or NULL. */
-static const json_t *keep_part(struct rs_run *r, const char *key, json_t *v)
+/*
+ * Holds a copy of v (a part of the document) in r->kept as key; NULL is left out. A copy, not a
+ * reference: the document may live in a reading arena (resultfiles.c) that is reused once it is read.
+ * Returns the copy, or NULL.
+ */
+static json_t *keep_part(struct rs_run *r, const char *key, const json_t *v)
 {
-	if (!v || json_object_set(r->kept, key, v))
+	json_t *c = v ? json_deep_copy(v) : NULL;
+
+	if (!c || json_object_set_new(r->kept, key, c))
 		return NULL;
-	return v;
+	return c;
 }
 
 /* results.verify into r->verify (the document is checked: every key is there, of its type). */
@@ -227,16 +233,19 @@ static void load_search(struct rs_run *r, const json_t *res)
  * The top-level health into r->health; null or absent: not present. The validator checked its shape;
  * values of another type read as unknown rather than as 0.
  */
-static int load_health(struct rs_set *s, struct rs_run *r, json_t *h)
+static int load_health(struct rs_set *s, struct rs_run *r, const json_t *doc_health)
 {
-	const json_t *t = json_object_get(h, "temperature"), *waf = json_object_get(h, "waf");
-	const json_t *lo = json_object_get(t, "min"), *hi = json_object_get(t, "max");
+	const json_t *h, *t, *waf, *lo, *hi;
 
 	r->health.temp_min = r->health.temp_max = r->health.waf = NAN;
-	if (!json_is_object(h))
+	if (!json_is_object(doc_health))
 		return 0;
-	if (!keep_part(r, "health", h))
+	if (!(h = keep_part(r, "health", doc_health)))
 		return -ENOMEM;
+	t = json_object_get(h, "temperature");
+	waf = json_object_get(h, "waf");
+	lo = json_object_get(t, "min");
+	hi = json_object_get(t, "max");
 	r->health.present = true;
 	r->health.before = json_object_get(h, "before");
 	r->health.after = json_object_get(h, "after");
