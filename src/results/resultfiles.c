@@ -245,13 +245,21 @@ static json_t *load_doc(char **buf, size_t *cap, const char *path, uint64_t size
 			close(fd);
 		return NULL;
 	}
-	/* Read to the end, even past the size stat gave: the file may have grown since. */
+	/*
+	 * Read to the end, even past the size stat gave: the file may have grown since. A read shorter
+	 * than asked is the end (of a regular file), which saves the read that would return 0.
+	 */
 	while (got > 0) {
+		size_t want;
+
 		if (len == *cap && GROW(*buf, *cap, len + 1))
 			break;
-		got = read(fd, *buf + len, *cap - len);
+		want = *cap - len;
+		got = read(fd, *buf + len, want);
 		if (got > 0)
 			len += (size_t)got;
+		if (got > 0 && (size_t)got < want)
+			got = 0;
 	}
 	if (got) {
 		snprintf(err, errlen, "%s: %s", path, got < 0 ? strerror(errno) : "out of memory");
@@ -458,7 +466,8 @@ struct reader {
 	pthread_cond_t cond;
 	size_t parsed;            /* items 0 .. parsed - 1 have their document (or their message) */
 	size_t used;              /* items the reader is done with */
-	bool stop;
+	size_t blocked_at;        /* the item the thread waits to parse, while thread_waits */
+	bool thread_waits, reader_waits, stop;
 	char *buf;
 	size_t buf_cap;
 };
@@ -553,9 +562,18 @@ static void *reader_main(void *arg)
 		json_t *root;
 		bool stop;
 
+		/*
+		 * Full: wait until half the window is free, so that the two threads wake each other once
+		 * per AHEAD / 2 files rather than once per file.
+		 */
 		pthread_mutex_lock(&rd->lock);
-		while (i >= rd->used + AHEAD && !rd->stop)
-			pthread_cond_wait(&rd->cond, &rd->lock);
+		if (i >= rd->used + AHEAD) {
+			rd->blocked_at = i;
+			rd->thread_waits = true;
+			while (i >= rd->used + AHEAD / 2 && !rd->stop)
+				pthread_cond_wait(&rd->cond, &rd->lock);
+			rd->thread_waits = false;
+		}
 		stop = rd->stop;
 		pthread_mutex_unlock(&rd->lock);
 		if (stop)
@@ -564,7 +582,8 @@ static void *reader_main(void *arg)
 		pthread_mutex_lock(&rd->lock);
 		it->root = root;
 		rd->parsed = i + 1;
-		pthread_cond_broadcast(&rd->cond);
+		if (rd->reader_waits)
+			pthread_cond_broadcast(&rd->cond);
 		pthread_mutex_unlock(&rd->lock);
 	}
 	return NULL;
@@ -575,9 +594,12 @@ static void reader_wait(struct reader *rd, size_t i)
 {
 	pthread_mutex_lock(&rd->lock);
 	rd->used = i;
-	pthread_cond_broadcast(&rd->cond);
+	if (rd->thread_waits && rd->blocked_at < i + AHEAD / 2)
+		pthread_cond_broadcast(&rd->cond);
+	rd->reader_waits = true;
 	while (rd->parsed <= i)
 		pthread_cond_wait(&rd->cond, &rd->lock);
+	rd->reader_waits = false;
 	pthread_mutex_unlock(&rd->lock);
 }
 
