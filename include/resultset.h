@@ -86,11 +86,13 @@ struct rs_drive {
 /*
  * One result file, reduced to what reports, compare and check use: its document is freed once read.
  * Strings are interned in the set (struct intern) or point into the JSON the run holds: target, host
- * and job are shared by the runs whose objects are equal, kept holds the run's own small objects.
+ * and job are copies shared by the runs whose objects are equal, kept holds copies of the run's own
+ * small objects (what the per-run views need: time-series and health charts, steady state, a search's
+ * probes, the first mismatch). Nothing points into the document.
  */
 struct rs_run {
 	char *path;               /* the file it came from */
-	json_t *kept;             /* owned: {timeseries, steady_state, search, verify_first, health} as found */
+	json_t *kept;             /* owned copies: {timeseries, steady_state, search, verify_first, health} */
 	const json_t *target;     /* the target object (shared) */
 	const json_t *host_info;  /* the host object: hostname, kernel, cpu_model, ... (shared) */
 	const char *command_line;
