@@ -6,7 +6,11 @@
 CC      ?= cc
 PKGS    := liburing jansson blkid libisal libnvme
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
-GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# The git revision: of the checkout; else the one `git archive` wrote into .git-revision (export-subst
+# in .gitattributes); else "unknown" (a tree copied without .git), which --version says.
+GITREV  := $(shell [ -e .git ] && git rev-parse --short=12 HEAD 2>/dev/null || \
+             sed -n 's/^\([0-9a-f]\{12\}\).*/\1/p' .git-revision 2>/dev/null)
+GITREV  := $(or $(GITREV),unknown)
 
 OPT      ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla \
@@ -38,7 +42,8 @@ else
 Q := @
 endif
 
-SRCS     := $(sort $(shell find src -name '*.c'))
+# src/mpi/ is ssdbench-mpi's alone (`make mpi`, with the MPI compiler wrapper): never in the plain build.
+SRCS     := $(sort $(shell find src -name '*.c' -not -path 'src/mpi/*'))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 BIN      := ssdbench
@@ -46,7 +51,7 @@ ifneq ($(SANITIZE),)
 BIN      := $(BUILD)/ssdbench
 endif
 
-.PHONY: all check layers unit integration sanitize run deps clean install bench check-vm
+.PHONY: all check layers unit integration sanitize run deps clean install uninstall man deb bench check-vm mpi
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(BUILD)/libssdbench.a
@@ -72,16 +77,46 @@ $(BUILD)/tests/test_worker: LDFLAGS += -Wl,--wrap=engine_find
 # The version and git revision are compiled into cli/cli.o, results/result.o and report/report_html.o:
 # a stamp that changes only with them makes those objects rebuild after every commit, so that
 # --version and the results' tool.git_revision always name the revision the binary was built from.
+# The same for PREFIX, compiled into model/profile.o (SSDBENCH_SHARE, where the installed profiles are)
+# and written into the man pages: `make install PREFIX=/usr` after `make` rebuilds them.
+# $(call write_stamp,TEXT): the target file holds TEXT, rewritten (so newer) only when TEXT changes.
+define write_stamp
+@mkdir -p $(@D)
+@echo '$(1)' | cmp -s - $@ 2>/dev/null || echo '$(1)' > $@
+endef
 VERSION_STAMP := $(BUILD)/version.stamp
+PREFIX_STAMP  := $(BUILD)/prefix.stamp
 $(VERSION_STAMP): FORCE
-	@mkdir -p $(@D)
-	@echo '$(VERSION) $(GITREV)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION) $(GITREV)' > $@
+	$(call write_stamp,$(VERSION) $(GITREV))
+$(PREFIX_STAMP): FORCE
+	$(call write_stamp,$(PREFIX))
 $(BUILD)/cli/cli.o $(BUILD)/results/result.o $(BUILD)/report/report_html.o: $(VERSION_STAMP)
+$(BUILD)/model/profile.o: $(PREFIX_STAMP)
 .PHONY: FORCE
 FORCE:
 
 deps:
 	@scripts/install-deps.sh
+
+# ssdbench-mpi (docs/mpi.md): `ssdbench run` on every rank of an MPI job, built with the MPI
+# implementation's compiler wrapper (MPICC, default mpicc: Open MPI's from `scripts/install-deps.sh
+# --mpi`) from src/mpi/ and the same library as ssdbench. Not part of `all`: ssdbench never needs MPI.
+MPICC   ?= mpicc
+MPI_BIN := ssdbench-mpi
+ifneq ($(SANITIZE),)
+MPI_BIN := $(BUILD)/ssdbench-mpi
+endif
+mpi: $(MPI_BIN)
+
+$(MPI_BIN): $(BUILD)/mpi/mpi_main.o $(BUILD)/libssdbench.a
+	@echo "  LD      $@"
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(@D)
+	@command -v $(MPICC) >/dev/null || { echo "make mpi: no $(MPICC); run scripts/install-deps.sh --mpi" >&2; exit 1; }
+	@echo "  MPICC   $<"
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The unit tests (cmocka, one binary per module), then the integration tests against the real binary.
 unit: $(TESTS)
@@ -119,13 +154,44 @@ run:
 bench: $(BIN)
 	scripts/bench-vs-fio.sh
 
-install: $(BIN)
-	install -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench
-	install -d $(DESTDIR)$(PREFIX)/share/ssdbench/profiles
-	cp -r profiles/. $(DESTDIR)$(PREFIX)/share/ssdbench/profiles/
+# The man pages, generated from the binary's own help (scripts/gen-man.sh): ssdbench(1) and one page
+# per command of `ssdbench help --commands`, so that a new command has its page without an edit here.
+MANDIR := $(BUILD)/man
+man: $(MANDIR)/.stamp
+$(MANDIR)/.stamp: $(BIN) scripts/gen-man.sh README.md $(PREFIX_STAMP)
+	@echo "  MAN     $(MANDIR)"
+	$(Q)rm -rf $(MANDIR) && scripts/gen-man.sh $(abspath $(BIN)) $(MANDIR) $(PREFIX) && touch $@
+
+# `make install` (PREFIX, default /usr/local, and DESTDIR): the binary, the profiles (which the
+# installed binary finds in PREFIX/share/ssdbench/profiles from any directory), the JSON Schemas, the
+# man pages and the bash completion. `make uninstall` removes what it installed.
+SHAREDIR  = $(PREFIX)/share/ssdbench
+MAN1DIR   = $(PREFIX)/share/man/man1
+COMPLDIR  = $(PREFIX)/share/bash-completion/completions
+INSTALL  ?= install
+install: $(BIN) man
+	$(INSTALL) -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench
+	$(INSTALL) -d $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(MAN1DIR)
+	$(INSTALL) -m644 profiles/*.json $(DESTDIR)$(SHAREDIR)/profiles/
+	$(INSTALL) -m644 schema/*.json $(DESTDIR)$(SHAREDIR)/schema/
+	$(INSTALL) -m644 $(MANDIR)/*.1 $(DESTDIR)$(MAN1DIR)/
+	$(INSTALL) -Dm644 scripts/ssdbench-completion.bash $(DESTDIR)$(COMPLDIR)/ssdbench
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ssdbench $(DESTDIR)$(COMPLDIR)/ssdbench
+	rm -f $(DESTDIR)$(MAN1DIR)/ssdbench.1 $(DESTDIR)$(MAN1DIR)/ssdbench-*.1
+	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/,$(wildcard profiles/*.json schema/*.json))
+	rmdir $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(SHAREDIR) 2>/dev/null || true
+
+# The Debian package (debian/), built by dpkg-buildpackage from a copy of the tracked files in a
+# temporary directory, so that nothing is written beside the tree; the .deb lands in DEBDIR.
+DEBDIR ?= build/deb
+deb:
+	@scripts/install-deps.sh --package
+	$(Q)scripts/build-deb.sh $(DEBDIR)
 
 clean:
-	rm -rf build ssdbench
+	rm -rf build ssdbench ssdbench-mpi
 
 # Fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang, ASan and UBSan into build/fuzz
 # (its own objects of src/*.c, not the normal build). `make fuzz` runs each target FUZZ_SECONDS on a
@@ -209,4 +275,4 @@ fuzz-replay: $(FUZZ_BINS)
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz regressions failed:$$failed"; exit 1; fi
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build $(BUILD) -name '*.d' 2>/dev/null | sort -u)

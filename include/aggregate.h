@@ -106,6 +106,7 @@ struct agg_case {
 	size_t nempty;            /* runs with status ok that completed no I/O: no measurement either */
 	const struct rs_run *empty;   /* one of them */
 	struct hist lat[RS_NDIR]; /* pooled over runs */
+	size_t lat_absent[RS_NDIR]; /* runs with I/O but no histogram (imported): no pooled percentile */
 	struct hist resp[RS_NDIR]; /* response times pooled over the runs that have them (open loop) */
 	double price;             /* USD or < 0 */
 	uint64_t size;
@@ -123,7 +124,9 @@ struct agg {
 
 /*
  * Groups the measured runs of s (prepare jobs and the probes of a latency_target search left out) into cases, by device and job parameters, or
- * by job parameters alone when by_device is false, in the order cases first appear. Runs that failed,
+ * by job parameters alone when by_device is false (then the aggregates of run --parallel are left
+ * out where any other run is there: they would count their members' I/O twice), in the order cases
+ * first appear. Runs that failed,
  * were interrupted or completed no I/O are counted (nfailed, nempty), never measured. Where a profile
  * ran rounds, a case counts only its last `window` rounds (the steady-state window of SNIA PTS:
  * results.steady_state.window of the tracked case, else 5). Returns 0, -ENOMEM, or -EOVERFLOW when
@@ -139,9 +142,17 @@ void agg_release(struct agg *a);
  * M_SS_RATIO (a fraction) over the runs that reached steady state; M_MAX_IOPS_AT_TARGET (any d) over
  * the runs that hold results.search, each run's max_iops one sample. Returns false when the case has
  * no I/O in that direction, for M_SS_RATIO no run that reached steady state, for M_MAX_IOPS_AT_TARGET
- * no run with a search, and for a response-time metric no response times (a closed-loop case).
+ * no run with a search, for a response-time metric no response times (a closed-loop case), and for a
+ * latency percentile where a run has no histogram (agg_lat_absent) unless the case is that one run
+ * and it recorded that percentile.
  */
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out);
+
+/*
+ * True when some run of c with I/O in direction d has no latency histogram (imported from fio's
+ * json output, docs/import.md): percentiles are then known only as that single run recorded them.
+ */
+bool agg_lat_absent(const struct agg_case *c, enum rs_dir d);
 
 /*
  * Whether a difference between two aggregated values lies within the runs' own noise: Welch's t test

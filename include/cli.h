@@ -3,6 +3,8 @@
 #ifndef SSDBENCH_CLI_H
 #define SSDBENCH_CLI_H
 
+#include <stdio.h>
+
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,
@@ -18,6 +20,7 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /*
  * SIGINT and SIGTERM (a second one exits at once with 130), SIGPIPE ignored, and a standard output
@@ -31,6 +34,8 @@ int cli_main(int argc, char **argv);
 /* "ssdbench: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error and cli_warn write to f instead of stderr (ssdbench-mpi's checks); NULL: stderr again. */
+void cli_capture(FILE *f);
 
 /*
  * What getopt_long's ':' (a missing value) or any other unknown result means, said for command cmd

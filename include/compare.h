@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "aggregate.h"
+#include "fleet.h"
 #include "report.h"
 #include "resultset.h"
 
@@ -53,6 +54,14 @@ struct cmp_row {
 	bool gated;
 	enum cmp_verdict verdict;
 	char why[400];            /* for CV_FAILED .. CV_SKIPPED: which side, what, an example file */
+	/*
+	 * A fleet row (a side holds the case on several drives): b and c hold the medians of the drives'
+	 * values (their n the drives), change is the median's; the distributions and the test below.
+	 */
+	bool fleet;
+	struct fleet_stats fb, fc;    /* of the drives' values (each a drive's mean over its runs), display units */
+	double tail_change;       /* percent: p5's change for rates, p95's for latencies (the worse tail); NAN */
+	struct fleet_mw mw;       /* Mann-Whitney U of the candidate's drives against the baseline's */
 };
 
 struct cmp {
@@ -67,6 +76,9 @@ struct cmp {
 	size_t nskipped;          /* cases left uncompared by an --allow-* option */
 	bool searched;            /* a case shows max-iops-at-target (its baseline ran a latency_target search) */
 	struct cmp_opts opts;
+	struct agg base_drives, cand_drives;   /* by device, where a case is a fleet's (else empty) */
+	size_t nfleet;            /* cases compared as fleets */
+	size_t base_devices, cand_devices;     /* devices on each side */
 };
 
 /*
@@ -82,6 +94,27 @@ void cmp_release(struct cmp *c);
 /* The verdict of one value pair (exposed for the tests of the threshold's edges). */
 enum cmp_verdict cmp_judge(const struct metric *m, const struct agg_stat *b, const struct agg_stat *c,
 			   double threshold, bool gated, double *change);
+
+/*
+ * Fleet compare (compare_fleet.c): a case that either side holds on more than one drive is compared
+ * by the distribution of the drives' values (each drive's mean over its repeats): the median's change
+ * against the threshold, and a two-sided Mann-Whitney U test at 5 % for the noise, as Welch's test
+ * is for one drive's repeats. CMP_FLEET_ALPHA is its level.
+ */
+#define CMP_FLEET_ALPHA 0.05
+int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k);
+/* The verdict of a fleet row from its change, its test and whether it is gated (the threshold's edges). */
+enum cmp_verdict cmp_fleet_judge(const struct metric *m, double change, double p, double threshold, bool gated);
+/* A fleet row's side as text: "median 20016, p5 19112 (30 drives)". */
+void cmp_fleet_side_text(const struct fleet_stats *s, bool higher_better, char *buf, size_t len);
+/* A fleet row's change as text: "-10.0% (p5 -9.8%, p 0.0001)". */
+void cmp_fleet_change_text(const struct cmp_row *r, char *buf, size_t len);
+/* The "fleet" object of a row in --format json. New reference. */
+json_t *cmp_fleet_json(const struct cmp_row *r);
+/* Shared with compare_fleet.c (compare.c). */
+int cmp_add_row(struct cmp *c, size_t *cap, const struct cmp_row *row);
+size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown);
+bool cmp_is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i);
 
 /* text, markdown or json. */
 int cmp_write(FILE *f, const struct cmp *c, enum report_format fmt, const char *bname,

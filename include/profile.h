@@ -19,6 +19,13 @@ struct profile_rounds {
 	unsigned window;
 };
 
+/* A profile's "parallel": how its targets run (docs/profiles.md, "Many targets at once"). */
+enum profile_parallel {
+	PROFILE_SERIAL,            /* absent: one target after another (run --parallel: all at once) */
+	PROFILE_PARALLEL,          /* "all": every case on all targets at once, as run --parallel */
+	PROFILE_SCALING,           /* "scaling": each target alone, then the first 2, 3, ... N at once */
+};
+
 struct profile {
 	char path[PATH_MAX];
 	char *name, *description, *source, *notes;
@@ -28,11 +35,13 @@ struct profile {
 	size_t nprepare;
 	struct profile_rounds rounds;
 	json_t *report;            /* the report hint as written, or NULL */
+	enum profile_parallel parallel;
 };
 
 /*
  * Resolves NAME or PATH: a path (contains '/' or ends in ".json") as is, else NAME.json in ./profiles,
- * each directory of $SSDBENCH_PROFILE_PATH, <exe dir>/profiles, and the installed share directory.
+ * each directory of $SSDBENCH_PROFILE_PATH, <exe dir>/profiles, <exe dir>/../../profiles,
+ * <exe dir>/../share/ssdbench/profiles, and the installed share directory (PREFIX/share/ssdbench).
  * Returns 0 or -ENOENT with a message listing where it looked.
  */
 int profile_find(const char *name, char *path, size_t len, char *err, size_t errlen);

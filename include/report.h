@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ssdbench report`: the seeds' tables from aggregated cases (one table per pattern, the varying
- * parameter in rows, devices in columns), price per performance (seed 000 Table VI), charts, and the
- * output formats. Builds everything in memory first; the writers only format.
+ * parameter in rows, devices in columns, or past a dozen devices a fleet: drives in rows, statistics
+ * across them, outliers named), price per performance (seed 000 Table VI), charts, and the output
+ * formats. Builds everything in memory first; the writers only format.
  */
 #ifndef SSDBENCH_REPORT_H
 #define SSDBENCH_REPORT_H
@@ -12,6 +13,7 @@
 #include <stdio.h>
 
 #include "aggregate.h"
+#include "fleet.h"
 #include "resultset.h"
 
 #define REPORT_MAX_METRICS 8
@@ -19,6 +21,11 @@
 #define REPORT_MAX_AT 8
 
 enum report_format { RF_TEXT, RF_MARKDOWN, RF_CSV, RF_JSON, RF_HTML };
+
+/* --layout: devices in columns, or a fleet (drives in rows, statistics across them); auto: a fleet past 12. */
+enum report_layout { RL_AUTO, RL_COLUMNS, RL_FLEET };
+#define REPORT_FLEET_AUTO 12
+#define REPORT_MAX_GROUP_BY 4
 
 struct report_price {
 	const char *label;
@@ -50,6 +57,9 @@ struct report_opts {
 	const struct report_profile *profiles;       /* the hints and descriptions there are */
 	size_t nprofiles;
 	bool no_hint;                                /* leave the profiles' hints out (tests) */
+	enum report_layout layout;
+	const char *group_by[REPORT_MAX_GROUP_BY];   /* --group-by keys (report_group_key_valid) */
+	size_t ngroup_by;                            /* any: the fleet layout */
 };
 
 struct rcell {
@@ -74,6 +84,29 @@ struct rtable {
 	struct metric metric;       /* as asked (may be M_AUTO) */
 	unsigned chart_flags;       /* RC_* */
 	char *note;                 /* a line the report derived from the table (the crossover), or NULL */
+	struct rfleet *fleet;       /* the fleet view of a table with devices in columns (fleet layout), or NULL */
+};
+
+/* One row of a table (a case) over the drives of one group (all of them without --group-by). */
+struct rfleet_row {
+	size_t row;                 /* index in rtable.rows */
+	size_t group;               /* index in rfleet.groups */
+	struct fleet_stats s;       /* of the drives' values (rcell.v.mean, display units) */
+	size_t *out;                /* the outliers: columns of the table, the most extreme first */
+	size_t nout;
+};
+
+/*
+ * A table as a fleet: its columns are the drives; per row and group the statistics across the drives
+ * and the outliers by the robust rule (fleet.h), each drive against the drives of its own group.
+ */
+struct rfleet {
+	char **groups;              /* the groups' names ("FW-A" or "M1, FW-A"); one "" without --group-by */
+	size_t ngroups;
+	size_t *col_group;          /* nc: the group of each column */
+	struct rfleet_row *rows;    /* by row, then group; a row and group without a drive is left out */
+	size_t nrows;
+	double *z;                  /* nr x nc: each drive's robust z, NAN where it has no value */
 };
 
 enum report_chart_flags {
@@ -127,6 +160,8 @@ struct report {
 	size_t ncharts;
 	const char **labels;            /* devices in first-seen order */
 	size_t nlabels;
+	bool fleet;                     /* the fleet layout: tables with devices in columns have rtable.fleet */
+	char group_by[160];             /* the --group-by keys as given ("model,firmware"), or "" */
 	struct rprofile *profiles;
 	size_t nprofiles;
 	bool mib;
@@ -206,6 +241,18 @@ size_t report_temperature_points(const struct rs_run *run, double *x, double *y,
 
 /* rchart.table of a latency-versus-load chart (report_charts): it belongs to no table. */
 #define REPORT_CHART_SEARCH ((size_t)-1)
+/* Whether a case is the aggregate of a parallel group (run --parallel; report_group.c). */
+bool report_has_groups(const struct report *r);
+/*
+ * Per group case: its members' rates (one more than 20 % below the members' mean flagged), their sum,
+ * the aggregate and its stonewall rate: text, markdown or csv (nothing for other formats).
+ */
+int report_groups_write(FILE *f, const struct report *r, enum report_format fmt);
+/* The "groups" array of --format json: those rows as objects. New reference, or NULL. */
+json_t *report_groups_json(const struct report *r);
+/* The HTML section (id "groups"). */
+void report_groups_html(FILE *f, const struct report *r);
+
 /* Whether a case holds results.search (a latency_target search). */
 bool report_has_search(const struct report *r);
 /* The probes of every search, and their answer: text, markdown or csv (nothing for other formats). */
@@ -277,6 +324,28 @@ void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **na
 /* Adds the chart drawn in buf (from open_memstream, closed) to r (report_html.c); drawn: the writer's return. */
 int report_add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
 		     char *buf, int drawn);
+
+/*
+ * The fleet layout (report_fleet.c). report_group_key_valid: whether key is one --group-by knows (model,
+ * firmware, serial, host, label, target.FIELD). report_group_value: a drive's value of it from a run
+ * of the drive (model, firmware and serial: target.nvme's, else the target's own), "unknown" where the
+ * result has none.
+ */
+bool report_group_key_valid(const char *key);
+const char *report_group_value(const struct rs_run *run, const char *key, char *buf, size_t len);
+/* The fleet views of r's tables (report_build calls it in the fleet layout). 0 or -ENOMEM. */
+int report_fleet_build(struct report *r, const struct report_opts *o);
+void report_fleet_free(struct rfleet *f);
+/* The outlier rule as the output states it under each fleet table. */
+extern const char report_fleet_rule[];
+/* Table t as a fleet in text, markdown or csv (the rows of csv_tables' columns); nothing else. */
+void report_fleet_write(FILE *f, const struct report *r, const struct rtable *t, enum report_format fmt);
+/* The "fleet" object of a table in --format json. New reference. */
+json_t *report_fleet_json(const struct report *r, const struct rtable *t);
+/* The HTML of a fleet table: the statistics, then the drives. */
+void report_fleet_html(FILE *f, const struct report *r, const struct rtable *t);
+/* The strip chart of a fleet table: a dot per drive and row, the median, p5 and p95, outliers named. */
+int report_chart_strip(struct report *r, size_t *cap, size_t ti);
 
 /* USD per unit in price column k: -1 per GB, else rprice.per[k] (NAN where there is none). */
 double report_price_value(const struct rprice *p, int k);

@@ -18,6 +18,17 @@
 #define RESULT_SCHEMA_VERSION 1
 #define MANIFEST_SCHEMA "ssdbench-manifest"
 
+/* A member of a group, as an aggregate result's target.members lists it. */
+struct group_member {
+	const char *path;
+	const char *host;        /* the host it ran on */
+	int rank;                /* its index in the group (run --parallel), or its MPI rank */
+	const char *label;
+	uint64_t size;           /* the member's target size, bytes */
+	unsigned lbs, pbs;
+	double price;            /* < 0: unknown */
+};
+
 /* Where a run sits in an invocation (profile name and case, or NULL for a plain job). */
 struct run_context {
 	const char *command_line;
@@ -33,8 +44,17 @@ struct run_context {
 	const char *search_final;      /* what the final result measured: "confirm" or "peak" */
 	const char *search_probe;      /* a probe's kind, "peak" (closed loop) or "probe"; NULL otherwise */
 	unsigned search_index;         /* the probe's 1-based index in results.search.probes, 0 for the peak */
+	/* An aggregate result (target.kind "group"): its members in order, and its label ("group(3)"). */
+	const struct group_member *members;
+	unsigned nmembers;
+	const char *group_label;
 };
 
+/*
+ * Builds the result object of one run. With ctx->members, an aggregate: t is not read (it may be
+ * NULL) and target describes the group (kind "group", members, sizes and prices added), and
+ * results.stonewall comes from res->stonewall.
+ */
 /* Builds the result object of one run. Returns a new reference, or NULL on allocation failure. */
 json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
 		     const struct run_context *ctx);
@@ -46,6 +66,16 @@ const char *latency_target_text(const struct job *j, char *buf, size_t len);
 
 /* The latency histogram as stored: {"scheme", "sub_bucket_bits", "buckets": [[lower_ns, count]...]}. */
 json_t *result_hist(const struct hist *h);
+
+/* The percentiles of lat_ns as every result holds them: {"50": ns, ..., "99.99": ns} of h. */
+json_t *result_percentiles(const struct hist *h);
+/* The i-th of those percentiles: its key ("99.9") and value in pct; NULL past the last. */
+const char *result_pct_key(size_t i, double *pct);
+/*
+ * One direction of results: ios, bytes, their rates over runtime_ns (0 when it is 0), and lat_ns
+ * and lat_hist, whose references it steals. Returns a new reference, or NULL.
+ */
+json_t *result_op(uint64_t ios, uint64_t bytes, uint64_t runtime_ns, json_t *lat_ns, json_t *lat_hist);
 
 /*
  * Loads a stored histogram (and the min/max/mean/count of its lat_ns object) into h, which must be
@@ -60,6 +90,15 @@ int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, 
  */
 int result_load_hist_range(const json_t *op_obj, const char *name, struct hist *h, unsigned range[2],
 			   char *err, size_t errlen);
+
+/*
+ * True when NAME_hist of op_obj says it is absent (an imported result without a histogram:
+ * "absent": true, no buckets). Its moments then load with result_load_moments_of: h counts count
+ * requests, with min, max and the sums behind mean and stddev from NAME_ns, and no bucket.
+ */
+bool result_hist_absent(const json_t *op_obj, const char *name);
+int result_load_moments_of(const json_t *op_obj, const char *name, struct hist *h, uint64_t count, char *err,
+			   size_t errlen);
 
 /* Checks "schema" and "schema_version" of a loaded result; a newer version is refused by name. */
 int result_check_schema(const json_t *root, char *err, size_t errlen);

@@ -32,8 +32,11 @@ extern const char *const rs_dir_name[RS_NDIR];
 struct rs_op {
 	uint64_t ios, bytes;
 	double iops, bw;          /* per second; bw in bytes */
-	struct hist_packed lat;
+	struct hist_packed lat;   /* with lat_absent: count and moments only, no bucket (len 0) */
 	struct hist_packed resp;  /* response_hist of an open-loop run; data NULL without one */
+	bool lat_absent;          /* an imported result without a histogram (lat_hist.absent) */
+	const json_t *lat_pct;    /* then a copy of its lat_ns.percentiles, held in the run's kept (values
+				     null where the source had none) */
 };
 
 /* results.schedule of an open-loop run (docs/result-format.md). */
@@ -83,6 +86,16 @@ struct rs_drive {
 	unsigned width, max_width;       /* 0 for null */
 };
 
+/* An aggregate result of run --parallel (target.kind "group"): its members and results.stonewall. */
+struct rs_group {
+	unsigned nmembers;        /* 0: not an aggregate */
+	char **labels;            /* owned: each member's label, in order */
+	char **paths;             /* owned: each member's path */
+	bool stonewall;           /* results.stonewall is there: the fields below hold it */
+	uint64_t first_done_ns, last_done_ns;
+	double sw_iops, sw_bw;    /* the aggregate rate up to the first member's end */
+};
+
 /*
  * One result file, reduced to what reports, compare and check use: its document is freed once read.
  * Strings are interned in the set (struct intern) or point into the JSON the run holds: target, host
@@ -92,7 +105,8 @@ struct rs_drive {
  */
 struct rs_run {
 	char *path;               /* the file it came from */
-	json_t *kept;             /* owned copies: {timeseries, steady_state, search, verify_first, health} */
+	json_t *kept;             /* owned copies: {timeseries, steady_state, search, verify_first, health,
+				     lat_pct.<dir> of an imported run} */
 	const json_t *target;     /* the target object (shared) */
 	const json_t *host_info;  /* the host object: hostname, kernel, cpu_model, ... (shared) */
 	const char *command_line;
@@ -122,6 +136,7 @@ struct rs_run {
 	struct rs_health health;  /* the top-level health; present false without it */
 	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
+	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
 	uint64_t digest[2];       /* 128-bit hash of the whole document's canonical form, where digested */
@@ -191,6 +206,13 @@ int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, siz
  * a number: true with *v set, false where the object does not give it (unknown, which is not 0).
  */
 bool rs_health_number(const json_t *snapshot, const char *name, double *v);
+
+/*
+ * Field name of the run's target ("model", "nvme.firmware", "pcie.width") as text: strings as they are,
+ * numbers and booleans as JSON writes them. Returns true with it in buf, false where the target does
+ * not have it or has null there.
+ */
+bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t len);
 
 /* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes. */
 enum rs_dir rs_main_dir(const char *rw);

@@ -6,6 +6,7 @@
 #ifndef SSDBENCH_RUN_H
 #define SSDBENCH_RUN_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,6 +27,48 @@ struct run_progress {
 struct journal;
 struct health_dev;
 
+/*
+ * The members of a group (run --parallel) run one case at the same time, each with its own run_job
+ * in its own thread. Every member prepares its target (layout, trim, fill) and sets up its workers,
+ * then waits here until all have; the last to arrive sets the common start and lets all go, so
+ * every member's ramp, deadline and time series count from the same instant. A member that ends
+ * without an ok result (failed before or while measuring, or interrupted) aborts the group: members
+ * still waiting are let go without measuring, members filling or measuring are stopped (within the
+ * monitor's 100 ms tick) and marked failed, so nothing waits for a member that will not come. Only the
+ * measured run (run_opts.phase NULL) waits at the barrier; the fill is stopped by an abort too, the
+ * read-back pass of verify=on is not (it checks what was written).
+ */
+struct run_group {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned n, arrived;
+	int failed;                         /* the first member that aborted the group, -1 while none has */
+	uint64_t t_start;                   /* CLOCK_MONOTONIC ns: the common start (before the ramp) */
+	atomic_int stop;                    /* the group was aborted */
+	/*
+	 * ssdbench-mpi: the members of other processes. The last member to arrive calls sync, which
+	 * returns once every process's member has arrived (MPI: an allreduce, the barrier), 0 when all
+	 * are ready to measure, nonzero when one is not (the group is then aborted); synced says it was
+	 * called (a run that ends before the barrier leaves that to its caller). NULL: one process.
+	 */
+	int (*sync)(void *ctx);
+	void *sync_ctx;
+	bool synced, sync_ok;               /* sync was called; it returned 0 */
+	/*
+	 * Stonewalling across processes (NULL: none), with sync_ctx, for a measured phase that sync let
+	 * start: the monitor stops this member's run when peer_done says another process's member has
+	 * ended its phase (polled every tick, at most 100 ms), and calls done when this member's ends.
+	 */
+	bool (*peer_done)(void *ctx);
+	void (*done)(void *ctx);
+};
+
+/* A group of n members, for one run of a case each. */
+void run_group_init(struct run_group *g, unsigned n);
+void run_group_destroy(struct run_group *g);
+/* Member member will not come, or failed: lets waiting members go and stops the others. */
+void run_group_abort(struct run_group *g, unsigned member);
+
 struct run_opts {
 	atomic_int *stop;                   /* set asynchronously (signals) to stop the run; may be NULL */
 	bool continue_on_error;
@@ -42,6 +85,8 @@ struct run_opts {
 	struct journal *journal;            /* checkpointed by the monitor while measuring */
 	int flush_fd;                       /* what a checkpoint flushes first (-1: nothing) */
 	struct health_dev *health;          /* internal: the drive's health around the measured run */
+	struct run_group *group;            /* run --parallel: the group this run is member member of, or NULL */
+	unsigned member;
 };
 
 /*

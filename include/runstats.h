@@ -194,6 +194,17 @@ struct sched_result {
 	uint64_t wake_err_sum_ns, wake_err_max_ns;   /* how late those sleeps woke, summed and the most */
 };
 
+/*
+ * A group's stonewall figures (results.stonewall of an aggregate result; group.h): when its members'
+ * measured phases ended, from the common start, and what all of them had done by the first end.
+ */
+struct stonewall {
+	bool enabled;                        /* an aggregate result */
+	uint64_t first_done_ns, last_done_ns;
+	unsigned first_member;               /* the index of the member that was done first */
+	uint64_t ios, bytes;                 /* done by all members up to first_done_ns */
+};
+
 struct health_rec;   /* health_dev.h */
 /* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
 enum { RUN_BUFS_FIXED = 1, RUN_BUFS_PLAIN = 2 };
@@ -202,6 +213,7 @@ struct run_result {
 	enum run_status status;
 	uint64_t started_at, finished_at;   /* CLOCK_REALTIME ns */
 	uint64_t runtime_ns;                /* the measured phase */
+	uint64_t mono_start_ns;             /* CLOCK_MONOTONIC ns of its start (the earliest worker's) */
 	unsigned qd;                        /* as run (psync: 1) */
 	struct opstats op[2];               /* OP_READ, OP_WRITE, merged over threads */
 	double cpu_user, cpu_sys;
@@ -219,6 +231,7 @@ struct run_result {
 	struct health_rec *health;          /* the drive's health, or NULL where not recorded */
 	char message[256];                  /* why it failed or was interrupted */
 	uint8_t buffers;                    /* io_uring engines: RUN_BUFS_FIXED in every worker, else RUN_BUFS_PLAIN */
+	struct stonewall stonewall;         /* an aggregate result's (group.h); enabled false otherwise */
 };
 
 #endif

@@ -50,6 +50,23 @@ struct session {
 	bool verify_only;
 	struct vmap *vmap;
 	uint8_t vmode;               /* enum vmode (worker.h) */
+	/*
+	 * run --parallel: this is the group's session (its directory and manifest hold the aggregate
+	 * results; t describes the group, label is "group(N)"); each entry runs on all nmembers member
+	 * sessions at once, entry i being members[k].entries[i]. NULL for a session of one target.
+	 */
+	struct session *members;
+	unsigned nmembers;
+	size_t member_offset;        /* entry i of this session is entry member_offset + i of each member */
+	const char *case_suffix;     /* appended to every case name this session records (", 2 drives"), or NULL */
+	/*
+	 * ssdbench-mpi (cluster.h): every entry runs on every rank at once, rank 0's session writes the
+	 * ranks' results and the aggregates (the others open none). save names a result after rank
+	 * rank_tag - 1 (0: none) and writes prebuilt, a rank's result built on that rank, where set.
+	 */
+	struct cluster *cluster;
+	int rank_tag;
+	json_t *prebuilt;
 
 	/* Filled while running. */
 	char dir[4096];
@@ -78,7 +95,30 @@ int session_run(struct session *s);
 
 void session_close(struct session *s);
 
+struct run_opts;
+struct run_result;
+struct run_context;
+
+/* The options of a run of session s (progress only where s shows it). */
+struct run_opts session_run_opts(struct session *s);
+
+/*
+ * What follows a run of entry e (run_job returned ret, and err): warnings, its result written (pe's
+ * job), its summary printed as name (NULL: e's name; print false: only errors). Returns 0,
+ * EXIT_FAILED, or EXIT_INTERRUPTED.
+ */
+int session_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,
+		   struct run_result *res, int ret, const char *err, bool print, const char *name);
+
+/* "ssdbench: WHAT in DIR/" on stderr (what: "results", "aggregate results"). */
+void session_say_results(const char *what, const char *dir);
+
 /* Characters other than letters, digits, '.', '-', '_' become '_'. */
 void sanitize_name(const char *in, char *out, size_t len);
+/*
+ * Creates a new directory OUTPUT/PREFIX-LABEL-<UTC time> (LABEL sanitised, "-2", "-3" ... where it
+ * exists), OUTPUT and its parents as needed, into dir. Returns 0 or -errno (said on stderr).
+ */
+int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len);
 
 #endif

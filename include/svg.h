@@ -70,7 +70,27 @@ struct svg_xy {
 	size_t key_chars;            /* legend names are cut to this many characters; 0: 32 */
 };
 
+/*
+ * A strip chart: categories on x (a fleet table's rows), a dot per drive in each (spread sideways so
+ * that equal values stay apart), the band lo..hi (p5..p95) as a box, the median as a bar, outliers in
+ * a second colour with their names.
+ */
+struct svg_strip {
+	const char *title;
+	const char *xlabel, *ylabel;
+	const char *const *xticks;   /* nx category names */
+	size_t nx;
+	const double *y;             /* y[ix * npts + k]: drive k in category ix, NAN = none */
+	size_t npts;
+	const char *const *names;    /* npts drive names */
+	const bool *outlier;         /* nx * npts, or NULL */
+	const double *median, *lo, *hi;   /* nx each, NAN = none */
+	const char *band;            /* what lo..hi are, for the key: "p5..p95" */
+	bool logy;
+};
+
 int svg_lines(FILE *f, const struct svg_lines *c);
+int svg_strip(FILE *f, const struct svg_strip *c);
 int svg_heatmap(FILE *f, const struct svg_heatmap *c);
 int svg_xy(FILE *f, const struct svg_xy *c);
 

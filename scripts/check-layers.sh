@@ -21,6 +21,8 @@ declare -A may=(
     [results]="results target model stats lib"
     [report]="report results model stats lib"
     [cli]="cli report results io target model stats lib"
+    # ssdbench-mpi's main (src/mpi/, built only by `make mpi`): the one place that includes mpi.h.
+    [mpi]="mpi cli report results io target model stats lib"
 )
 # Headers with no .c file of the same name, and the layer they belong to.
 declare -A header_layer=(

@@ -1,5 +1,5 @@
 import json, sys, os, glob, random
-# Result files for scripts/bench-report-scale.sh and tests/integration/t-93-report-scale.sh, made
+# Result files for scripts/bench-report-scale.sh and tests/integration/t-94-report-scale.sh, made
 # from a profile's fixture results (iozone-a: 4k and 64k of four patterns, two repeats):
 #   gen-results.py FIXDIR OUTDIR DRIVES REPEATS [TSPOINTS [halves]]
 # writes OUTDIR/drive-NNN/CASE-rR.json for DRIVES drives x 20 cases (5 request sizes x 4 patterns)

@@ -7,6 +7,8 @@
 #   scripts/install-deps.sh --build-only  build dependencies only
 #   scripts/install-deps.sh --check       print the missing packages, exit 1 if any; install nothing
 #   scripts/install-deps.sh --vm          what `make check-vm` needs (QEMU, busybox, cpio, dmsetup ...)
+#   scripts/install-deps.sh --package     build dependencies and what `make deb` needs (debhelper, lintian)
+#   scripts/install-deps.sh --mpi         build dependencies and one MPI for `make mpi` (Open MPI)
 #
 # Debian/Ubuntu (apt) and Fedora (dnf), detected from /etc/os-release. Runs the package manager as
 # root or through sudo. When nothing is missing it prints nothing and does nothing (it runs at the
@@ -16,17 +18,21 @@ set -euo pipefail
 prog=${0##*/}
 
 usage() {
-    sed -n '4,13s/^# \{0,1\}//p' "$0"
+    sed -n '4,15s/^# \{0,1\}//p' "$0"
 }
 
 build_only=0
 check_only=0
 vm=0
+package=0
+mpi=0
 for arg in "$@"; do
     case $arg in
         --build-only) build_only=1 ;;
         --check) check_only=1 ;;
         --vm) vm=1 ;;
+        --package) package=1 ;;
+        --mpi) mpi=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "$prog: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
@@ -82,11 +88,32 @@ case $family in
     debian) vm_pkgs=(qemu-system-x86 busybox-static cpio dmsetup jq xz-utils zstd kmod) ;;
     fedora) vm_pkgs=(qemu-system-x86-core busybox cpio device-mapper jq xz zstd kmod) ;;
 esac
+# ssdbench-mpi (`make mpi`, docs/mpi.md): one MPI implementation, Open MPI from the distribution. It is
+# what most HPC sites and Slurm installations run (srun launches it through PMIx), Debian's default
+# MPI (mpi-default-dev depends on it) and Fedora's openmpi; MPICH would do as well, but one is enough
+# to build and test. Also among the test dependencies, so that `make check` runs t-93-mpi (mpirun on
+# this machine, about a minute); the plain ssdbench never needs it. Fedora puts mpicc in
+# /usr/lib64/openmpi/bin: `module load mpi/openmpi-x86_64` (or that directory in PATH) before make mpi.
+case $family in
+    debian) mpi_pkgs=(openmpi-bin libopenmpi-dev) ;;
+    fedora) mpi_pkgs=(openmpi openmpi-devel) ;;
+esac
+# The Debian package of `make deb` (debian/): dpkg-buildpackage (dpkg-dev), debhelper, fakeroot, and
+# lintian to check the package. Not part of the test dependencies: t-95-install builds the package
+# only where these are installed, and says so where they are not.
+case $family in
+    debian) package_pkgs=(dpkg-dev debhelper fakeroot lintian man-db) ;;
+    fedora) package_pkgs=(man-db) ;;
+esac
 wanted=("${build_pkgs[@]}")
 if ((vm)); then
     wanted+=("${vm_pkgs[@]}")
+elif ((package)); then
+    wanted+=("${package_pkgs[@]}")
+elif ((mpi)); then
+    wanted+=("${mpi_pkgs[@]}")
 elif ((!build_only)); then
-    wanted+=("${test_pkgs[@]}")
+    wanted+=("${test_pkgs[@]}" "${mpi_pkgs[@]}")
 fi
 
 # Every package name mentioned, alternatives included.

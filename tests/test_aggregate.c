@@ -531,6 +531,51 @@ static void test_cases_are_per_device_unless_grouped_across_devices(void **state
 	rs_release(&set);
 }
 
+/* A result of run --parallel: the spec's run as the aggregate of members A and B (target.kind group). */
+static json_t *group_doc(const struct doc_spec *s)
+{
+	json_t *doc = doc_new(s), *t = json_object_get(doc, "target");
+
+	json_object_set_new(t, "kind", json_string("group"));
+	json_object_set_new(t, "members", json_pack("[{s:s, s:s, s:i, s:s}, {s:s, s:s, s:i, s:s}]", "path", "/dev/a",
+						    "host", "host1", "rank", 0, "label", "A", "path", "/dev/b",
+						    "host", "host1", "rank", 1, "label", "B"));
+	return doc;
+}
+
+static void test_group_aggregates_are_a_device_and_never_pool_with_their_members(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 2000), g = read_spec("group(2)", 3000);
+	struct rs_set set, only;
+	struct agg ag;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &a);
+	add(&set, &b);
+	add_doc(&set, group_doc(&g));
+	assert_int_equal(set.runs[2].group.nmembers, 2);
+	assert_string_equal(set.runs[2].group.labels[1], "B");
+	agg_ok(&ag, &set, true);
+	assert_int_equal(ag.n, 3);
+	assert_string_equal(ag.cases[2].label, "group(2)");
+	agg_release(&ag);
+	/* Across devices the members count; the aggregate would count their I/O twice. */
+	agg_ok(&ag, &set, false);
+	assert_int_equal(ag.n, 1);
+	assert_int_equal(ag.cases[0].nruns, 2);
+	agg_release(&ag);
+	rs_release(&set);
+	/* Aggregates alone are what there is to measure. */
+	rs_init(&only);
+	add_doc(&only, group_doc(&g));
+	agg_ok(&ag, &only, false);
+	assert_int_equal(ag.n, 1);
+	assert_int_equal(ag.cases[0].nruns, 1);
+	agg_release(&ag);
+	rs_release(&only);
+}
+
 static void test_a_different_bs_or_pattern_is_a_different_case(void **state)
 {
 	struct doc_spec a = read_spec("A", 1000), b = read_spec("A", 1000), c = read_spec("A", 1000);
@@ -1097,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_pooled_histogram_is_the_exact_merge_of_the_runs),
 		cmocka_unit_test(test_pooled_sums_are_refused_rather_than_wrapped),
 		cmocka_unit_test(test_cases_are_per_device_unless_grouped_across_devices),
+		cmocka_unit_test(test_group_aggregates_are_a_device_and_never_pool_with_their_members),
 		cmocka_unit_test(test_a_different_bs_or_pattern_is_a_different_case),
 		cmocka_unit_test(test_seed_label_price_and_repeat_count_do_not_make_a_case),
 		cmocka_unit_test(test_relative_span_matches_targets_of_different_sizes),

@@ -518,7 +518,8 @@ static void test_compare_without_a_common_case_is_refused(void **state)
 	rs_release(&cand);
 }
 
-static void test_compare_refuses_a_side_with_two_devices_of_one_case(void **state)
+/* A side holding one case on two devices is no longer refused: the case is compared as a fleet. */
+static void test_compare_side_with_two_devices_of_one_case_is_a_fleet(void **state)
 {
 	struct cmp_opts o = { .threshold = 5 };
 	struct doc_spec a = rand_spec("diskA", 4096, 1000), b = rand_spec("diskB", 4096, 1000);
@@ -532,17 +533,106 @@ static void test_compare_refuses_a_side_with_two_devices_of_one_case(void **stat
 	add(&one, &a);
 	add(&two, &a);
 	add(&two, &b);
-	assert_int_equal(cmp_build(&c, &two, &one, &o, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "baseline"));
-	assert_non_null(strstr(err, "diskA"));
-	assert_non_null(strstr(err, "diskB"));
-	err[0] = '\0';
-	assert_int_equal(cmp_build(&c, &one, &two, &o, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "candidate"));
-	assert_non_null(strstr(err, "diskA"));
-	assert_non_null(strstr(err, "diskB"));
+	assert_int_equal(cmp_build(&c, &two, &one, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.nfleet, 1);
+	assert_true(c.rows[0].fleet);
+	assert_int_equal(c.rows[0].fb.n, 2);
+	assert_int_equal(c.rows[0].fc.n, 1);
+	assert_int_equal(c.base_devices, 2);
+	assert_int_equal(c.rows[0].verdict, CV_OK);
+	cmp_release(&c);
 	rs_release(&one);
 	rs_release(&two);
+}
+
+/*
+ * Two drives against one: a rank test cannot get under p 0.05 with so few (2/3 at best), so it must
+ * not call a 30 % drop noise. The threshold alone decides, and the row says why.
+ */
+static void test_compare_small_fleets_are_gated_by_the_threshold(void **state)
+{
+	struct cmp_opts o = { .threshold = 5 };
+	struct doc_spec a = rand_spec("diskA", 4096, 1000), b = rand_spec("diskB", 4096, 1010);
+	struct doc_spec slow = rand_spec("diskA", 4096, 700), close = rand_spec("diskA", 4096, 990);
+	struct rs_set two, one_slow, one_close;
+	struct cmp c;
+	char err[512] = "";
+
+	(void)state;
+	rs_init(&two);
+	rs_init(&one_slow);
+	rs_init(&one_close);
+	add(&two, &a);
+	add(&two, &b);
+	add(&one_slow, &slow);
+	add(&one_close, &close);
+	assert_int_equal(cmp_build(&c, &two, &one_slow, &o, err, sizeof(err)), 0);
+	assert_true(c.rows[0].fleet && c.rows[0].gated);
+	assert_int_equal(c.rows[0].verdict, CV_REGRESSION);
+	assert_non_null(strstr(c.rows[0].why, "threshold alone decides"));
+	assert_int_equal(c.regressions, 1);
+	cmp_release(&c);
+	assert_int_equal(cmp_build(&c, &two, &one_close, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.rows[0].verdict, CV_OK);
+	assert_int_equal(c.regressions, 0);
+	cmp_release(&c);
+	rs_release(&two);
+	rs_release(&one_slow);
+	rs_release(&one_close);
+}
+
+/* Eight drives against eight: 20 % slower is a regression (p < 0.05), the same distribution is not. */
+static void test_compare_fleets_by_their_distributions(void **state)
+{
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, slow, same;
+	struct cmp c;
+	char err[512] = "", label[16];
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&slow);
+	rs_init(&same);
+	for (int i = 0; i < 8; i++) {
+		struct doc_spec s;
+
+		snprintf(label, sizeof(label), "d%d", i);
+		s = rand_spec(label, 4096, 1000 + 10 * i);
+		add(&base, &s);
+		s = rand_spec(label, 4096, 1005 + 10 * i);
+		add(&same, &s);
+		s = rand_spec(label, 4096, 800 + 10 * i);
+		add(&slow, &s);
+	}
+	assert_int_equal(cmp_build(&c, &base, &slow, &o, err, sizeof(err)), 0);
+	assert_true(c.rows[0].fleet && c.rows[0].gated);
+	assert_int_equal(c.rows[0].verdict, CV_REGRESSION);
+	assert_true(c.rows[0].mw.p < CMP_FLEET_ALPHA);
+	assert_true(c.rows[0].change < -15 && c.rows[0].change > -25);
+	assert_int_equal(c.regressions, 1);
+	cmp_release(&c);
+	assert_int_equal(cmp_build(&c, &base, &same, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.rows[0].verdict, CV_OK);
+	assert_int_equal(c.regressions, 0);
+	cmp_release(&c);
+	rs_release(&base);
+	rs_release(&slow);
+	rs_release(&same);
+}
+
+/* Past the threshold but not significant is noise; significant and worse fails only where gated. */
+static void test_compare_fleet_judge_edges(void **state)
+{
+	const struct metric iops = { M_IOPS, 0 }, lat = { M_LAT_MEAN, 0 };
+
+	(void)state;
+	assert_int_equal(cmp_fleet_judge(&iops, -5, 0.001, 5, true), CV_OK);
+	assert_int_equal(cmp_fleet_judge(&iops, -5.1, 0.05, 5, true), CV_NOISE);
+	assert_int_equal(cmp_fleet_judge(&iops, -5.1, 0.049, 5, true), CV_REGRESSION);
+	assert_int_equal(cmp_fleet_judge(&iops, -5.1, 0.049, 5, false), CV_WORSE);
+	assert_int_equal(cmp_fleet_judge(&iops, 5.1, 0.049, 5, true), CV_BETTER);
+	assert_int_equal(cmp_fleet_judge(&lat, 5.1, 0.049, 5, true), CV_REGRESSION);
+	assert_int_equal(cmp_fleet_judge(&lat, NAN, 1, 5, true), CV_REGRESSION);
 }
 
 /*
@@ -997,7 +1087,10 @@ int main(void)
 		cmocka_unit_test(test_compare_with_itself_has_no_regression),
 		cmocka_unit_test(test_compare_lists_one_sided_cases),
 		cmocka_unit_test(test_compare_without_a_common_case_is_refused),
-		cmocka_unit_test(test_compare_refuses_a_side_with_two_devices_of_one_case),
+		cmocka_unit_test(test_compare_side_with_two_devices_of_one_case_is_a_fleet),
+		cmocka_unit_test(test_compare_small_fleets_are_gated_by_the_threshold),
+		cmocka_unit_test(test_compare_fleets_by_their_distributions),
+		cmocka_unit_test(test_compare_fleet_judge_edges),
 		cmocka_unit_test(test_compare_candidate_whose_runs_failed_is_a_regression),
 		cmocka_unit_test(test_compare_gates_choose_the_metrics_that_regress),
 		cmocka_unit_test(test_junit_has_a_testcase_per_gated_row_and_a_failure_per_regression),

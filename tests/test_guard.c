@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The write guard against the fake sysfs of tests/fixtures: partitions and holders. */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -189,7 +190,7 @@ static void test_guard_inspects_an_nvme_generic_device_as_its_block_device(void 
 static const char *sysfs_with_loop(const char *backing)
 {
 	static char root[256];
-	char path[512], fix[1024], link[1100];
+	char path[512], fix[PATH_MAX], link[PATH_MAX + 16];   /* realpath may fill PATH_MAX */
 	FILE *f;
 
 	snprintf(root, sizeof(root), "/tmp/ssdbench-test-guard.XXXXXX");

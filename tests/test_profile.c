@@ -454,6 +454,30 @@ static void test_profile_error_unknown_top_level_key(void **state)
 		 "}\n", 6, "descripton", "unknown key");
 }
 
+/* "parallel": absent (one target after another), "all" (run --parallel), "scaling" (drive-scaling). */
+static void test_profile_parallel_key(void **state)
+{
+	static const char *const vals[] = { "", "  \"parallel\": \"all\",\n", "  \"parallel\": \"scaling\",\n" };
+	static const enum profile_parallel want[] = { PROFILE_SERIAL, PROFILE_PARALLEL, PROFILE_SCALING };
+	char path[PATH_MAX], text[512];
+	struct profile p;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "%s%s  \"defaults\": { \"bs\": \"4k\" }\n}\n", HEAD("p-par"), vals[i]);
+		write_profile("p-par", text, path, sizeof(path));
+		load_ok(path, &p);
+		assert_int_equal(p.parallel, want[i]);
+		profile_release(&p);
+	}
+	load_bad("e-par", HEAD("e-par")
+		 "  \"parallel\": \"yes\"\n"
+		 "}\n", 5, "parallel", "expected \"all\" or \"scaling\"");
+	load_bad("e-par2", HEAD("e-par2")
+		 "  \"parallel\": true\n"
+		 "}\n", 5, "parallel", "expected \"all\" or \"scaling\"");
+}
+
 static void test_profile_error_unknown_parameter_in_defaults(void **state)
 {
 	(void)state;
@@ -1004,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(test_profile_error_syntax_names_line_and_column),
 		cmocka_unit_test(test_profile_error_not_an_object_or_no_file),
 		cmocka_unit_test(test_profile_error_unknown_top_level_key),
+		cmocka_unit_test(test_profile_parallel_key),
 		cmocka_unit_test(test_profile_error_unknown_parameter_in_defaults),
 		cmocka_unit_test(test_profile_error_unknown_parameter_in_a_case),
 		cmocka_unit_test(test_profile_error_unknown_parameter_in_prepare),

@@ -510,6 +510,49 @@ static char *render(const struct report *r, enum report_format fmt)
 	return buf;
 }
 
+/* run --parallel: members A, B, C at 1000, 2000, 3000 IOPS and their aggregate group(3). */
+static void test_report_parallel_group_flags_the_member_far_below_the_mean(void **state)
+{
+	struct doc_spec m[3] = { read_spec("A", 1000), read_spec("B", 2000), read_spec("C", 3000) };
+	struct doc_spec g = read_spec("group(3)", 6000);
+	struct report_opts o = { .no_hint = true };
+	struct rs_set set;
+	struct report r;
+	json_t *doc, *t;
+	char *text, *line;
+
+	(void)state;
+	rs_init(&set);
+	for (int i = 0; i < 3; i++)
+		add(&set, &m[i]);
+	doc = doc_new(&g);
+	t = json_object_get(doc, "target");
+	json_object_set_new(t, "kind", json_string("group"));
+	json_object_set_new(t, "members", json_pack("[{s:s, s:s, s:i, s:s}, {s:s, s:s, s:i, s:s}, {s:s, s:s, s:i, s:s}]",
+						    "path", "/dev/a", "host", "h", "rank", 0, "label", "A",
+						    "path", "/dev/b", "host", "h", "rank", 1, "label", "B",
+						    "path", "/dev/c", "host", "h", "rank", 2, "label", "C"));
+	add_doc(&set, doc);
+	build(&r, &set, &o);
+	assert_true(report_has_groups(&r));
+	text = render(&r, RF_TEXT);
+	assert_non_null(strstr(text, "parallel groups"));
+	/* A at 1000 is 50 % below the mean of 2000: flagged; B (at it) and C (above) are not. */
+	assert_non_null(line = strstr(text, "group(3)  A "));
+	assert_non_null(strstr(line, "-50.0 %  far below"));
+	assert_non_null(line = strstr(text, "group(3)  B "));
+	assert_null(strstr(strtok(line, "\n"), "far below"));
+	free(text);
+	text = render(&r, RF_TEXT);
+	assert_non_null(line = strstr(text, "sum of members"));
+	assert_non_null(strstr(strtok(line, "\n"), "6000"));
+	assert_non_null(line = strstr(line + strlen(line) + 1, "group(3)"));
+	assert_non_null(strstr(strtok(line, "\n"), "100.0 % of sum"));
+	free(text);
+	report_release(&r);
+	rs_release(&set);
+}
+
 static size_t lines_of(const char *s)
 {
 	size_t n = 0;
@@ -692,6 +735,92 @@ static void test_report_verification_table_only_where_verified(void **state)
 }
 
 /* Cells of one table on different numbers of runs (2 of 4k, 3 of 64k) each say their n. */
+/* n devices of one randread 4k case at 1000 + 10 i IOPS, device "slow" (i == 5) at 500; hosts h0, h1 by parity. */
+static void fleet_of(struct rs_set *set, size_t n)
+{
+	static char labels[32][8];
+	static const char *const hosts[] = { "h0", "h1" };
+
+	rs_init(set);
+	for (size_t i = 0; i < n; i++) {
+		struct doc_spec s = { .label = labels[i], .host = hosts[i % 2], .rw = "randread", .bs = 4096,
+				      .size = TARGET_SIZE };
+
+		snprintf(labels[i], sizeof(labels[i]), i == 5 ? "slow" : "d%02zu", i);
+		s.iops[0] = i == 5 ? 500 : 1000 + 10.0 * (double)i;
+		s.lat[0] = few_lat;
+		s.nlat[0] = NFEW;
+		add(set, &s);
+	}
+}
+
+/* Past 12 devices the layout turns into a fleet, which names the slow device by the robust rule. */
+static void test_report_fleet_past_twelve_devices_names_the_slow_one(void **state)
+{
+	struct report_opts o = { .format = RF_TEXT };
+	struct rs_set set;
+	struct report r;
+	char *text;
+
+	(void)state;
+	fleet_of(&set, 12);
+	build(&r, &set, &o);
+	assert_false(r.fleet);
+	assert_null(r.tables[0].fleet);
+	report_release(&r);
+	rs_release(&set);
+
+	fleet_of(&set, 13);
+	build(&r, &set, &o);
+	assert_true(r.fleet);
+	assert_int_equal(r.ntables, 1);
+	assert_non_null(r.tables[0].fleet);
+	assert_int_equal(r.tables[0].fleet->nrows, 1);
+	assert_int_equal(r.tables[0].fleet->rows[0].s.n, 13);
+	assert_int_equal(r.tables[0].fleet->rows[0].nout, 1);
+	assert_string_equal(r.tables[0].cols[r.tables[0].fleet->rows[0].out[0]], "slow");
+	assert_float_equal(r.tables[0].fleet->rows[0].s.median, 1060, 1e-9);   /* 500, 1000 .. 1040, 1060 .. 1120 */
+	text = render(&r, RF_TEXT);
+	assert_non_null(strstr(text, "slow 500.0 (z -"));
+	assert_non_null(strstr(text, "|robust z| > 3.5"));
+	free(text);
+	report_release(&r);
+
+	o.layout = RL_COLUMNS;
+	build(&r, &set, &o);
+	assert_false(r.fleet);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/* --group-by host: a row per host, each with its own drives' statistics; unknown keys read "unknown". */
+static void test_report_fleet_groups_by_host(void **state)
+{
+	struct report_opts o = { .format = RF_TEXT, .group_by = { "host" }, .ngroup_by = 1 };
+	struct rs_set set;
+	struct report r;
+	char buf[64];
+
+	(void)state;
+	fleet_of(&set, 6);
+	build(&r, &set, &o);
+	assert_true(r.fleet);
+	assert_string_equal(r.group_by, "host");
+	assert_int_equal(r.tables[0].fleet->ngroups, 2);
+	assert_string_equal(r.tables[0].fleet->groups[0], "h0");
+	assert_int_equal(r.tables[0].fleet->nrows, 2);
+	assert_int_equal(r.tables[0].fleet->rows[0].s.n, 3);
+	assert_int_equal(r.tables[0].fleet->rows[1].s.n, 3);
+	assert_string_equal(report_group_value(&set.runs[0], "firmware", buf,
+					       sizeof(buf)), "unknown");
+	assert_string_equal(report_group_value(&set.runs[0], "target.kind", buf, sizeof(buf)), "block");
+	assert_true(report_group_key_valid("target.pcie.width"));
+	assert_false(report_group_key_valid("target."));
+	assert_false(report_group_key_valid("colour"));
+	report_release(&r);
+	rs_release(&set);
+}
+
 static void test_report_cells_say_their_n_where_it_varies(void **state)
 {
 	struct report_opts o = { .no_hint = true };
@@ -1130,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_report_mean_sd_uses_the_precision_of_the_mean),
 		cmocka_unit_test(test_report_scale_and_unit_of_each_metric),
 		cmocka_unit_test(test_report_has_a_table_per_pattern_of_sizes_by_devices),
+		cmocka_unit_test(test_report_parallel_group_flags_the_member_far_below_the_mean),
 		cmocka_unit_test(test_report_latency_tables_are_in_microseconds),
 		cmocka_unit_test(test_report_open_loop_shows_response_times_beside_service_times),
 		cmocka_unit_test(test_report_open_loop_twins_the_hints_latency_metrics),
@@ -1140,6 +1270,8 @@ int main(void)
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
+		cmocka_unit_test(test_report_fleet_past_twelve_devices_names_the_slow_one),
+		cmocka_unit_test(test_report_fleet_groups_by_host),
 		cmocka_unit_test(test_report_of_prepare_jobs_only_is_refused),
 		cmocka_unit_test(test_report_takes_the_hint_and_description_it_is_given),
 		cmocka_unit_test(test_report_price_best_is_the_lowest_of_two_or_more),

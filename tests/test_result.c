@@ -566,6 +566,53 @@ static void test_result_stalls_are_written_only_when_there_were_some(void **stat
 	run_result_release(&res);
 }
 
+/* An aggregate (run --parallel): target.kind group with its members, sizes added, results.stonewall. */
+static void test_result_group_writes_members_and_stonewall(void **state)
+{
+	static const struct group_member gm[2] = {
+		{ "/dev/zram5", "vm", 0, "zram5", 1ull << 30, 512, 4096, 100 },
+		{ "/dev/zram6", "vm", 1, "zram6", 1ull << 30, 4096, 4096, -1 },
+	};
+	struct run_context ctx = { .command_line = "ssdbench run --parallel", .repeat_index = 1, .repeat_count = 1,
+				   .members = gm, .nmembers = 2, .group_label = "group(2)" };
+	struct run_result res;
+	struct job j;
+	char err[512] = "";
+	json_t *o, *t, *sw;
+
+	(void)state;
+	empty_result(&res);
+	res.runtime_ns = 3000000000ull;
+	res.stonewall = (struct stonewall){ true, 2000000000ull, 3000000000ull, 1, 100, 409600 };
+	job_init(&j);
+	assert_int_equal(job_resolve(&j, 1ull << 30, 512, err, sizeof(err)), 0);
+	o = result_build(&j, NULL, &res, &ctx);
+	assert_non_null(o);
+	if (result_validate(o, err, sizeof(err)))
+		fail_msg("result_validate: %s", err);
+	t = json_object_get(o, "target");
+	assert_string_equal(json_string_value(json_object_get(t, "kind")), "group");
+	assert_string_equal(json_string_value(json_object_get(t, "path")), "/dev/zram5,/dev/zram6");
+	assert_string_equal(json_string_value(json_object_get(t, "label")), "group(2)");
+	assert_int_equal(json_integer_value(json_object_get(t, "size")), 2ll << 30);
+	assert_int_equal(json_integer_value(json_object_get(t, "logical_block_size")), 4096);
+	assert_true(json_is_null(json_object_get(t, "price")));   /* one member's price unknown */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(t, "members"), 1),
+							      "label")), "zram6");
+	sw = json_object_get(json_object_get(o, "results"), "stonewall");
+	assert_int_equal(json_integer_value(json_object_get(sw, "first_done_ns")), 2000000000);
+	assert_int_equal(json_integer_value(json_object_get(sw, "first_member")), 1);
+	assert_true(json_real_value(json_object_get(sw, "iops")) == 50.0);
+	json_decref(o);
+	/* Any other result has neither key. */
+	res.stonewall.enabled = false;
+	o = built_result(&res);
+	assert_null(json_object_get(json_object_get(o, "target"), "members"));
+	assert_null(json_object_get(json_object_get(o, "results"), "stonewall"));
+	json_decref(o);
+	run_result_release(&res);
+}
+
 /* A run on a drive that gave no health (health=off, no snapshot read): "health": null, which validates. */
 static void test_result_health_is_null_where_not_recorded(void **state)
 {
@@ -1144,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(test_result_job_seed_is_never_negative),
 		cmocka_unit_test(test_result_of_a_failed_open_names_the_step),
 		cmocka_unit_test(test_result_stalls_are_written_only_when_there_were_some),
+		cmocka_unit_test(test_result_group_writes_members_and_stonewall),
 		cmocka_unit_test(test_result_health_is_null_where_not_recorded),
 		cmocka_unit_test(test_result_health_aligns_with_the_time_series),
 		cmocka_unit_test(test_result_verify_round_trips_with_its_first_mismatches),

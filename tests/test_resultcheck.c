@@ -294,7 +294,7 @@ static void test_wrong_types_are_refused_by_path(void **state)
 		  "expected an array" },
 		{ "a string for cpu seconds", "results/cpu/user_s", "\"x\"", "results.cpu.user_s", "expected" },
 		{ "a string for an integer", "host/cpu_count", "\"two\"", "host.cpu_count", "integer" },
-		{ "a number for an enum", "target/kind", "7", "target.kind", "'block', 'file', 'char' or 'none'" },
+		{ "a number for an enum", "target/kind", "7", "target.kind", "'block', 'file', 'char', 'none' or 'group'" },
 		{ "a number for a string", "tool/version", "3", "tool.version", "expected a string" },
 		{ "a number in an errors item", "errors", "[{\"op\": 1}]", "errors[0].op", "expected" },
 		{ "a whole real is not an integer", "job/bs", "4096.0", "job.bs", "integer" },
@@ -458,8 +458,8 @@ static void test_the_conditions_between_fields_are_refused_with_their_reason(voi
 		{ "fill asked for, no fill phase", "phases/fill", "null", "phases.fill",
 		  "job.fill is an integer" },
 		{ "the null engine on a real target", "job/engine", "\"null\"", "target.kind",
-		  "expected 'none', got 'file', since job.engine is 'null'" },
-		{ "kind none with a real engine", "target/kind", "\"none\"", "target.kind", "'block', 'file' or 'char'" },
+		  "expected 'none' or 'group', got 'file', since job.engine is 'null'" },
+		{ "kind none with a real engine", "target/kind", "\"none\"", "target.kind", "'block', 'file', 'char' or 'group'" },
 		{ "a failed run without a message", "status", "\"failed\"", "message", "since status is" },
 		{ "a read pattern with writes", "job/rw", "\"randread\"", "job.rwmix_write",
 		  "expected 0, got 30" },
@@ -1091,6 +1091,51 @@ static void test_bad_nvme_identity_keys_are_refused_by_path(void **state)
 	expect_refused_in(cases, N(cases), nvme_doc);
 }
 
+/* An aggregate result of run --parallel: target.kind group with its members, results.stonewall. */
+static json_t *group_doc(void)
+{
+	json_t *doc = written_doc("psync", false), *t = json_object_get(doc, "target");
+
+	json_object_set_new(t, "kind", json_string("group"));
+	json_object_set_new(t, "label", json_string("group(2)"));
+	json_object_set_new(t, "members", json_pack("[{s:s, s:s, s:i, s:s}, {s:s, s:s, s:i, s:s}]", "path",
+						    "/dev/zram5", "host", "vm", "rank", 0, "label", "zram5", "path",
+						    "/dev/zram6", "host", "vm", "rank", 1, "label", "zram6"));
+	json_object_set_new(json_object_get(doc, "results"), "stonewall",
+			    json_pack("{s:I, s:I, s:i, s:I, s:I, s:f, s:f}", "first_done_ns", (json_int_t)2000000000,
+				      "last_done_ns", (json_int_t)3000000000, "first_member", 1, "ios", (json_int_t)100,
+				      "bytes", (json_int_t)409600, "iops", 50.0, "bw_bytes", 204800.0));
+	return doc;
+}
+
+static void test_group_documents_validate(void **state)
+{
+	json_t *doc = group_doc();
+
+	(void)state;
+	assert_possible(doc, "target.kind group, target.members, results.stonewall");
+	json_decref(doc);
+}
+
+static void test_bad_group_keys_are_refused_by_path(void **state)
+{
+	static const struct mutation cases[] = {
+		{ "a member without a path", "target/members/0/path", NULL, "target.members[0].path", "missing" },
+		{ "a member with an empty label", "target/members/1/label", "\"\"", "target.members[1].label",
+		  "not empty" },
+		{ "a negative rank", "target/members/0/rank", "-1", "target.members[0].rank", ">= 0" },
+		{ "an unknown member key", "target/members/0/serial", "\"x\"", "target.members[0]",
+		  "unknown key 'serial'" },
+		{ "members as an object", "target/members", "{}", "target.members", "an array" },
+		{ "a stonewall without its first end", "results/stonewall/first_done_ns", NULL,
+		  "results.stonewall.first_done_ns", "missing" },
+		{ "a negative stonewall rate", "results/stonewall/iops", "-1", "results.stonewall.iops", ">= 0" },
+	};
+
+	(void)state;
+	expect_refused_in(cases, N(cases), group_doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1119,6 +1164,8 @@ int main(void)
 		cmocka_unit_test(test_nvme_identity_documents_validate),
 		cmocka_unit_test(test_bad_nvme_identity_keys_are_refused_by_path),
 		cmocka_unit_test(test_open_loop_values_that_do_not_add_up_are_refused),
+		cmocka_unit_test(test_group_documents_validate),
+		cmocka_unit_test(test_bad_group_keys_are_refused_by_path),
 	};
 
 	return cmocka_run_group_tests(tests, find_fixtures, NULL);

@@ -110,7 +110,7 @@ struct out {
 	int rc;
 };
 
-enum kind { LINES, HEATMAP, XY };
+enum kind { LINES, HEATMAP, XY, STRIP };
 
 static struct out render(enum kind k, const void *chart)
 {
@@ -122,6 +122,8 @@ static struct out render(enum kind k, const void *chart)
 		o.rc = svg_lines(f, chart);
 	else if (k == HEATMAP)
 		o.rc = svg_heatmap(f, chart);
+	else if (k == STRIP)
+		o.rc = svg_strip(f, chart);
 	else
 		o.rc = svg_xy(f, chart);
 	assert_int_equal(fclose(f), 0);
@@ -466,6 +468,33 @@ static void test_svg_xy_without_values_is_einval(void **state)
 	free(o.buf);
 }
 
+/* Two categories of four drives: a dot each, a band and a median per category, the outlier named. */
+static void test_svg_strip_draws_a_dot_per_drive_and_names_outliers(void **state)
+{
+	static const char *const cats[] = { "4k", "64k" }, *const drives[] = { "d1", "d2", "slow<&>", "d4" };
+	const double y[] = { 100, 102, 40, NAN, 50, 51, 20, 52 }, med[] = { 100, 50.5 }, lo[] = { 46, 23 },
+		     hi[] = { 102, 52 };
+	const bool out[] = { false, false, true, false, false, false, true, false };
+	struct svg_strip c = { .title = "fleet", .xlabel = "bs", .ylabel = "IOPS", .xticks = cats, .nx = 2,
+			       .y = y, .npts = 4, .names = drives, .outlier = out, .median = med, .lo = lo,
+			       .hi = hi, .band = "p5..p95" };
+	struct out o = render(STRIP, &c);
+
+	(void)state;
+	check_doc(&o, "fleet");
+	assert_int_equal(count(o.buf, "class=\"pt\""), 5);
+	assert_int_equal(count(o.buf, "class=\"outlier\""), 2);
+	assert_int_equal(count(o.buf, "class=\"median\""), 2);
+	assert_int_equal(count(o.buf, "class=\"band\""), 2);
+	assert_int_equal(count(o.buf, ">slow&lt;&amp;&gt;</text>"), 2);
+	check_present(&o, "p5..p95");
+	free(o.buf);
+	c.y = (const double[]){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	o = render(STRIP, &c);
+	assert_int_equal(o.rc, -EINVAL);
+	free(o.buf);
+}
+
 static void test_svg_failing_stream_is_eio(void **state)
 {
 	struct svg_lines l = iops_chart();
@@ -609,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_svg_xy_long_series_get_sparse_markers),
 		cmocka_unit_test(test_svg_xy_without_values_is_einval),
 		cmocka_unit_test(test_svg_random_charts_stay_well_formed),
+		cmocka_unit_test(test_svg_strip_draws_a_dot_per_drive_and_names_outliers),
 		cmocka_unit_test(test_svg_failing_stream_is_eio),
 		cmocka_unit_test(test_svg_files_are_well_formed_xml),
 	};

@@ -58,6 +58,12 @@ static const char usage_run_tail[] =
 	"      --force                 allow writes to a device that holds data (a partition table, a\n"
 	"                              filesystem, RAID or LVM signature); never to one in use\n"
 	"      --continue-on-error     record I/O errors and go on instead of stopping the run\n"
+	"      --parallel              run every case on all TARGETs at once (one start after each\n"
+	"                              is prepared): a result per target and an aggregate per case\n"
+	"                              (target.kind group; docs/result-format.md); a member that fails\n"
+	"                              stops the others\n"
+	"      --stonewall             ssdbench-mpi only (docs/mpi.md): every rank stops when the\n"
+	"                              first one has done its share (io-limit), as IOR's stonewalling\n"
 	"  -h, --help                  this help\n"
 	"\n"
 	"Refused before anything starts (exit 2): O_DIRECT or trim that the file's filesystem cannot\n"
@@ -118,6 +124,12 @@ static const char usage_report[] =
 	"      --at NAME=VALUE    the case the price table uses (default: the smallest request size)\n"
 	"      --rows DIM         the row dimension: a job parameter, case, rw or target\n"
 	"      --columns DIM      the column dimension [target: one column per device]\n"
+	"      --layout L         columns (devices in columns), fleet (drives in rows, per case\n"
+	"                         min, p5, median, p95 and max across the drives, outliers named:\n"
+	"                         |robust z| > 3.5) or auto [auto: a fleet past 12 devices]\n"
+	"      --group-by KEYS    fleet statistics per group of drives, a row per group: model,\n"
+	"                         firmware, serial, host, label or target.FIELD, comma-separated\n"
+	"                         (--group-by model,firmware); implies the fleet layout\n"
 	"      --plot DIR         write the charts as SVG files into DIR\n"
 	"  -o, --output FILE      write the report to FILE instead of stdout\n"
 	"\n"
@@ -139,6 +151,10 @@ static const char usage_compare[] =
 	"either side), whose runs completed no I/O, or that the candidate lacks fails the gate too\n"
 	"(FAILED, NO I/O, MISSING; exit 3, a JUnit failure, the reason under the table), unless\n"
 	"an --allow option says to leave it out. Cases only in the candidate are listed.\n"
+	"A case that a side holds on several devices (a fleet: firmware A against B) is compared by\n"
+	"the drives' values (each drive's mean over its repeats): the median's change against the\n"
+	"threshold, the worse tail's (p5, p95 for latencies) shown, and a two-sided Mann-Whitney U\n"
+	"test (p >= 0.05: within noise) in place of Welch's.\n"
 	"\n"
 	"options:\n"
 	"      --threshold PCT    how much worse fails the gate [5]\n"
@@ -191,18 +207,47 @@ static const char usage_check[] =
 	"exit: 0 every criterion met, 3 a violation, 2 bad usage, bad criteria or no match, 1 the\n"
 	"--junit file could not be written.\n";
 
+static FILE *g_capture;
+
+void cli_capture(FILE *f)
+{
+	g_capture = f;
+}
+
 /* Messages quote paths, labels and values as given: no control character reaches the terminal raw. */
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
+	FILE *out = g_capture ? g_capture : stderr;
 	char *msg;
 
-	fputs(prefix, stderr);
+	fputs(prefix, out);
 	if (vasprintf(&msg, fmt, ap) >= 0) {
-		esc_text(stderr, msg);
+		esc_text(out, msg);
 		free(msg);
 	}
-	fputc('\n', stderr);
+	fputc('\n', out);
 }
+
+static const char usage_import[] =
+	"usage: ssdbench import [--output DIR] FILE...\n"
+	"\n"
+	"Turns fio's JSON output (--output-format=json or json+) into ssdbench result files, one per\n"
+	"fio job, under DIR/fio-<file>-<time>/ (default DIR: results), so that report, compare and\n"
+	"check read them like runs of ssdbench (docs/import.md). fio's options become job parameters\n"
+	"(rw, bs, iodepth, numjobs, ioengine, direct, size, offset, runtime, ramp_time, ...), its\n"
+	"read and write statistics the results, and its completion latency (clat) the latency.\n"
+	"json+ bins become the exact latency histogram (fio's buckets and ours are the same where\n"
+	"each bin is one of our buckets); without bins (json) fio's own percentiles are kept and\n"
+	"the histogram is marked absent: percentiles then come from a single run only, never\n"
+	"pooled or guessed. Options with no ssdbench equivalent are named in a warning and listed\n"
+	"in the result (import.unmapped); a job that cannot be mapped at all (trims, several block\n"
+	"sizes, an engine ssdbench lacks) is left out with a warning.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output DIR       where the result directories go (default ./results)\n"
+	"\n"
+	"exit: 0 every file imported, 1 a result could not be written, 2 bad usage, a file that is not\n"
+	"fio's JSON output, or one with no job that could be imported.\n";
 
 static const char usage_profiles[] =
 	"usage: ssdbench profiles [list]\n"
@@ -315,7 +360,10 @@ static const struct cmd {
 	  usage_check, NULL },
 	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
 	  cmd_verify, usage_verify, NULL },
-	{ "help", "COMMAND", "help for one command", cmd_help_run, NULL, NULL },
+	{ "import", "[-o DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
+	  usage_import, NULL },
+	{ "help", "[COMMAND|--commands]", "help for one command; --commands lists them for scripts",
+	  cmd_help_run, NULL, NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -375,9 +423,23 @@ static int cmd_help(const char *cmd, FILE *f)
 	return EXIT_OK;
 }
 
-/* ssdbench help [COMMAND] */
+/*
+ * ssdbench help --commands: one line per command, "NAME<tab>ARGS<tab>SUMMARY", for the scripts that
+ * build the man pages and complete the command line (scripts/gen-man.sh, scripts/ssdbench-completion.bash).
+ */
+static void print_command_table(FILE *f)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "%s\t%s\t%s\n", commands[i].name, commands[i].args, commands[i].summary);
+}
+
+/* ssdbench help [COMMAND|--commands] */
 static int cmd_help_run(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--commands")) {
+		print_command_table(stdout);
+		return EXIT_OK;
+	}
 	return cmd_help(argc > 1 ? argv[1] : NULL, stdout);
 }
 
@@ -394,7 +456,9 @@ int cli_main(int argc, char **argv)
 	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
 		return cmd_help(NULL, stdout);
 	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-		printf("ssdbench %s (git %s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV);
+		/* A build outside a git checkout (a tarball without the revision) says so. */
+		printf("ssdbench %s (git %s%s)\n", SSDBENCH_VERSION, SSDBENCH_GITREV,
+		       strcmp(SSDBENCH_GITREV, "unknown") ? "" : ": not built from a git checkout");
 		return EXIT_OK;
 	}
 	c = find_command(name);

@@ -27,6 +27,8 @@ enum {
 	OPT_PLOT,
 	OPT_ROWS,
 	OPT_COLUMNS,
+	OPT_LAYOUT,
+	OPT_GROUP_BY,
 };
 
 static const struct option report_options[] = {
@@ -38,6 +40,8 @@ static const struct option report_options[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "rows", required_argument, NULL, OPT_ROWS },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,6 +74,41 @@ static int parse_price(struct report_opts *o, char *arg)
 static bool valid_dim(const char *d)
 {
 	return !strcmp(d, "target") || !strcmp(d, "case") || !strcmp(d, "rw") || job_param_name(d);
+}
+
+/* --group-by KEY[,KEY...]: arg is split in place. */
+static int parse_group_by(struct report_opts *o, char *arg)
+{
+	for (char *save = NULL, *k = strtok_r(arg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (!report_group_key_valid(k)) {
+			cli_error("--group-by: '%s': expected model, firmware, serial, host, label or target.FIELD "
+				  "(e.g. target.transport)", k);
+			return -EINVAL;
+		}
+		if (o->ngroup_by == REPORT_MAX_GROUP_BY) {
+			cli_error("--group-by: at most %d keys", REPORT_MAX_GROUP_BY);
+			return -EINVAL;
+		}
+		o->group_by[o->ngroup_by++] = k;
+	}
+	if (!o->ngroup_by) {
+		cli_error("--group-by: which keys? (e.g. --group-by model,firmware)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_layout(struct report_opts *o, const char *arg)
+{
+	static const char *const names[] = { "auto", "columns", "fleet" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, names[i])) {
+			o->layout = (enum report_layout)i;
+			return 0;
+		}
+	cli_error("--layout: '%s': expected auto, columns or fleet", arg);
+	return -EINVAL;
 }
 
 static int parse_report_args(int argc, char **argv, struct report_opts *o, const char **plot,
@@ -105,6 +144,14 @@ static int parse_report_args(int argc, char **argv, struct report_opts *o, const
 			}
 			o->at[o->nat++] = optarg;
 			break;
+		case OPT_LAYOUT:
+			if (parse_layout(o, optarg))
+				return -EINVAL;
+			break;
+		case OPT_GROUP_BY:
+			if (parse_group_by(o, optarg))
+				return -EINVAL;
+			break;
 		case OPT_PLOT: *plot = optarg; break;
 		case 'o': *out = optarg; break;
 		case OPT_ROWS:
@@ -123,6 +170,14 @@ static int parse_report_args(int argc, char **argv, struct report_opts *o, const
 			cli_option_error(ch, argv, "report");
 			return -EINVAL;
 		}
+	}
+	if ((o->ngroup_by || o->layout == RL_FLEET) && o->columns && strcmp(o->columns, "target")) {
+		cli_error("--columns %s: a fleet has the devices in columns (--layout fleet, --group-by)", o->columns);
+		return -EINVAL;
+	}
+	if (o->ngroup_by && o->layout == RL_COLUMNS) {
+		cli_error("--group-by groups the drives of a fleet: it needs --layout fleet or auto, not columns");
+		return -EINVAL;
 	}
 	return 0;
 }

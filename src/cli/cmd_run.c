@@ -15,13 +15,16 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "engine.h"
 #include "guard.h"
 #include "health_dev.h"
 #include "journal.h"
 #include "output.h"
+#include "parallel.h"
 #include "plan.h"
 #include "profile.h"
+#include "rank_template.h"
 #include "result.h"
 #include "run.h"
 #include "session.h"
@@ -40,6 +43,8 @@ enum {
 	OPT_PROFILE,
 	OPT_DRY_RUN,
 	OPT_IDLE_SCALE,
+	OPT_PARALLEL,
+	OPT_STONEWALL,
 };
 
 struct run_cli {
@@ -55,9 +60,18 @@ struct run_cli {
 	int progress;            /* -1 never, 0 auto, 1 always */
 	bool force;
 	bool continue_on_error;
+	bool parallel;           /* --parallel: every case on all targets at once */
+	bool stonewall;          /* --stonewall (ssdbench-mpi): every rank stops when the first is done */
 	char **targets;
 	int ntargets;
 	char *cmdline;
+	/* ssdbench-mpi: the ranks, this rank's target (expanded), the messages of its checks */
+	struct cluster *cluster;
+	char *rank_target;
+	char *msgs;
+	size_t msglen;
+	FILE *capture;
+	bool agreed;                 /* cluster_agree was called */
 };
 
 static atomic_int g_stop;
@@ -121,6 +135,8 @@ static struct option *build_options(void)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
+		{ "parallel", no_argument, NULL, OPT_PARALLEL },
+		{ "stonewall", no_argument, NULL, OPT_STONEWALL },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -205,6 +221,8 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_SET: ret = set_kv(c, optarg); break;
 		case OPT_PROFILE: c->profile_arg = optarg; break;
 		case OPT_DRY_RUN: c->dry_run = true; break;
+		case OPT_PARALLEL: c->parallel = true; break;
+		case OPT_STONEWALL: c->stonewall = true; break;
 		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
@@ -443,7 +461,7 @@ static int check_journal(const struct entry *e, const struct target *t)
 	if (!ret)
 		ret = journal_check_path(e->job.journal, dev, ino, t->path, err, sizeof(err));
 	else
-		snprintf(err, sizeof(err), "'%s': %s", t->path, strerror(-ret));
+		snprintf(err, sizeof(err), "'%.1000s': %s", t->path, strerror(-ret));
 	if (ret)
 		cli_error("%s: %s", e->name, err);
 	return ret;
@@ -807,6 +825,124 @@ static int claim_targets(struct target *tg, int n)
 	return 0;
 }
 
+/* ssdbench-mpi: what a rank of a group cannot run (docs/mpi.md). Returns 0 or -EINVAL after saying why. */
+static int cluster_refuse(const struct run_cli *c, const struct entry *e, size_t n)
+{
+	if (c->parallel || (c->have_profile && c->prof.parallel != PROFILE_SERIAL)) {
+		cli_error("ssdbench-mpi: --parallel and parallel profiles are not for MPI: each rank runs one target "
+			  "(start more ranks instead)");
+		return -EINVAL;
+	}
+	if (c->have_profile && c->prof.rounds.max) {
+		cli_error("ssdbench-mpi: profile '%s' runs rounds until steady state, which MPI runs do not support",
+			  c->prof.name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].job.lt_ns) {
+			cli_error("ssdbench-mpi: %s: a latency_target search runs on one target at a time", e[i].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The checks are over (ok: this rank's passed): every rank's messages printed by rank 0. Returns 0 when all passed. */
+static int agree(struct run_cli *c, bool ok)
+{
+	int ret;
+
+	if (c->agreed)
+		return ok ? 0 : -1;
+	c->agreed = true;
+	fflush(c->capture);
+	cli_capture(NULL);
+	ret = cluster_agree(c->cluster, ok, c->msgs, c->msglen);
+	return ret;
+}
+
+/*
+ * ssdbench-mpi: every check passed on every rank and this rank's target is claimed: one session per
+ * rank, rank 0's writing (the ranks' results and the aggregates in one directory). Returns the exit code.
+ */
+static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, size_t n, size_t nprep)
+{
+	struct cluster *cl = c->cluster;
+	struct session s = { .cmdline = c->cmdline, .output = c->output,
+			     .profile = c->have_profile ? c->prof.name : NULL, .named = c->have_profile || c->plan.naxes,
+			     .json = c->json, .continue_on_error = c->continue_on_error,
+			     .progress = cl->rank ? -1 : c->progress, .stop = &cl->stop, .t = t, .entries = e,
+			     .nprepare = nprep, .ncases = n - nprep, .cluster = cl };
+	struct target gt;
+	int ok = 1, ret;
+
+	snprintf(s.label, sizeof(s.label), "mpi(%d)", cl->size);
+	cl->stonewall = c->stonewall;
+	if (!cl->rank) {
+		/* The directory and manifest name the group: the template and mpi(N). */
+		memset(&gt, 0, sizeof(gt));
+		snprintf(gt.path, sizeof(gt.path), "%s", cl->templ);
+		snprintf(gt.label, sizeof(gt.label), "%s", s.label);
+		s.t = &gt;
+		ok = !session_open(&s);
+		s.t = t;
+	}
+	if (!cl->reduce(cl, ok, false)) {
+		session_close(&s);
+		return EXIT_USAGE;
+	}
+	cli_install_signals();
+	if (!cl->rank && !c->json)
+		summary_header(stdout);
+	for (size_t i = 0; i < n; i++)
+		s.pg.total += e[i].job.repeat;
+	ret = session_run(&s);
+	if (!cl->rank)
+		session_say_results("results", s.dir);
+	session_close(&s);
+	return ret;
+}
+
+/* This rank's target (and every --label) from the template: %r, %l, %h. Returns 0 or -EINVAL after saying why. */
+static int cluster_expand(struct run_cli *c)
+{
+	struct cluster *cl = c->cluster;
+	char buf[PATH_MAX];
+	size_t bad = 0;
+	int ret;
+
+	if (c->ntargets != 1) {
+		cli_error("ssdbench-mpi run takes one TARGET-TEMPLATE (%%r rank, %%l local rank, %%h host), not %d",
+			  c->ntargets);
+		return -EINVAL;
+	}
+	cl->templ = c->targets[0];
+	for (size_t i = 0; i <= c->opts.n; i++) {
+		const char *in = i < c->opts.n ? c->opts.vals[i] : cl->templ;
+
+		if (i < c->opts.n && strcmp(c->opts.keys[i], "label"))
+			continue;
+		if ((ret = rank_expand(in, cl->rank, cl->local_rank, cl->host, buf, sizeof(buf), &bad))) {
+			if (ret == -EINVAL)
+				cli_error("'%s': '%%%c' is not a template field (%%r rank, %%l local rank, %%h host, %%%% a "
+					  "percent sign)", in, in[bad + 1] ? in[bad + 1] : ' ');
+			else
+				cli_error("'%s': too long once expanded", in);
+			return -EINVAL;
+		}
+		if (i == c->opts.n) {
+			if (!(c->rank_target = strdup(buf)))
+				return -ENOMEM;
+			c->targets = &c->rank_target;
+		} else {
+			free(c->opts.vals[i]);
+			if (!(c->opts.vals[i] = strdup(buf)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int run_all(struct run_cli *c)
 {
 	size_t nprep = c->have_profile ? c->prof.nprepare : 0, ncases = plan_ncases(&c->plan);
@@ -831,10 +967,25 @@ static int run_all(struct run_cli *c)
 	}
 	if (check_space(tg, sp, c->ntargets))
 		goto out;
+	if (c->stonewall && !c->cluster) {
+		cli_error("--stonewall is for ssdbench-mpi (docs/mpi.md): run --parallel stops no member early");
+		goto out;
+	}
+	if (c->cluster && (cluster_refuse(c, e, n[0]) || (!c->dry_run && claim_targets(tg, 1)) || agree(c, true)))
+		goto out;
+	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
+		c->parallel = true;
+	if (c->parallel && (parallel_check(tg, e, n, c->ntargets, per) ||
+			    parallel_labels(tg, e, (unsigned)c->ntargets, per)))
+		goto out;
 	if (c->dry_run) {
 		for (ti = 0; ti < c->ntargets; ti++)
 			dry_run_target(c, &tg[ti], e + (size_t)ti * per, n[ti]);
 		ret = EXIT_OK;
+		goto out;
+	}
+	if (c->cluster) {
+		ret = run_cluster(c, tg, e, n[0], nprep);
 		goto out;
 	}
 	if (claim_targets(tg, c->ntargets))
@@ -854,6 +1005,11 @@ static int run_all(struct run_cli *c)
 		if (session_open(s))
 			goto out;
 	}
+	if (c->parallel) {
+		ret = parallel_run(ss, c->ntargets, per, c->have_profile && c->prof.parallel == PROFILE_SCALING,
+				   c->json, c->progress);
+		goto out;
+	}
 	cli_install_signals();
 	if (!c->json)
 		summary_header(stdout);
@@ -861,9 +1017,7 @@ static int run_all(struct run_cli *c)
 		for (size_t i = 0; i < n[ti]; i++)
 			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
 		ret = session_run(&ss[ti]);
-		fputs("ssdbench: results in ", stderr);
-		esc_text(stderr, ss[ti].dir);
-		fputs("/\n", stderr);
+		session_say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 		if (ret == EXIT_INTERRUPTED || ss[ti].write_failed)
 			break;   /* the other targets' results would go to the same full output */
@@ -908,4 +1062,33 @@ out:
 		profile_release(&c.prof);
 	plan_release(&c.plan);
 	return ret;
+}
+
+int cmd_run_cluster(int argc, char **argv, struct cluster *cl)
+{
+	struct run_cli c = { .output = "results", .idle_scale = 1, .cluster = cl };
+	int ret = EXIT_USAGE;
+
+	if (!(c.capture = open_memstream(&c.msgs, &c.msglen)))
+		cl->abort(cl, "out of memory");
+	cli_capture(c.capture);
+	plan_init(&c.plan);
+	if (!parse_args(&c, argc, argv) && !cluster_expand(&c) && !build_plan(&c)) {
+		c.cmdline = cli_command_line(argc + 1, argv - 1);
+		ret = run_all(&c);
+		free(c.cmdline);
+	}
+	if (!c.agreed) {
+		agree(&c, false);
+		ret = EXIT_USAGE;
+	}
+	fclose(c.capture);
+	free(c.msgs);
+	free(c.rank_target);
+	kvlist_release(&c.opts);
+	if (c.have_profile)
+		profile_release(&c.prof);
+	plan_release(&c.plan);
+	/* The same code on every rank: the worst. */
+	return cl->reduce(cl, ret, true);
 }

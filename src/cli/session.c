@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Executing a checked plan against one target: output directory, manifest, prepare, repeats, rounds. */
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
+#include "group.h"
 #include "health_dev.h"
 #include "parse.h"
 #include "result.h"
@@ -17,6 +21,15 @@
 #include "search.h"
 #include "session.h"
 #include "ss.h"
+#include "textesc.h"
+
+/* "ssdbench: results in DIR/" on stderr (what: "results", "aggregate results"). */
+void session_say_results(const char *what, const char *dir)
+{
+	fprintf(stderr, "ssdbench: %s in ", what);
+	esc_text(stderr, dir);
+	fputs("/\n", stderr);
+}
 
 void sanitize_name(const char *in, char *out, size_t len)
 {
@@ -95,42 +108,49 @@ static int manifest_write(struct session *s, bool force)
 	return 0;
 }
 
-int session_open(struct session *s)
+int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len)
 {
 	char lab[96], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (mkdir_parents(s->output)) {
-		cli_error("cannot create output directory '%s': %s", s->output, strerror(errno));
+	if (mkdir_parents(output)) {
+		cli_error("cannot create output directory '%s': %s", output, strerror(errno));
 		return -errno;
 	}
-	sanitize_name(s->label, lab, sizeof(lab));
+	sanitize_name(label, lab, sizeof(lab));
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (int n = 1; n < 1000; n++) {
-		int len = snprintf(s->dir, sizeof(s->dir), "%s/%s-%s-%s", s->output,
-				   s->profile ? s->profile : "job", lab, stamp);
+		int k = snprintf(dir, len, "%s/%s-%s-%s", output, prefix, lab, stamp);
 
-		if (n > 1)
-			snprintf(s->dir + len, sizeof(s->dir) - (size_t)len, "-%d", n);
-		if (mkdir(s->dir, 0755) == 0) {
-			s->manifest = manifest_new(s);
-			if (!s->manifest)
-				return -ENOMEM;
-			if (manifest_write(s, true)) {
-				rmdir(s->dir);
-				return -EIO;
-			}
+		if (n > 1 && k > 0 && (size_t)k < len)
+			snprintf(dir + k, len - (size_t)k, "-%d", n);
+		if (mkdir(dir, 0755) == 0)
 			return 0;
-		}
 		if (errno != EEXIST) {
-			cli_error("cannot create '%s': %s", s->dir, strerror(errno));
+			cli_error("cannot create '%s': %s", dir, strerror(errno));
 			return -errno;
 		}
 	}
-	cli_error("cannot create a new directory under '%s'", s->output);
+	cli_error("cannot create a new directory under '%s'", output);
 	return -EEXIST;
+}
+
+int session_open(struct session *s)
+{
+	int ret = session_mkdir(s->output, s->profile ? s->profile : "job", s->label, s->dir, sizeof(s->dir));
+
+	if (ret)
+		return ret;
+	s->manifest = manifest_new(s);
+	if (!s->manifest)
+		return -ENOMEM;
+	if (manifest_write(s, true)) {
+		rmdir(s->dir);
+		return -EIO;
+	}
+	return 0;
 }
 
 void session_close(struct session *s)
@@ -172,8 +192,10 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-probe%02u", ctx->search_index);
 	else if (ctx->search_probe)
 		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-peak");
+	if (s->rank_tag)
+		n += snprintf(file + n, sizeof(file) - (size_t)n, "-rank%d", s->rank_tag - 1);
 	snprintf(file + n, sizeof(file) - (size_t)n, ".json");
-	*out = result_build(&e->job, s->t, res, ctx);
+	*out = s->prebuilt ? json_incref(s->prebuilt) : result_build(&e->job, s->t, res, ctx);
 	if (!*out || result_write_file(s->dir, file, *out, err, sizeof(err))) {
 		cli_error("%s", *out ? err : "cannot build the result (out of memory)");
 		s->write_failed = true;
@@ -184,6 +206,10 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 					"phase", e->prepare ? "prepare" : "measure", "repeat_index",
 					(int)ctx->repeat_index, "round", ctx->round ? json_integer(ctx->round)
 					: json_null(), "status", status[res->status]));
+	if (s->rank_tag)
+		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
+						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
+				    "rank", json_integer(s->rank_tag - 1));
 	if (ctx->search || ctx->search_probe)
 		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
 						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
@@ -215,27 +241,19 @@ static void show(struct session *s, const char *name, const struct run_result *r
 	}
 }
 
-/*
- * Runs job (of entry e) once, writes its result and prints its summary (print false: only errors).
- * res is the caller's to release, whatever the return: 0, EXIT_FAILED, or EXIT_INTERRUPTED.
- */
-static int run_saved(struct session *s, const struct entry *e, const struct job *job,
-		     const struct run_context *ctx, struct run_result *res, bool print)
+struct run_opts session_run_opts(struct session *s)
 {
-	struct run_opts o = { .stop = s->stop, .continue_on_error = s->continue_on_error,
-			      .progress = progress_update, .progress_ctx = &s->pg,
-			      .phase_progress = progress_phase, .verify_only = s->verify_only, .vmap = s->vmap,
-			      .vmode = s->vmode, .flush_fd = -1 };
-	struct entry pe = *e;
-	json_t *obj = NULL;
-	char err[512];
-	int ret;
+	return (struct run_opts){ .stop = s->stop, .continue_on_error = s->continue_on_error,
+				  .progress = progress_update, .progress_ctx = &s->pg,
+				  .phase_progress = progress_phase, .verify_only = s->verify_only, .vmap = s->vmap,
+				  .vmode = s->vmode, .flush_fd = -1 };
+}
 
-	pe.job = *job;
-	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
-	memset(res, 0, sizeof(*res));
-	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
-	progress_clear(&s->pg);
+int session_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,
+		      struct run_result *res, int ret, const char *err, bool print, const char *name)
+{
+	json_t *obj = NULL;
+
 	if (ret) {
 		cli_error("%s", err);
 		return EXIT_FAILED;
@@ -250,16 +268,185 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 		cli_warn("'%s': %s: health: %s (the result's health is partial; health=auto does not fail a run)",
 			 s->t->path, e->name, res->health->warning);
 	if (ctx->search)
-		pe.job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
-	ret = save(s, &pe, res, ctx, &obj);
+		pe->job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
+	ret = save(s, pe, res, ctx, &obj);
 	if (!ret && print)
-		show(s, e->name, res, obj);
+		show(s, name ? name : e->name, res, obj);
 	if (res->status == RUN_FAILED)
 		print_errors(s, res);
 	json_decref(obj);
 	if (!ret)
 		ret = res->status == RUN_INTERRUPTED ? EXIT_INTERRUPTED : res->status == RUN_FAILED ? EXIT_FAILED : 0;
 	return ret;
+}
+
+/*
+ * Runs job (of entry e) once, writes its result and prints its summary (print false: only errors).
+ * res is the caller's to release, whatever the return: 0, EXIT_FAILED, or EXIT_INTERRUPTED.
+ */
+static int run_saved(struct session *s, const struct entry *e, const struct job *job,
+		     const struct run_context *ctx, struct run_result *res, bool print)
+{
+	struct run_opts o = session_run_opts(s);
+	struct entry pe = *e;
+	char err[512];
+	int ret;
+
+	pe.job = *job;
+	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
+	memset(res, 0, sizeof(*res));
+	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
+	progress_clear(&s->pg);
+	return session_finish(s, e, &pe, ctx, res, ret, err, print, NULL);
+}
+
+/* A member's run of a group (run --parallel), in its own thread. */
+struct member_run {
+	struct session *s;
+	struct entry pe;
+	struct run_opts o;
+	struct run_result res;
+	int ret;
+	char err[512];
+	pthread_t tid;
+	bool started;
+};
+
+static void *member_main(void *arg)
+{
+	struct member_run *m = arg;
+
+	m->ret = run_job(&m->pe.job, m->s->t, &m->o, &m->res, m->err, sizeof(m->err));
+	if (m->ret && m->o.group)
+		run_group_abort(m->o.group, m->o.member);   /* no result at all: it will never arrive */
+	return NULL;
+}
+
+/* The label a member's result carries (result_build's target.label). */
+static const char *member_label(const struct member_run *m)
+{
+	return m->pe.job.label[0] ? m->pe.job.label : m->s->t->label;
+}
+
+/*
+ * The aggregate of a group's runs (group.h): merged, written to the group's session and shown.
+ * Returns 0, EXIT_FAILED or EXIT_INTERRUPTED (its status); agg is the caller's to release.
+ */
+static int save_aggregate(struct session *g, const struct entry *e, const struct run_context *ctx,
+			  struct member_run *m, const struct run_group *grp, struct run_result *agg)
+{
+	unsigned n = g->nmembers;
+	struct group_member_stats *st = calloc(n, sizeof(*st));
+	struct group_member *gm = calloc(n, sizeof(*gm));
+	char (*names)[PATH_MAX + 2] = calloc(n, sizeof(*names));
+	uint64_t origin = grp->t_start ? grp->t_start + e->job.ramp_ns : 0;
+	struct run_context gctx = *ctx;
+	char host[256] = "", err[512], name[160];
+	struct entry pe = *e;
+	int ret = EXIT_FAILED;
+
+	gethostname(host, sizeof(host) - 1);
+	if (!st || !gm || !names)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		const struct target *t = m[i].s->t;
+
+		if (m[i].ret) {
+			cli_error("%s: no aggregate result: '%s' gave no result", e->name, t->path);
+			goto out;
+		}
+		snprintf(names[i], sizeof(names[i]), "'%s'", t->path);
+		st[i] = (struct group_member_stats){ &m[i].res, origin && m[i].res.mono_start_ns > origin ?
+						     m[i].res.mono_start_ns - origin : 0, names[i] };
+		gm[i] = (struct group_member){ t->path, host, (int)i, member_label(&m[i]), m[i].pe.job.r.target_size,
+					       t->lbs, t->pbs, m[i].pe.job.price };
+	}
+	if (group_merge(st, n, agg, err, sizeof(err))) {
+		cli_error("%s: no aggregate result: %s", e->name, err);
+		goto out;
+	}
+	gctx.members = gm;
+	gctx.nmembers = n;
+	gctx.group_label = g->label;
+	pe.job = m[0].pe.job;
+	pe.job.label[0] = '\0';
+	snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, g->label);
+	ret = session_finish(g, e, &pe, &gctx, agg, 0, "", true, name);
+out:
+	free(names);
+	free(gm);
+	free(st);
+	return ret;
+}
+
+/* Members stopped because another failed say which one. */
+static void name_failed(struct member_run *m, unsigned n, const struct run_group *grp)
+{
+	for (unsigned i = 0; grp->failed >= 0 && i < n; i++)
+		if (m[i].res.status == RUN_FAILED && !strncmp(m[i].res.message, "stopped: member ", 16))
+			snprintf(m[i].res.message, sizeof(m[i].res.message), "stopped: '%.200s' of the group failed",
+				 m[grp->failed].s->t->path);
+}
+
+/*
+ * Entry e of group session g on every member at once (run --parallel): a thread per member runs it;
+ * the measured phases start together (run_group); then, in member order, each member's result and,
+ * for a case (not a prepare job), the aggregate. agg gets the aggregate (zeroed for a prepare job).
+ */
+static int group_run(struct session *g, struct entry *e, const struct run_context *ctx, struct run_result *agg)
+{
+	size_t idx = (size_t)(e - g->entries) + g->member_offset;
+	unsigned n = g->nmembers;
+	struct member_run *m = calloc(n, sizeof(*m));
+	struct run_group grp;
+	int worst = 0, ret;
+	char name[160];
+
+	memset(agg, 0, sizeof(*agg));
+	if (!m)
+		return EXIT_FAILED;
+	run_group_init(&grp, n);
+	for (unsigned i = 0; i < n; i++) {
+		m[i].s = &g->members[i];
+		m[i].pe = m[i].s->entries[idx];
+		m[i].o = session_run_opts(m[i].s);
+		if (i)
+			m[i].o.progress = NULL;
+		m[i].o.phase_progress = NULL;
+		m[i].o.group = e->prepare ? NULL : &grp;
+		m[i].o.member = i;
+	}
+	snprintf(m[0].s->pg.what, sizeof(m[0].s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
+	for (unsigned i = 0; i < n; i++) {
+		if ((ret = pthread_create(&m[i].tid, NULL, member_main, &m[i]))) {
+			m[i].ret = -ret;
+			snprintf(m[i].err, sizeof(m[i].err), "cannot start a thread: %s", strerror(ret));
+			run_group_abort(&grp, i);
+		}
+		m[i].started = !ret;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (m[i].started)
+			pthread_join(m[i].tid, NULL);
+	progress_clear(&m[0].s->pg);
+	name_failed(m, n, &grp);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name,
+			 member_label(&m[i]));
+		ret = session_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
+		worst = ret > worst ? ret : worst;
+		m[i].s->pg.done++;
+		g->write_failed |= m[i].s->write_failed;
+	}
+	if (!e->prepare && !g->write_failed) {
+		ret = save_aggregate(g, e, ctx, m, &grp, agg);
+		worst = ret > worst ? ret : worst;
+	}
+	for (unsigned i = 0; i < n; i++)
+		run_result_release(&m[i].res);
+	run_group_destroy(&grp);
+	free(m);
+	return worst;
 }
 
 /* Runs one entry once. *metric gets its total IOPS, bandwidth or mean latency for rounds. */
@@ -270,9 +457,16 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 				   .repeat_count = e->job.repeat, .phase = e->prepare ? "prepare" : NULL,
 				   .round = round, .idle_before_ns = e->idle_ns };
 	struct run_result res;
+	char cname[192];
 	int ret;
 
-	ret = run_saved(s, e, &e->job, &ctx, &res, true);
+	if (ctx.case_name && s->case_suffix) {
+		snprintf(cname, sizeof(cname), "%s%s", ctx.case_name, s->case_suffix);
+		ctx.case_name = cname;
+	}
+
+	ret = s->cluster ? cluster_run(s, e, &ctx, &res) : s->members ? group_run(s, e, &ctx, &res)
+		: run_saved(s, e, &e->job, &ctx, &res, true);
 	s->pg.done++;
 	if (metric && res.runtime_ns) {
 		uint64_t ios = res.op[0].ios + res.op[1].ios, bytes = res.op[0].bytes + res.op[1].bytes;
@@ -519,6 +713,9 @@ static int session_end(struct session *s, int ret)
 			  "result%s written in '%s')", s->output, s->seq - 1, s->seq == 2 ? "" : "s", s->dir);
 		return EXIT_FAILED;
 	}
+	for (unsigned i = 0; i < s->nmembers; i++)
+		if (s->members[i].manifest_dirty && manifest_write(&s->members[i], true))
+			return EXIT_FAILED;
 	if (s->manifest_dirty && manifest_write(s, true))
 		return EXIT_FAILED;
 	return ret;

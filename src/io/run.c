@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "group.h"
 #include "health_dev.h"
 #include "journal.h"
 #include "layout.h"
@@ -78,15 +79,7 @@ static int series_push(struct series *s, double iops, double bw, double lat, dou
 
 void run_result_release(struct run_result *res)
 {
-	for (int op = 0; op < 2; op++) {
-		hist_release(&res->op[op].lat);
-		hist_release(&res->op[op].resp);
-	}
-	free(res->ts.iops);
-	free(res->ts.bw);
-	free(res->ts.lat_mean);
-	free(res->ts.resp_mean);
-	memset(&res->ts, 0, sizeof(res->ts));
+	group_release(res);   /* the histograms and the time series */
 	free(res->ss.rounds);
 	res->ss.rounds = NULL;
 	health_rec_free(res->health);
@@ -276,8 +269,11 @@ static void monitor_run(struct monitor *m)
 		now = clock_ns();
 		/* Catching up on samples after a stall wakes "late" too: lateness counts from the sleep. */
 		run_note_stall(m->res, ctl->t_ramp_end, wake > before ? wake : before, now);
-		if (m->o->stop && atomic_load(m->o->stop))
+		if ((m->o->stop && atomic_load(m->o->stop)) || (m->o->group && atomic_load(&m->o->group->stop)))
 			atomic_store(&ctl->stop, 1);
+		if (m->o->group && m->o->group->peer_done && m->o->group->sync_ok && !m->o->phase &&
+		    m->o->group->peer_done(m->o->group->sync_ctx))
+			atomic_store(&ctl->stop, 1);   /* stonewall: another process's member is done */
 		if (!atomic_load(&ctl->running))
 			break;
 		checkpoint(m, now);
@@ -314,6 +310,72 @@ static void monitor_run(struct monitor *m)
 		sample(m->ws, m->n, cur);
 		push_sample(m, cur, base, now - tbase);
 	}
+}
+
+void run_group_init(struct run_group *g, unsigned n)
+{
+	pthread_condattr_t ca;
+
+	memset(g, 0, sizeof(*g));
+	g->n = n;
+	g->failed = -1;
+	atomic_init(&g->stop, 0);
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+void run_group_destroy(struct run_group *g)
+{
+	pthread_mutex_destroy(&g->lock);
+	pthread_cond_destroy(&g->cond);
+}
+
+void run_group_abort(struct run_group *g, unsigned member)
+{
+	pthread_mutex_lock(&g->lock);
+	if (g->failed < 0)
+		g->failed = (int)member;
+	atomic_store(&g->stop, 1);
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * Waits until every member has arrived (the last one sets the common start in *t_start) or the group
+ * was aborted. Waits in slices so that a signal, which the monitor cannot see yet, also ends it.
+ * Returns 0, or -ECANCELED when the group was aborted (or a stop requested) first.
+ */
+static int group_arrive(struct run_group *g, uint64_t *t_start, const atomic_int *ext_stop)
+{
+	int ret;
+
+	pthread_mutex_lock(&g->lock);
+	if (++g->arrived == g->n) {
+		if (g->sync) {
+			g->synced = true;
+			g->sync_ok = !g->sync(g->sync_ctx);
+			if (!g->sync_ok) {
+				if (g->failed < 0)
+					g->failed = 0;
+				atomic_store(&g->stop, 1);
+			}
+		}
+		g->t_start = clock_ns();   /* after the other processes' barrier: the common start */
+		pthread_cond_broadcast(&g->cond);
+	}
+	while (g->arrived < g->n && !atomic_load(&g->stop) && !(ext_stop && atomic_load(ext_stop))) {
+		uint64_t t = clock_ns() + STALL_TICK_NS;
+		struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
+
+		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+	}
+	ret = g->arrived == g->n && !atomic_load(&g->stop) ? 0 : -ECANCELED;
+	*t_start = g->arrived == g->n ? g->t_start : *t_start;
+	pthread_mutex_unlock(&g->lock);
+	return ret;
 }
 
 static int ctl_init(struct run_ctl *ctl, unsigned n, bool continue_on_error)
@@ -405,19 +467,6 @@ static void sched_begin(const struct job *j, struct sched_result *s)
 	s->offered_iops = (double)num / (double)den;
 }
 
-static void sched_merge(struct sched_result *d, const struct sched_result *s)
-{
-	d->scheduled += s->scheduled;
-	d->issued += s->issued;
-	d->backlog += s->backlog;
-	d->sleeps += s->sleeps;
-	d->wake_err_sum_ns += s->wake_err_sum_ns;
-	if (s->late_max_ns > d->late_max_ns)
-		d->late_max_ns = s->late_max_ns;
-	if (s->wake_err_max_ns > d->wake_err_max_ns)
-		d->wake_err_max_ns = s->wake_err_max_ns;
-}
-
 static void merge(struct run_result *res, struct worker *ws, unsigned n)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0;
@@ -437,7 +486,7 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
 			res->buffers = w->ec.fixed_bufs ? RUN_BUFS_FIXED : RUN_BUFS_PLAIN;
 		verify_merge(&res->verify, &w->ver);
-		sched_merge(&res->sched, &w->sched);
+		group_sched_add(&res->sched, &w->sched);
 		if (w->t_measure < t0)
 			t0 = w->t_measure;
 		if (w->t_end > t1)
@@ -450,6 +499,7 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		}
 	}
 	res->runtime_ns = t1 > t0 ? t1 - t0 : 0;
+	res->mono_start_ns = t0 != UINT64_MAX ? t0 : 0;
 	if (res->nerrs && res->status == RUN_OK) {
 		res->status = RUN_FAILED;
 		snprintf(res->message, sizeof(res->message), "I/O errors during the run");
@@ -487,6 +537,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	if (started) {
 		pthread_barrier_wait(&ctl.ready);
 		ctl.t_start = clock_ns();
+		/* Only the measured phase (no phase name) starts together. */
+		if (!ret && o->group && !o->phase && group_arrive(o->group, &ctl.t_start, o->stop))
+			atomic_store(&ctl.stop, 1);   /* another member failed first: nothing is measured */
 		ctl.t_ramp_end = ctl.t_start + j->ramp_ns;
 		ctl.t_deadline = j->runtime_ns ? ctl.t_ramp_end + j->runtime_ns : UINT64_MAX;
 		pthread_barrier_wait(&ctl.go);
@@ -496,6 +549,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 				      .budget = j->r.io_limit, .job = j,
 				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX };
 		monitor_run(&m);
+		if (o->group && o->group->done && o->group->sync_ok && !o->phase)
+			o->group->done(o->group->sync_ctx);
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
@@ -507,6 +562,11 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		if (o->stop && atomic_load(o->stop) && res->status == RUN_OK) {
 			res->status = RUN_INTERRUPTED;
 			snprintf(res->message, sizeof(res->message), "interrupted by a signal");
+		}
+		if (o->group && !o->phase && atomic_load(&o->group->stop) && res->status == RUN_OK) {
+			res->status = RUN_FAILED;
+			snprintf(res->message, sizeof(res->message), "stopped: member %d of the group failed",
+				 o->group->failed);
 		}
 	}
 	for (unsigned i = 0; i < j->threads; i++)
@@ -551,7 +611,7 @@ static int fill_phase(const struct job *j, struct target *t, const struct engine
 	f.r.span = f.r.io_limit = j->r.fill;
 	f.r.stride = f.bs;
 	fo.phase = "fill";
-	fo.health = NULL;
+	fo.health = NULL;   /* the group stays: a member failing elsewhere stops the fill too */
 	fr.ts.interval_ns = j->interval_ns;
 	for (int op = 0; op < 2; op++) {
 		if ((ret = hist_init(&fr.op[op].lat))) {
@@ -686,6 +746,7 @@ static void readback_phase(const struct job *j, struct target *t, const struct e
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
 	fo.phase = "readback";
 	fo.health = NULL;
+	fo.group = NULL;
 	fo.readback = true;
 	fo.vphase = VPHASE_READBACK;
 	fo.journal = NULL;
@@ -843,5 +904,7 @@ out:
 		target_close(t);
 	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */
 	res->finished_at = res->started_at + (clock_ns() - mono0);
+	if (o->group && res->status != RUN_OK)
+		run_group_abort(o->group, o->member);
 	return ret;
 }

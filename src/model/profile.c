@@ -457,7 +457,7 @@ static int load_text(struct loader *l, json_t *root, const char *key, bool requi
 static int check_top(struct loader *l, json_t *root, struct profile *p)
 {
 	static const char *const keys[] = { "name", "description", "source", "notes", "defaults",
-					    "prepare", "matrix", "rounds", "report" };
+					    "prepare", "matrix", "rounds", "report", "parallel" };
 	const char *key, *base = strrchr(l->path, '/');
 	json_t *v;
 	size_t n;
@@ -471,8 +471,12 @@ static int check_top(struct loader *l, json_t *root, struct profile *p)
 			;
 		if (i == sizeof(keys) / sizeof(keys[0]))
 			return lerr(l, key, "unknown key (name, description, source, notes, defaults, "
-				    "prepare, matrix, rounds, report)");
+				    "prepare, matrix, rounds, report, parallel)");
 	}
+	v = json_object_get(root, "parallel");
+	if (v && (!json_is_string(v) || (strcmp(json_string_value(v), "all") && strcmp(json_string_value(v), "scaling"))))
+		return lerr(l, "parallel", "expected \"all\" or \"scaling\"");
+	p->parallel = !v ? PROFILE_SERIAL : !strcmp(json_string_value(v), "all") ? PROFILE_PARALLEL : PROFILE_SCALING;
 	if (load_text(l, root, "name", true, &p->name) || load_text(l, root, "description", true, &p->description) ||
 	    load_text(l, root, "source", true, &p->source) || load_text(l, root, "notes", false, &p->notes))
 		return -EINVAL;
@@ -650,10 +654,15 @@ static int search_dirs(char dirs[][PATH_MAX], int max)
 		exe[n] = '\0';
 		if ((slash = strrchr(exe, '/')))
 			*slash = '\0';
-		/* The source checkout (./ssdbench) and the sanitizer build (build/san/ssdbench). */
+		/*
+		 * The source checkout (./ssdbench), the sanitizer build (build/san/ssdbench), and an installed
+		 * tree wherever it is (PREFIX/bin/ssdbench: moved, or not yet copied out of a DESTDIR).
+		 */
 		snprintf(dirs[k++], PATH_MAX, "%.*s/profiles", PATH_MAX - 10, exe);
 		if (k < max - 1)
 			snprintf(dirs[k++], PATH_MAX, "%.*s/../../profiles", PATH_MAX - 16, exe);
+		if (k < max - 1)
+			snprintf(dirs[k++], PATH_MAX, "%.*s/../share/ssdbench/profiles", PATH_MAX - 28, exe);
 	}
 	snprintf(dirs[k++], PATH_MAX, "%s/profiles", SSDBENCH_SHARE);
 	return k;

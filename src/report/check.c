@@ -341,6 +341,12 @@ static int check_value(const struct criterion *c, const struct crit_req *r, cons
 			 agg_case_name(ac, name, sizeof(name)), ac->label);
 		return -EINVAL;
 	}
+	if (r->m.kind == M_LAT_PCT && agg_lat_absent(ac, row->d)) {
+		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s has no latency histogram (imported "
+			 "from fio without json+ bins, docs/import.md) and no %s of a single run: unavailable, "
+			 "not a pass", c->name, r->key, agg_case_name(ac, name, sizeof(name)), ac->label, r->key);
+		return -EINVAL;
+	}
 	if (metric_is_resp(&r->m) && ac->lat[row->d].count) {
 		/* As a steady-state ratio of a case that did not track it: an error in the criteria. */
 		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s has no response times (a closed-loop "

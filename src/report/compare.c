@@ -60,33 +60,38 @@ static bool searched(const struct agg_case *a)
 	return agg_value(a, RS_TOTAL, &max_at_target, &st);
 }
 
-/* A side's cases, checked to be of one device each. */
-static int side(struct agg *a, const struct rs_set *s, const char *what, char *err, size_t errlen)
+/* The number of devices among the runs of s. */
+static size_t count_devices(const struct rs_set *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		size_t k;
+
+		for (k = 0; k < i && strcmp(s->runs[k].label, s->runs[i].label); k++)
+			;
+		n += k == i;
+	}
+	return n;
+}
+
+/*
+ * A side's cases; where a case is held by several devices, the side's cases by device too (the fleet
+ * compare reads each drive's value from them).
+ */
+static int side(struct agg *a, struct agg *drives, const struct rs_set *s, char *err, size_t errlen)
 {
 	int ret = agg_build(a, s, false, err, errlen);
 
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct agg_case *c = &a->cases[i];
-		char name[160];
-
-		if (c->mixed_labels) {
-			const char *other = NULL;
-
-			for (size_t k = 0; k < s->n && !other; k++)
-				if (!strcmp(s->runs[k].key, c->key) && strcmp(s->runs[k].label, c->label))
-					other = s->runs[k].label;
-			snprintf(err, errlen, "the %s holds case '%s' of more than one device ('%s' and '%s'); "
-				 "compare one device against one device", what, agg_case_name(c, name, sizeof(name)),
-				 c->label, other ? other : "?");
-			return -EINVAL;
-		}
-	}
+	for (size_t i = 0; i < a->n; i++)
+		if (a->cases[i].mixed_labels)
+			return agg_build(drives, s, true, err, errlen);
 	return 0;
 }
 
-static int add_row(struct cmp *c, size_t *cap, const struct cmp_row *row)
+int cmp_add_row(struct cmp *c, size_t *cap, const struct cmp_row *row)
 {
 	if (GROW(c->rows, *cap, c->nrows + 1))
 		return -ENOMEM;
@@ -131,7 +136,7 @@ static int problem_row(struct cmp *c, size_t *cap, const struct agg_case *b, con
 	case CV_NO_VALUE: c->nnovalue++; break;
 	default: c->nskipped++; break;
 	}
-	return add_row(c, cap, &row);
+	return cmp_add_row(c, cap, &row);
 }
 
 /* What keeps one side's runs of a case from being measured as they are: a verdict and why, or CV_OK. */
@@ -169,6 +174,14 @@ static bool missing_value(const struct cmp *c, struct cmp_row *row)
 			 row->cand->nruns == 1 ? "" : "s", row->b.mean);
 		return true;
 	}
+	if (row->m.kind == M_LAT_PCT && agg_lat_absent(row->cand, row->d)) {
+		char name[32];
+
+		row->verdict = CV_NO_VALUE;
+		snprintf(row->why, sizeof(row->why), "candidate: %s unavailable (no latency histogram: imported "
+			 "from fio without json+ bins, or repeats of such runs)", metric_name(&row->m, name, sizeof(name)));
+		return true;
+	}
 	if (row->cand->lat[row->d].count) {
 		/* I/O, but no value: a steady state never reached. */
 		char name[32];
@@ -190,7 +203,7 @@ static bool missing_value(const struct cmp *c, struct cmp_row *row)
  * The metrics a case shows: the answer of its latency_target search where its baseline ran one (first:
  * the default gate), its auto metric, mean and p99 latency and response time, and every gate.
  */
-static size_t shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown)
+size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown)
 {
 	const char *rw = b->first->rw;
 	size_t ns = 0;
@@ -215,7 +228,7 @@ static size_t shown_metrics(const struct cmp *c, const struct agg_case *b, struc
 	return ns;
 }
 
-static bool is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i)
+bool cmp_is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i)
 {
 	if (!c->opts.ngates)
 		return i == 0;
@@ -228,13 +241,30 @@ static bool is_gated(const struct cmp *c, const char *rw, const struct metric *m
 	return false;
 }
 
+/*
+ * A gated latency percentile the baseline cannot give, though it has I/O: its runs have no histogram
+ * (imported, docs/import.md). Said, and it fails the gate, as a candidate without the value does.
+ */
+static bool base_unavailable(struct cmp_row *row)
+{
+	char name[32];
+
+	if (row->m.kind != M_LAT_PCT || !agg_lat_absent(row->base, row->d))
+		return false;
+	row->verdict = CV_NO_VALUE;
+	row->change = NAN;
+	snprintf(row->why, sizeof(row->why), "baseline: %s unavailable (no latency histogram: imported from fio "
+		 "without json+ bins, or repeats of such runs)", metric_name(&row->m, name, sizeof(name)));
+	return true;
+}
+
 /* The rows of one matched case whose runs can be measured: each shown metric in each direction with data. */
 static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
 {
 	struct metric shown[CMP_MAX_METRICS + 6];
 	const char *rw = b->first->rw;
 	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
-	size_t ns = shown_metrics(c, b, shown), nd = 1, ngated = 0;
+	size_t ns = cmp_shown_metrics(c, b, shown), nd = 1, ngated = 0;
 	bool regressed = false, empty = false, novalue = false, better = false, noise = false;
 
 	if (dirs[0] == RS_TOTAL) {
@@ -251,10 +281,12 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 				row.d = RS_TOTAL;
 				c->searched = true;
 			}
-			row.gated = is_gated(c, rw, &shown[i], i);
-			if (!agg_value(b, row.d, &row.m, &row.b))
-				continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */
-			if (!agg_value(k, row.d, &row.m, &row.c)) {
+			row.gated = cmp_is_gated(c, rw, &shown[i], i);
+			if (!agg_value(b, row.d, &row.m, &row.b)) {
+				if (!row.gated || !base_unavailable(&row))
+					continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */
+				agg_value(k, row.d, &row.m, &row.c);   /* shown beside it */
+			} else if (!agg_value(k, row.d, &row.m, &row.c)) {
 				row.change = NAN;
 				if (!row.gated || !missing_value(c, &row))
 					continue;
@@ -270,7 +302,7 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 			regressed |= row.verdict == CV_REGRESSION;
 			better |= row.gated && row.verdict == CV_BETTER;
 			noise |= row.gated && row.verdict == CV_NOISE;
-			if (add_row(c, cap, &row))
+			if (cmp_add_row(c, cap, &row))
 				return -ENOMEM;
 		}
 	if (!ngated)
@@ -306,6 +338,8 @@ static int compare_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 		return problem_row(c, cap, b, k, vk, whyk);
 	if (vb != CV_OK)
 		return problem_row(c, cap, b, k, vb, whyb);
+	if (b->mixed_labels || k->mixed_labels)
+		return cmp_fleet_case(c, cap, b, k);
 	return measure_case(c, cap, b, k);
 }
 
@@ -317,9 +351,11 @@ int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *can
 
 	memset(c, 0, sizeof(*c));
 	c->opts = *o;
-	if ((ret = side(&c->base, base, "baseline", err, errlen)) ||
-	    (ret = side(&c->cand, cand, "candidate", err, errlen)))
+	if ((ret = side(&c->base, &c->base_drives, base, err, errlen)) ||
+	    (ret = side(&c->cand, &c->cand_drives, cand, err, errlen)))
 		goto fail;
+	c->base_devices = count_devices(base);
+	c->cand_devices = count_devices(cand);
 	c->only_base = calloc(c->base.n + 1, sizeof(*c->only_base));
 	c->only_cand = calloc(c->cand.n + 1, sizeof(*c->only_cand));
 	if (!c->only_base || !c->only_cand)
@@ -362,6 +398,8 @@ void cmp_release(struct cmp *c)
 {
 	agg_release(&c->base);
 	agg_release(&c->cand);
+	agg_release(&c->base_drives);
+	agg_release(&c->cand_drives);
 	free(c->rows);
 	free(c->only_base);
 	free(c->only_cand);
@@ -428,10 +466,29 @@ static void row_cells(const struct cmp *c, const struct cmp_row *r, char cells[N
 	metric_label(r, c->opts.mib, cells[1], 160);
 	if (r->gated)
 		strncat(cells[1], " *", 159 - strlen(cells[1]));
-	side_text(r->base, &r->b, cells[2], 160);
-	side_text(r->cand, &r->c, cells[3], 160);
-	change_text(r, cells[4], 160);
+	if (r->fleet) {
+		cmp_fleet_side_text(&r->fb, metric_higher_better(&r->m), cells[2], 160);
+		cmp_fleet_side_text(&r->fc, metric_higher_better(&r->m), cells[3], 160);
+		cmp_fleet_change_text(r, cells[4], 160);
+	} else {
+		side_text(r->base, &r->b, cells[2], 160);
+		side_text(r->cand, &r->c, cells[3], 160);
+		change_text(r, cells[4], 160);
+	}
 	snprintf(cells[5], 160, "%s", verdict_text(r));
+}
+
+/* A side's device: its first case's label, or where fleets were compared, how many devices it holds. */
+static const char *side_device(const struct cmp *c, bool cand, char *buf, size_t len)
+{
+	const struct agg *a = cand ? &c->cand : &c->base;
+	size_t n = cand ? c->cand_devices : c->base_devices;
+
+	if (c->nfleet && n > 1)
+		snprintf(buf, len, "a fleet of %zu devices", n);
+	else
+		snprintf(buf, len, "%s", a->n ? a->cases[0].label : "?");
+	return buf;
 }
 
 static void summary(FILE *f, const struct cmp *c, const char *prefix)
@@ -461,6 +518,10 @@ static void summary(FILE *f, const struct cmp *c, const char *prefix)
 		c->improvements, c->noise, more,
 		c->opts.threshold, *gate ? gate : c->searched ? "max-iops-at-target for latency_target searches, "
 		"else MB/s for sequential, IOPS for random patterns" : "MB/s for sequential, IOPS for random patterns");
+	if (c->nfleet)
+		fprintf(f, "%s%zu case%s compared as fleets: the change of the drives' median, within noise where "
+			"a two-sided Mann-Whitney U test (normal approximation) gives p >= %g\n", prefix, c->nfleet,
+			c->nfleet == 1 ? " was" : "s were", CMP_FLEET_ALPHA);
 }
 
 /* Why each row that is not a measurement says what it says. */
@@ -513,7 +574,7 @@ static void write_text(FILE *f, const struct cmp *c, const char *bname, const ch
 {
 	static const char *const heads[NCOL] = { "case", "metric", "baseline", "candidate", "change",
 						 "verdict" };
-	char (*cells)[NCOL][160] = calloc(c->nrows + 1, sizeof(*cells));
+	char (*cells)[NCOL][160] = calloc(c->nrows + 1, sizeof(*cells)), dev[160];
 	size_t w[NCOL];
 
 	if (!cells)
@@ -521,11 +582,11 @@ static void write_text(FILE *f, const struct cmp *c, const char *bname, const ch
 	fputs("baseline:  ", f);
 	esc_text(f, bname);
 	fputs(" (", f);
-	esc_text(f, c->base.n ? c->base.cases[0].label : "?");
+	esc_text(f, side_device(c, false, dev, sizeof(dev)));
 	fputs(")\ncandidate: ", f);
 	esc_text(f, cname);
 	fputs(" (", f);
-	esc_text(f, c->cand.n ? c->cand.cases[0].label : "?");
+	esc_text(f, side_device(c, true, dev, sizeof(dev)));
 	fputs(")\n\n", f);
 	for (int k = 0; k < NCOL; k++)
 		w[k] = esc_text_width(heads[k]);
@@ -568,7 +629,7 @@ static void md_cell(FILE *f, const char *s)
 
 static void write_markdown(FILE *f, const struct cmp *c, const char *bname, const char *cname)
 {
-	char cells[NCOL][160];
+	char cells[NCOL][160], dev[160];
 
 	fprintf(f, "### ssdbench compare: %s\n\n", c->regressions ? ":x: regression" : ":white_check_mark: "
 		"no regression");
@@ -576,11 +637,11 @@ static void write_markdown(FILE *f, const struct cmp *c, const char *bname, cons
 	fputs("baseline `", f);
 	esc_md(f, bname);
 	fputs("` (", f);
-	esc_md(f, c->base.cases[0].label);
+	esc_md(f, side_device(c, false, dev, sizeof(dev)));
 	fputs("), candidate `", f);
 	esc_md(f, cname);
 	fputs("` (", f);
-	esc_md(f, c->cand.cases[0].label);
+	esc_md(f, side_device(c, true, dev, sizeof(dev)));
 	fputs(")\n\n", f);
 	summary(f, c, "");
 	fputs("\n| case | metric | baseline | candidate | change | verdict |\n"
@@ -626,6 +687,9 @@ static void write_json(FILE *f, const struct cmp *c, const char *bname, const ch
 		if (r->why[0])
 			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "why",
 					    json_string(r->why));
+		if (r->fleet)
+			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "fleet",
+					    cmp_fleet_json(r));
 	}
 	for (size_t i = 0; i < c->nonly_base; i++)
 		json_array_append_new(ob, json_string(agg_case_name(c->only_base[i], name, sizeof(name))));
@@ -638,6 +702,11 @@ static void write_json(FILE *f, const struct cmp *c, const char *bname, const ch
 		      "regressions", (int)c->nregressed, "improvements", (int)c->improvements,
 		      "within_noise", (int)c->noise, "rows", rows, "only_in_baseline", ob,
 		      "only_in_candidate", oc);
+	if (c->nfleet) {
+		json_object_set_new(o, "fleet_cases", json_integer((json_int_t)c->nfleet));
+		json_object_set_new(o, "baseline_devices", json_integer((json_int_t)c->base_devices));
+		json_object_set_new(o, "candidate_devices", json_integer((json_int_t)c->cand_devices));
+	}
 	json_object_set_new(o, "gate_failures", json_integer((json_int_t)c->regressions));
 	json_object_set_new(o, "failed", json_integer((json_int_t)c->nfailed));
 	json_object_set_new(o, "no_io", json_integer((json_int_t)c->nempty));

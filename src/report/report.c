@@ -407,6 +407,7 @@ static void table_release(struct rtable *t)
 	free(t->pattern);
 	free(t->split);
 	free(t->note);
+	report_fleet_free(t->fleet);
 }
 
 struct builder {
@@ -551,6 +552,12 @@ static int build_profile(struct builder *b, struct group *g, const char *profile
 		h.rows[0] = '\0';
 	if (*h.cols && !is_dim(h.cols))
 		h.cols[0] = '\0';
+	if (b->r->fleet) {
+		/* A fleet's tables have the drives in columns: the hint's own columns become splits. */
+		snprintf(h.cols, sizeof(h.cols), "target");
+		if (!strcmp(h.rows, "target"))
+			h.rows[0] = '\0';
+	}
 	split_rw = strcmp(h.rows, "rw") && strcmp(h.cols, "rw");
 	if (split_rw && distinct(g, "rw", &patterns, &np))
 		return -ENOMEM;
@@ -894,7 +901,15 @@ int report_build(struct report *r, const struct rs_set *s, const struct report_o
 		ret = -EINVAL;
 		goto fail;
 	}
-	if (list_profiles(r, o) || build_tables(&b))
+	/* --columns other than the devices keeps the columns (the CLI refuses it with --layout fleet). */
+	r->fleet = (!o->columns || !strcmp(o->columns, "target")) &&
+		   (o->layout == RL_FLEET || o->ngroup_by || (o->layout == RL_AUTO && r->nlabels > REPORT_FLEET_AUTO));
+	for (size_t i = 0; i < o->ngroup_by; i++) {
+		size_t len = strlen(r->group_by);
+
+		snprintf(r->group_by + len, sizeof(r->group_by) - len, "%s%s", i ? "," : "", o->group_by[i]);
+	}
+	if (list_profiles(r, o) || build_tables(&b) || (r->fleet && report_fleet_build(r, o)))
 		goto nomem;
 	ret = build_prices(r, o, err, errlen);
 	if (ret)

@@ -375,7 +375,8 @@ static int chart_latency(struct report *r, size_t *cap, size_t ti)
 		const struct hist *h[2];
 		bool resp;
 
-		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count)
+		/* A case without a histogram (imported percentiles only) has no curve to draw. */
+		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count || agg_lat_absent(cell->c, cell->d))
 			continue;
 		h[0] = &cell->c->lat[cell->d];
 		h[1] = &cell->c->resp[cell->d];
@@ -507,6 +508,11 @@ int report_charts(struct report *r)
 
 		if (!fl)
 			fl = t->nr > 1 && strcmp(t->rowdim, "case") ? RC_LINES : RC_BARS;
+		if (t->fleet) {
+			/* A line per drive would hide them all: a dot per drive instead. */
+			ret = report_chart_strip(r, &cap, ti);
+			fl &= (unsigned)~(RC_LINES | RC_BARS | RC_HEATMAP);
+		}
 		if (fl & (RC_LINES | RC_BARS)) {
 			/* One chart per unit among the columns (a table may mix MB/s and IOPS columns). */
 			for (size_t c = 0; c < t->nc && !ret; c++) {
@@ -590,7 +596,12 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 
 	fprintf(f, "<section id=\"t%zu\">\n<h2>", ti + 1);
 	esc_xml(f, t->title);
-	fputs("</h2>\n<table>\n<caption>", f);
+	fputs("</h2>\n", f);
+	if (t->fleet) {
+		report_fleet_html(f, r, t);
+		goto tail;
+	}
+	fputs("<table>\n<caption>", f);
 	esc_xml(f, report_table_label(t, label, sizeof(label)));
 	fputs("; mean &#177; sample stddev where a case ran more than once</caption>\n<tr><th>", f);
 	esc_xml(f, !strcmp(t->rowdim, "target") ? "device" : t->rowdim);
@@ -615,6 +626,7 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+tail:
 	if (t->note) {
 		fputs("<p>", f);
 		esc_xml(f, t->note);
@@ -969,6 +981,8 @@ int report_write_html(FILE *f, const struct report *r)
 		fputs("<li><a href=\"#health\">Drive health</a></li>\n", f);
 	if (report_has_search(r))
 		fputs("<li><a href=\"#search\">Latency target search</a></li>\n", f);
+	if (report_has_groups(r))
+		fputs("<li><a href=\"#groups\">Parallel groups</a></li>\n", f);
 	if (r->nprices)
 		fputs("<li><a href=\"#price\">Price per performance</a></li>\n", f);
 	fputs("</ol></nav>\n", f);
@@ -980,6 +994,8 @@ int report_write_html(FILE *f, const struct report *r)
 		report_health_html(f, r);
 	if (report_has_search(r))
 		report_search_html(f, r);
+	if (report_has_groups(r))
+		report_groups_html(f, r);
 	if (r->nprices)
 		html_prices(f, r);
 	fprintf(f, "<footer><p>ssdbench %s</p></footer>\n</body>\n</html>\n", SSDBENCH_VERSION);

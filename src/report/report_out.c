@@ -322,6 +322,8 @@ static void csv_tables(FILE *f, const struct report *r)
 				}
 				fprintf(f, ",%u\n", c->failed ? 0 : c->v.n);
 			}
+		if (t->fleet)
+			report_fleet_write(f, r, t, RF_CSV);
 	}
 	for (size_t p = 0; p < r->nprices; p++) {
 		const struct rprice *pr = &r->prices[p];
@@ -414,19 +416,27 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 	switch (fmt) {
 	case RF_TEXT:
 		for (size_t i = 0; i < r->ntables; i++)
-			text_table(f, &r->tables[i]);
+			if (r->tables[i].fleet)
+				report_fleet_write(f, r, &r->tables[i], fmt);
+			else
+				text_table(f, &r->tables[i]);
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
+		report_groups_write(f, r, fmt);
 		if (r->nprices)
 			text_prices(f, r);
 		break;
 	case RF_MARKDOWN:
 		for (size_t i = 0; i < r->ntables; i++)
-			md_table(f, &r->tables[i]);
+			if (r->tables[i].fleet)
+				report_fleet_write(f, r, &r->tables[i], fmt);
+			else
+				md_table(f, &r->tables[i]);
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
+		report_groups_write(f, r, fmt);
 		if (r->nprices)
 			md_prices(f, r);
 		break;
@@ -435,6 +445,7 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		report_verify_write(f, r, fmt);
 		report_health_write(f, r, fmt);
 		report_search_write(f, r, fmt);
+		report_groups_write(f, r, fmt);
 		break;
 	case RF_JSON: {
 		json_t *o = report_json(r);
@@ -512,11 +523,13 @@ static json_t *case_json(const struct agg_case *c)
 		json_object_set_new(op, "lat_max_ns", json_integer((json_int_t)c->lat[d].max));
 		pj = json_object();
 		for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+			struct metric pm = { M_LAT_PCT, pcts[i] };
 			char k[16];
 
+			/* null where the case has no histogram and no run recorded it (an import). */
 			snprintf(k, sizeof(k), "%g", pcts[i]);
-			json_object_set_new(pj, k, json_integer((json_int_t)hist_percentile(&c->lat[d],
-											   pcts[i])));
+			json_object_set_new(pj, k, agg_value(c, d, &pm, &s) ? json_integer((json_int_t)s.mean)
+				: json_null());
 		}
 		json_object_set_new(op, "lat_percentiles_ns", pj);
 		if (c->resp[d].count)
@@ -562,6 +575,8 @@ static json_t *table_json(const struct report *r, const struct rtable *t)
 	/* Only where the hint derived one (the crossover): the other tables keep their keys. */
 	if (o && t->note)
 		json_object_set_new(o, "note", json_string(t->note));
+	if (o && t->fleet)
+		json_object_set_new(o, "fleet", report_fleet_json(r, t));
 	return o;
 }
 
@@ -608,5 +623,7 @@ json_t *report_json(const struct report *r)
 		json_object_set_new(o, "health", report_health_json(r));
 	if (report_has_search(r))
 		json_object_set_new(o, "searches", report_search_json(r));
+	if (report_has_groups(r))
+		json_object_set_new(o, "groups", report_groups_json(r));
 	return o;
 }

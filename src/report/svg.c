@@ -430,6 +430,19 @@ static void axis_lines(FILE *f, const struct frame *fr)
 		fr->b, fr->r);
 }
 
+/* The document, the value axis, the categories under the plot and the x axis's title. */
+static void cat_chart_begin(FILE *f, double height, const char *title, const struct axis *ya,
+			    const struct frame *fr, const struct catax *ca, const char *const *xticks, size_t nx,
+			    const char *ylabel, const char *xlabel)
+{
+	doc_begin(f, height, title);
+	yaxis_draw(f, ya, fr, ylabel);
+	cat_draw(f, xticks, nx, fr, ca);
+	axis_lines(f, fr);
+	if (has_text(xlabel))
+		text(f, (fr->l + fr->r) / 2, fr->b + ca->below + 16, "middle", 0, 12, xlabel, 100);
+}
+
 /* ---- Markers and legend -------------------------------------------------------------------- */
 
 /*
@@ -704,12 +717,7 @@ int svg_lines(FILE *f, const struct svg_lines *c)
 	height = fr.b + under + legend_below(&lg) + 8;
 	legend_place(&lg, &fr, under + 4);
 
-	doc_begin(f, height, c->title);
-	yaxis_draw(f, &ya, &fr, c->ylabel);
-	cat_draw(f, c->xticks, c->nx, &fr, &ca);
-	axis_lines(f, &fr);
-	if (has_text(c->xlabel))
-		text(f, (fr.l + fr.r) / 2, fr.b + ca.below + 16, "middle", 0, 12, c->xlabel, 100);
+	cat_chart_begin(f, height, c->title, &ya, &fr, &ca, c->xticks, c->nx, c->ylabel, c->xlabel);
 	for (size_t s = 0; s < c->nseries; s++) {
 		double x, y;
 
@@ -1153,5 +1161,98 @@ int svg_xy(FILE *f, const struct svg_xy *c)
 		shade_rect(f, x, y - 6, 24, 12);
 		fputs("</g>\n", f);
 	}
+	return doc_end(f);
+}
+
+/* ---- Strip chart --------------------------------------------------------------------------- */
+
+#define STRIP_NAMED 6   /* outliers named per category, the most extreme (first) first */
+
+static bool strip_range(const struct svg_strip *c, double *lo, double *hi)
+{
+	bool any = false;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < c->nx * c->npts; i++)
+		if (usable(c->y[i], c->logy)) {
+			any = true;
+			*lo = fmin(*lo, c->y[i]);
+			*hi = fmax(*hi, c->y[i]);
+		}
+	return any;
+}
+
+/* Drive k's place across its slot: the golden ratio's multiples, so that neighbours spread evenly. */
+static double strip_jitter(size_t k)
+{
+	double v = (double)k * 0.6180339887;
+
+	return v - floor(v) - 0.5;
+}
+
+static void strip_category(FILE *f, const struct svg_strip *c, size_t ix, const struct axis *ya,
+			   const struct frame *fr)
+{
+	double slot = (fr->r - fr->l) / (double)c->nx, x0 = fr->l + ((double)ix + 0.5) * slot;
+	double half = fmin(slot * 0.3, 40);
+	size_t named = 0;
+
+	if (usable(c->lo[ix], c->logy) && usable(c->hi[ix], c->logy))
+		fprintf(f, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			"fill=\"#e4e4e4\" stroke=\"#999\"/>\n", x0 - half, axis_pos(ya, c->hi[ix]), 2 * half,
+			fmax(1, axis_pos(ya, c->lo[ix]) - axis_pos(ya, c->hi[ix])));
+	for (size_t k = 0; k < c->npts; k++) {
+		double v = c->y[ix * c->npts + k];
+		bool out = c->outlier && c->outlier[ix * c->npts + k];
+
+		if (!usable(v, c->logy))
+			continue;
+		fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
+			out ? "outlier" : "pt", x0 + strip_jitter(k) * half * 1.6, axis_pos(ya, v), out ? "4" : "2.5",
+			out ? colour(1) : colour(0), out ? "1" : "0.55");
+	}
+	if (usable(c->median[ix], c->logy))
+		fprintf(f, "<path class=\"median\" d=\"M%.1f %.1fh%.1f\" stroke=\"#111\" stroke-width=\"2.5\"/>\n",
+			x0 - half, axis_pos(ya, c->median[ix]), 2 * half);
+	for (size_t k = 0; c->outlier && c->names && k < c->npts; k++) {
+		double v = c->y[ix * c->npts + k];
+
+		if (!c->outlier[ix * c->npts + k] || !usable(v, c->logy) || named++ >= STRIP_NAMED)
+			continue;
+		text(f, x0 + strip_jitter(k) * half * 1.6 + 7, axis_pos(ya, v) + 4, "start", 0, 10, c->names[k], 16);
+	}
+}
+
+int svg_strip(FILE *f, const struct svg_strip *c)
+{
+	struct axis ya;
+	struct frame fr;
+	struct catax ca;
+	double lo, hi, height;
+	char key[160];
+
+	if (!c || !c->nx || !c->npts || !c->y || !c->median || !c->lo || !c->hi || !strip_range(c, &lo, &hi))
+		return -EINVAL;
+	if (c->logy)
+		axis_log(&ya, lo, hi);
+	else
+		axis_lin(&ya, lo, hi, false);
+	fr.t = TOP;
+	fr.l = (has_text(c->ylabel) ? 34 : 10) + ticks_width(&ya) + 8;
+	fr.r = W - 12;
+	cat_layout(&ca, c->xticks, c->nx, (fr.r - fr.l) / (double)c->nx);
+	fr.b = fr.t + PH;
+	ya.p0 = fr.b;
+	ya.p1 = fr.t;
+	height = fr.b + ca.below + (has_text(c->xlabel) ? 26 : 6) + KEY_H + 8;
+	cat_chart_begin(f, height, c->title, &ya, &fr, &ca, c->xticks, c->nx, c->ylabel, c->xlabel);
+	for (size_t ix = 0; ix < c->nx; ix++)
+		strip_category(f, c, ix, &ya, &fr);
+	snprintf(key, sizeof(key), "dot: a drive; bar: the median; box: %s; orange, named: an outlier",
+		 has_text(c->band) ? c->band : "the middle");
+	fputs("<g class=\"key\">\n", f);
+	text(f, fr.l, height - 10, "start", 0, 11, key, 120);
+	fputs("</g>\n", f);
 	return doc_end(f);
 }

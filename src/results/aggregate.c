@@ -10,6 +10,7 @@
 #include "grow.h"
 #include "health.h"
 #include "parse.h"
+#include "result.h"
 
 int metric_parse(const char *s, struct metric *m)
 {
@@ -281,6 +282,8 @@ static int pool(struct agg_case *c, struct hist *scratch, char *err, size_t errl
 	int ret = 0;
 
 	for (int d = 0; d < RS_NDIR && !ret; d++) {
+		for (size_t k = 0; k < c->nruns; k++)
+			c->lat_absent[d] += c->runs[k]->op[d].lat_absent && c->runs[k]->op[d].ios;
 		ret = pool_one(c, d, false, scratch, &c->lat[d]);
 		if (!ret && resp)
 			ret = pool_one(c, d, true, scratch, &c->resp[d]);
@@ -300,10 +303,19 @@ int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, 
 	size_t cap = 0;
 	int ret = 0;
 
+	bool singles = false;
+
 	a->cases = NULL;
 	a->n = 0;
+	/*
+	 * Across devices, an aggregate of run --parallel would pool with the runs of its own members,
+	 * counting their I/O twice: where the members are there, the aggregates are left out.
+	 */
+	for (size_t i = 0; i < s->n && !by_device; i++)
+		singles |= measures(&s->runs[i]) && !s->runs[i].group.nmembers;
 	for (size_t i = 0; i < s->n && !ret; i++)
-		if (measures(&s->runs[i]) && add_run(a, &cap, &s->runs[i], by_device)) {
+		if (measures(&s->runs[i]) && !(singles && s->runs[i].group.nmembers) &&
+		    add_run(a, &cap, &s->runs[i], by_device)) {
 			snprintf(err, errlen, "out of memory");
 			ret = -ENOMEM;
 		}
@@ -319,6 +331,33 @@ int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, 
 	if (ret)
 		agg_release(a);
 	return ret;
+}
+
+static bool is_pct(const struct metric *m)
+{
+	return m->kind == M_LAT_PCT || m->kind == M_RESP_PCT;
+}
+
+/*
+ * The percentile an imported run without a histogram recorded itself (lat_ns.percentiles), for
+ * the percentiles every result holds; false for any other, and where the source gave none.
+ */
+static bool recorded_pct(const struct rs_op *op, double pct, double *v)
+{
+	const char *k;
+	double p;
+
+	for (size_t i = 0; (k = result_pct_key(i, &p)) != NULL; i++)
+		if (fabs(p - pct) < 1e-9 && json_is_integer(json_object_get(op->lat_pct, k))) {
+			*v = (double)json_integer_value(json_object_get(op->lat_pct, k));
+			return true;
+		}
+	return false;
+}
+
+bool agg_lat_absent(const struct agg_case *c, enum rs_dir d)
+{
+	return c->lat_absent[d] > 0;
 }
 
 static double lat_of(const struct hist *h, const struct metric *m)
@@ -373,6 +412,16 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 		return search_value(c, out);
 	if (!c->nruns || !c->lat[d].count || (resp && !c->resp[d].count))
 		return false;
+	/*
+	 * Percentiles need the histograms: without one (an import), only a single run's own recorded
+	 * value is known; repeats cannot be pooled from their percentiles.
+	 */
+	if (!resp && is_pct(m) && c->lat_absent[d]) {
+		if (c->nruns != 1 || !recorded_pct(&c->runs[0]->op[d], m->pct, &out->mean))
+			return false;
+		out->n = 1;
+		return true;
+	}
 	v = calloc(c->nruns, sizeof(*v));
 	if (!v)
 		return false;

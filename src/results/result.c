@@ -46,25 +46,43 @@ json_t *result_hist(const struct hist *h)
 			 "buckets", b);
 }
 
-static json_t *lat_object(const struct hist *h)
+const char *result_pct_key(size_t i, double *pct)
+{
+	if (i >= sizeof(pct_vals) / sizeof(pct_vals[0]))
+		return NULL;
+	*pct = pct_vals[i];
+	return pct_keys[i];
+}
+
+json_t *result_percentiles(const struct hist *h)
 {
 	json_t *p = json_object();
 
 	for (size_t i = 0; i < sizeof(pct_vals) / sizeof(pct_vals[0]); i++)
 		json_object_set_new(p, pct_keys[i], json_integer((json_int_t)hist_percentile(h, pct_vals[i])));
+	return p;
+}
+
+static json_t *lat_object(const struct hist *h)
+{
 	return json_pack("{s:I, s:I, s:f, s:f, s:o}", "min", (json_int_t)(h->count ? h->min : 0),
 			 "max", (json_int_t)h->max, "mean", hist_mean(h), "stddev", hist_stddev(h),
-			 "percentiles", p);
+			 "percentiles", result_percentiles(h));
+}
+
+json_t *result_op(uint64_t ios, uint64_t bytes, uint64_t runtime_ns, json_t *lat_ns, json_t *lat_hist)
+{
+	double secs = runtime_ns ? (double)runtime_ns / 1e9 : 0;
+
+	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "ios", (json_int_t)ios, "bytes", (json_int_t)bytes,
+			 "iops", secs ? (double)ios / secs : 0.0, "bw_bytes", secs ? (double)bytes / secs : 0.0,
+			 "lat_ns", lat_ns, "lat_hist", lat_hist);
 }
 
 /* One direction; an open-loop run's (open) adds the response time, from each request's scheduled time. */
 static json_t *op_object(const struct opstats *s, uint64_t runtime_ns, bool open)
 {
-	double secs = runtime_ns ? (double)runtime_ns / 1e9 : 0;
-	json_t *o = json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "ios", (json_int_t)s->ios,
-			      "bytes", (json_int_t)s->bytes, "iops", secs ? (double)s->ios / secs : 0.0,
-			      "bw_bytes", secs ? (double)s->bytes / secs : 0.0, "lat_ns", lat_object(&s->lat),
-			      "lat_hist", result_hist(&s->lat));
+	json_t *o = result_op(s->ios, s->bytes, runtime_ns, lat_object(&s->lat), result_hist(&s->lat));
 
 	if (o && open && s->resp.buckets) {
 		json_object_set_new(o, "response_ns", lat_object(&s->resp));
@@ -183,6 +201,17 @@ static json_t *verify_object(const struct verify_result *v)
 			 "unflushed", (json_int_t)v->unflushed, "torn", (json_int_t)v->torn, "first", first);
 }
 
+/* results.stonewall of an aggregate result (docs/result-format.md). */
+static json_t *stonewall_object(const struct stonewall *sw)
+{
+	double t = (double)sw->first_done_ns / 1e9;
+
+	return json_pack("{s:I, s:I, s:i, s:I, s:I, s:f, s:f}", "first_done_ns", (json_int_t)sw->first_done_ns,
+			 "last_done_ns", (json_int_t)sw->last_done_ns, "first_member", (int)sw->first_member,
+			 "ios", (json_int_t)sw->ios, "bytes", (json_int_t)sw->bytes,
+			 "iops", t > 0 ? (double)sw->ios / t : 0.0, "bw_bytes", t > 0 ? (double)sw->bytes / t : 0.0);
+}
+
 static json_t *results_object(const struct job *j, const struct run_result *res)
 {
 	bool open = res->sched.enabled;
@@ -234,6 +263,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 		json_object_set_new(o, "verify", verify_object(&res->verify));
 	if (o && res->buffers)
 		json_object_set_new(o, "fixed_buffers", json_boolean(res->buffers == RUN_BUFS_FIXED));
+	if (o && res->stonewall.enabled)
+		json_object_set_new(o, "stonewall", stonewall_object(&res->stonewall));
 	return o;
 }
 
@@ -375,6 +406,49 @@ static json_t *target_object(const struct job *j, const struct target *t)
 	return o;
 }
 
+/* target.path of an aggregate result: its members' paths, joined by commas. New reference. */
+static json_t *group_path(const struct run_context *ctx)
+{
+	size_t len = 1;
+	char *buf;
+	json_t *o;
+
+	for (unsigned i = 0; i < ctx->nmembers; i++)
+		len += strlen(ctx->members[i].path) + 1;
+	if (!(buf = calloc(1, len)))
+		return NULL;
+	for (unsigned i = 0; i < ctx->nmembers; i++)
+		strcat(strcat(buf, i ? "," : ""), ctx->members[i].path);
+	o = json_string(buf);
+	free(buf);
+	return o;
+}
+
+/* target of an aggregate result: kind "group", its members; sizes and prices added. */
+static json_t *group_target_object(const struct run_context *ctx)
+{
+	json_t *members = json_array();
+	uint64_t size = 0;
+	unsigned lbs = 512, pbs = 512;
+	double price = 0;
+
+	for (unsigned i = 0; i < ctx->nmembers; i++) {
+		const struct group_member *m = &ctx->members[i];
+
+		json_array_append_new(members, json_pack("{s:s, s:s, s:i, s:s}", "path", m->path, "host", m->host,
+							 "rank", m->rank, "label", m->label));
+		size += m->size;
+		lbs = m->lbs > lbs ? m->lbs : lbs;
+		pbs = m->pbs > pbs ? m->pbs : pbs;
+		price = price < 0 || m->price < 0 ? -1 : price + m->price;
+	}
+	return json_pack("{s:o, s:s, s:I, s:i, s:i, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s, s:o, s:o}",
+			 "path", group_path(ctx), "kind", "group", "size", (json_int_t)size, "logical_block_size",
+			 (int)lbs, "physical_block_size", (int)pbs, "rotational", "model", "serial", "firmware",
+			 "vendor", "transport", "scheduler", "device", "label", ctx->group_label,
+			 "price", price >= 0 ? json_real(price) : json_null(), "members", members);
+}
+
 static json_t *errors_array(const struct run_result *res)
 {
 	json_t *a = json_array();
@@ -460,7 +534,8 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			 "command_line", ctx->command_line ? ctx->command_line : "",
 			 "started_at", start, "finished_at", end, "status", status[res->status],
 			 "message", res->message[0] ? json_string(res->message) : json_null(),
-			 "errors", errors_array(res), "host", host_object(), "target", target_object(j, t),
+			 "errors", errors_array(res), "host", host_object(), "target",
+			 ctx->members ? group_target_object(ctx) : target_object(j, t),
 			 "profile", "name", str_or_null(ctx->profile), "repeat_index", (int)ctx->repeat_index,
 			 "repeat_count", (int)ctx->repeat_count,
 			 "job", result_job(j),
@@ -508,6 +583,24 @@ static int load_moments(const json_t *lat, const char *name, struct hist *h, uin
 	}
 	h->sumsq = (unsigned __int128)(sq + 0.5);
 	return 0;
+}
+
+int result_load_moments_of(const json_t *op_obj, const char *name, struct hist *h, uint64_t count, char *err,
+			   size_t errlen)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_ns", name);
+	h->count = count;
+	return load_moments(json_object_get(op_obj, key), name, h, count, err, errlen);
+}
+
+bool result_hist_absent(const json_t *op_obj, const char *name)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_hist", name);
+	return json_is_true(json_object_get(json_object_get(op_obj, key), "absent"));
 }
 
 int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen)

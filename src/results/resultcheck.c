@@ -69,7 +69,7 @@ static const char *const v_schema[] = { "ssdbench-result", NULL };
 static const char *const v_tool[] = { "ssdbench", NULL };
 static const char *const v_status[] = { "ok", "interrupted", "failed", NULL };
 static const char *const v_error_op[] = { "read", "write", "trim", "fsync", "open", "setup", NULL };
-static const char *const v_kind[] = { "block", "file", "char", "none", NULL };
+static const char *const v_kind[] = { "block", "file", "char", "none", "group", NULL };
 static const char *const v_phase[] = { "measure", "prepare", NULL };
 static const char *const v_rw[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
@@ -117,15 +117,21 @@ static const struct field pcie_fields[] = {
 	MIN("speed_gts", T_NUM | T_NULL, 0), MIN("width", T_INT | T_NULL, 1),
 	MIN("max_speed_gts", T_NUM | T_NULL, 0), MIN("max_width", T_INT | T_NULL, 1), END
 };
+/* target.members of an aggregate result (kind "group"). */
+static const struct field member_fields[] = {
+	NONEMPTY("path"), ANY("host", T_STR), MIN("rank", T_INT, 0), NONEMPTY("label"), END
+};
+static const struct field member_item = OBJECT(NULL, T_OBJ, member_fields);
 static const struct field target_fields[] = {
-	NONEMPTY("path"), ONE_OF("kind", v_kind), MIN("size", T_INT, 0),
-	MIN("logical_block_size", T_INT, 512), MIN("physical_block_size", T_INT, 512),
+	NONEMPTY("path"), ONE_OF("kind", v_kind), MIN("size", T_INT | T_NULL, 0),
+	MIN("logical_block_size", T_INT | T_NULL, 512), MIN("physical_block_size", T_INT | T_NULL, 512),
 	ANY("rotational", T_BOOL | T_NULL), ANY("model", T_STR | T_NULL), ANY("serial", T_STR | T_NULL),
 	ANY("firmware", T_STR | T_NULL), ANY("vendor", T_STR | T_NULL), ANY("transport", T_STR | T_NULL),
 	ANY("scheduler", T_STR | T_NULL), ANY("device", T_STR | T_NULL), NONEMPTY("label"),
 	MIN("price", T_NUM | T_NULL, 0),
 	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
-	OPT("nvme", T_OBJ, .fields = nvme_fields), OPT("pcie", T_OBJ, .fields = pcie_fields), END
+	OPT("nvme", T_OBJ, .fields = nvme_fields), OPT("pcie", T_OBJ, .fields = pcie_fields),
+	OPT("members", T_ARR, .items = &member_item), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
@@ -143,8 +149,8 @@ static const struct field job_fields[] = {
 	ONE_OF("rw", v_rw), RANGE("rwmix_write", T_INT, 0, 100), RANGE("bs", T_INT, 512, 67108864),
 	MIN("stride", T_INT, 512), MIN("qd", T_INT, 1), RANGE("threads", T_INT, 1, 1024),
 	ONE_OF("engine", v_engine), ANY("direct", T_BOOL), OPT("iopoll", T_BOOL),
-	OPT("sqpoll", T_BOOL), MIN("span", T_INT, 512),
-	MIN("offset", T_INT, 0), MIN("runtime", T_INT, 0), MIN("io_limit", T_INT, 0),
+	OPT("sqpoll", T_BOOL), MIN("span", T_INT | T_NULL, 512),
+	MIN("offset", T_INT | T_NULL, 0), MIN("runtime", T_INT, 0), MIN("io_limit", T_INT | T_NULL, 0),
 	MIN("ramp", T_INT, 0), ANY("trim", T_BOOL), MIN("fill", T_INT, 0),
 	{ .key = "data", .types = T_STR, .pattern = "^(random|zero|compress:([0-9]|[1-9][0-9]|100))$",
 	  .what = "\"random\", \"zero\" or \"compress:NN\" (NN 0..100)" },
@@ -168,8 +174,8 @@ static const struct field phases_fields[] = {
 	END
 };
 static const struct field percentile_fields[] = {
-	MIN("50", T_INT, 0), MIN("90", T_INT, 0), MIN("95", T_INT, 0), MIN("99", T_INT, 0),
-	MIN("99.9", T_INT, 0), MIN("99.99", T_INT, 0), END
+	MIN("50", T_INT | T_NULL, 0), MIN("90", T_INT | T_NULL, 0), MIN("95", T_INT | T_NULL, 0),
+	MIN("99", T_INT | T_NULL, 0), MIN("99.9", T_INT | T_NULL, 0), MIN("99.99", T_INT | T_NULL, 0), END
 };
 static const struct field lat_fields[] = {
 	MIN("min", T_INT, 0), MIN("max", T_INT, 0), MIN("mean", T_NUM, 0), MIN("stddev", T_NUM, 0),
@@ -183,7 +189,7 @@ static const struct field bucket = {
 static const struct field hist_fields[] = {
 	ONE_OF("scheme", v_scheme), { .key = "sub_bucket_bits", .types = T_INT, .flags = F_MIN | F_MAX,
 				      .min = 7, .max = 7, .what = "7" },
-	ARRAY("buckets", &bucket), END
+	ARRAY("buckets", &bucket), OPT("absent", T_TRUE), END
 };
 static const struct field op_fields[] = {
 	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0),
@@ -261,6 +267,11 @@ static const struct field search_mark_fields[] = {
 	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END
 };
 
+/* results.stonewall of an aggregate result. */
+static const struct field stonewall_fields[] = {
+	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
+	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
+};
 static const struct field results_fields[] = {
 	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
 	OBJECT("total", T_OBJ, op_fields), MIN("runtime_ns", T_INT, 0),
@@ -268,7 +279,8 @@ static const struct field results_fields[] = {
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
-	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL), END
+	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL),
+	OPT("stonewall", T_OBJ, .fields = stonewall_fields), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -283,14 +295,26 @@ static const struct field health_fields[] = {
 	HEALTH_COUNTERS("delta"), OBJECT("temperature", T_OBJ, health_temp_fields), MIN("waf", T_NUM | T_NULL, 0),
 	END
 };
+/* import: a result made by ssdbench import from another tool's output (docs/import.md). */
+static const char *const v_import_source[] = { "fio", NULL };
+static const char *const v_import_latency[] = { "clat", NULL };
+static const char *const v_import_hist[] = { "exact", "absent", NULL };
+static const struct field any_string = ANY(NULL, T_STR);
+static const struct field import_fields[] = {
+	ONE_OF("source", v_import_source), NONEMPTY("version"), ANY("file", T_STR), ANY("job", T_STR),
+	ONE_OF("latency", v_import_latency), ONE_OF("histogram", v_import_hist),
+	ANY("histogram_note", T_STR | T_NULL), ARRAY("unmapped", &any_string), ARRAY("notes", &any_string),
+	ARRAY("defaulted", &any_string), END
+};
 static const struct field top_fields[] = {
 	ONE_OF("schema", v_schema), MIN("schema_version", T_INT, 1), OBJECT("tool", T_OBJ, tool_fields),
 	ANY("command_line", T_STR), TIMESTAMP("started_at"), TIMESTAMP("finished_at"),
 	ONE_OF("status", v_status), ANY("message", T_STR | T_NULL), ARRAY("errors", &error_item),
-	OBJECT("host", T_OBJ, host_fields), OBJECT("target", T_OBJ, target_fields),
+	OBJECT("host", T_OBJ | T_NULL, host_fields), OBJECT("target", T_OBJ, target_fields),
 	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
 	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
-	OPT("health", T_OBJ | T_NULL, .fields = health_fields), END
+	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("import", T_OBJ, .fields = import_fields),
+	END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
 
@@ -312,8 +336,8 @@ static const char *const v_ok[] = { "ok", NULL };
 static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
 static const char *const v_null_engine[] = { "null", NULL };
 static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", "io_uring_cmd", NULL };
-static const char *const v_none[] = { "none", NULL };
-static const char *const v_real_kind[] = { "block", "file", "char", NULL };
+static const char *const v_none[] = { "none", "group", NULL };
+static const char *const v_real_kind[] = { "block", "file", "char", "group", NULL };
 static const char *const v_read_rw[] = { "read", "randread", "stride-read", NULL };
 static const char *const v_write_rw[] = { "write", "randwrite", "stride-write", NULL };
 static const char *const v_psync[] = { "psync", NULL };
@@ -1054,6 +1078,77 @@ static int check_health(const json_t *root, char *err, size_t errlen)
 	return 0;
 }
 
+/* What only an imported result may leave unknown: a null here names the key and the reason. */
+static int check_unknowns(const json_t *root, char *err, size_t errlen)
+{
+	static const char *const paths[] = {
+		"host", "target.size", "target.logical_block_size", "target.physical_block_size", "job.span",
+		"job.offset", "job.io_limit",
+	};
+	const json_t *job = json_object_get(root, "job");
+	bool imported = json_object_get(root, "import") != NULL;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		const char *rel = strncmp(paths[i], "job.", 4) ? NULL : paths[i] + 4;
+
+		if (!json_is_null(at(root, paths[i])))
+			continue;
+		if (!imported) {
+			snprintf(err, errlen, "%s: null, which only an imported result (with import) may have",
+				 paths[i]);
+			return -EINVAL;
+		}
+		if (rel && !json_object_get(json_object_get(job, "relative"), rel)) {
+			snprintf(err, errlen, "%s: null without job.relative.%s (a size not known must be "
+				 "relative)", paths[i], rel);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A histogram marked absent (an import without one) has no bucket, and only it may leave
+ * percentiles null; a present one has them all.
+ */
+static int check_absent(const json_t *root, const char *dir, const char *name, char *err, size_t errlen)
+{
+	const json_t *o = json_object_get(json_object_get(root, "results"), dir), *v;
+	char key[32];
+	bool absent;
+	const char *k;
+
+	snprintf(key, sizeof(key), "%s_hist", name);
+	absent = json_is_true(json_object_get(json_object_get(o, key), "absent"));
+	if (absent && (!json_object_get(root, "import") ||
+		       json_array_size(json_object_get(json_object_get(o, key), "buckets")))) {
+		snprintf(err, errlen, "results.%s.%s.absent: only an imported result's histogram may be absent, "
+			 "and then it has no bucket", dir, key);
+		return -EINVAL;
+	}
+	snprintf(key, sizeof(key), "%s_ns", name);
+	json_object_foreach(json_object_get(json_object_get(o, key), "percentiles"), k, v)
+		if (json_is_null(v) && !absent) {
+			snprintf(err, errlen, "results.%s.%s.percentiles.%s: null, but the histogram is not absent",
+				 dir, key, k);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int check_imported(const json_t *root, char *err, size_t errlen)
+{
+	static const char *const dirs[] = { "read", "write", "total" };
+
+	if (check_unknowns(root, err, errlen))
+		return -EINVAL;
+	for (int d = 0; d < 3; d++)
+		if (check_absent(root, dirs[d], "lat", err, errlen) ||
+		    check_absent(root, dirs[d], "response", err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
 int result_check_values(const json_t *root, char *err, size_t errlen)
 {
 	const json_t *res = json_object_get(root, "results");
@@ -1063,7 +1158,8 @@ int result_check_values(const json_t *root, char *err, size_t errlen)
 	if (check_times(root, &elapsed, err, errlen) || check_magnitudes(&w, root) ||
 	    check_sums(root, err, errlen) || check_runtime(res, elapsed, err, errlen) ||
 	    check_rates(res, err, errlen) || check_series(res, err, errlen) ||
-	    check_response(res, err, errlen) || check_health(root, err, errlen))
+	    check_response(res, err, errlen) || check_health(root, err, errlen) ||
+	    check_imported(root, err, errlen))
 		return -EINVAL;
 	return check_verify(res, err, errlen);
 }

@@ -34,6 +34,12 @@ static void run_release(struct rs_run *r)
 		hist_packed_release(&r->op[d].lat);
 		hist_packed_release(&r->op[d].resp);
 	}
+	for (unsigned i = 0; i < r->group.nmembers; i++) {
+		free(r->group.labels[i]);
+		free(r->group.paths[i]);
+	}
+	free(r->group.labels);
+	free(r->group.paths);
 	json_decref(r->kept);
 	free(r->path);
 }
@@ -170,21 +176,56 @@ static int load_counted(struct rs_set *s, const json_t *o, const char *name, con
 	return 0;
 }
 
-static int load_op(struct rs_set *s, struct rs_op *op, const json_t *results, enum rs_dir d, char *err,
+/*
+ * Holds a copy of v (a part of the document) in r->kept as key; NULL is left out. A copy, not a
+ * reference: the document may live in a reading arena (resultfiles.c) that is reused once it is read.
+ * Returns the copy, or NULL.
+ */
+static json_t *keep_part(struct rs_run *r, const char *key, const json_t *v)
+{
+	json_t *c = v ? json_deep_copy(v) : NULL;
+
+	if (!c || json_object_set_new(r->kept, key, c))
+		return NULL;
+	return c;
+}
+
+static int load_op(struct rs_set *s, struct rs_run *r, enum rs_dir d, const json_t *results, char *err,
 		   size_t errlen)
 {
 	const json_t *o = json_object_get(results, rs_dir_name[d]);
+	struct rs_op *op = &r->op[d];
 	char where[32];
+	int ret;
 
 	snprintf(where, sizeof(where), "results.%s", rs_dir_name[d]);
 	op->ios = (uint64_t)json_integer_value(json_object_get(o, "ios"));
 	op->bytes = (uint64_t)json_integer_value(json_object_get(o, "bytes"));
 	op->iops = json_number_value(json_object_get(o, "iops"));
 	op->bw = json_number_value(json_object_get(o, "bw_bytes"));
-	int ret = load_counted(s, o, "lat", "latency", &op->lat, op->ios, where, err, errlen);
+	if (result_hist_absent(o, "lat")) {
+		/* Imported without a histogram: the moments count ios requests, the percentiles are the file's. */
+		struct hist h = { 0 };
+		const json_t *pct = json_object_get(json_object_get(o, "lat_ns"), "percentiles");
+		char key[32];
 
-	if (ret || !json_object_get(o, "response_hist"))
+		op->lat_absent = true;
+		snprintf(key, sizeof(key), "lat_pct.%s", rs_dir_name[d]);
+		if (pct && !(op->lat_pct = keep_part(r, key, pct))) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (result_load_moments_of(o, "lat", &h, op->ios, err, errlen))
+			return -EINVAL;
+		if (hist_pack(&op->lat, &h)) {   /* no bucket: the moments alone */
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+	} else if ((ret = load_counted(s, o, "lat", "latency", &op->lat, op->ios, where, err, errlen))) {
 		return ret;
+	}
+	if (!json_object_get(o, "response_hist"))
+		return 0;
 	return load_counted(s, o, "response", "response-time", &op->resp, op->ios, where, err, errlen);
 }
 
@@ -205,20 +246,6 @@ static int load_sched(struct rs_set *s, struct rs_run *r, const json_t *v)
 	r->sched.wake_mean_ns = json_number_value(json_object_get(wake, "mean"));
 	r->sched.wake_max_ns = (uint64_t)json_integer_value(json_object_get(wake, "max"));
 	return keep_str(s, json_string_value(json_object_get(v, "arrival")), &r->sched.arrival);
-}
-
-/*
- * Holds a copy of v (a part of the document) in r->kept as key; NULL is left out. A copy, not a
- * reference: the document may live in a reading arena (resultfiles.c) that is reused once it is read.
- * Returns the copy, or NULL.
- */
-static json_t *keep_part(struct rs_run *r, const char *key, const json_t *v)
-{
-	json_t *c = v ? json_deep_copy(v) : NULL;
-
-	if (!c || json_object_set_new(r->kept, key, c))
-		return NULL;
-	return c;
 }
 
 /* results.verify into r->verify (the document is checked: every key is there, of its type). */
@@ -376,6 +403,72 @@ static void load_drive(struct rs_drive *id, const json_t *t)
 	}
 }
 
+/* v, a scalar, as rs_target_field gives it (newlines in strings made spaces). False for null, objects, arrays. */
+static bool field_text(const json_t *v, char *buf, size_t len)
+{
+	const char *s = json_string_value(v);
+	char num[64];
+	size_t n;
+
+	if (!v || json_is_null(v) || json_is_object(v) || json_is_array(v))
+		return false;
+	if (!s) {
+		n = json_dumpb(v, num, sizeof(num) - 1, JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+		num[n < sizeof(num) ? n : 0] = '\0';
+		s = num;
+	}
+	snprintf(buf, len, "%s", s);
+	for (char *c = buf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return true;
+}
+
+bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t len)
+{
+	const char *dot = strchr(name, '.');
+	char obj[64];
+
+	if (field_text(json_object_get(r->target, name), buf, len))
+		return true;
+	if (!dot || (size_t)(dot - name) >= sizeof(obj))
+		return false;
+	snprintf(obj, sizeof(obj), "%.*s", (int)(dot - name), name);
+	return field_text(json_object_get(json_object_get(r->target, obj), dot + 1), buf, len);
+}
+
+/* target.members and results.stonewall of an aggregate result, into owned fields. 0 or -ENOMEM. */
+static int load_group(struct rs_group *g, const json_t *target, const json_t *res)
+{
+	const json_t *members = json_object_get(target, "members"), *sw = json_object_get(res, "stonewall");
+	size_t n = json_array_size(members);
+
+	if (sw) {
+		g->stonewall = true;
+		g->first_done_ns = (uint64_t)json_integer_value(json_object_get(sw, "first_done_ns"));
+		g->last_done_ns = (uint64_t)json_integer_value(json_object_get(sw, "last_done_ns"));
+		g->sw_iops = json_number_value(json_object_get(sw, "iops"));
+		g->sw_bw = json_number_value(json_object_get(sw, "bw_bytes"));
+	}
+	if (!n)
+		return 0;
+	g->labels = calloc(n, sizeof(*g->labels));
+	g->paths = calloc(n, sizeof(*g->paths));
+	if (!g->labels || !g->paths)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++, g->nmembers++) {
+		const json_t *m = json_array_get(members, i);
+
+		g->labels[i] = strdup(json_string_value(json_object_get(m, "label")));
+		g->paths[i] = strdup(json_string_value(json_object_get(m, "path")));
+		if (!g->labels[i] || !g->paths[i]) {
+			g->nmembers++;   /* freed with the others */
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* The run's strings that are not in its shared objects, interned. Returns 0 or -ENOMEM. */
 static int fill_strings(struct rs_set *s, struct rs_run *r, const json_t *root)
 {
@@ -470,7 +563,7 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, char *err,
 	r->started_s = result_time_s(r->started_at);
 	r->finished_s = result_time_s(json_string_value(json_object_get(root, "finished_at")));
 	for (int d = 0; d < RS_NDIR; d++) {
-		int ret = load_op(s, &r->op[d], res, d, err, errlen);
+		int ret = load_op(s, r, d, res, err, errlen);
 
 		if (ret)
 			return ret;
@@ -485,8 +578,11 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, char *err,
 	load_verify(r, json_object_get(res, "verify"));
 	load_search(r, res);
 	if (load_sched(s, r, json_object_get(res, "schedule")) ||
-	    load_health(s, r, json_object_get(root, "health")))
+	    load_health(s, r, json_object_get(root, "health")) ||
+	    load_group(&r->group, r->target, res)) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	return fill_key(s, r);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The result reader against the JSON Schema, differentially: real result files (the fixtures, a null
-# engine run and a file run made now) get a few hundred pseudo-random mutations (a value of another
+# engine run and a file run made now, fio output imported) get a few hundred pseudo-random mutations (a value of another
 # type, a key deleted, a key added, a number made negative, a value changed within its type), and
 # `ssdbench report FILE` must exit 2 exactly when python3's jsonschema rejects the file against
 # schema/ssdbench-result.schema.json, or when one of the reader's own checks listed below (what the
@@ -31,6 +31,9 @@ assert_exit 0 "$SSDBENCH" run --engine null --rw randread --qd 4 --io-limit 16m 
 assert_exit 0 "$SSDBENCH" run --engine psync --direct false --rw randrw --rwmix-write 30 --span 8m \
     --trim true --fill 4m --runtime 1s --interval 100ms --steady-state iops:3x200ms:track \
     --output "$OUT/file" --progress never "$TMPDIR/f.dat" >/dev/null
+# Imported from fio (docs/import.md): no host, an absent histogram, null percentiles (two jobs merged).
+assert_exit 0 "$SSDBENCH" import --output "$OUT/import" "$REPO/tests/fixtures/fio/randread-json.json" \
+    "$REPO/tests/fixtures/fio/clones-json.json" "$REPO/tests/fixtures/fio/randrw-grouped-jsonplus.json"
 mapfile -t bases < <(result_files "$OUT"; result_files "$FIX")
 ((${#bases[@]} >= 30)) || fail "expected the fixtures and 2 new results, found ${#bases[@]} files"
 
@@ -71,6 +74,9 @@ def reader_only(doc):
     for op in ("read", "write", "total"):
         o = doc["results"][op]
         n = sum(c for _, c in o["lat_hist"]["buckets"])
+        # An imported result's absent histogram (lat_hist.absent): its moments count ios requests.
+        if o["lat_hist"].get("absent") is True:
+            n = o["ios"]
         # result_load_hist: min, max, mean and stddev must be the moments of some latencies.
         if impossible_moments(o["lat_ns"], n):
             return f"results.{op}.lat_ns: moments no latencies could have"
@@ -157,6 +163,35 @@ def reader_only(doc):
         x = float(v[:-1])
         if (v.endswith("%") and x > 100) or (v.endswith("x") and not 0 < x <= 1e6):
             return f"job.relative.{k}: an amount the command line refuses"
+    # resultcheck.c check_health: one temperature sample per time-series entry, min <= max (or both null).
+    t = (doc.get("health") or {}).get("temperature")
+    if t is not None:
+        if len(t["samples"]) != len(res["timeseries"]["iops"]):
+            return "health.temperature.samples: not one per time-series entry"
+        lo, hi = t["min"], t["max"]
+        if (lo is None) != (hi is None) or (lo is not None and lo > hi):
+            return "health.temperature: min above max, or one of them null"
+    # resultcheck.c check_imported: the nulls and the absent histogram only an imported result may hold.
+    imported = "import" in doc
+    for path in ("host", "target.size", "target.logical_block_size", "target.physical_block_size", "job.span",
+                 "job.offset", "job.io_limit"):
+        v = doc
+        for k in path.split("."):
+            v = v[k]
+        if v is None and not imported:
+            return f"{path}: null without import"
+        if v is None and path.startswith("job.") and path[4:] not in doc["job"].get("relative", {}):
+            return f"{path}: null without job.relative"
+    for op in ("read", "write", "total"):
+        for name in ("lat", "response"):
+            o = doc["results"][op]
+            h = o.get(name + "_hist")
+            absent = h is not None and h.get("absent") is True
+            if absent and (not imported or h["buckets"]):
+                return f"results.{op}.{name}_hist.absent: without import, or with buckets"
+            pct = o.get(name + "_ns", {}).get("percentiles", {})
+            if not absent and any(v is None for v in pct.values()):
+                return f"results.{op}.{name}_ns.percentiles: null with a histogram"
     return None
 
 def where(path):

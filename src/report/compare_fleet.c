@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compare of two fleets: a case held by several drives on a side is compared by the distribution of
+ * the drives' values, not by one mean: the median's change, the worse tail's, and Mann-Whitney's U.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* The values of metric m in direction d of every drive of a side holding case key (display units). */
+static size_t drive_values(const struct cmp *c, const struct agg *drives, const struct agg_case *pooled,
+			   enum rs_dir d, const struct metric *m, double *v)
+{
+	struct agg_stat st;
+	size_t n = 0;
+
+	if (!pooled->mixed_labels) {
+		/* One drive on this side: its case is its value. */
+		if (agg_value(pooled, d, m, &st))
+			v[n++] = report_scale(m, c->opts.mib, st.mean);
+		return n;
+	}
+	for (size_t i = 0; i < drives->n; i++)
+		if (!strcmp(drives->cases[i].key, pooled->key) && drives->cases[i].nruns &&
+		    agg_value(&drives->cases[i], d, m, &st))
+			v[n++] = report_scale(m, c->opts.mib, st.mean);
+	return n;
+}
+
+static double pct_change(double b, double c)
+{
+	if (b == 0)
+		return c == 0 ? 0 : NAN;
+	return (c - b) / b * 100.0;
+}
+
+enum cmp_verdict cmp_fleet_judge(const struct metric *m, double change, double p, double threshold, bool gated)
+{
+	double worse = metric_higher_better(m) ? -change : change;
+
+	if (isnan(change))
+		return gated && !metric_higher_better(m) ? CV_REGRESSION : CV_OK;
+	if (fabs(change) <= threshold)
+		return CV_OK;
+	if (!(p < CMP_FLEET_ALPHA))
+		return CV_NOISE;
+	if (worse < 0)
+		return CV_BETTER;
+	return gated ? CV_REGRESSION : CV_WORSE;
+}
+
+/* Row's distributions and verdict from the drives' values of both sides: 0, 1 where the baseline has none, -ENOMEM. */
+static int fleet_row(struct cmp *c, struct cmp_row *row, double *vb, double *vc)
+{
+	size_t nb = drive_values(c, &c->base_drives, row->base, row->d, &row->m, vb);
+	size_t nc = drive_values(c, &c->cand_drives, row->cand, row->d, &row->m, vc);
+	bool hb = metric_higher_better(&row->m);
+
+	if (!nb)
+		return 1;
+	if (fleet_stats_of(vb, nb, &row->fb) || fleet_stats_of(vc, nc, &row->fc))
+		return -ENOMEM;
+	row->fleet = true;
+	row->b = (struct agg_stat){ row->fb.median, 0, (unsigned)nb };
+	row->c = (struct agg_stat){ row->fc.median, 0, (unsigned)nc };
+	row->change = nc ? pct_change(row->fb.median, row->fc.median) : NAN;
+	row->tail_change = nc ? pct_change(hb ? row->fb.p5 : row->fb.p95, hb ? row->fc.p5 : row->fc.p95) : NAN;
+	row->mw = (struct fleet_mw){ NAN, NAN, NAN };
+	if (nc && fleet_mann_whitney(vc, nc, vb, nb, &row->mw) == -ENOMEM)
+		return -ENOMEM;
+	if (!nc) {
+		char name[32];
+
+		row->verdict = row->gated ? CV_REGRESSION : CV_WORSE;
+		snprintf(row->why, sizeof(row->why), "candidate: no drive has a %s value (the baseline's %zu do)",
+			 metric_name(&row->m, name, sizeof(name)), nb);
+		return 0;
+	}
+	/*
+	 * Where the test cannot reach its level with so few drives, it cannot call anything noise:
+	 * the threshold alone decides, as for one run a side (agg_within_noise), and the row says so.
+	 */
+	if (!fleet_mw_can_reject(nc, nb, CMP_FLEET_ALPHA)) {
+		row->verdict = cmp_fleet_judge(&row->m, row->change, 0, c->opts.threshold, row->gated);
+		if (row->verdict != CV_OK && row->gated)
+			snprintf(row->why, sizeof(row->why), "%zu against %zu drives: too few for the rank test to "
+				 "reach p < %g, so the threshold alone decides", nc, nb, CMP_FLEET_ALPHA);
+		return 0;
+	}
+	row->verdict = cmp_fleet_judge(&row->m, row->change, row->mw.p, c->opts.threshold, row->gated);
+	return 0;
+}
+
+int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
+{
+	struct metric shown[CMP_MAX_METRICS + 6];
+	const char *rw = b->first->rw;
+	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
+	size_t ns = cmp_shown_metrics(c, b, shown), nd = 1, ngated = 0;
+	size_t room = c->base_drives.n + c->cand_drives.n + 2;
+	double *vb = calloc(room, sizeof(*vb)), *vc = calloc(room, sizeof(*vc));
+	bool regressed = false, better = false, noise = false;
+	int ret = 0;
+
+	if (!vb || !vc) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (dirs[0] == RS_TOTAL) {
+		dirs[0] = RS_READ;
+		nd = 2;
+	}
+	c->nfleet++;
+	for (size_t di = 0; di < nd && !ret; di++)
+		for (size_t i = 0; i < ns && !ret; i++) {
+			struct cmp_row row = { .base = b, .cand = k, .d = dirs[di], .m = shown[i] };
+
+			if (row.m.kind == M_MAX_IOPS_AT_TARGET) {
+				if (di)
+					continue;
+				row.d = RS_TOTAL;
+				c->searched = true;
+			}
+			row.gated = cmp_is_gated(c, rw, &shown[i], i);
+			ret = fleet_row(c, &row, vb, vc);
+			if (ret == 1) {
+				ret = 0;   /* the baseline has none: no I/O in this direction */
+				continue;
+			}
+			if (ret)
+				break;
+			ngated += row.gated;
+			regressed |= row.verdict == CV_REGRESSION;
+			better |= row.gated && row.verdict == CV_BETTER;
+			noise |= row.gated && row.verdict == CV_NOISE;
+			ret = cmp_add_row(c, cap, &row);
+		}
+	if (ret)
+		goto out;
+	if (!ngated) {
+		struct cmp_row row = { .base = b, .cand = k, .d = dirs[0], .gated = true, .verdict = CV_NO_VALUE,
+				       .change = NAN, .m = shown[0] };
+
+		snprintf(row.why, sizeof(row.why), "baseline: no value of a gated metric");
+		c->nnovalue++;
+		ret = cmp_add_row(c, cap, &row);
+		goto out;
+	}
+	c->nregressed += regressed;
+	c->improvements += better && !regressed;
+	c->noise += noise;
+out:
+	free(vb);
+	free(vc);
+	return ret;
+}
+
+void cmp_fleet_side_text(const struct fleet_stats *s, bool higher_better, char *buf, size_t len)
+{
+	char med[48], tail[48];
+
+	if (!s->n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	report_number(s->median, med, sizeof(med));
+	report_number(higher_better ? s->p5 : s->p95, tail, sizeof(tail));
+	snprintf(buf, len, "median %s, %s %s (%zu drive%s)", med, higher_better ? "p5" : "p95", tail, s->n,
+		 s->n == 1 ? "" : "s");
+}
+
+void cmp_fleet_change_text(const struct cmp_row *r, char *buf, size_t len)
+{
+	char med[32] = "n/a", tail[32] = "n/a";
+
+	if (isfinite(r->change))
+		snprintf(med, sizeof(med), "%+.1f%%", r->change);
+	if (isfinite(r->tail_change))
+		snprintf(tail, sizeof(tail), "%+.1f%%", r->tail_change);
+	if (isfinite(r->mw.p))
+		snprintf(buf, len, "%s (%s %s, p %.2g)", med, metric_higher_better(&r->m) ? "p5" : "p95", tail,
+			 r->mw.p);
+	else
+		snprintf(buf, len, "%s", med);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *dist_json(const struct fleet_stats *s)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "drives", (json_int_t)s->n, "min", num_or_null(s->min),
+			 "p5", num_or_null(s->p5), "median", num_or_null(s->median), "p95", num_or_null(s->p95),
+			 "max", num_or_null(s->max));
+}
+
+json_t *cmp_fleet_json(const struct cmp_row *r)
+{
+	return json_pack("{s:o, s:o, s:o, s:s, s:o, s:{s:o, s:o, s:o, s:f}}", "baseline", dist_json(&r->fb),
+			 "candidate", dist_json(&r->fc), "median_change_pct", num_or_null(r->change),
+			 "tail", metric_higher_better(&r->m) ? "p5" : "p95", "tail_change_pct",
+			 num_or_null(r->tail_change), "mann_whitney", "u", num_or_null(r->mw.u), "z",
+			 num_or_null(r->mw.z), "p", num_or_null(r->mw.p), "alpha", CMP_FLEET_ALPHA);
+}

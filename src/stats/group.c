@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/* The exact merge of a group's members into one aggregate run_result (group.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "group.h"
+
+void group_release(struct run_result *agg)
+{
+	for (int op = 0; op < 2; op++) {
+		hist_release(&agg->op[op].lat);
+		hist_release(&agg->op[op].resp);
+	}
+	free(agg->ts.iops);
+	free(agg->ts.bw);
+	free(agg->ts.lat_mean);
+	free(agg->ts.resp_mean);
+	memset(&agg->ts, 0, sizeof(agg->ts));
+}
+
+static uint64_t end_of(const struct group_member_stats *m)
+{
+	return m->offset_ns + m->res->runtime_ns;
+}
+
+void group_done_by(const struct group_member_stats *m, uint64_t t_ns, double *ios, double *bytes)
+{
+	const struct run_result *r = m->res;
+	const struct series *s = &r->ts;
+	double tot_ios = (double)(r->op[0].ios + r->op[1].ios), tot_bytes = (double)(r->op[0].bytes + r->op[1].bytes);
+	uint64_t k;
+
+	*ios = *bytes = 0;
+	if (t_ns >= end_of(m)) {
+		*ios = tot_ios;
+		*bytes = tot_bytes;
+		return;
+	}
+	if (t_ns <= m->offset_ns)
+		return;
+	k = s->interval_ns ? t_ns / s->interval_ns : UINT64_MAX;
+	if (k >= s->n) {
+		/* The series does not reach t: the member's totals, pro rata of its run. */
+		double f = (double)(t_ns - m->offset_ns) / (double)r->runtime_ns;
+
+		*ios = tot_ios * f;
+		*bytes = tot_bytes * f;
+		return;
+	}
+	for (uint64_t i = 0; i <= k; i++) {
+		double w = (double)s->interval_ns / 1e9;
+
+		if (i == k)
+			w *= (double)(t_ns - k * s->interval_ns) / (double)s->interval_ns;
+		*ios += s->iops[i] * w;
+		*bytes += s->bw[i] * w;
+	}
+	*ios = *ios < tot_ios ? *ios : tot_ios;
+	*bytes = *bytes < tot_bytes ? *bytes : tot_bytes;
+}
+
+/* The members' histograms and counters, added. */
+static int merge_ops(const struct group_member_stats *m, size_t n, struct run_result *agg)
+{
+	bool open = true;
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		open &= m[i].res->op[0].resp.buckets && m[i].res->op[1].resp.buckets;
+	for (int op = 0; op < 2; op++) {
+		if ((ret = hist_init(&agg->op[op].lat)) || (open && (ret = hist_init(&agg->op[op].resp))))
+			return ret;
+		for (size_t i = 0; i < n; i++) {
+			const struct opstats *s = &m[i].res->op[op];
+
+			hist_merge(&agg->op[op].lat, &s->lat);
+			if (open)
+				hist_merge(&agg->op[op].resp, &s->resp);
+			agg->op[op].ios += s->ios;
+			agg->op[op].bytes += s->bytes;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		agg->cpu_user += m[i].res->cpu_user;
+		agg->cpu_sys += m[i].res->cpu_sys;
+	}
+	return 0;
+}
+
+/* The series summed over the intervals every member has; means weighted by each member's IOPS. */
+static int merge_series(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err,
+			size_t errlen)
+{
+	struct series *d = &agg->ts;
+	size_t len = SIZE_MAX;
+	bool resp = true;
+
+	d->interval_ns = m[0].res->ts.interval_ns;
+	for (size_t i = 0; i < n; i++) {
+		const struct series *s = &m[i].res->ts;
+
+		if (s->interval_ns != d->interval_ns) {
+			snprintf(err, errlen, "member %zu: time-series interval %llu ns, member 0's %llu ns", i,
+				 (unsigned long long)s->interval_ns, (unsigned long long)d->interval_ns);
+			return -EINVAL;
+		}
+		len = s->n < len ? s->n : len;
+		resp &= s->resp_mean != NULL;
+	}
+	if (!len)
+		return 0;
+	d->iops = calloc(len, sizeof(double));
+	d->bw = calloc(len, sizeof(double));
+	d->lat_mean = calloc(len, sizeof(double));
+	d->resp_mean = resp ? calloc(len, sizeof(double)) : NULL;
+	if (!d->iops || !d->bw || !d->lat_mean || (resp && !d->resp_mean))
+		return -ENOMEM;
+	d->n = d->cap = len;
+	for (size_t k = 0; k < len; k++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct series *s = &m[i].res->ts;
+
+			d->iops[k] += s->iops[k];
+			d->bw[k] += s->bw[k];
+			d->lat_mean[k] += s->lat_mean[k] * s->iops[k];
+			if (resp)
+				d->resp_mean[k] += s->resp_mean[k] * s->iops[k];
+		}
+		d->lat_mean[k] = d->iops[k] > 0 ? d->lat_mean[k] / d->iops[k] : 0;
+		if (resp)
+			d->resp_mean[k] = d->iops[k] > 0 ? d->resp_mean[k] / d->iops[k] : 0;
+	}
+	return 0;
+}
+
+static void merge_stonewall(const struct group_member_stats *m, size_t n, struct run_result *agg)
+{
+	struct stonewall *sw = &agg->stonewall;
+	double ios = 0, bytes = 0;
+
+	sw->enabled = true;
+	sw->first_done_ns = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t e = end_of(&m[i]);
+
+		if (e < sw->first_done_ns) {
+			sw->first_done_ns = e;
+			sw->first_member = (unsigned)i;
+		}
+		sw->last_done_ns = e > sw->last_done_ns ? e : sw->last_done_ns;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double a, b;
+
+		group_done_by(&m[i], sw->first_done_ns, &a, &b);
+		ios += a;
+		bytes += b;
+	}
+	sw->ios = (uint64_t)(ios + 0.5);
+	sw->bytes = (uint64_t)(bytes + 0.5);
+	agg->runtime_ns = sw->last_done_ns;
+}
+
+/*
+ * The worst status, named by its member: of failed members, one with errors (the cause) before one
+ * without (a member stopped because another failed); all members' errors.
+ */
+static void merge_status(const struct group_member_stats *m, size_t n, struct run_result *agg)
+{
+	size_t who = n;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *r = m[i].res, *w = who < n ? m[who].res : NULL;
+
+		for (unsigned k = 0; k < r->nerrs && agg->nerrs < RUN_MAX_ERRS; k++)
+			agg->errs[agg->nerrs++] = r->errs[k];
+		if (r->status == RUN_OK)
+			continue;
+		if (!w || (r->status == RUN_FAILED && (w->status != RUN_FAILED || (r->nerrs && !w->nerrs))))
+			who = i;
+	}
+	if (who < n) {
+		const struct run_result *r = m[who].res;
+		char name[32];
+
+		snprintf(name, sizeof(name), "%zu", who);
+		agg->status = r->status;
+		snprintf(agg->message, sizeof(agg->message), "member %.80s %s: %.150s",
+			 m[who].name ? m[who].name : name, r->status == RUN_FAILED ? "failed" : "was interrupted",
+			 r->message);
+	}
+}
+
+void group_sched_add(struct sched_result *d, const struct sched_result *s)
+{
+	d->scheduled += s->scheduled;
+	d->issued += s->issued;
+	d->backlog += s->backlog;
+	d->sleeps += s->sleeps;
+	d->wake_err_sum_ns += s->wake_err_sum_ns;
+	d->late_max_ns = s->late_max_ns > d->late_max_ns ? s->late_max_ns : d->late_max_ns;
+	d->wake_err_max_ns = s->wake_err_max_ns > d->wake_err_max_ns ? s->wake_err_max_ns : d->wake_err_max_ns;
+}
+
+int group_merge(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err, size_t errlen)
+{
+	const struct run_result *r0;
+	int ret;
+
+	memset(agg, 0, sizeof(*agg));
+	if (!n) {
+		snprintf(err, errlen, "a group needs at least one member");
+		return -EINVAL;
+	}
+	r0 = m[0].res;
+	agg->qd = r0->qd;
+	agg->started_at = UINT64_MAX;
+	agg->mono_start_ns = r0->mono_start_ns - m[0].offset_ns;
+	agg->sched = r0->sched;
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *r = m[i].res;
+
+		agg->started_at = r->started_at < agg->started_at ? r->started_at : agg->started_at;
+		agg->finished_at = r->finished_at > agg->finished_at ? r->finished_at : agg->finished_at;
+		agg->stalled_ns = r->stalled_ns > agg->stalled_ns ? r->stalled_ns : agg->stalled_ns;
+		if (i) {
+			agg->sched.offered_iops += r->sched.offered_iops;
+			group_sched_add(&agg->sched, &r->sched);
+		}
+	}
+	if ((ret = merge_ops(m, n, agg)) || (ret = merge_series(m, n, agg, err, errlen))) {
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "merging the group: %s", strerror(ENOMEM));
+		group_release(agg);
+		return ret;
+	}
+	merge_stonewall(m, n, agg);
+	merge_status(m, n, agg);
+	return 0;
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# ssdbench-mpi (docs/mpi.md) under `mpirun -np 3` on this machine (oversubscribed, as root with Open
+# MPI's allow-run-as-root settings), each rank on its own zram device through the template
+# $TMPDIR/dev/rank%r, the devices held by the cgroup v1 blkio throttle (mpirun put in the cgroup;
+# its ranks inherit it) to 1000, 2000 and 3000 read IOPS:
+#   - each rank's result within 2 % of its limit, the aggregate (target.kind group, members the
+#     ranks) within 2 % of 6000; its ios and its histogram's count the sum of the ranks' ios; one
+#     directory, one manifest listing every rank's result and the aggregate; all valid;
+#   - --stonewall: every rank stops when the fastest has done its share (io-limit);
+#   - a rank given a bad target (rank 2's template resolving to a missing /dev path) stops all ranks
+#     with exit 2 before any I/O: its message on rank 0's stderr, no result, the devices untouched;
+#   - a rank that fails mid-run (ENOSPC on the tiny-tmpfs loop device) fails the run cleanly: exit 1,
+#     no hang, its result failed with errno 28, the aggregate failed naming it;
+#   - SIGINT to mpirun gives whole interrupted results of every rank and the aggregate.
+# ssdbench-mpi is built from the tree into $TMPDIR (make mpi) where an MPI is installed; skipped
+# with a message where mpicc or mpirun is missing (scripts/install-deps.sh --mpi installs Open MPI).
+# Every mpirun runs under timeout: nothing here can hang the suite.
+source "$(dirname "$0")/lib.sh"
+need_root
+# The MPI build is tested in make check's plain pass; under `make sanitize` the sub-make would build
+# ssdbench-mpi with the sanitizers against Open MPI, whose own allocations LeakSanitizer reports.
+if { nm -D "$SSDBENCH"; nm "$SSDBENCH"; } 2>/dev/null | grep __asan_init >/dev/null; then
+	skip "ssdbench-mpi is tested with a plain build, in make check's pass"
+fi
+need_cmd jq timeout
+command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
+	skip "no MPI (mpicc, mpirun): ssdbench-mpi not built; scripts/install-deps.sh --mpi installs Open MPI"
+
+MPI=$TMPDIR/ssdbench-mpi
+make -C "$REPO" --no-print-directory -j2 mpi MPI_BIN="$MPI" >"$TMPDIR/build.log" 2>&1 ||
+	fail "make mpi failed: $(tail -20 "$TMPDIR/build.log")"
+[[ -x $MPI ]] || fail "make mpi built no $MPI"
+ok "make mpi built ssdbench-mpi"
+
+# Open MPI refuses root without these; its SIGTERM-to-SIGKILL grace after mpirun's SIGINT is 1 s by
+# default: 10 s, so that rank 0 has time to gather and write on a loaded machine (docs/mpi.md).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_odls_base_sigkill_timeout=10
+# No network interface but loopback is needed: one host.
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpirun_3=(mpirun -np 3 --oversubscribe)
+
+cg=$(throttle_create mpi)
+devs=()
+mkdir -p "$TMPDIR/dev"
+for iops in 1000 2000 3000; do
+	d=$(make_zram 256M)
+	throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$d") $iops"
+	ln -s "$d" "$TMPDIR/dev/rank${#devs[@]}"
+	devs+=("$d")
+done
+
+out=$TMPDIR/mpi
+assert_exit 0 throttle_run "$cg" timeout 90 "${mpirun_3[@]}" "$MPI" run --rw randread --bs 4k --qd 4 --ramp 1s \
+	--runtime 3s --output "$out" --progress never "$TMPDIR/dev/rank%r" >"$TMPDIR/mpi.txt" 2>"$TMPDIR/mpi.err"
+assert_eq "$(find "$out" -name manifest.json | wc -l)" 1 "one directory, one manifest"
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 4 "three rank results and one aggregate"
+man=$(find "$out" -name manifest.json)
+assert_eq "$(jq -c '[.runs[] | .rank]' "$man")" "[0,1,2,null]" "the manifest lists ranks 0, 1, 2, then the aggregate"
+assert_eq "$(jget "$man" .target.path)" "$TMPDIR/dev/rank%r" "the manifest names the template"
+agg=$(for f in "${files[@]}"; do [[ $(jget "$f" .target.kind) != group ]] || echo "$f"; done)
+assert_eq "$(jget "$agg" .target.label)" "mpi(3)" "the aggregate is labelled mpi(3)"
+assert_eq "$(jget "$agg" '.target.members | map("\(.rank):\(.path)") | join(" ")')" \
+	"0:$TMPDIR/dev/rank0 1:$TMPDIR/dev/rank1 2:$TMPDIR/dev/rank2" "target.members: the ranks and their expanded targets"
+assert_eq "$(jget "$agg" ".target.members[0].host")" "$(hostname)" "members carry their host"
+sum=0
+for r in 0 1 2; do
+	f=$(for f in "${files[@]}"; do [[ $(jget "$f" .target.path) != "$TMPDIR/dev/rank$r" ]] || echo "$f"; done)
+	[[ -n $f ]] || fail "no result of rank $r"
+	assert_within "$(jget "$f" .results.read.iops)" $(((r + 1) * 1000)) 2 \
+		"rank $r held at $(((r + 1) * 1000)) IOPS ($(jq -c '[.status, .message, .results.runtime_ns, (.results.stalls // [] | length)]' "$f"))"
+	sum=$((sum + $(jget "$f" .results.read.ios)))
+done
+assert_within "$(jget "$agg" .results.read.iops)" 6000 2 "aggregate at 6000 IOPS"
+assert_eq "$(jget "$agg" .results.read.ios)" "$sum" "aggregate ios = the sum of the ranks'"
+assert_eq "$(jget "$agg" '[.results.read.lat_hist.buckets[][1]] | add')" "$sum" \
+	"aggregate histogram count = the sum of the ranks' ios"
+assert_le "$(jget "$agg" .results.stonewall.first_done_ns)" "$(jget "$agg" .results.stonewall.last_done_ns)" \
+	"stonewall: first done <= last done"
+assert_eq "$(grep -c '@' "$TMPDIR/mpi.txt")" 4 "rank 0 alone prints the table: three ranks and the aggregate"
+schema_valid "${files[@]}"
+"$SSDBENCH" report "$out" >"$TMPDIR/report.txt" || fail "report failed"
+grep -q 'mpi(3)' "$TMPDIR/report.txt" || fail "report shows no mpi(3)"
+ok "report shows the group"
+
+# --- --stonewall: 12 MiB of 4k reads each; rank 2 (3000 IOPS) is done after about 1 s, and stops the
+# others there (they would need 3 s and 1.5 s) -------------------------------------------------------
+out=$TMPDIR/stonewall
+assert_exit 0 throttle_run "$cg" timeout 90 "${mpirun_3[@]}" "$MPI" run --stonewall --rw randread --bs 4k --qd 4 \
+	--io-limit 12m --output "$out" --progress never "$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/stonewall.err"
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 4 "three rank results and one aggregate"
+for f in "${files[@]}"; do
+	case $(jget "$f" .target.path) in
+	"$TMPDIR/dev/rank2") assert_eq "$(jget "$f" .results.read.ios)" 3072 "rank 2 did its whole share" ;;
+	"$TMPDIR/dev/rank"[01])
+		assert_le "$(jget "$f" .results.runtime_ns)" 1400000000 "$(jget "$f" .target.path): stopped near rank 2's end"
+		assert_le "$(jget "$f" .results.read.ios)" 2900 "$(jget "$f" .target.path): short of its share" ;;
+	*)
+		assert_within "$(jget "$f" .results.stonewall.first_done_ns)" 1024000000 10 "stonewall: the first done at 3072 / 3000 s"
+		assert_le "$(jget "$f" .results.stonewall.last_done_ns)" 1400000000 "stonewall: the last done within the monitor's tick or so"
+		assert_within "$(jget "$f" .results.stonewall.iops)" 6000 3 "stonewall: the aggregate rate up to the first end" ;;
+	esac
+	assert_eq "$(jget "$f" .status)" ok "$(jget "$f" .target.path): stonewalled is ok"
+done
+
+# --- rank 2's target is missing: every rank stops before any I/O, exit 2 ----------------------------
+for d in "${devs[@]}"; do
+	dd if=/dev/urandom of="$d" bs=4k count=1 status=none
+done
+sums=$(for d in "${devs[0]}" "${devs[1]}"; do md5sum <"$d"; done)
+rm "$TMPDIR/dev/rank2"
+ln -s /dev/ssdbench-t93-missing "$TMPDIR/dev/rank2"
+out=$TMPDIR/bad
+rc=0
+timeout 60 "${mpirun_3[@]}" "$MPI" run --rw randwrite --bs 4k --runtime 2s --output "$out" --progress never \
+	"$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/bad.err" || rc=$?
+assert_eq "$rc" 2 "a bad rank stops all with exit 2"
+grep -q "rank 2: .*ssdbench-t93-missing" "$TMPDIR/bad.err" || fail "rank 0 prints rank 2's message: $(cat "$TMPDIR/bad.err")"
+grep -q "nothing was run" "$TMPDIR/bad.err" || fail "the stop is said"
+[[ ! -e $out ]] || fail "$out created: something was written"
+assert_eq "$(for d in "${devs[0]}" "${devs[1]}"; do md5sum <"$d"; done)" "$sums" "the other ranks' devices untouched"
+ok "a bad rank: nothing written, nothing touched"
+rm "$TMPDIR/dev/rank2"
+ln -s "${devs[2]}" "$TMPDIR/dev/rank2"
+
+# --- rank 2 fails mid-run (ENOSPC): exit 1, no hang, the aggregate failed naming it ------------------
+bad=$(make_tiny_tmpfs_loop)
+rm "$TMPDIR/dev/rank2"
+ln -s "$bad" "$TMPDIR/dev/rank2"
+out=$TMPDIR/fail
+rc=0
+timeout 60 "${mpirun_3[@]}" "$MPI" run --rw write --bs 128k --qd 4 --runtime 4s --output "$out" --progress never \
+	"$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/fail.err" || rc=$?
+assert_eq "$rc" 1 "a rank that fails mid-run fails the run (exit 1, no hang)"
+assert_eq "$(result_files "$out" | wc -l)" 4 "every rank's result and the aggregate written"
+for f in $(result_files "$out"); do
+	case $(jget "$f" .target.path) in
+	"$TMPDIR/dev/rank2")
+		assert_eq "$(jget "$f" .status)" failed "rank 2 failed"
+		assert_eq "$(jget "$f" '.errors[0].errno')" 28 "rank 2: ENOSPC" ;;
+	"$TMPDIR/dev/rank"[01]) assert_eq "$(jget "$f" .status)" ok "$(jget "$f" .target.path): ran to its end" ;;
+	*)
+		assert_eq "$(jget "$f" .status)" failed "the aggregate failed"
+		grep -q "member rank 2 failed" <<<"$(jget "$f" .message)" || fail "the aggregate names rank 2: $(jget "$f" .message)" ;;
+	esac
+done
+grep -q "No space left on device" "$TMPDIR/fail.err" || fail "stderr names ENOSPC"
+rm "$TMPDIR/dev/rank2"
+ln -s "${devs[2]}" "$TMPDIR/dev/rank2"
+
+# --- SIGINT to mpirun: whole interrupted results of every rank and the aggregate --------------------
+out=$TMPDIR/sigint
+timeout 60 "${mpirun_3[@]}" "$MPI" run --rw randread --bs 4k --runtime 20s --output "$out" --progress never \
+	"$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/sigint.err" &
+pid=$!
+sleep 3
+pkill -INT -P "$pid" -x mpirun || kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+# Open MPI's mpirun answers SIGINT with SIGTERM to the ranks and exits 1 itself (the ranks exit 130).
+[[ $rc != 124 ]] || fail "SIGINT: mpirun did not end"
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 4 "every rank's result and the aggregate written"
+whole_json "$out"
+assert_eq "$(for f in "${files[@]}"; do jget "$f" .status; done | sort | uniq -c | tr -s ' ')" \
+	" 4 interrupted" "three ranks and the aggregate interrupted"
+assert_eq "$(jq -c '[.runs[].status] | unique' "$(find "$out" -name manifest.json)")" '["interrupted"]' \
+	"the manifest lists them"
+schema_valid "${files[@]}"
+
+pass

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fioimport: real fio output (tests/fixtures/fio, made by make-fixtures.sh on zram) becomes valid
+ * results: options mapped, counts and rates kept, json+ bins as our exact histogram, plain json as
+ * fio's percentiles with the histogram absent; bins that do not map, jobs that cannot be mapped and
+ * non-fio input are said, never guessed; reports read the results back.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "aggregate.h"
+#include "fioimport.h"
+#include "hist.h"
+#include "result.h"
+#include "resultcheck.h"
+#include "resultset.h"
+
+static char fixtures[PATH_MAX];
+
+static int find_fixtures(void **state)
+{
+	const char *dir = getenv("SSDBENCH_FIXTURES");
+	struct stat st;
+
+	(void)state;
+	snprintf(fixtures, sizeof(fixtures), "%s/fio", dir && *dir ? dir : "tests/fixtures");
+	if (stat(fixtures, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "no fixtures at '%s': run from the repo root or set SSDBENCH_FIXTURES\n", fixtures);
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *load(const char *name)
+{
+	char path[PATH_MAX + 64];
+	json_error_t je;
+	json_t *doc;
+
+	snprintf(path, sizeof(path), "%s/%s", fixtures, name);
+	doc = json_load_file(path, 0, &je);
+	if (!doc)
+		fail_msg("%s: %s", path, je.text);
+	return doc;
+}
+
+/* Imports doc; the results array (owned by im). */
+static json_t *import(const json_t *doc, struct fio_import *im)
+{
+	char err[256];
+
+	assert_int_equal(fio_import(doc, "f.json", "ssdbench import f.json", im, err, sizeof(err)), 0);
+	return im->results;
+}
+
+static const json_t *get(const json_t *o, const char *path)
+{
+	char key[64];
+	size_t n;
+
+	while (o && *path) {
+		n = strcspn(path, ".");
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		o = json_object_get(o, key);
+		path += n + (path[n] == '.');
+	}
+	assert_non_null(o);
+	return o;
+}
+
+static json_int_t iget(const json_t *o, const char *path)
+{
+	return json_integer_value(get(o, path));
+}
+
+static const char *sget(const json_t *o, const char *path)
+{
+	return json_string_value(get(o, path));
+}
+
+/* Percentile key (it holds dots) of fio's clat_ns, or of our results.DIR.lat_ns. */
+static json_int_t fio_pct(const json_t *clat, const char *key)
+{
+	const json_t *v = json_object_get(json_object_get(clat, "percentile"), key);
+
+	assert_true(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static json_int_t our_pct(const json_t *r, const char *dir, const char *key)
+{
+	const json_t *o = json_object_get(json_object_get(r, "results"), dir);
+	const json_t *v = json_object_get(json_object_get(json_object_get(o, "lat_ns"), "percentiles"), key);
+
+	assert_true(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static bool has_string(const json_t *arr, const char *part)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (strstr(json_string_value(v), part))
+			return true;
+	return false;
+}
+
+static void assert_valid(const json_t *r)
+{
+	char err[400] = "";
+
+	if (result_validate(r, err, sizeof(err)) || result_check_values(r, err, sizeof(err)))
+		fail_msg("not valid: %s", err);
+}
+
+static uint64_t hist_count(const json_t *hist)
+{
+	uint64_t n = 0;
+	size_t i;
+	json_t *b;
+
+	json_array_foreach(json_object_get(hist, "buckets"), i, b)
+		n += (uint64_t)json_integer_value(json_array_get(b, 1));
+	return n;
+}
+
+static void test_fio_bin_exact_for_every_bucket_midpoint(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < HIST_SUB + 34 * HIST_HALF; i++) {
+		uint64_t lo = hist_bucket_lo(i), w = hist_bucket_hi(i) - lo + 1;
+
+		assert_true(fio_bin_exact(lo + w / 2));
+		if (w > 2) {
+			assert_false(fio_bin_exact(lo + w / 2 + 1));
+			assert_false(fio_bin_exact(lo));
+		}
+	}
+	/* fio's own documentation: "87552", "100864", "107008" ns are bin keys. */
+	assert_true(fio_bin_exact(87552));
+	assert_true(fio_bin_exact(100864));
+	assert_true(fio_bin_exact(107008));
+}
+
+static void test_import_jsonplus_histogram_is_exact(void **state)
+{
+	json_t *doc = load("randread-jsonplus.json"), *r, *bins, *v;
+	const json_t *fj = json_array_get(json_object_get(doc, "jobs"), 0);
+	const json_t *clat = get(fj, "read.clat_ns");
+	struct fio_import im;
+	struct hist h;
+	const char *k;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(json_array_size(import(doc, &im)), 1);
+	r = json_array_get(im.results, 0);
+	assert_valid(r);
+	assert_string_equal(sget(r, "import.histogram"), "exact");
+	assert_string_equal(sget(r, "import.version"), sget(doc, "fio version"));
+	assert_string_equal(sget(r, "job.rw"), "randread");
+	assert_int_equal(iget(r, "job.bs"), 4096);
+	assert_int_equal(iget(r, "job.qd"), 8);
+	assert_int_equal(iget(r, "job.threads"), 1);
+	assert_string_equal(sget(r, "job.engine"), "io_uring");
+	assert_true(json_is_true(get(r, "job.direct")));
+	assert_int_equal(iget(r, "job.span"), 16 << 20);
+	assert_int_equal(iget(r, "job.runtime"), 250000000);
+	assert_int_equal(iget(r, "job.io_limit"), 0);
+	assert_int_equal(iget(r, "results.read.ios"), iget(fj, "read.total_ios"));
+	assert_int_equal(iget(r, "results.read.bytes"), iget(fj, "read.io_bytes"));
+	assert_int_equal(iget(r, "results.runtime_ns"), iget(fj, "read.runtime") * 1000000);
+	assert_true(fabs(json_number_value(get(r, "results.read.iops")) - json_number_value(get(fj, "read.iops"))) <
+		    1e-6 * json_number_value(get(fj, "read.iops")));
+	assert_int_equal(iget(r, "results.read.lat_ns.min"), iget(clat, "min"));
+	assert_int_equal(iget(r, "results.read.lat_ns.max"), iget(clat, "max"));
+	assert_true(fabs(json_number_value(get(r, "results.read.lat_ns.mean")) -
+			 json_number_value(get(clat, "mean"))) < 1e-6);
+	/* Every bin in its own bucket, with its count. */
+	assert_int_equal(hist_init(&h), 0);
+	bins = json_object_get(clat, "bins");
+	json_object_foreach(bins, k, v)
+		hist_add_bucket(&h, strtoull(k, NULL, 10), (uint64_t)json_integer_value(v));
+	assert_int_equal(hist_count(get(r, "results.read.lat_hist")), h.count);
+	json_array_foreach(get(r, "results.read.lat_hist.buckets"), i, v) {
+		uint64_t lo = (uint64_t)json_integer_value(json_array_get(v, 0));
+
+		assert_int_equal(h.buckets[hist_index(lo)], json_integer_value(json_array_get(v, 1)));
+	}
+	assert_int_equal(json_object_size(bins), json_array_size(get(r, "results.read.lat_hist.buckets")));
+	hist_release(&h);
+	/* The percentiles within a bucket's half-width of fio's (ours: the bucket's lower midpoint). */
+	assert_true(llabs(our_pct(r, "read", "99") - fio_pct(clat, "99.000000")) <=
+		    fio_pct(clat, "99.000000") / 128);
+	assert_int_equal(json_array_size(get(r, "import.unmapped")), 0);
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void test_import_json_keeps_fio_percentiles_and_marks_absent(void **state)
+{
+	json_t *doc = load("randread-json.json"), *r;
+	const json_t *clat = get(json_array_get(json_object_get(doc, "jobs"), 0), "read.clat_ns");
+	struct fio_import im;
+
+	(void)state;
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_string_equal(sget(r, "import.histogram"), "absent");
+	assert_non_null(strstr(sget(r, "import.histogram_note"), "no latency bins"));
+	assert_true(json_is_true(get(r, "results.read.lat_hist.absent")));
+	assert_int_equal(json_array_size(get(r, "results.read.lat_hist.buckets")), 0);
+	assert_int_equal(our_pct(r, "read", "99.9"), fio_pct(clat, "99.900000"));
+	assert_int_equal(our_pct(r, "read", "50"), fio_pct(clat, "50.000000"));
+	/* A pure read: total is read's, histogram absent too. */
+	assert_true(json_is_true(get(r, "results.total.lat_hist.absent")));
+	assert_int_equal(our_pct(r, "total", "99"), fio_pct(clat, "99.000000"));
+	/* Without import, nothing may be absent or null. */
+	json_object_del(r, "import");
+	assert_int_equal(result_check_values(r, (char[200]){ 0 }, 200), -EINVAL);
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void test_import_mix_pools_read_and_write(void **state)
+{
+	json_t *doc = load("randrw-grouped-jsonplus.json"), *r;
+	struct fio_import im;
+	double mr, mw, nr, nw;
+
+	(void)state;
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_string_equal(sget(r, "job.rw"), "randrw");
+	assert_int_equal(iget(r, "job.rwmix_write"), 30);
+	assert_int_equal(iget(r, "job.threads"), 2);
+	assert_int_equal(iget(r, "job.qd"), 4);
+	assert_string_equal(sget(r, "job.engine"), "libaio");
+	assert_int_equal(iget(r, "job.ramp"), 100000000);
+	assert_string_equal(sget(r, "import.histogram"), "exact");
+	assert_int_equal(iget(r, "results.total.ios"), iget(r, "results.read.ios") + iget(r, "results.write.ios"));
+	assert_int_equal(hist_count(get(r, "results.total.lat_hist")), iget(r, "results.total.ios"));
+	nr = (double)iget(r, "results.read.ios");
+	nw = (double)iget(r, "results.write.ios");
+	mr = json_number_value(get(r, "results.read.lat_ns.mean"));
+	mw = json_number_value(get(r, "results.write.lat_ns.mean"));
+	assert_true(fabs(json_number_value(get(r, "results.total.lat_ns.mean")) - (nr * mr + nw * mw) / (nr + nw)) <
+		    1e-6 * mr);
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void test_import_clones_merge_into_one_result(void **state)
+{
+	json_t *doc = load("clones-jsonplus.json"), *r;
+	const json_t *jobs = json_object_get(doc, "jobs");
+	struct fio_import im;
+
+	(void)state;
+	/* json+: the two jobs' bins add into one exact histogram. */
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_int_equal(json_array_size(im.results), 1);
+	assert_int_equal(iget(r, "job.threads"), 2);
+	assert_string_equal(sget(r, "import.histogram"), "exact");
+	assert_int_equal(hist_count(get(r, "results.read.lat_hist")), iget(r, "results.read.ios"));
+	assert_int_equal(iget(r, "results.read.ios"), iget(json_array_get(jobs, 0), "read.clat_ns.N") +
+		iget(json_array_get(jobs, 1), "read.clat_ns.N"));
+	fio_import_release(&im);
+	json_decref(doc);
+
+	doc = load("clones-json.json");
+	jobs = json_object_get(doc, "jobs");
+	assert_int_equal(json_array_size(jobs), 2);
+	assert_int_equal(json_array_size(import(doc, &im)), 1);
+	r = json_array_get(im.results, 0);
+	assert_valid(r);
+	assert_int_equal(iget(r, "job.threads"), 2);
+	assert_int_equal(iget(r, "job.qd"), 2);
+	assert_true(has_string(get(r, "import.notes"), "numjobs=2 without group_reporting"));
+	assert_int_equal(iget(r, "results.read.ios"), iget(json_array_get(jobs, 0), "read.total_ios") +
+		iget(json_array_get(jobs, 1), "read.total_ios"));
+	assert_int_equal(iget(r, "results.runtime_ns") / 1000000,
+			 iget(json_array_get(jobs, 0), "read.runtime") > iget(json_array_get(jobs, 1), "read.runtime")
+			 ? iget(json_array_get(jobs, 0), "read.runtime") : iget(json_array_get(jobs, 1), "read.runtime"));
+	/* Two jobs' percentiles do not add: absent, null; the moments pool. */
+	assert_string_equal(sget(r, "import.histogram"), "absent");
+	assert_true(json_is_null(json_object_get(get(r, "results.read.lat_ns.percentiles"), "99")));
+	assert_int_equal(iget(r, "results.read.lat_ns.max"),
+			 iget(json_array_get(jobs, 0), "read.clat_ns.max") > iget(json_array_get(jobs, 1), "read.clat_ns.max")
+			 ? iget(json_array_get(jobs, 0), "read.clat_ns.max") : iget(json_array_get(jobs, 1), "read.clat_ns.max"));
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void test_import_one_pass_write(void **state)
+{
+	json_t *doc = load("write-onepass-jsonplus.json"), *r;
+	struct fio_import im;
+
+	(void)state;
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_string_equal(sget(r, "job.rw"), "write");
+	assert_string_equal(sget(r, "job.engine"), "psync");
+	assert_int_equal(iget(r, "job.qd"), 1);
+	assert_false(json_is_true(get(r, "job.direct")));
+	assert_int_equal(iget(r, "job.runtime"), 0);
+	assert_int_equal(iget(r, "job.io_limit"), 4 << 20);
+	assert_string_equal(sget(r, "job.relative.io_limit"), "100%");
+	assert_int_equal(iget(r, "results.write.bytes"), 4 << 20);
+	assert_int_equal(iget(r, "results.read.ios"), 0);
+	fio_import_release(&im);
+	/* Without size fio covers the whole device, whose size its output does not give: null, relative. */
+	json_object_del(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "job options"), "size");
+	r = json_array_get(import(doc, &im), 0);
+	assert_valid(r);
+	assert_true(json_is_null(get(r, "job.span")));
+	assert_true(json_is_null(get(r, "job.io_limit")));
+	assert_string_equal(sget(r, "job.relative.span"), "100%");
+	assert_string_equal(sget(r, "job.relative.io_limit"), "100%");
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void test_import_job_file_unmapped_and_skipped(void **state)
+{
+	json_t *doc = load("jobfile-jsonplus.json"), *r;
+	struct fio_import im;
+
+	(void)state;
+	assert_int_equal(json_array_size(import(doc, &im)), 1);
+	r = json_array_get(im.results, 0);
+	assert_valid(r);
+	assert_string_equal(sget(r, "import.job"), "rr-global");
+	assert_int_equal(iget(r, "job.qd"), 4);
+	assert_int_equal(iget(r, "job.span"), 8 << 20);
+	assert_int_equal(iget(r, "job.runtime"), 200000000);
+	assert_true(has_string(get(r, "import.unmapped"), "randrepeat=0"));
+	assert_true(has_string(get(r, "import.unmapped"), "norandommap=1"));
+	assert_false(has_string(get(r, "import.notes"), "deduced"));   /* time_based=1 is in the file */
+	assert_int_equal(json_array_size(im.skipped), 2);
+	assert_true(has_string(im.skipped, "job 'trim': rw=randtrim"));
+	assert_true(has_string(im.skipped, "job 'sizes': bsrange"));
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+/* The first bin of the read direction of doc's first job, and its key. */
+static json_t *first_bin(json_t *doc, const char **key)
+{
+	json_t *bins = json_object_get(json_object_get(json_object_get(json_array_get(json_object_get(doc, "jobs"),
+		0), "read"), "clat_ns"), "bins");
+
+	*key = json_object_iter_key(json_object_iter(bins));
+	return bins;
+}
+
+static void assert_absent_because(json_t *doc, const char *why)
+{
+	struct fio_import im;
+	json_t *r = json_array_get(import(doc, &im), 0);
+
+	assert_non_null(r);
+	assert_valid(r);
+	assert_string_equal(sget(r, "import.histogram"), "absent");
+	if (!strstr(sget(r, "import.histogram_note"), why))
+		fail_msg("note '%s' does not say '%s'", sget(r, "import.histogram_note"), why);
+	fio_import_release(&im);
+}
+
+static void test_import_bins_that_do_not_map_leave_the_histogram_absent(void **state)
+{
+	json_t *doc = load("randread-jsonplus.json"), *bins, *clat;
+	const char *key;
+	char moved[32];
+
+	(void)state;
+	/* A key that is not one of our buckets' midpoints (a fio built with other bucket bits). */
+	bins = first_bin(doc, &key);
+	snprintf(moved, sizeof(moved), "%llu", strtoull(key, NULL, 10) * 2 + 1);
+	if (fio_bin_exact(strtoull(moved, NULL, 10)))
+		snprintf(moved, sizeof(moved), "%llu", strtoull(key, NULL, 10) * 2 + 3);
+	json_object_set(bins, moved, json_object_get(bins, key));
+	json_object_del(bins, key);
+	assert_absent_because(doc, "not the midpoint");
+	json_decref(doc);
+
+	/* Bins that do not hold every request. */
+	doc = load("randread-jsonplus.json");
+	bins = first_bin(doc, &key);
+	json_object_set_new(bins, key, json_integer(json_integer_value(json_object_get(bins, key)) + 1));
+	assert_absent_because(doc, "the bins hold");
+	json_decref(doc);
+
+	/* A maximum beyond the top bin: fio counts such latencies in its last bin. */
+	doc = load("randread-jsonplus.json");
+	clat = json_object_get(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "read"), "clat_ns");
+	json_object_set_new(clat, "max", json_integer(json_integer_value(json_object_get(clat, "max")) * 4));
+	assert_absent_because(doc, "beyond fio's top bin");
+	json_decref(doc);
+}
+
+/* total_ios of the first job's read direction of doc moved by delta. */
+static void move_total_ios(json_t *doc, json_int_t delta)
+{
+	json_t *rd = json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "read");
+
+	json_object_set_new(rd, "total_ios", json_integer(json_integer_value(json_object_get(rd, "total_ios")) + delta));
+}
+
+static void test_import_counts_that_disagree_by_requests_in_flight(void **state)
+{
+	json_t *doc = load("randrw-grouped-jsonplus.json"), *r;
+	struct fio_import im;
+
+	(void)state;
+	/* Within iodepth x numjobs (4 x 2): ios are the requests with a latency, noted. */
+	move_total_ios(doc, -3);
+	r = json_array_get(import(doc, &im), 0);
+	assert_non_null(r);
+	assert_valid(r);
+	assert_true(has_string(get(r, "import.notes"), "read: ios are the"));
+	assert_int_equal(iget(r, "results.read.ios"),
+			 iget(json_array_get(json_object_get(doc, "jobs"), 0), "read.clat_ns.N"));
+	fio_import_release(&im);
+	/* Beyond: the job is left out, said. */
+	move_total_ios(doc, -20);
+	assert_int_equal(json_array_size(import(doc, &im)), 0);
+	assert_true(has_string(im.skipped, "disagree by more than the requests in flight"));
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void assert_refused(json_t *r, const char *why)
+{
+	char err[300] = "";
+
+	assert_int_equal(result_check_values(r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, why))
+		fail_msg("'%s' does not say '%s'", err, why);
+}
+
+static void test_validator_keeps_the_import_rules(void **state)
+{
+	json_t *doc = load("randread-json.json"), *plus = load("randread-jsonplus.json"), *r;
+	struct fio_import im, imp;
+	json_t *read;
+
+	(void)state;
+	/* An absent histogram has no bucket. */
+	r = json_deep_copy(json_array_get(import(doc, &im), 0));
+	read = json_object_get(json_object_get(r, "results"), "read");
+	json_array_append_new(json_object_get(json_object_get(read, "lat_hist"), "buckets"), json_pack("[ii]", 9216, 1));
+	assert_refused(r, "absent");
+	json_decref(r);
+	/* Null percentiles only with an absent histogram. */
+	r = json_deep_copy(json_array_get(import(plus, &imp), 0));
+	read = json_object_get(json_object_get(r, "results"), "read");
+	json_object_set_new(json_object_get(json_object_get(read, "lat_ns"), "percentiles"), "99", json_null());
+	assert_refused(r, "not absent");
+	json_decref(r);
+	/* A span not known in bytes must be known as relative. */
+	r = json_deep_copy(json_array_get(imp.results, 0));
+	json_object_set_new(json_object_get(r, "job"), "span", json_null());
+	assert_refused(r, "without job.relative.span");
+	json_decref(r);
+	fio_import_release(&im);
+	fio_import_release(&imp);
+	json_decref(doc);
+	json_decref(plus);
+}
+
+static void test_import_refuses_what_is_not_fio_output(void **state)
+{
+	json_t *doc = json_pack("{s:[]}", "jobs");
+	struct fio_import im;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(fio_import(doc, "x.json", "", &im, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not fio's JSON output"));
+	json_decref(doc);
+}
+
+/* The result read back as reports read it: the value of metric name in direction d, or false. */
+static bool metric_of(const json_t *r, const char *name, enum rs_dir d, double *v, bool *absent)
+{
+	struct rs_set s;
+	struct agg a;
+	struct metric m;
+	struct agg_stat st;
+	char err[300];
+	bool ok;
+
+	rs_init(&s);
+	assert_int_equal(rs_add_json(&s, json_deep_copy(r), "r.json", err, sizeof(err)), 0);
+	assert_int_equal(agg_build(&a, &s, true, err, sizeof(err)), 0);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(metric_parse(name, &m), 0);
+	ok = agg_value(&a.cases[0], d, &m, &st);
+	*v = st.mean;
+	*absent = agg_lat_absent(&a.cases[0], d);
+	agg_release(&a);
+	rs_release(&s);
+	return ok;
+}
+
+static void test_import_results_read_back_for_reports(void **state)
+{
+	json_t *doc = load("randread-json.json"), *plus = load("randread-jsonplus.json"), *r;
+	struct fio_import im, imp;
+	bool absent;
+	double v;
+
+	(void)state;
+	r = json_array_get(import(doc, &im), 0);
+	assert_true(metric_of(r, "iops", RS_READ, &v, &absent));
+	assert_true(absent);
+	assert_true(fabs(v - json_number_value(get(r, "results.read.iops"))) < 1e-6);
+	assert_true(metric_of(r, "lat-mean", RS_READ, &v, &absent));
+	assert_true(fabs(v - json_number_value(get(r, "results.read.lat_ns.mean"))) < 1);
+	assert_true(metric_of(r, "lat-max", RS_READ, &v, &absent));
+	assert_int_equal((json_int_t)v, iget(r, "results.read.lat_ns.max"));
+	assert_true(metric_of(r, "lat-p99.9", RS_READ, &v, &absent));
+	assert_int_equal((json_int_t)v, our_pct(r, "read", "99.9"));
+	/* Not one of the percentiles a result holds: unavailable, not guessed. */
+	assert_false(metric_of(r, "lat-p99.5", RS_READ, &v, &absent));
+
+	r = json_array_get(import(plus, &imp), 0);
+	assert_true(metric_of(r, "lat-p99.5", RS_READ, &v, &absent));
+	assert_false(absent);
+	assert_true(v > 0);
+	fio_import_release(&im);
+	fio_import_release(&imp);
+	json_decref(doc);
+	json_decref(plus);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fio_bin_exact_for_every_bucket_midpoint),
+		cmocka_unit_test(test_import_jsonplus_histogram_is_exact),
+		cmocka_unit_test(test_import_json_keeps_fio_percentiles_and_marks_absent),
+		cmocka_unit_test(test_import_mix_pools_read_and_write),
+		cmocka_unit_test(test_import_clones_merge_into_one_result),
+		cmocka_unit_test(test_import_one_pass_write),
+		cmocka_unit_test(test_import_job_file_unmapped_and_skipped),
+		cmocka_unit_test(test_import_bins_that_do_not_map_leave_the_histogram_absent),
+		cmocka_unit_test(test_import_counts_that_disagree_by_requests_in_flight),
+		cmocka_unit_test(test_validator_keeps_the_import_rules),
+		cmocka_unit_test(test_import_refuses_what_is_not_fio_output),
+		cmocka_unit_test(test_import_results_read_back_for_reports),
+	};
+
+	return cmocka_run_group_tests(tests, find_fixtures, NULL);
+}
