@@ -23,10 +23,22 @@ struct hist {
 	uint64_t min, max;
 	uint64_t sum;     /* wraps only past 584 years of summed nanoseconds */
 	unsigned __int128 sumsq; /* exact, so stddev has no cancellation error */
-	uint64_t *buckets; /* HIST_NBUCKETS counters */
+	uint64_t *buckets; /* n counters: buckets[i] counts bucket lo + i (all HIST_NBUCKETS from hist_init) */
+	unsigned lo, n;    /* a compact copy (hist_copy_compact) holds only the range that is not empty */
 };
 
-/* Allocates the buckets. Returns 0 or -ENOMEM. */
+/*
+ * A histogram kept small, for one run among thousands: its moments, and its non-empty buckets as
+ * LEB128 pairs (gap from the previous bucket's index, count). data is NULL only for none at all.
+ */
+struct hist_packed {
+	uint64_t count, min, max, sum;
+	unsigned __int128 sumsq;
+	uint8_t *data;
+	size_t len;
+};
+
+/* Allocates all the buckets (the only form hist_add, hist_add_bucket and hist_reset take). Returns 0 or -ENOMEM. */
 int hist_init(struct hist *h);
 void hist_release(struct hist *h);
 void hist_reset(struct hist *h);
@@ -60,7 +72,7 @@ static inline void hist_add(struct hist *h, uint64_t v)
 uint64_t hist_bucket_lo(unsigned idx);
 uint64_t hist_bucket_hi(unsigned idx);
 
-/* Adds src into dst exactly (counts, sums, min, max). */
+/* Adds src into dst exactly (counts, sums, min, max); dst's buckets cover src's (dst from hist_init). */
 void hist_merge(struct hist *dst, const struct hist *src);
 /*
  * hist_merge where the sums could wrap (histograms loaded from files): returns -EOVERFLOW and leaves
@@ -70,6 +82,24 @@ void hist_merge(struct hist *dst, const struct hist *src);
 int hist_merge_checked(struct hist *dst, const struct hist *src);
 /* Adds count values that lay in the bucket holding value lo (for loading stored histograms). */
 void hist_add_bucket(struct hist *h, uint64_t lo, uint64_t count);
+/* Empties h as hist_reset does, where only buckets first .. end - 1 can hold counts (a faster reset). */
+void hist_reset_range(struct hist *h, unsigned first, unsigned end);
+
+/*
+ * dst (not initialised) becomes a copy of src holding only the buckets from its first non-empty one to
+ * its last: what a case's pooled histogram keeps (a few hundred buckets, not all 3776). Every reader
+ * below takes it; the adders above do not. Returns 0 or -ENOMEM.
+ */
+int hist_copy_compact(struct hist *dst, const struct hist *src);
+
+/* p (not initialised) becomes h packed. Returns 0 or -ENOMEM. */
+int hist_pack(struct hist_packed *p, const struct hist *h);
+void hist_packed_release(struct hist_packed *p);
+/* Adds p into dst (from hist_init) exactly, as hist_merge_checked: -EOVERFLOW leaves dst as it was. */
+int hist_merge_packed(struct hist *dst, const struct hist_packed *p);
+/* hist_percentile and hist_mean of the histogram p packs (the same values). */
+uint64_t hist_packed_percentile(const struct hist_packed *p, double pct);
+double hist_packed_mean(const struct hist_packed *p);
 
 /*
  * The p-th percentile (0 < p <= 100): the midpoint of the bucket that holds the value of rank

@@ -84,6 +84,12 @@ json_t *result_op(uint64_t ios, uint64_t bytes, uint64_t runtime_ns, json_t *lat
 int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t errlen);
 /* The same for NAME_hist and NAME_ns: "lat" (result_load_hist), or "response" of an open-loop run. */
 int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, char *err, size_t errlen);
+/*
+ * result_load_hist_of that also says which buckets it filled: indexes range[0] .. range[1] - 1 (none:
+ * equal), on error too (what it filled before it stopped), so that a reader can empty h over them.
+ */
+int result_load_hist_range(const json_t *op_obj, const char *name, struct hist *h, unsigned range[2],
+			   char *err, size_t errlen);
 
 /*
  * True when NAME_hist of op_obj says it is absent (an imported result without a histogram:

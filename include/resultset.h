@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "intern.h"
 #include "runstats.h"
 
 enum rs_dir {
@@ -24,20 +25,24 @@ enum rs_dir {
 
 extern const char *const rs_dir_name[RS_NDIR];
 
-/* One direction of one run, as stored: the latency histogram loaded exactly. */
+/*
+ * One direction of one run, as stored: the latency histogram loaded exactly, kept packed (a run's own
+ * percentiles are what the spread of repeats and Welch's test need; cases pool them, aggregate.c).
+ */
 struct rs_op {
 	uint64_t ios, bytes;
 	double iops, bw;          /* per second; bw in bytes */
-	struct hist lat;          /* with lat_absent: count and moments only, no bucket */
-	struct hist resp;         /* response_hist of an open-loop run; buckets NULL without one */
+	struct hist_packed lat;   /* with lat_absent: count and moments only, no bucket (len 0) */
+	struct hist_packed resp;  /* response_hist of an open-loop run; data NULL without one */
 	bool lat_absent;          /* an imported result without a histogram (lat_hist.absent) */
-	const json_t *lat_pct;    /* then its lat_ns.percentiles (values null where the source had none) */
+	const json_t *lat_pct;    /* then a copy of its lat_ns.percentiles, held in the run's kept (values
+				     null where the source had none) */
 };
 
 /* results.schedule of an open-loop run (docs/result-format.md). */
 struct rs_sched {
 	bool present;             /* the run was open loop: op[].resp holds its response times */
-	const char *arrival;      /* "uniform" or "poisson" */
+	const char *arrival;      /* "uniform" or "poisson" (interned) */
 	double offered_iops;
 	uint64_t scheduled, issued, backlog, late_max_ns, sleeps;
 	double wake_mean_ns;
@@ -50,7 +55,7 @@ struct rs_verify {
 	uint64_t blocks, bytes;   /* blocks_checked, bytes_checked */
 	uint64_t mismatches;      /* the sum of kinds (the reader checked it) */
 	uint64_t kinds[VK_COUNT]; /* by enum vkind */
-	const json_t *first;      /* first[0], the first mismatch in detail, or NULL */
+	const json_t *first;      /* first[0], the first mismatch in detail, or NULL (in rs_run.kept) */
 };
 
 /*
@@ -64,6 +69,7 @@ struct rs_health {
 	const json_t *before, *after, *delta;   /* objects: field name -> value (unknown fields absent) */
 	double temp_min, temp_max;              /* degrees C over the run; NAN where null */
 	const json_t *samples;    /* temperature.samples: C or null, one per results.timeseries entry */
+	/* the objects above are in rs_run.kept; source is interned */
 	double waf;               /* physical over host bytes written; NAN where null */
 };
 
@@ -71,7 +77,7 @@ struct rs_health {
 struct rs_drive {
 	bool nvme;                /* target.nvme is there: the fields up to ocp hold it */
 	unsigned vendor_id, subsystem_vendor_id, nsid, lba_format, lba_data_size, lba_metadata_size;
-	const char *model, *serial, *firmware;
+	const char *model, *serial, *firmware;   /* in rs_run.target */
 	uint64_t namespace_bytes;
 	bool vwc;                 /* volatile_write_cache */
 	int wce, ocp;             /* write_cache_enabled, ocp: 1, 0, or -1 for null */
@@ -90,25 +96,35 @@ struct rs_group {
 	double sw_iops, sw_bw;    /* the aggregate rate up to the first member's end */
 };
 
+/*
+ * One result file, reduced to what reports, compare and check use: its document is freed once read.
+ * Strings are interned in the set (struct intern) or point into the JSON the run holds: target, host
+ * and job are copies shared by the runs whose objects are equal, kept holds copies of the run's own
+ * small objects (what the per-run views need: time-series and health charts, steady state, a search's
+ * probes, the first mismatch). Nothing points into the document.
+ */
 struct rs_run {
 	char *path;               /* the file it came from */
-	json_t *root;             /* the whole document (owned); the pointers below borrow from it */
+	json_t *kept;             /* owned copies: {timeseries, steady_state, search, verify_first, health,
+				     lat_pct.<dir> of an imported run} */
+	const json_t *target;     /* the target object (shared) */
+	const json_t *host_info;  /* the host object: hostname, kernel, cpu_model, ... (shared) */
+	const char *command_line;
+	const char *started_at;   /* as written (RFC 3339) */
 	const char *status;       /* "ok", "interrupted" or "failed" */
 	const char *label;        /* target.label, else the target path's base name */
 	const char *host;
 	double price;             /* USD, < 0 when unknown (target.price, else job.price) */
 	uint64_t size;            /* target size, bytes */
 	struct rs_drive drive;    /* target.nvme and target.pcie */
-	char *target_fields;      /* owned: every scalar of target as "name=value\n" lines, nvme.* and pcie.*
-				     for its objects' (rs_target_field reads it) */
 	const char *profile;      /* NULL for a plain job */
 	const char *case_name;    /* NULL when the run has none */
 	bool prepare;             /* a profile's prepare job, not a measurement */
 	unsigned round;           /* 0 when the profile has no rounds */
 	unsigned repeat_index;
-	json_t *job;              /* borrowed from root */
+	json_t *job;              /* the job object (shared with the runs of an equal job: never change it) */
 	const char *rw;           /* job.rw */
-	char *key;                /* the case: job parameters, target-relative amounts as given */
+	const char *key;          /* the case: job parameters, target-relative amounts as given (interned) */
 	struct rs_op op[RS_NDIR];
 	uint64_t runtime_ns;
 	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
@@ -123,6 +139,8 @@ struct rs_run {
 	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
+	uint64_t digest[2];       /* 128-bit hash of the whole document's canonical form, where digested */
+	bool digested;            /* computed when another file had the same ident (duplicates) */
 };
 
 /* A file read while loading (a result, or a JSON file skipped in a directory): what it is, where. */
@@ -147,6 +165,13 @@ struct rs_set {
 	struct rs_index by_inode, by_ident;
 	size_t duplicates;        /* result files reached again (a link, a path given twice, a copy) */
 	char *dup_path, *dup_of;  /* the first of them, and the file it repeats */
+	struct intern strings, objects;   /* what runs share: strings, target, host and job objects */
+	struct hist scratch;      /* where a run's histograms are loaded before they are packed */
+	char *buf;                /* the file being read */
+	size_t buf_cap;
+	struct canon canon;       /* where canonical forms are made */
+	const json_t *key_job;    /* the job and case name of the last case key made, and the key */
+	const char *key_case, *key;
 };
 
 void rs_init(struct rs_set *s);
@@ -173,7 +198,7 @@ const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino);
  */
 size_t rs_profiles(const struct rs_set *s, const char **names);
 
-/* Adds one parsed document (stolen, even on error) named name. */
+/* Adds one parsed document (stolen, even on error: freed once read) named name. */
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen);
 
 /*

@@ -385,6 +385,123 @@ static void test_hist_merge_checked_refuses_what_would_wrap(void **state)
 	hist_release(&b);
 }
 
+/* A spread of latencies from 1 us to 20 ms, some buckets empty between. */
+static void fill_spread(struct hist *h)
+{
+	uint64_t x = 12345;
+
+	assert_int_equal(hist_init(h), 0);
+	for (int i = 0; i < 20000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		hist_add(h, 1000 + (x >> 33) % (i % 7 ? 200000 : 20000000));
+	}
+}
+
+static void test_hist_copy_compact_keeps_every_count_and_percentile(void **state)
+{
+	struct hist h, c, empty, ce, back;
+
+	(void)state;
+	fill_spread(&h);
+	assert_int_equal(hist_copy_compact(&c, &h), 0);
+	assert_true(c.n < HIST_NBUCKETS / 2);
+	assert_true(c.buckets[0] && c.buckets[c.n - 1]);   /* from the first bucket in use to the last */
+	assert_true(c.count == h.count && c.min == h.min && c.max == h.max && c.sum == h.sum &&
+		    c.sumsq == h.sumsq);
+	for (size_t i = 0; i < NPCTS; i++)
+		assert_true(hist_percentile(&c, pcts[i]) == hist_percentile(&h, pcts[i]));
+	/* Merged back into a full histogram: the same counts. */
+	assert_int_equal(hist_init(&back), 0);
+	assert_int_equal(hist_merge_checked(&back, &c), 0);
+	assert_memory_equal(back.buckets, h.buckets, HIST_NBUCKETS * sizeof(*h.buckets));
+	/* An empty one keeps a bucket array (NULL says "no histogram" to the readers of results). */
+	assert_int_equal(hist_init(&empty), 0);
+	assert_int_equal(hist_copy_compact(&ce, &empty), 0);
+	assert_non_null(ce.buckets);
+	assert_int_equal(ce.n, 0);
+	assert_true(hist_percentile(&ce, 99) == 0);
+	hist_release(&h);
+	hist_release(&c);
+	hist_release(&empty);
+	hist_release(&ce);
+	hist_release(&back);
+}
+
+static void test_hist_pack_keeps_every_count_and_percentile(void **state)
+{
+	struct hist h, back;
+	struct hist_packed p;
+
+	(void)state;
+	fill_spread(&h);
+	assert_int_equal(hist_pack(&p, &h), 0);
+	assert_true(p.len < 3 * HIST_NBUCKETS / 4);   /* a few bytes a bucket in use, none for the rest */
+	for (size_t i = 0; i < NPCTS; i++)
+		assert_true(hist_packed_percentile(&p, pcts[i]) == hist_percentile(&h, pcts[i]));
+	assert_true(hist_packed_mean(&p) == hist_mean(&h));
+	assert_int_equal(hist_init(&back), 0);
+	assert_int_equal(hist_merge_packed(&back, &p), 0);
+	assert_memory_equal(back.buckets, h.buckets, HIST_NBUCKETS * sizeof(*h.buckets));
+	assert_true(back.count == h.count && back.min == h.min && back.max == h.max && back.sum == h.sum &&
+		    back.sumsq == h.sumsq);
+	/* Counts past 2^56 (LEB128 of 9 and 10 bytes) and the last bucket. */
+	hist_reset(&back);
+	hist_add_bucket(&back, UINT64_MAX, 1ull << 62);
+	hist_add_bucket(&back, 0, 3);
+	back.min = 0;
+	back.max = UINT64_MAX;
+	hist_packed_release(&p);
+	assert_int_equal(hist_pack(&p, &back), 0);
+	hist_reset(&h);
+	assert_int_equal(hist_merge_packed(&h, &p), 0);
+	assert_true(h.buckets[HIST_NBUCKETS - 1] == 1ull << 62 && h.buckets[0] == 3 && h.count == back.count);
+	hist_packed_release(&p);
+	/* Empty: data there, no bytes. */
+	hist_reset(&back);
+	assert_int_equal(hist_pack(&p, &back), 0);
+	assert_non_null(p.data);
+	assert_int_equal(p.len, 0);
+	assert_true(hist_packed_percentile(&p, 50) == 0 && hist_packed_mean(&p) == 0);
+	hist_packed_release(&p);
+	assert_null(p.data);
+	hist_release(&h);
+	hist_release(&back);
+}
+
+static void test_hist_merge_packed_refuses_what_would_wrap(void **state)
+{
+	struct hist a, b;
+	struct hist_packed p;
+
+	(void)state;
+	assert_int_equal(hist_init(&a), 0);
+	assert_int_equal(hist_init(&b), 0);
+	hist_add(&a, 100);
+	hist_add_bucket(&b, 100, (uint64_t)INT64_MAX);
+	b.sum = 100;
+	assert_int_equal(hist_pack(&p, &b), 0);
+	assert_int_equal(hist_merge_packed(&a, &p), -EOVERFLOW);
+	assert_true(a.count == 1 && a.buckets[hist_index(100)] == 1);   /* left as it was */
+	hist_packed_release(&p);
+	hist_release(&a);
+	hist_release(&b);
+}
+
+static void test_hist_reset_range_empties_what_was_filled(void **state)
+{
+	struct hist h;
+
+	(void)state;
+	assert_int_equal(hist_init(&h), 0);
+	hist_add(&h, 5000);
+	hist_add(&h, 9000);
+	hist_reset_range(&h, hist_index(5000), hist_index(9000) + 1);
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		assert_true(h.buckets[i] == 0);
+	assert_true(h.count == 0 && h.sum == 0 && h.max == 0 && h.sumsq == 0 && h.min == UINT64_MAX);
+	hist_release(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +520,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_hist_empty_reports_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hist_add_bucket_counts_like_hist_add, setup, teardown),
+		cmocka_unit_test(test_hist_copy_compact_keeps_every_count_and_percentile),
+		cmocka_unit_test(test_hist_pack_keeps_every_count_and_percentile),
+		cmocka_unit_test(test_hist_merge_packed_refuses_what_would_wrap),
+		cmocka_unit_test(test_hist_reset_range_empties_what_was_filled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

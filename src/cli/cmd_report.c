@@ -230,16 +230,21 @@ static int named_profiles_load(struct named_profiles *np, const struct rs_set *s
 {
 	const char **names = calloc(s->n + 1, sizeof(*names));
 	char path[PATH_MAX], err[512];
+	size_t n;
 
 	memset(np, 0, sizeof(*np));
-	np->given = calloc(s->n + 1, sizeof(*np->given));
-	np->p = calloc(s->n + 1, sizeof(*np->p));
-	if (!names || !np->given || !np->p) {
+	if (!names)
+		return -ENOMEM;
+	/* As many as the results name (a handful), not one per result: a profile is kilobytes. */
+	n = rs_profiles(s, names);
+	np->given = calloc(n + 1, sizeof(*np->given));
+	np->p = calloc(n + 1, sizeof(*np->p));
+	if (!np->given || !np->p) {
 		free(names);
 		named_profiles_release(np);
 		return -ENOMEM;
 	}
-	np->n = rs_profiles(s, names);
+	np->n = n;
 	for (size_t i = 0; i < np->n; i++) {
 		np->given[i].name = names[i];
 		if (!profile_find(names[i], path, sizeof(path), err, sizeof(err)) &&

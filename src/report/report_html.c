@@ -817,12 +817,11 @@ static void html_commands(FILE *f, const struct report *r)
 
 	fputs("<tr><td>commands</td><td>", f);
 	for (size_t i = 0, n = 0; i < s->n; i++) {
-		const char *cmd = json_string_value(json_object_get(s->runs[i].root, "command_line"));
+		const char *cmd = s->runs[i].command_line;
 		size_t k;
 
 		for (k = 0; k < i && cmd; k++)
-			if (!strcmp(json_string_value(json_object_get(s->runs[k].root, "command_line")) ?: "",
-				    cmd))
+			if (s->runs[k].command_line == cmd)   /* interned: equal strings are one */
 				break;
 		if (!cmd || k < i)
 			continue;
@@ -840,7 +839,7 @@ static void html_hosts(FILE *f, const struct report *r)
 
 	fputs("<tr><td>hosts</td><td>", f);
 	for (size_t i = 0, n = 0; i < s->n; i++) {
-		const json_t *h = json_object_get(s->runs[i].root, "host");
+		const json_t *h = s->runs[i].host_info;
 		const char *name = s->runs[i].host ? s->runs[i].host : "?";
 		size_t k;
 
@@ -917,7 +916,7 @@ static void html_meta(FILE *f, const struct report *r)
 			fputs("; ", f);
 		esc_xml(f, r->labels[l]);
 		if (run) {
-			const json_t *t = json_object_get(run->root, "target");
+			const json_t *t = run->target;
 			const char *model = json_string_value(json_object_get(t, "model"));
 			const char *fw = json_string_value(json_object_get(t, "firmware"));
 
@@ -941,7 +940,7 @@ static void html_meta(FILE *f, const struct report *r)
 	}
 	fputs("</td></tr>\n", f);
 	for (size_t i = 0; i < s->n; i++) {
-		const char *t = json_string_value(json_object_get(s->runs[i].root, "started_at"));
+		const char *t = s->runs[i].started_at;
 
 		if (t && (!first || strcmp(t, first) < 0))
 			first = t;

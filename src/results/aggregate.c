@@ -207,11 +207,6 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 			return -ENOMEM;
 		c = &a->cases[a->n];
 		memset(c, 0, sizeof(*c));
-		for (int d = 0; d < RS_NDIR; d++)
-			if (hist_init(&c->lat[d]) || hist_init(&c->resp[d])) {
-				case_release(c);
-				return -ENOMEM;
-			}
 		c->label = r->label;
 		c->key = r->key;
 		c->first = r;
@@ -250,30 +245,61 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 }
 
 /*
- * The latencies of c's runs in one histogram per direction, and the response times of those that have
- * them (open loop); their sums checked, not wrapped.
+ * One histogram of c's runs pooled in scratch (emptied first), then kept compact in *out: direction
+ * d, the response times where resp (of the runs that have them: open loop). Their sums are checked,
+ * not wrapped. Returns 0, -ENOMEM or -EOVERFLOW.
  */
-static int pool(struct agg_case *c, char *err, size_t errlen)
+static int pool_one(const struct agg_case *c, int d, bool resp, struct hist *scratch, struct hist *out)
 {
-	char name[160];
+	hist_reset(scratch);
+	for (size_t k = 0; k < c->nruns; k++) {
+		const struct rs_op *op = &c->runs[k]->op[d];
+		const struct hist_packed *p = resp ? &op->resp : &op->lat;
 
+		if (p->data && hist_merge_packed(scratch, p))
+			return -EOVERFLOW;
+	}
+	return hist_copy_compact(out, scratch);
+}
+
+/* Whether some run of c holds response times (an open-loop run). */
+static bool has_resp(const struct agg_case *c)
+{
 	for (size_t k = 0; k < c->nruns; k++)
-		for (int d = 0; d < RS_NDIR; d++) {
+		if (c->runs[k]->op[RS_TOTAL].resp.data)
+			return true;
+	return false;
+}
+
+/*
+ * The latencies of c's runs in one histogram per direction, and the response times of those that have
+ * them (open loop; else c->resp stays empty, buckets NULL).
+ */
+static int pool(struct agg_case *c, struct hist *scratch, char *err, size_t errlen)
+{
+	bool resp = has_resp(c);
+	char name[160];
+	int ret = 0;
+
+	for (int d = 0; d < RS_NDIR && !ret; d++) {
+		for (size_t k = 0; k < c->nruns; k++)
 			c->lat_absent[d] += c->runs[k]->op[d].lat_absent && c->runs[k]->op[d].ios;
-			if (hist_merge_checked(&c->lat[d], &c->runs[k]->op[d].lat) ||
-			    (c->runs[k]->op[d].resp.buckets &&
-			     hist_merge_checked(&c->resp[d], &c->runs[k]->op[d].resp))) {
-				snprintf(err, errlen, "case '%s' on '%s': its %zu runs add up to more I/Os or "
-					 "latency than can be counted (2^63 I/Os, 2^64 ns); give fewer runs at once",
-					 agg_case_name(c, name, sizeof(name)), c->label, c->nruns);
-				return -EOVERFLOW;
-			}
-		}
-	return 0;
+		ret = pool_one(c, d, false, scratch, &c->lat[d]);
+		if (!ret && resp)
+			ret = pool_one(c, d, true, scratch, &c->resp[d]);
+	}
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	else if (ret)
+		snprintf(err, errlen, "case '%s' on '%s': its %zu runs add up to more I/Os or "
+			 "latency than can be counted (2^63 I/Os, 2^64 ns); give fewer runs at once",
+			 agg_case_name(c, name, sizeof(name)), c->label, c->nruns);
+	return ret;
 }
 
 int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, size_t errlen)
 {
+	struct hist scratch = { 0 };
 	size_t cap = 0;
 	int ret = 0;
 
@@ -293,10 +319,15 @@ int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, 
 			snprintf(err, errlen, "out of memory");
 			ret = -ENOMEM;
 		}
+	if (!ret && a->n && hist_init(&scratch)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+	}
 	for (size_t i = 0; i < a->n && !ret; i++) {
 		keep_window(s, &a->cases[i]);
-		ret = pool(&a->cases[i], err, errlen);
+		ret = pool(&a->cases[i], &scratch, err, errlen);
 	}
+	hist_release(&scratch);
 	if (ret)
 		agg_release(a);
 	return ret;
@@ -335,6 +366,16 @@ static double lat_of(const struct hist *h, const struct metric *m)
 	case M_LAT_MEAN: case M_RESP_MEAN: return hist_mean(h);
 	case M_LAT_MAX: case M_RESP_MAX: return (double)h->max;
 	default: return (double)hist_percentile(h, m->pct);
+	}
+}
+
+/* lat_of of one run's packed histogram. */
+static double run_lat_of(const struct hist_packed *p, const struct metric *m)
+{
+	switch (m->kind) {
+	case M_LAT_MEAN: case M_RESP_MEAN: return hist_packed_mean(p);
+	case M_LAT_MAX: case M_RESP_MAX: return (double)p->max;
+	default: return (double)hist_packed_percentile(p, m->pct);
 	}
 }
 
@@ -397,10 +438,10 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 			if (json_is_true(json_object_get(ss, "reached")) &&
 			    json_is_number(json_object_get(ss, "ratio_to_max")))
 				v[n++] = json_number_value(json_object_get(ss, "ratio_to_max"));
-		} else if (resp && op->resp.buckets && op->resp.count)
-			v[n++] = lat_of(&op->resp, m);
+		} else if (resp && op->resp.data && op->resp.count)
+			v[n++] = run_lat_of(&op->resp, m);
 		else if (!resp && op->lat.count)
-			v[n++] = lat_of(&op->lat, m);
+			v[n++] = run_lat_of(&op->lat, m);
 	}
 	agg_stat_of(v, n, out);
 	free(v);

@@ -38,9 +38,9 @@ json_t *result_hist(const struct hist *h)
 {
 	json_t *b = json_array();
 
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+	for (unsigned i = 0; i < h->n; i++)
 		if (h->buckets[i])
-			json_array_append_new(b, json_pack("[II]", (json_int_t)hist_bucket_lo(i),
+			json_array_append_new(b, json_pack("[II]", (json_int_t)hist_bucket_lo(h->lo + i),
 							   (json_int_t)h->buckets[i]));
 	return json_pack("{s:s, s:i, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS,
 			 "buckets", b);
@@ -610,6 +610,14 @@ int result_load_hist(const json_t *op_obj, struct hist *h, char *err, size_t err
 
 int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, char *err, size_t errlen)
 {
+	unsigned range[2];
+
+	return result_load_hist_range(op_obj, name, h, range, err, errlen);
+}
+
+int result_load_hist_range(const json_t *op_obj, const char *name, struct hist *h, unsigned range[2],
+			   char *err, size_t errlen)
+{
 	char key[32];
 	const json_t *hj, *lat;
 
@@ -622,6 +630,7 @@ int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, 
 	uint64_t count;
 	size_t i;
 
+	range[0] = range[1] = 0;
 	if (!json_is_array(b) || bits != HIST_SUB_BITS || !json_is_object(lat)) {
 		snprintf(err, errlen, "%s_hist: missing, or not a log-linear histogram of %u sub-bucket bits",
 			 name, HIST_SUB_BITS);
@@ -642,6 +651,14 @@ int result_load_hist_of(const json_t *op_obj, const char *name, struct hist *h, 
 			return -EINVAL;
 		}
 		hist_add_bucket(h, (uint64_t)lo, (uint64_t)n);
+		if (range[0] == range[1]) {
+			range[0] = hist_index((uint64_t)lo);
+			range[1] = range[0] + 1;
+		} else if (hist_index((uint64_t)lo) < range[0]) {
+			range[0] = hist_index((uint64_t)lo);
+		} else if (hist_index((uint64_t)lo) >= range[1]) {
+			range[1] = hist_index((uint64_t)lo) + 1;
+		}
 	}
 	count = h->count;
 	return load_moments(lat, name, h, count, err, errlen);

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * The result reader: files and directories of results, each checked against all that schema_version
- * 1 says (resultcheck.c) and what the schema cannot say, then reduced to struct rs_run.
+ * The result reader: each result (its files are found and read by resultfiles.c) checked against all
+ * that schema_version 1 says (resultcheck.c) and what the schema cannot say, then reduced to struct
+ * rs_run, after which its document is freed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "grow.h"
+#include "intern.h"
 #include "job.h"
 #include "parse.h"
 #include "result.h"
@@ -31,8 +31,8 @@ void rs_init(struct rs_set *s)
 static void run_release(struct rs_run *r)
 {
 	for (int d = 0; d < RS_NDIR; d++) {
-		hist_release(&r->op[d].lat);
-		hist_release(&r->op[d].resp);
+		hist_packed_release(&r->op[d].lat);
+		hist_packed_release(&r->op[d].resp);
 	}
 	for (unsigned i = 0; i < r->group.nmembers; i++) {
 		free(r->group.labels[i]);
@@ -40,10 +40,8 @@ static void run_release(struct rs_run *r)
 	}
 	free(r->group.labels);
 	free(r->group.paths);
-	json_decref(r->root);
+	json_decref(r->kept);
 	free(r->path);
-	free(r->key);
-	free(r->target_fields);
 }
 
 void rs_release(struct rs_set *s)
@@ -51,6 +49,11 @@ void rs_release(struct rs_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		run_release(&s->runs[i]);
 	free(s->runs);
+	intern_release(&s->strings);
+	intern_release(&s->objects);
+	hist_release(&s->scratch);
+	free(s->buf);
+	canon_release(&s->canon);
 	for (size_t i = 0; i < s->nfiles; i++)
 		free(s->files[i].path);
 	free(s->files);
@@ -61,111 +64,21 @@ void rs_release(struct rs_set *s)
 	rs_init(s);
 }
 
-/* --- files by what they are: device and inode, then the run's identity and content --- */
-
-static uint64_t mix64(uint64_t h)
+/* *out: the set's copy of string v (NULL for NULL). Returns 0 or -ENOMEM. */
+static int keep_str(struct rs_set *s, const char *v, const char **out)
 {
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
+	*out = intern_str(&s->strings, v);
+	return v && !*out ? -ENOMEM : 0;
 }
 
-static uint64_t inode_key(uint64_t dev, uint64_t ino)
+/*
+ * *out: the set's object equal to obj (obj itself when it is the first such, referenced by the set),
+ * or NULL for NULL. Returns 0 or -ENOMEM.
+ */
+static int keep_obj(struct rs_set *s, json_t *obj, json_t **out)
 {
-	return mix64(dev * 0x9e3779b97f4a7c15ull ^ ino);
-}
-
-/* FNV-1a of the strings that name a run; a match is confirmed by comparing the documents whole. */
-static uint64_t run_ident(const json_t *root)
-{
-	const char *parts[] = {
-		json_string_value(json_object_get(root, "started_at")),
-		json_string_value(json_object_get(root, "finished_at")),
-		json_string_value(json_object_get(root, "command_line")),
-		json_string_value(json_object_get(json_object_get(root, "host"), "hostname")),
-		json_string_value(json_object_get(json_object_get(root, "target"), "path")),
-	};
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		for (const char *p = parts[i] ? parts[i] : ""; *p; p++)
-			h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-		h = (h ^ 0xff) * 0x100000001b3ull;   /* a separator no UTF-8 string holds */
-	}
-	return h;
-}
-
-/* Slot of key in ix: the first whose position satisfies same(pos), else the empty slot ending the probe. */
-static size_t index_probe(const struct rs_index *ix, uint64_t key, bool (*same)(const struct rs_set *, size_t,
-			  const void *), const struct rs_set *s, const void *arg)
-{
-	size_t i = (size_t)key & (ix->cap - 1);
-
-	while (ix->slot[i] && !same(s, ix->slot[i] - 1, arg))
-		i = (i + 1) & (ix->cap - 1);
-	return i;
-}
-
-/* Makes room for one more entry (load at most 1/2), rehashing with key_of. Returns 0 or -ENOMEM. */
-static int index_grow(struct rs_index *ix, const struct rs_set *s, uint64_t (*key_of)(const struct rs_set *,
-		      size_t))
-{
-	struct rs_index old = *ix;
-
-	if (2 * (ix->n + 1) <= ix->cap)
-		return 0;
-	ix->cap = old.cap ? 2 * old.cap : 64;
-	ix->slot = calloc(ix->cap, sizeof(*ix->slot));
-	if (!ix->slot) {
-		*ix = old;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.slot[i]) {
-			size_t k = (size_t)key_of(s, old.slot[i] - 1) & (ix->cap - 1);
-
-			while (ix->slot[k])
-				k = (k + 1) & (ix->cap - 1);
-			ix->slot[k] = old.slot[i];
-		}
-	free(old.slot);
-	return 0;
-}
-
-static uint64_t file_key(const struct rs_set *s, size_t i)
-{
-	return inode_key(s->files[i].dev, s->files[i].ino);
-}
-
-static uint64_t run_key(const struct rs_set *s, size_t i)
-{
-	return s->runs[i].ident;
-}
-
-static bool same_file(const struct rs_set *s, size_t i, const void *arg)
-{
-	const struct stat *st = arg;
-
-	return s->files[i].dev == (uint64_t)st->st_dev && s->files[i].ino == (uint64_t)st->st_ino;
-}
-
-static bool same_run(const struct rs_set *s, size_t i, const void *arg)
-{
-	const json_t *root = arg;
-
-	return s->runs[i].ident == run_ident(root) && json_equal(s->runs[i].root, root);
-}
-
-const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino)
-{
-	struct stat st = { .st_dev = (dev_t)dev, .st_ino = (ino_t)ino };
-	size_t i;
-
-	if (!s->by_inode.cap)
-		return NULL;
-	i = index_probe(&s->by_inode, inode_key(dev, ino), same_file, s, &st);
-	return s->by_inode.slot[i] ? s->files[s->by_inode.slot[i] - 1].path : NULL;
+	*out = intern_json(&s->objects, &s->canon, obj);
+	return obj && !*out ? -ENOMEM : 0;
 }
 
 size_t rs_profiles(const struct rs_set *s, const char **names)
@@ -184,44 +97,6 @@ size_t rs_profiles(const struct rs_set *s, const char **names)
 			names[n++] = name;
 	}
 	return n;
-}
-
-/*
- * Records the file at path (st) as read; *seen is set to the index of the file as read before, or
- * SIZE_MAX. Returns 0 or -ENOMEM.
- */
-static int note_file(struct rs_set *s, const char *path, const struct stat *st, size_t *seen)
-{
-	size_t i;
-
-	*seen = SIZE_MAX;
-	if (index_grow(&s->by_inode, s, file_key))
-		return -ENOMEM;
-	i = index_probe(&s->by_inode, inode_key((uint64_t)st->st_dev, (uint64_t)st->st_ino), same_file, s, st);
-	if (s->by_inode.slot[i]) {
-		*seen = s->by_inode.slot[i] - 1;
-		return 0;
-	}
-	if (GROW(s->files, s->files_cap, s->nfiles + 1))
-		return -ENOMEM;
-	s->files[s->nfiles] = (struct rs_file){ (uint64_t)st->st_dev, (uint64_t)st->st_ino, strdup(path),
-						false };
-	if (!s->files[s->nfiles].path)
-		return -ENOMEM;
-	s->by_inode.slot[i] = ++s->nfiles;
-	s->by_inode.n++;
-	return 0;
-}
-
-/* Counts path as a duplicate of of (keeping the first pair as the example). Returns 0 or -ENOMEM. */
-static int note_duplicate(struct rs_set *s, const char *path, const char *of)
-{
-	s->duplicates++;
-	if (s->dup_path)
-		return 0;
-	s->dup_path = strdup(path);
-	s->dup_of = strdup(of);
-	return s->dup_path && s->dup_of ? 0 : -ENOMEM;
 }
 
 static bool in_list(const char *const *list, const char *s)
@@ -261,28 +136,67 @@ static int check_relative(const json_t *job, char *err, size_t errlen)
  * One direction, its histogram loaded exactly. What the schema cannot say is checked here: the
  * buckets hold ios requests, and min, max, mean and stddev can be the moments of some latencies.
  */
-/* NAME_hist of op object o into h, which must count ios requests (what: "latency", "response-time"). */
-static int load_counted(const json_t *o, const char *name, const char *what, struct hist *h, uint64_t ios,
-			const char *where, char *err, size_t errlen)
+/*
+ * NAME_hist of op object o into p, which must count ios requests (what: "latency", "response-time"),
+ * loaded in s's scratch histogram and packed.
+ */
+static int load_counted(struct rs_set *s, const json_t *o, const char *name, const char *what,
+			struct hist_packed *p, uint64_t ios, const char *where, char *err, size_t errlen)
 {
+	struct hist *h = &s->scratch, in_use;
+	unsigned range[2];
 	char herr[160];
+	int ret;
 
-	if (result_load_hist_of(o, name, h, herr, sizeof(herr))) {
+	if (!h->buckets && hist_init(h)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = result_load_hist_range(o, name, h, range, herr, sizeof(herr));
+	in_use = *h;
+	in_use.lo = range[0];
+	in_use.n = range[1] - range[0];
+	in_use.buckets = h->buckets + range[0];
+	ret = ret ?: hist_pack(p, &in_use) ? -ENOMEM : 0;
+	/* Left empty for the next, where alone it was filled: 30 kB cleared per load cost a tenth of the time. */
+	hist_reset_range(h, range[0], range[1]);
+	if (ret == -ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (ret) {
 		snprintf(err, errlen, "%s.%s", where, herr);
 		return -EINVAL;
 	}
-	if (h->count != ios) {
+	if (p->count != ios) {
 		snprintf(err, errlen, "%s: the %s histogram holds %llu I/Os, ios says %llu", where, what,
-			 (unsigned long long)h->count, (unsigned long long)ios);
+			 (unsigned long long)p->count, (unsigned long long)ios);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char *err, size_t errlen)
+/*
+ * Holds a copy of v (a part of the document) in r->kept as key; NULL is left out. A copy, not a
+ * reference: the document may live in a reading arena (resultfiles.c) that is reused once it is read.
+ * Returns the copy, or NULL.
+ */
+static json_t *keep_part(struct rs_run *r, const char *key, const json_t *v)
+{
+	json_t *c = v ? json_deep_copy(v) : NULL;
+
+	if (!c || json_object_set_new(r->kept, key, c))
+		return NULL;
+	return c;
+}
+
+static int load_op(struct rs_set *s, struct rs_run *r, enum rs_dir d, const json_t *results, char *err,
+		   size_t errlen)
 {
 	const json_t *o = json_object_get(results, rs_dir_name[d]);
+	struct rs_op *op = &r->op[d];
 	char where[32];
+	int ret;
 
 	snprintf(where, sizeof(where), "results.%s", rs_dir_name[d]);
 	op->ios = (uint64_t)json_integer_value(json_object_get(o, "ios"));
@@ -291,31 +205,38 @@ static int load_op(struct rs_op *op, const json_t *results, enum rs_dir d, char 
 	op->bw = json_number_value(json_object_get(o, "bw_bytes"));
 	if (result_hist_absent(o, "lat")) {
 		/* Imported without a histogram: the moments count ios requests, the percentiles are the file's. */
+		struct hist h = { 0 };
+		const json_t *pct = json_object_get(json_object_get(o, "lat_ns"), "percentiles");
+		char key[32];
+
 		op->lat_absent = true;
-		op->lat_pct = json_object_get(json_object_get(o, "lat_ns"), "percentiles");
-		if (result_load_moments_of(o, "lat", &op->lat, op->ios, err, errlen))
+		snprintf(key, sizeof(key), "lat_pct.%s", rs_dir_name[d]);
+		if (pct && !(op->lat_pct = keep_part(r, key, pct))) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (result_load_moments_of(o, "lat", &h, op->ios, err, errlen))
 			return -EINVAL;
-	} else if (load_counted(o, "lat", "latency", &op->lat, op->ios, where, err, errlen)) {
-		return -EINVAL;
+		if (hist_pack(&op->lat, &h)) {   /* no bucket: the moments alone */
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+	} else if ((ret = load_counted(s, o, "lat", "latency", &op->lat, op->ios, where, err, errlen))) {
+		return ret;
 	}
 	if (!json_object_get(o, "response_hist"))
 		return 0;
-	if (hist_init(&op->resp)) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	return load_counted(o, "response", "response-time", &op->resp, op->ios, where, err, errlen);
+	return load_counted(s, o, "response", "response-time", &op->resp, op->ios, where, err, errlen);
 }
 
-/* results.schedule into r->sched (the document is checked). */
-static void load_sched(struct rs_run *r, const json_t *v)
+/* results.schedule into r->sched (the document is checked). Returns 0 or -ENOMEM. */
+static int load_sched(struct rs_set *s, struct rs_run *r, const json_t *v)
 {
 	const json_t *wake = json_object_get(v, "wake_error_ns");
 
 	if (!v)
-		return;
+		return 0;
 	r->sched.present = true;
-	r->sched.arrival = json_string_value(json_object_get(v, "arrival"));
 	r->sched.offered_iops = json_number_value(json_object_get(v, "offered_iops"));
 	r->sched.scheduled = (uint64_t)json_integer_value(json_object_get(v, "scheduled"));
 	r->sched.issued = (uint64_t)json_integer_value(json_object_get(v, "issued"));
@@ -324,13 +245,14 @@ static void load_sched(struct rs_run *r, const json_t *v)
 	r->sched.sleeps = (uint64_t)json_integer_value(json_object_get(v, "sleeps"));
 	r->sched.wake_mean_ns = json_number_value(json_object_get(wake, "mean"));
 	r->sched.wake_max_ns = (uint64_t)json_integer_value(json_object_get(wake, "max"));
+	return keep_str(s, json_string_value(json_object_get(v, "arrival")), &r->sched.arrival);
 }
 
 /* results.verify into r->verify (the document is checked: every key is there, of its type). */
 /* A latency_target search: the final result holds results.search; its probes are marked search_probe. */
 static void load_search(struct rs_run *r, const json_t *res)
 {
-	r->search = json_object_get(res, "search");
+	r->search = keep_part(r, "search", json_object_get(res, "search"));
 	r->search_probe = json_object_get(res, "search_probe") != NULL;
 }
 
@@ -338,16 +260,20 @@ static void load_search(struct rs_run *r, const json_t *res)
  * The top-level health into r->health; null or absent: not present. The validator checked its shape;
  * values of another type read as unknown rather than as 0.
  */
-static void load_health(struct rs_run *r, const json_t *h)
+static int load_health(struct rs_set *s, struct rs_run *r, const json_t *doc_health)
 {
-	const json_t *t = json_object_get(h, "temperature"), *waf = json_object_get(h, "waf");
-	const json_t *lo = json_object_get(t, "min"), *hi = json_object_get(t, "max");
+	const json_t *h, *t, *waf, *lo, *hi;
 
 	r->health.temp_min = r->health.temp_max = r->health.waf = NAN;
-	if (!json_is_object(h))
-		return;
+	if (!json_is_object(doc_health))
+		return 0;
+	if (!(h = keep_part(r, "health", doc_health)))
+		return -ENOMEM;
+	t = json_object_get(h, "temperature");
+	waf = json_object_get(h, "waf");
+	lo = json_object_get(t, "min");
+	hi = json_object_get(t, "max");
 	r->health.present = true;
-	r->health.source = json_string_value(json_object_get(h, "source"));
 	r->health.before = json_object_get(h, "before");
 	r->health.after = json_object_get(h, "after");
 	r->health.delta = json_object_get(h, "delta");
@@ -355,6 +281,7 @@ static void load_health(struct rs_run *r, const json_t *h)
 	r->health.temp_min = json_is_number(lo) ? json_number_value(lo) : NAN;
 	r->health.temp_max = json_is_number(hi) ? json_number_value(hi) : NAN;
 	r->health.waf = json_is_number(waf) ? json_number_value(waf) : NAN;
+	return keep_str(s, json_string_value(json_object_get(h, "source")), &r->health.source);
 }
 
 bool rs_health_number(const json_t *snapshot, const char *name, double *v)
@@ -379,7 +306,7 @@ static void load_verify(struct rs_run *r, const json_t *v)
 	r->verify.mismatches = (uint64_t)json_integer_value(json_object_get(v, "mismatches"));
 	for (unsigned k = 0; k < VK_COUNT; k++)
 		r->verify.kinds[k] = (uint64_t)json_integer_value(json_object_get(kinds, vkind_name(k)));
-	r->verify.first = json_array_get(json_object_get(v, "first"), 0);
+	r->verify.first = keep_part(r, "verify_first", json_array_get(json_object_get(v, "first"), 0));
 }
 
 /*
@@ -476,74 +403,40 @@ static void load_drive(struct rs_drive *id, const json_t *t)
 	}
 }
 
-/* Appends object o's scalars to f as "prefix" "name=value" lines (newlines in values made spaces). */
-static void flat_scalars(FILE *f, const json_t *o, const char *prefix)
+/* v, a scalar, as rs_target_field gives it (newlines in strings made spaces). False for null, objects, arrays. */
+static bool field_text(const json_t *v, char *buf, size_t len)
 {
-	const char *k;
-	json_t *v;
+	const char *s = json_string_value(v);
+	char num[64];
+	size_t n;
 
-	json_object_foreach((json_t *)(uintptr_t)o, k, v) {
-		const char *s = json_string_value(v);
-
-		if (json_is_null(v) || json_is_object(v) || json_is_array(v))
-			continue;
-		fprintf(f, "%s%s=", prefix, k);
-		if (s) {
-			for (; *s; s++)
-				fputc(*s == '\n' ? ' ' : *s, f);
-		} else {
-			json_dumpf(v, f, JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
-		}
-		fputc('\n', f);
+	if (!v || json_is_null(v) || json_is_object(v) || json_is_array(v))
+		return false;
+	if (!s) {
+		n = json_dumpb(v, num, sizeof(num) - 1, JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+		num[n < sizeof(num) ? n : 0] = '\0';
+		s = num;
 	}
-}
-
-/* target's scalars and those of its objects (nvme, pcie) as rs_run.target_fields; NULL: no memory. */
-static char *target_fields(const json_t *t)
-{
-	const char *k;
-	json_t *v;
-	char *buf = NULL, prefix[64];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	flat_scalars(f, t, "");
-	json_object_foreach((json_t *)(uintptr_t)t, k, v)
-		if (json_is_object(v)) {
-			snprintf(prefix, sizeof(prefix), "%s.", k);
-			flat_scalars(f, v, prefix);
-		}
-	if (fclose(f)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	snprintf(buf, len, "%s", s);
+	for (char *c = buf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return true;
 }
 
 bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t len)
 {
-	size_t n = strlen(name);
+	const char *dot = strchr(name, '.');
+	char obj[64];
 
-	for (const char *l = r->target_fields; l && *l;) {
-		const char *end = strchr(l, '\n');
-
-		if (!end)
-			end = l + strlen(l);
-		if ((size_t)(end - l) > n && !strncmp(l, name, n) && l[n] == '=') {
-			snprintf(buf, len, "%.*s", (int)(end - l - (ptrdiff_t)n - 1), l + n + 1);
-			return true;
-		}
-		l = *end ? end + 1 : end;
-	}
-	return false;
+	if (field_text(json_object_get(r->target, name), buf, len))
+		return true;
+	if (!dot || (size_t)(dot - name) >= sizeof(obj))
+		return false;
+	snprintf(obj, sizeof(obj), "%.*s", (int)(dot - name), name);
+	return field_text(json_object_get(json_object_get(r->target, obj), dot + 1), buf, len);
 }
 
-/*
- * Checks the document (the version, then everything schema_version 1 says, then what the schema
- * cannot say) and fills r from it.
- */
 /* target.members and results.stonewall of an aggregate result, into owned fields. 0 or -ENOMEM. */
 static int load_group(struct rs_group *g, const json_t *target, const json_t *res)
 {
@@ -576,94 +469,141 @@ static int load_group(struct rs_group *g, const json_t *target, const json_t *re
 	return 0;
 }
 
-static int fill_run(struct rs_run *r, char *err, size_t errlen)
+/* The run's strings that are not in its shared objects, interned. Returns 0 or -ENOMEM. */
+static int fill_strings(struct rs_set *s, struct rs_run *r, const json_t *root)
 {
-	json_t *root = r->root, *res, *v;
-	const json_t *t, *p, *price;
-	size_t i;
+	const json_t *p = json_object_get(root, "profile");
 
-	if (result_check_schema(root, err, errlen) || result_validate(root, err, errlen))
-		return -EINVAL;
-	r->status = json_string_value(json_object_get(root, "status"));
-	r->host = json_string_value(json_object_get(json_object_get(root, "host"), "hostname"));
+	if (keep_str(s, json_string_value(json_object_get(root, "status")), &r->status) ||
+	    keep_str(s, json_string_value(json_object_get(root, "command_line")), &r->command_line) ||
+	    keep_str(s, json_string_value(json_object_get(root, "started_at")), &r->started_at) ||
+	    keep_str(s, json_string_value(json_object_get(p, "name")), &r->profile) ||
+	    keep_str(s, json_string_value(json_object_get(p, "case")), &r->case_name))
+		return -ENOMEM;
+	return 0;
+}
 
-	t = json_object_get(root, "target");
+/*
+ * target, host and job: each the set's object equal to the document's (shared by the runs of one
+ * drive, one host, one job). Returns 0 or -ENOMEM.
+ */
+static int fill_shared(struct rs_set *s, struct rs_run *r, json_t *root)
+{
+	json_t *t, *h;
+
+	if (keep_obj(s, json_object_get(root, "target"), &t) || keep_obj(s, json_object_get(root, "host"), &h) ||
+	    keep_obj(s, json_object_get(root, "job"), &r->job))
+		return -ENOMEM;
+	r->target = t;
+	r->host_info = h;
+	r->host = json_string_value(json_object_get(h, "hostname"));
 	r->label = json_string_value(json_object_get(t, "label"));
 	if (!*r->label)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));
 	r->size = (uint64_t)json_integer_value(json_object_get(t, "size"));
 	load_drive(&r->drive, t);
-	if (!(r->target_fields = target_fields(t))) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	r->rw = json_string_value(json_object_get(r->job, "rw"));
+	return 0;
+}
 
+/*
+ * The case key of r, interned; the last one is remembered, since the repeats of a case come one after
+ * the other (files in name order) with the same shared job. Returns 0 or -ENOMEM.
+ */
+static int fill_key(struct rs_set *s, struct rs_run *r)
+{
+	const char *cn = r->profile && !r->prepare ? r->case_name : NULL;
+	char *key;
+	int ret;
+
+	if (s->key && s->key_job == r->job && s->key_case == cn) {
+		r->key = s->key;
+		return 0;
+	}
+	key = case_key(r->job, cn);
+	ret = key ? keep_str(s, key, &r->key) : -ENOMEM;
+	free(key);
+	if (!ret) {
+		s->key_job = r->job;
+		s->key_case = cn;
+		s->key = r->key;
+	}
+	return ret;
+}
+
+/*
+ * Checks the document (the version, then everything schema_version 1 says, then what the schema
+ * cannot say) and fills r from it: numbers copied, histograms packed, strings and objects kept as
+ * struct rs_run says, so that the document can go.
+ */
+static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, char *err, size_t errlen)
+{
+	json_t *res, *v;
+	const json_t *p, *price;
+	size_t i;
+
+	if (result_check_schema(root, err, errlen) || result_validate(root, err, errlen))
+		return -EINVAL;
+	r->kept = json_object();
+	if (!r->kept || fill_strings(s, r, root) || fill_shared(s, r, root))
+		return -ENOMEM;
 	p = json_object_get(root, "profile");
-	r->profile = json_string_value(json_object_get(p, "name"));
-	r->case_name = json_string_value(json_object_get(p, "case"));
 	r->repeat_index = (unsigned)json_integer_value(json_object_get(p, "repeat_index"));
 	r->round = (unsigned)json_integer_value(json_object_get(p, "round"));   /* null: 0 */
 	r->prepare = !strcmp(json_string_value(json_object_get(p, "phase")), "prepare");
-
-	r->job = json_object_get(root, "job");
 	if (check_relative(r->job, err, errlen))
 		return -EINVAL;
-	r->rw = json_string_value(json_object_get(r->job, "rw"));
-	price = json_object_get(t, "price");
+	price = json_object_get(r->target, "price");
 	if (!json_is_number(price))
 		price = json_object_get(r->job, "price");
 	r->price = json_is_number(price) ? json_number_value(price) : -1;
 
 	res = json_object_get(root, "results");
 	r->runtime_ns = (uint64_t)json_integer_value(json_object_get(res, "runtime_ns"));
-	r->started_s = result_time_s(json_string_value(json_object_get(root, "started_at")));
+	r->started_s = result_time_s(r->started_at);
 	r->finished_s = result_time_s(json_string_value(json_object_get(root, "finished_at")));
 	for (int d = 0; d < RS_NDIR; d++) {
-		int ret = load_op(&r->op[d], res, d, err, errlen);
+		int ret = load_op(s, r, d, res, err, errlen);
 
 		if (ret)
 			return ret;
 	}
 	if (result_check_values(root, err, errlen))
 		return -EINVAL;
-	r->timeseries = json_object_get(res, "timeseries");
-	r->steady = json_object_get(res, "steady_state");
+	r->timeseries = keep_part(r, "timeseries", json_object_get(res, "timeseries"));
+	v = json_object_get(res, "steady_state");
+	r->steady = json_is_null(v) ? NULL : keep_part(r, "steady_state", v);
 	json_array_foreach(json_object_get(res, "stalls"), i, v)
 		r->stalled_ns += (uint64_t)json_integer_value(json_object_get(v, "duration_ns"));
-	if (json_is_null(r->steady))
-		r->steady = NULL;
 	load_verify(r, json_object_get(res, "verify"));
-	load_sched(r, json_object_get(res, "schedule"));
 	load_search(r, res);
-	load_health(r, json_object_get(root, "health"));
-	if (load_group(&r->group, t, res)) {
+	if (load_sched(s, r, json_object_get(res, "schedule")) ||
+	    load_health(s, r, json_object_get(root, "health")) ||
+	    load_group(&r->group, r->target, res)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	r->key = case_key(r->job, r->profile && !r->prepare ? r->case_name : NULL);
-	return r->key ? 0 : -ENOMEM;
+	return fill_key(s, r);
 }
 
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen)
 {
 	struct rs_run *r;
 	char msg[400];
-	int ret = -ENOMEM;
+	int ret;
 
-	if (GROW(s->runs, s->cap, s->n + 1))
-		goto fail;
+	if (GROW(s->runs, s->cap, s->n + 1)) {
+		json_decref(root);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
 	r = &s->runs[s->n];
 	memset(r, 0, sizeof(*r));
-	r->root = root;
 	r->order = s->n;
-	r->path = strdup(name);
-	for (int d = 0; d < RS_NDIR; d++)
-		if (hist_init(&r->op[d].lat))
-			goto fail_run;
-	if (!r->path)
-		goto fail_run;
 	msg[0] = '\0';
-	ret = fill_run(r, msg, sizeof(msg));
+	r->path = strdup(name);
+	ret = r->path ? fill_run(s, r, root, msg, sizeof(msg)) : -ENOMEM;
+	json_decref(root);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", name, ret == -ENOMEM ? "out of memory" : msg);
 		run_release(r);
@@ -671,187 +611,6 @@ int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, siz
 	}
 	s->n++;
 	return 0;
-fail_run:
-	run_release(r);
-	return -ENOMEM;
-fail:
-	json_decref(root);
-	snprintf(err, errlen, "%s: out of memory", name);
-	return ret;
-}
-
-/*
- * A result document of a file not read before: added once, or counted as a duplicate where an equal
- * document is in s already (a copy). Steals root.
- */
-static int add_result(struct rs_set *s, json_t *root, const char *path, char *err, size_t errlen)
-{
-	uint64_t ident = run_ident(root);
-	size_t i;
-	int ret;
-
-	if (index_grow(&s->by_ident, s, run_key))
-		goto nomem;
-	i = index_probe(&s->by_ident, ident, same_run, s, root);
-	if (s->by_ident.slot[i]) {
-		json_decref(root);
-		if (note_duplicate(s, path, s->runs[s->by_ident.slot[i] - 1].path))
-			goto nomem_root_gone;
-		return 0;
-	}
-	ret = rs_add_json(s, root, path, err, errlen);
-	if (ret)
-		return ret;
-	s->runs[s->n - 1].ident = ident;
-	s->by_ident.slot[i] = s->n;
-	s->by_ident.n++;
-	return 0;
-nomem:
-	json_decref(root);
-nomem_root_gone:
-	snprintf(err, errlen, "%s: out of memory", path);
-	return -ENOMEM;
-}
-
-/* in_dir: a file found in a directory, where JSON that is not a result is skipped. st: its stat. */
-static int add_file(struct rs_set *s, const char *path, const struct stat *st, bool in_dir, char *err,
-		    size_t errlen)
-{
-	json_error_t je;
-	json_t *root;
-	const char *schema;
-	size_t seen;
-	int ret;
-
-	if (note_file(s, path, st, &seen)) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	if (seen != SIZE_MAX && s->files[seen].result)
-		return note_duplicate(s, path, s->files[seen].path) ? -ENOMEM : 0;
-	if (seen != SIZE_MAX && in_dir) {
-		s->skipped++;   /* skipped before, and again */
-		return 0;
-	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		if (je.line > 0)
-			snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-		else
-			snprintf(err, errlen, "%s: %s", path, je.text);
-		return -EINVAL;
-	}
-	schema = json_string_value(json_object_get(root, "schema"));
-	if (in_dir && (!schema || strcmp(schema, RESULT_SCHEMA))) {
-		json_decref(root);
-		s->skipped++;
-		return 0;
-	}
-	ret = add_result(s, root, path, err, errlen);
-	if (!ret)
-		s->files[seen != SIZE_MAX ? seen : s->nfiles - 1].result = true;
-	return ret;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-static int add_dir(struct rs_set *s, const char *path, unsigned depth, char *err, size_t errlen)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int ret = 0;
-
-	if (!d) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (depth > 16) {
-		closedir(d);
-		snprintf(err, errlen, "%s: directories nested too deep", path);
-		return -ELOOP;
-	}
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;   /* ., .., and the writer's temporary names */
-		if (GROW(names, cap, n + 1)) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (!(names[n] = strdup(e->d_name))) {
-			ret = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (!ret && n)
-		qsort(names, n, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < n && !ret; i++) {
-		char *full;
-		struct stat st;
-
-		if (asprintf(&full, "%s/%s", path, names[i]) < 0) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (stat(full, &st)) {
-			/* A result file that cannot be read (a dangling link) is an error, not a gap. */
-			if (ends_with(names[i], ".json")) {
-				ret = -errno;
-				snprintf(err, errlen, "%s: %s", full, strerror(errno));
-			}
-		} else if (S_ISDIR(st.st_mode)) {
-			ret = add_dir(s, full, depth + 1, err, errlen);
-		} else if (S_ISREG(st.st_mode) && ends_with(names[i], ".json")) {
-			ret = add_file(s, full, &st, true, err, errlen);
-		}
-		free(full);
-	}
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return ret;
-}
-
-int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	size_t before = s->n + s->duplicates;   /* a directory given twice has its results, once */
-	int ret;
-
-	if (stat(path, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s: not a result file or a directory of them", path);
-			return -EINVAL;
-		}
-		return add_file(s, path, &st, false, err, errlen);
-	}
-	ret = add_dir(s, path, 0, err, errlen);
-	if (!ret && s->n + s->duplicates == before) {
-		snprintf(err, errlen, "%s: no result files in this directory", path);
-		return -ENOENT;
-	}
-	return ret;
 }
 
 enum rs_dir rs_main_dir(const char *rw)

@@ -13,6 +13,7 @@ int hist_init(struct hist *h)
 	h->buckets = calloc(HIST_NBUCKETS, sizeof(*h->buckets));
 	if (!h->buckets)
 		return -ENOMEM;
+	h->n = HIST_NBUCKETS;
 	h->min = UINT64_MAX;
 	return 0;
 }
@@ -23,12 +24,18 @@ void hist_release(struct hist *h)
 	h->buckets = NULL;
 }
 
-void hist_reset(struct hist *h)
+void hist_reset_range(struct hist *h, unsigned first, unsigned end)
 {
-	memset(h->buckets, 0, HIST_NBUCKETS * sizeof(*h->buckets));
+	if (end > first)
+		memset(h->buckets + first, 0, (end - first) * sizeof(*h->buckets));
 	h->count = h->sum = h->max = 0;
 	h->sumsq = 0;
 	h->min = UINT64_MAX;
+}
+
+void hist_reset(struct hist *h)
+{
+	hist_reset_range(h, 0, h->n);
 }
 
 uint64_t hist_bucket_lo(unsigned idx)
@@ -49,27 +56,39 @@ uint64_t hist_bucket_hi(unsigned idx)
 	return hist_bucket_lo(idx + 1) - 1;
 }
 
+/* The moments of one histogram added to dst's. */
+static void add_moments(struct hist *dst, uint64_t count, uint64_t sum, unsigned __int128 sumsq, uint64_t min,
+			uint64_t max)
+{
+	dst->count += count;
+	dst->sum += sum;
+	dst->sumsq += sumsq;
+	if (min < dst->min)
+		dst->min = min;
+	if (max > dst->max)
+		dst->max = max;
+}
+
+/* Whether adding these moments to dst's would pass what a histogram counts (2^63 I/Os, 2^64 ns). */
+static bool moments_overflow(const struct hist *dst, uint64_t count, uint64_t sum, unsigned __int128 sumsq)
+{
+	unsigned __int128 sq;
+	uint64_t c, s;
+
+	return __builtin_add_overflow(dst->count, count, &c) || c > INT64_MAX ||
+	       __builtin_add_overflow(dst->sum, sum, &s) || __builtin_add_overflow(dst->sumsq, sumsq, &sq);
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-		dst->buckets[i] += src->buckets[i];
-	dst->count += src->count;
-	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
+	for (unsigned i = 0; i < src->n; i++)
+		dst->buckets[src->lo + i - dst->lo] += src->buckets[i];
+	add_moments(dst, src->count, src->sum, src->sumsq, src->min, src->max);
 }
 
 int hist_merge_checked(struct hist *dst, const struct hist *src)
 {
-	unsigned __int128 sumsq;
-	uint64_t count, sum;
-
-	if (__builtin_add_overflow(dst->count, src->count, &count) || count > INT64_MAX ||
-	    __builtin_add_overflow(dst->sum, src->sum, &sum) ||
-	    __builtin_add_overflow(dst->sumsq, src->sumsq, &sumsq))
+	if (moments_overflow(dst, src->count, src->sum, src->sumsq))
 		return -EOVERFLOW;
 	hist_merge(dst, src);
 	return 0;
@@ -81,39 +100,169 @@ void hist_add_bucket(struct hist *h, uint64_t lo, uint64_t count)
 	h->count += count;
 }
 
+/* The rank of percentile p of count values (1..count). */
+static uint64_t rank_of(uint64_t count, double p)
+{
+	/* The factor keeps float error from lifting an exact rank (99.9 % of 1000 is 999, not 1000). */
+	uint64_t rank = (uint64_t)ceil(p / 100.0 * (double)count * (1 - 1e-12));
+
+	return rank < 1 ? 1 : rank;
+}
+
+/* What a percentile that falls in bucket idx reads: the bucket's midpoint, within min and max. */
+static uint64_t bucket_value(unsigned idx, uint64_t min, uint64_t max)
+{
+	uint64_t lo = hist_bucket_lo(idx), hi = hist_bucket_hi(idx), mid = lo + (hi - lo) / 2;
+
+	if (mid < min)
+		mid = min;
+	if (mid > max)
+		mid = max;
+	return mid;
+}
+
 uint64_t hist_percentile(const struct hist *h, double p)
 {
-	uint64_t rank, seen = 0, lo, hi, mid;
-	unsigned i;
+	uint64_t rank, seen = 0;
 
 	if (!h->count)
 		return 0;
-	/* The factor keeps float error from lifting an exact rank (99.9 % of 1000 is 999, not 1000). */
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count * (1 - 1e-12));
-	if (rank < 1)
-		rank = 1;
+	rank = rank_of(h->count, p);
 	if (rank >= h->count)
 		return h->max;
-	for (i = 0; i < HIST_NBUCKETS; i++) {
+	for (unsigned i = 0; i < h->n; i++) {
 		seen += h->buckets[i];
 		if (seen >= rank)
-			break;
+			return bucket_value(h->lo + i, h->min, h->max);
 	}
-	if (i == HIST_NBUCKETS)
-		return h->max;
-	lo = hist_bucket_lo(i);
-	hi = hist_bucket_hi(i);
-	mid = lo + (hi - lo) / 2;
-	if (mid < h->min)
-		mid = h->min;
-	if (mid > h->max)
-		mid = h->max;
-	return mid;
+	return h->max;
 }
 
 double hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+int hist_copy_compact(struct hist *dst, const struct hist *src)
+{
+	unsigned first = 0, end = src->n;
+
+	while (first < end && !src->buckets[first])
+		first++;
+	while (end > first && !src->buckets[end - 1])
+		end--;
+	*dst = *src;
+	dst->lo = src->lo + first;
+	dst->n = end - first;
+	/* One slot at least: buckets NULL means "no histogram" to the readers of results. */
+	dst->buckets = malloc((dst->n ? dst->n : 1) * sizeof(*dst->buckets));
+	if (!dst->buckets)
+		return -ENOMEM;
+	memcpy(dst->buckets, src->buckets + first, dst->n * sizeof(*dst->buckets));
+	return 0;
+}
+
+/* --- packed histograms: LEB128 pairs (gap in bucket index, count) --- */
+
+static size_t put_uleb(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/* The next number at *pos of p (pack wrote it, so it is whole). */
+static uint64_t get_uleb(const struct hist_packed *p, size_t *pos)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		b = p->data[(*pos)++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+int hist_pack(struct hist_packed *p, const struct hist *h)
+{
+	uint8_t *buf = malloc(h->n * 12 + 1);   /* a gap takes at most 2 bytes, a count 10 */
+	unsigned prev = 0;
+	size_t len = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned i = 0; i < h->n; i++)
+		if (h->buckets[i]) {
+			len += put_uleb(buf + len, h->lo + i - prev);
+			len += put_uleb(buf + len, h->buckets[i]);
+			prev = h->lo + i;
+		}
+	p->data = realloc(buf, len ? len : 1);
+	if (!p->data) {
+		free(buf);
+		return -ENOMEM;
+	}
+	p->len = len;
+	p->count = h->count;
+	p->min = h->min;
+	p->max = h->max;
+	p->sum = h->sum;
+	p->sumsq = h->sumsq;
+	return 0;
+}
+
+void hist_packed_release(struct hist_packed *p)
+{
+	free(p->data);
+	p->data = NULL;
+	p->len = 0;
+}
+
+int hist_merge_packed(struct hist *dst, const struct hist_packed *p)
+{
+	size_t pos = 0;
+	uint64_t idx = 0;
+
+	if (moments_overflow(dst, p->count, p->sum, p->sumsq))
+		return -EOVERFLOW;
+	while (pos < p->len) {
+		idx += get_uleb(p, &pos);
+		dst->buckets[idx - dst->lo] += get_uleb(p, &pos);
+	}
+	add_moments(dst, p->count, p->sum, p->sumsq, p->min, p->max);
+	return 0;
+}
+
+uint64_t hist_packed_percentile(const struct hist_packed *p, double pct)
+{
+	uint64_t rank, seen = 0, idx = 0;
+	size_t pos = 0;
+
+	if (!p->count)
+		return 0;
+	rank = rank_of(p->count, pct);
+	if (rank >= p->count)
+		return p->max;
+	while (pos < p->len) {
+		idx += get_uleb(p, &pos);
+		seen += get_uleb(p, &pos);
+		if (seen >= rank)
+			return bucket_value((unsigned)idx, p->min, p->max);
+	}
+	return p->max;
+}
+
+double hist_packed_mean(const struct hist_packed *p)
+{
+	return p->count ? (double)p->sum / (double)p->count : 0.0;
 }
 
 double hist_stddev(const struct hist *h)
