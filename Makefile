@@ -4,7 +4,8 @@
 # tests through real drivers in a VM. V=1 shows commands.
 
 CC      ?= cc
-PKGS    := liburing jansson blkid libisal libnvme
+CXX     ?= c++
+PKGS    := liburing jansson blkid libisal libnvme simdjson
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # The git revision: of the checkout; else the one `git archive` wrote into .git-revision (export-subst
 # in .gitattributes); else "unknown" (a tree copied without .git), which --version says.
@@ -19,18 +20,23 @@ CPPFLAGS += -Iinclude -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
             -DSSDBENCH_VERSION='"$(VERSION)"' -DSSDBENCH_GITREV='"$(GITREV)"' \
             -DSSDBENCH_SHARE='"$(PREFIX)/share/ssdbench"'
 CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP -pthread
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lisal -lnvme) -laio -lm -pthread
+# src/results/jsonfast.cc, the one C++ file (simdjson has no C interface): no exceptions, no RTTI;
+# the C link adds libstdc++ for it.
+CXXFLAGS += -std=c++17 $(OPT) -Wall -Wextra -Wshadow -Wcast-qual -fno-exceptions -fno-rtti -MMD -MP -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lisal -lnvme -lsimdjson) -laio -lm -lstdc++ -pthread
 PREFIX   ?= /usr/local
 
 ifneq ($(WERROR),0)
-CFLAGS += -Werror
+CFLAGS   += -Werror
+CXXFLAGS += -Werror
 endif
 ifneq ($(SANITIZE),)
 ifeq ($(SANITIZE),1)
 override SANITIZE := address,undefined,float-cast-overflow
 endif
-CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=$(SANITIZE)
+CFLAGS   += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+CXXFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=$(SANITIZE)
 BUILD   := build/san
 else
 BUILD   := build/rel
@@ -44,7 +50,9 @@ endif
 
 # src/mpi/ is ssdbench-mpi's alone (`make mpi`, with the MPI compiler wrapper): never in the plain build.
 SRCS     := $(sort $(shell find src -name '*.c' -not -path 'src/mpi/*'))
-LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
+CXXSRCS  := $(sort $(shell find src -name '*.cc'))
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS))) \
+            $(patsubst src/%.cc,$(BUILD)/%.o,$(CXXSRCS))
 TESTS    := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 BIN      := ssdbench
 ifneq ($(SANITIZE),)
@@ -65,6 +73,11 @@ $(BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: src/%.cc
+	@mkdir -p $(@D)
+	@echo "  CXX     $<"
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libssdbench.a
 	@mkdir -p $(@D)
@@ -199,6 +212,7 @@ clean:
 # fails if any target crashes, hangs or leaks. `make fuzz-regress` only replays the seed corpus and
 # the regressions (seconds). Neither is part of `make check`.
 FUZZ_CC      ?= clang
+FUZZ_CXX     ?= clang++
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS := parse profile result criteria
 FUZZ_BUILD   := build/fuzz
@@ -207,7 +221,12 @@ FUZZ_CFLAGS  := -std=c11 -O1 -g $(WARN) -MMD -MP -pthread $(FUZZ_SAN)
 ifneq ($(WERROR),0)
 FUZZ_CFLAGS  += -Werror
 endif
-FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
+FUZZ_CXXFLAGS := -std=c++17 -O1 -g -Wall -Wextra -fno-exceptions -fno-rtti -MMD -MP -pthread $(FUZZ_SAN)
+ifneq ($(WERROR),0)
+FUZZ_CXXFLAGS += -Werror
+endif
+FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_BUILD)/%.o,$(filter-out src/cli/main.c,$(SRCS))) \
+                $(patsubst src/%.cc,$(FUZZ_BUILD)/%.o,$(CXXSRCS))
 FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_OPTS    := -timeout=10 -rss_limit_mb=2048
 FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -219,6 +238,11 @@ $(FUZZ_BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $< (fuzz)"
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/%.o: src/%.cc
+	@mkdir -p $(@D)
+	@echo "  CXX     $< (fuzz)"
+	$(Q)$(FUZZ_CXX) $(CPPFLAGS) $(FUZZ_CXXFLAGS) -c -o $@ $<
 
 $(FUZZ_BUILD)/libssdbench.a: $(FUZZ_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^

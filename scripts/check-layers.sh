@@ -3,7 +3,7 @@
 #
 # The layer rule of docs/architecture.md, checked over the #include lines of src/ and include/:
 # a file may include headers of its own layer and of the layers it names below; nothing else.
-# A header belongs to the layer of the .c file of the same name (src/LAYER/NAME.c), or to the one
+# A header belongs to the layer of the .c (or .cc) file of the same name (src/LAYER/NAME.c), or to the one
 # the table `header_layer` gives for a header with no .c of its own. Prints every violation as
 # "FILE: includes HEADER (LAYER), which LAYER may not" and exits 1 if there is any.
 #
@@ -37,8 +37,9 @@ declare -A layer_of
 while IFS= read -r c; do
     l=${c#src/}
     l=${l%%/*}
+    c=${c%.cc}
     layer_of[$(basename "${c%.c}").h]=$l
-done < <(find src -name '*.c')
+done < <(find src -name '*.c' -o -name '*.cc')
 for h in "${!header_layer[@]}"; do
     layer_of[$h]=${header_layer[$h]}
 done
@@ -66,7 +67,7 @@ while IFS= read -r f; do
     l=${l%%/*}
     [[ -n ${may[$l]:-} ]] || { echo "$f: in no known layer (src/$l/)"; bad=1; continue; }
     check "$f" "$l"
-done < <(find src -name '*.c' | sort)
+done < <(find src -name '*.c' -o -name '*.cc' | sort)
 while IFS= read -r f; do
     h=$(basename "$f")
     l=${layer_of[$h]:-}
@@ -86,4 +87,4 @@ if ((bad)); then
     echo "check-layers: the layer rule of docs/architecture.md is broken (see above)"
     exit 1
 fi
-echo "check-layers: $(find src -name '*.c' | wc -l) sources and $(find include -name '*.h' | wc -l) headers keep the layer rule"
+echo "check-layers: $(find src -name '*.c' -o -name '*.cc' | wc -l) sources and $(find include -name '*.h' | wc -l) headers keep the layer rule"

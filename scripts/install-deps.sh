@@ -52,7 +52,7 @@ if [[ -r /etc/os-release ]]; then
 fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
-        "install by hand: gcc make pkg-config liburing libaio jansson cmocka libblkid isa-l libnvme (headers)," \
+        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid isa-l libnvme simdjson (headers)," \
         "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace" >&2
     exit 1
 fi
@@ -62,8 +62,10 @@ case $family in
     debian)
         # libisal-dev: ISA-L's crc32c, the checksum of verify=on (runtime CPU dispatch: SSE4.2, PCLMUL, AVX-512).
         # libnvme-dev: the NVMe log page layouts (struct nvme_smart_log) and admin commands of health.
-        build_pkgs=(gcc make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
-                    libblkid-dev libisal-dev libnvme-dev)
+        # libsimdjson-dev and g++: simdjson parses the result files report, compare and check read
+        # (src/results/jsonfast.cc, the one C++ file).
+        build_pkgs=(gcc g++ make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
+                    libblkid-dev libisal-dev libnvme-dev libsimdjson-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
@@ -74,8 +76,8 @@ case $family in
                    "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace)
         ;;
     fedora)
-        build_pkgs=(gcc make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
-                    libblkid-devel isa-l-devel libnvme-devel)
+        build_pkgs=(gcc gcc-c++ make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
+                    libblkid-devel isa-l-devel libnvme-devel simdjson-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
                    fuse3-devel librsvg2-tools strace)

@@ -372,12 +372,18 @@ static const struct rule rules[] = {
 	{ { { "results.verify.mismatches", &is_positive } }, { "status", &is_failed } },
 };
 
-/* The walk: where it is in the document, and where a problem goes. */
+/*
+ * The walk: where it is in the document, and where a problem goes. A quiet walk only answers: no
+ * path, no message (a first pass over every value of a document, which is almost always right; the
+ * walk that says where a wrong one is wrong is made again, not quiet). The paths were a fifth of the
+ * validator's time over 20,000 files.
+ */
 struct walk {
 	char path[256];
 	size_t len;
 	char *err;
 	size_t errlen;
+	bool quiet;
 };
 
 /* Appends to buf of size len at *n, never past its end. */
@@ -417,6 +423,8 @@ static size_t path_enter(struct walk *w, const char *key, size_t index)
 	char digits[24];
 	size_t n = sizeof(digits);
 
+	if (w->quiet)
+		return 0;
 	if (key) {
 		if (w->len)
 			path_put(w, ".", 1);
@@ -434,6 +442,8 @@ static size_t path_enter(struct walk *w, const char *key, size_t index)
 
 static void path_leave(struct walk *w, size_t old)
 {
+	if (w->quiet)
+		return;
 	w->len = old;
 	w->path[old] = '\0';
 }
@@ -491,6 +501,8 @@ static int fail(struct walk *w, const struct field *f, const json_t *got)
 {
 	char want[256], have[80] = "";
 
+	if (w->quiet)
+		return -EINVAL;
 	describe(f, want, sizeof(want));
 	if (json_is_string(got))
 		snprintf(have, sizeof(have), ", got '%.60s'", json_string_value(got));
@@ -586,16 +598,25 @@ static int check_object(struct walk *w, const struct field *fields, const json_t
 	json_t *m = (json_t *)(uintptr_t)obj, *v;
 	const struct field *f;
 	const char *key;
-	size_t old;
+	size_t old, found = 0;
 	int ret;
 
-	json_object_foreach(m, key, v) {
-		for (f = fields; f->key && strcmp(f->key, key); f++)
-			;
-		if (!f->key) {
-			snprintf(w->err, w->errlen, "%s%sunknown key '%.80s'", w->path, w->len ? ": " : "",
-				 key);
-			return -EINVAL;
+	/*
+	 * An unknown key: there is one exactly when fewer keys are fields than obj has (the fields' own
+	 * lookups count them); only then is each key looked for among the fields, to name it.
+	 */
+	for (f = fields; f->key; f++)
+		found += json_object_get(obj, f->key) != NULL;
+	if (found != json_object_size(obj)) {
+		json_object_foreach(m, key, v) {
+			for (f = fields; f->key && strcmp(f->key, key); f++)
+				;
+			if (!f->key) {
+				if (!w->quiet)
+					snprintf(w->err, w->errlen, "%s%sunknown key '%.80s'", w->path,
+						 w->len ? ": " : "", key);
+				return -EINVAL;
+			}
 		}
 	}
 	for (f = fields; f->key; f++) {
@@ -606,8 +627,10 @@ static int check_object(struct walk *w, const struct field *fields, const json_t
 		} else if (!(f->flags & F_OPTIONAL)) {
 			char want[256];
 
-			describe(f, want, sizeof(want));
-			snprintf(w->err, w->errlen, "%s: missing, expected %s", w->path, want);
+			if (!w->quiet) {
+				describe(f, want, sizeof(want));
+				snprintf(w->err, w->errlen, "%s: missing, expected %s", w->path, want);
+			}
 			ret = -EINVAL;
 		} else {
 			ret = 0;
@@ -691,7 +714,7 @@ static const json_t *at(const json_t *root, const char *path)
 
 static bool holds(const json_t *root, const struct cond *c)
 {
-	struct walk scratch = { .err = NULL, .errlen = 0 };
+	struct walk scratch = { .err = NULL, .errlen = 0, .quiet = true };
 	const json_t *v = at(root, c->path);
 
 	return v && check_value(&scratch, c->is, v) == 0;
@@ -752,9 +775,9 @@ static int check_open_loop(const json_t *root, char *err, size_t errlen)
 
 int result_validate(const json_t *root, char *err, size_t errlen)
 {
-	struct walk w = { .err = err, .errlen = errlen };
+	struct walk quiet = { .quiet = true }, w = { .err = err, .errlen = errlen };
 
-	if (check_value(&w, &document, root))
+	if (check_value(&quiet, &document, root) && check_value(&w, &document, root))
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (check_rule(root, &rules[i], err, errlen))
@@ -845,26 +868,43 @@ static int check_magnitudes(struct walk *w, const json_t *v)
 {
 	json_t *m = (json_t *)(uintptr_t)v, *x;
 	const char *key;
-	size_t i, old;
+	size_t i, n, old;
+	double d;
 
-	if (json_is_number(v) && !(fabs(json_number_value(v)) <= RESULT_NUM_MAX)) {
-		snprintf(w->err, w->errlen, "%s: %g is beyond any measurement (at most %g)", w->path,
-			 json_number_value(v), RESULT_NUM_MAX);
+	switch (json_typeof(v)) {
+	case JSON_INTEGER:
+	case JSON_REAL:
+		d = json_number_value(v);
+		if (fabs(d) <= RESULT_NUM_MAX)
+			return 0;
+		if (!w->quiet)
+			snprintf(w->err, w->errlen, "%s: %g is beyond any measurement (at most %g)", w->path, d,
+				 RESULT_NUM_MAX);
 		return -EINVAL;
+	case JSON_OBJECT:
+		json_object_foreach(m, key, x) {
+			old = path_enter(w, key, 0);
+			if (check_magnitudes(w, x))
+				return -EINVAL;
+			path_leave(w, old);
+		}
+		return 0;
+	case JSON_ARRAY:
+		n = json_array_size(v);
+		for (i = 0; i < n; i++) {
+			x = json_array_get(v, i);
+			/* Most arrays are of integers (histograms, series): no call for those that pass. */
+			if (json_is_integer(x) && fabs((double)json_integer_value(x)) <= RESULT_NUM_MAX)
+				continue;
+			old = path_enter(w, NULL, i);
+			if (check_magnitudes(w, x))
+				return -EINVAL;
+			path_leave(w, old);
+		}
+		return 0;
+	default:
+		return 0;
 	}
-	json_object_foreach(m, key, x) {
-		old = path_enter(w, key, 0);
-		if (check_magnitudes(w, x))
-			return -EINVAL;
-		path_leave(w, old);
-	}
-	json_array_foreach(m, i, x) {
-		old = path_enter(w, NULL, i);
-		if (check_magnitudes(w, x))
-			return -EINVAL;
-		path_leave(w, old);
-	}
-	return 0;
 }
 
 static int check_direction(const json_t *res, const char *dir, long long bs, long long rt, char *err,
@@ -1152,10 +1192,11 @@ static int check_imported(const json_t *root, char *err, size_t errlen)
 int result_check_values(const json_t *root, char *err, size_t errlen)
 {
 	const json_t *res = json_object_get(root, "results");
-	struct walk w = { .err = err, .errlen = errlen };
+	struct walk quiet = { .quiet = true }, w = { .err = err, .errlen = errlen };
 	long long elapsed;
 
-	if (check_times(root, &elapsed, err, errlen) || check_magnitudes(&w, root) ||
+	if (check_times(root, &elapsed, err, errlen) ||
+	    (check_magnitudes(&quiet, root) && check_magnitudes(&w, root)) ||
 	    check_sums(root, err, errlen) || check_runtime(res, elapsed, err, errlen) ||
 	    check_rates(res, err, errlen) || check_series(res, err, errlen) ||
 	    check_response(res, err, errlen) || check_health(root, err, errlen) ||

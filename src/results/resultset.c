@@ -531,18 +531,47 @@ static int fill_key(struct rs_set *s, struct rs_run *r)
 	return ret;
 }
 
+/* The answer of checks made ahead: msg NULL where they passed, else the message (as the check wrote it). */
+static int verdict(const char *msg, char *err, size_t errlen)
+{
+	if (!msg)
+		return 0;
+	snprintf(err, errlen, "%s", msg);
+	return -EINVAL;
+}
+
+/* fill_run's err: what the messages of the checks made ahead are cut to. */
+#define RUN_MSG 400
+
+void rs_checks_make(struct rs_checks *c, const json_t *root)
+{
+	char msg[RUN_MSG] = "";
+
+	*c = (struct rs_checks){ .made = true };
+	if (result_check_schema(root, msg, sizeof(msg)) || result_validate(root, msg, sizeof(msg)))
+		c->made = (c->valid = strdup(msg)) != NULL;
+}
+
+void rs_checks_release(struct rs_checks *c)
+{
+	free(c->valid);
+	*c = (struct rs_checks){ 0 };
+}
+
 /*
- * Checks the document (the version, then everything schema_version 1 says, then what the schema
- * cannot say) and fills r from it: numbers copied, histograms packed, strings and objects kept as
+ * Checks the document (the version and everything schema_version 1 says, or takes pre's answer made
+ * ahead; then what the schema cannot say) and fills r from it: numbers copied, histograms packed, strings and objects kept as
  * struct rs_run says, so that the document can go.
  */
-static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, char *err, size_t errlen)
+static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const struct rs_checks *pre, char *err,
+		    size_t errlen)
 {
 	json_t *res, *v;
 	const json_t *p, *price;
 	size_t i;
 
-	if (result_check_schema(root, err, errlen) || result_validate(root, err, errlen))
+	if (pre ? verdict(pre->valid, err, errlen)
+		: result_check_schema(root, err, errlen) || result_validate(root, err, errlen))
 		return -EINVAL;
 	r->kept = json_object();
 	if (!r->kept || fill_strings(s, r, root) || fill_shared(s, r, root))
@@ -588,8 +617,14 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, char *err,
 
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen)
 {
+	return rs_add_checked(s, root, NULL, name, err, errlen);
+}
+
+int rs_add_checked(struct rs_set *s, json_t *root, const struct rs_checks *checks, const char *name,
+		   char *err, size_t errlen)
+{
 	struct rs_run *r;
-	char msg[400];
+	char msg[RUN_MSG];
 	int ret;
 
 	if (GROW(s->runs, s->cap, s->n + 1)) {
@@ -602,7 +637,7 @@ int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, siz
 	r->order = s->n;
 	msg[0] = '\0';
 	r->path = strdup(name);
-	ret = r->path ? fill_run(s, r, root, msg, sizeof(msg)) : -ENOMEM;
+	ret = r->path ? fill_run(s, r, root, checks && checks->made ? checks : NULL, msg, sizeof(msg)) : -ENOMEM;
 	json_decref(root);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", name, ret == -ENOMEM ? "out of memory" : msg);

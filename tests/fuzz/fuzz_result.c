@@ -4,6 +4,8 @@
  * and result_load_hist for results.read/write/total, then the percentiles, mean and stddev of each;
  * then the whole reader of report, compare and check (rs_add_json): a document it accepts goes on
  * through the cases, a report in every format but html and a self-compare, which must find nothing.
+ * The reader's parser, jsonfast_loadb, against jansson's: it takes nothing json_loadb refuses
+ * (JSON_REJECT_DUPLICATES), and makes the same value.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 
 #include "compare.h"
 #include "hist.h"
+#include "jsonfast.h"
 #include "report.h"
 #include "result.h"
 #include "resultset.h"
@@ -96,9 +99,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const ops[] = { "read", "write", "total" };
 	char err[256] = "";
 	json_error_t je;
-	json_t *root, *results;
+	json_t *root, *results, *fast, *strict;
 	int ret;
 
+	fast = jsonfast_loadb((const char *)data, size, size);
+	strict = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &je);
+	CHECK(!fast || (strict && json_equal(fast, strict)));
+	json_decref(fast);
+	json_decref(strict);
 	/* The bytes as json_load_file would read them from a result file (json_loads needs a copy). */
 	root = json_loadb((const char *)data, size, 0, &je);
 	if (!root)
