@@ -189,9 +189,11 @@ install: $(BIN) man
 	$(INSTALL) -m644 schema/*.json $(DESTDIR)$(SHAREDIR)/schema/
 	$(INSTALL) -m644 $(MANDIR)/*.1 $(DESTDIR)$(MAN1DIR)/
 	$(INSTALL) -Dm644 scripts/ssdbench-completion.bash $(DESTDIR)$(COMPLDIR)/ssdbench
+	@# ssdbench-mpi beside it where `make mpi` built it (`make mpi install`)
+	$(Q)if [ -x $(MPI_BIN) ]; then $(INSTALL) -Dm755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench-mpi; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/ssdbench $(DESTDIR)$(COMPLDIR)/ssdbench
+	rm -f $(DESTDIR)$(PREFIX)/bin/ssdbench $(DESTDIR)$(PREFIX)/bin/ssdbench-mpi $(DESTDIR)$(COMPLDIR)/ssdbench
 	rm -f $(DESTDIR)$(MAN1DIR)/ssdbench.1 $(DESTDIR)$(MAN1DIR)/ssdbench-*.1
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/,$(wildcard profiles/*.json schema/*.json))
 	rmdir $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(SHAREDIR) 2>/dev/null || true

@@ -188,6 +188,15 @@ void rs_release(struct rs_set *s);
  */
 int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen);
 
+/*
+ * Tells drives apart that their labels do not: where the runs of one label that ssdbench made (the
+ * model, or the device's name: the job gave no label) come from more than one drive (serials that
+ * differ; without a serial, another host or path), each drive's runs are labelled "LABEL (SERIAL)"
+ * (or "LABEL (HOST:PATH)"), so that a fleet of one model is as many drives as it has. A label the
+ * job gave is the user's: kept as it is. Call it once every file is added. Returns 0 or -ENOMEM.
+ */
+int rs_label_drives(struct rs_set *s);
+
 /* The path by which s read the file of device dev and inode ino, or NULL if it did not. */
 const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino);
 

@@ -120,6 +120,10 @@ int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
 			return -EINVAL;
 		}
 	}
+	if (rs_label_drives(s)) {
+		cli_error("%s%sout of memory", what ? what : "", what ? ": " : "");
+		return -ENOMEM;
+	}
 	warn_stalled(s, what);
 	if (s->duplicates)
 		cli_warn("%s%s%zu result file%s reached again (a link, a copy or a path given twice) counted "

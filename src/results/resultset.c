@@ -64,6 +64,69 @@ void rs_release(struct rs_set *s)
 	rs_init(s);
 }
 
+/* A run of an automatic label, and what names its drive ("" where nothing does). */
+struct drive_of {
+	const char *label;
+	char ident[192];
+	size_t run;
+};
+
+static int drive_cmp(const void *x, const void *y)
+{
+	const struct drive_of *a = x, *b = y;
+	int c = strcmp(a->label, b->label);
+
+	if (!c)
+		c = strcmp(a->ident, b->ident);
+	return c ? c : (a->run > b->run) - (a->run < b->run);
+}
+
+int rs_label_drives(struct rs_set *s)
+{
+	struct drive_of *d = calloc(s->n ? s->n : 1, sizeof(*d));
+	size_t n = 0, i, j;
+	int ret = 0;
+
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		const struct rs_run *r = &s->runs[i];
+		const char *serial = r->drive.serial;
+
+		if (json_is_string(json_object_get(r->job, "label")) || r->group.nmembers)
+			continue;   /* the user's label, or an aggregate */
+		if (!serial || !*serial)
+			serial = json_string_value(json_object_get(r->target, "serial"));
+		if (serial && *serial)
+			snprintf(d[n].ident, sizeof(d[n].ident), "%s", serial);
+		else
+			snprintf(d[n].ident, sizeof(d[n].ident), "%s:%s", r->host ? r->host : "unknown host",
+				 json_string_value(json_object_get(r->target, "path")));
+		d[n].label = r->label;
+		d[n++].run = i;
+	}
+	qsort(d, n, sizeof(*d), drive_cmp);
+	for (i = 0; i < n && !ret; i = j) {
+		bool many = false;
+
+		for (j = i + 1; j < n && !strcmp(d[j].label, d[i].label); j++)
+			many |= strcmp(d[j].ident, d[i].ident) != 0;
+		for (size_t k = i; many && k < j; k++) {
+			char name[512];
+			const char *kept;
+
+			snprintf(name, sizeof(name), "%s (%s)", d[k].label, d[k].ident);
+			if (!(kept = intern_str(&s->strings, name))) {
+				ret = -ENOMEM;
+				break;
+			}
+			s->runs[d[k].run].label = kept;
+		}
+	}
+	free(d);
+	return ret;
+}
+
 /* *out: the set's copy of string v (NULL for NULL). Returns 0 or -ENOMEM. */
 static int keep_str(struct rs_set *s, const char *v, const char **out)
 {

@@ -81,6 +81,20 @@ assert_ge "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' f100-c
 	"the widest line in columns"
 assert_eq "$(grep -cE '^(4k|64k) +100 .* fleet-042 ' f100.txt)" 3 "fleet-042 named in every case"
 
+# A fleet as ssdbench labels it without --label: every drive "ACME X1", /dev/nvme0n1 of its own host.
+# Its 30 drives are 30 (told apart by serial), not one, and the slow one is named by its serial.
+python3 "$GEN" fauto --drives 30 --slow fleet-007:0.55 --repeats 2 --auto-labels || fail "gen fauto"
+"$SSDBENCH" report --format json fauto >fauto.json || fail "report fauto"
+assert_eq "$(jq '[.tables[] | select(.fleet)] | length' fauto.json)" 2 "30 drives of one model: fleet tables (read, randread)"
+assert_eq "$(jq -r '[.cases[].device] | unique | length' fauto.json)" 30 "30 drives of one model: 30 devices"
+"$SSDBENCH" report fauto >fauto.txt || fail "report fauto (text)"
+assert_eq "$(grep -cE '^4k +30 .* ACME X1 \(SN000007FLE\) ' fauto.txt)" 2 "the slow drive named by its serial (4k read and randread)"
+# A label the job gave is the user's: drives labelled alike stay one device.
+python3 "$GEN" fsame --drives 4 --repeats 1 || fail "gen fsame"
+for f in fsame/*.json; do jq -c '.job.label = "pool" | .target.label = "pool"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"; done
+assert_eq "$("$SSDBENCH" report --format json fsame | jq -r '[.cases[].device] | unique | join(",")')" pool \
+	"drives the user labelled alike: one device"
+
 # compare of two fleets: A against a 10 % slower firmware B, and against A' (other drives, same distribution).
 python3 "$GEN" A --drives 30 --firmware FW-A --seed 1 --prefix a || fail "gen A"
 python3 "$GEN" B --drives 30 --firmware FW-B --scale FW-B:0.9 --seed 2 --prefix b || fail "gen B"
