@@ -470,8 +470,9 @@ static bool selects(const struct criterion *c, const struct agg_case *a)
 		bool match;
 
 		format_json_scalar(v, val, sizeof(val));
-		if (!strcmp(k, "device"))
-			match = !strcmp(a->label, val);
+		if (!strcmp(k, "device"))   /* "ACME X1" selects "ACME X1 (SN...)" too: rs_label_drives */
+			match = !strcmp(a->label, val) ||
+				!strcmp(json_string_value(json_object_get(a->first->target, "label")), val);
 		else if (!strcmp(k, "profile"))
 			match = a->first->profile && !strcmp(a->first->profile, val);
 		else if (!strcmp(k, "case"))

@@ -89,6 +89,12 @@ assert_eq "$(jq '[.tables[] | select(.fleet)] | length' fauto.json)" 2 "30 drive
 assert_eq "$(jq -r '[.cases[].device] | unique | length' fauto.json)" 30 "30 drives of one model: 30 devices"
 "$SSDBENCH" report fauto >fauto.txt || fail "report fauto (text)"
 assert_eq "$(grep -cE '^4k +30 .* ACME X1 \(SN000007FLE\) ' fauto.txt)" 2 "the slow drive named by its serial (4k read and randread)"
+# check's select.device "ACME X1" selects each of them (30 drives x 2 randread cases).
+cat >crit-acme.json <<'END'
+{ "criteria": [ { "name": "acme reads", "select": { "device": "ACME X1", "rw": "randread" }, "iops": ">= 1k" } ] }
+END
+"$SSDBENCH" check --criteria crit-acme.json fauto >fauto-check.txt || fail "check fauto"
+assert_eq "$(tail -n 1 fauto-check.txt)" "60 checked, 0 violated" "select.device of the model's label: every drive"
 # A label the job gave is the user's: drives labelled alike stay one device.
 python3 "$GEN" fsame --drives 4 --repeats 1 || fail "gen fsame"
 for f in fsame/*.json; do jq -c '.job.label = "pool" | .target.label = "pool"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"; done
