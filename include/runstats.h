@@ -217,6 +217,7 @@ struct run_result {
 	unsigned qd;                        /* as run (psync: 1) */
 	struct opstats op[2];               /* OP_READ, OP_WRITE, merged over threads */
 	double cpu_user, cpu_sys;
+	double qd_mean;                     /* the queue depth achieved: requests in flight, mean over the measured phase, all threads */
 	struct series ts;
 	struct err_rec errs[RUN_MAX_ERRS];
 	unsigned nerrs;

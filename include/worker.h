@@ -100,6 +100,12 @@ struct worker {
 	uint64_t issued;
 	uint64_t t_measure;      /* when this worker's measured phase began */
 	uint64_t t_end;          /* last completion (after the final fsync of a buffered run) */
+	/*
+	 * The queue depth achieved: requests in flight (submitted, not yet reaped) integrated over the
+	 * measured phase (request-ns), from the last change (qd_last) on. qd_count: in flight now.
+	 */
+	uint64_t qd_area, qd_last;
+	unsigned qd_count;
 	double cpu_user, cpu_sys;
 	struct err_rec errs[WORKER_MAX_ERRS];
 	unsigned nerrs;

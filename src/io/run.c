@@ -470,10 +470,12 @@ static void sched_begin(const struct job *j, struct sched_result *s)
 static void merge(struct run_result *res, struct worker *ws, unsigned n)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0;
+	double qd_area = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 
+		qd_area += (double)w->qd_area;
 		for (int op = 0; op < 2; op++) {
 			hist_merge(&res->op[op].lat, &w->st[op].lat);
 			if (w->open)
@@ -500,6 +502,7 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 	}
 	res->runtime_ns = t1 > t0 ? t1 - t0 : 0;
 	res->mono_start_ns = t0 != UINT64_MAX ? t0 : 0;
+	res->qd_mean = res->runtime_ns ? qd_area / (double)res->runtime_ns : 0;
 	if (res->nerrs && res->status == RUN_OK) {
 		res->status = RUN_FAILED;
 		snprintf(res->message, sizeof(res->message), "I/O errors during the run");

@@ -293,12 +293,31 @@ static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
 }
 
 /*
+ * The queue depth achieved: the requests in flight until now count, from the last change, up to the
+ * deadline (what completes after it is not measured). A request is in flight from its submission's
+ * clock read to its reap's, the two that make its latency, so that the mean in flight is IOPS times
+ * the mean latency (Little's law), whatever the engine or the batching.
+ */
+static void qd_account(struct worker *w, uint64_t now)
+{
+	if (now > w->ctl->t_deadline)
+		now = w->ctl->t_deadline;
+	if (now > w->qd_last) {
+		w->qd_area += (uint64_t)w->qd_count * (now - w->qd_last);
+		w->qd_last = now;
+	}
+}
+
+/*
  * Accounts one reaped batch completed at now. I/O completing after the deadline is drained, not
  * counted: a time-bound run measures what completed inside its window. Returns true if an I/O failed.
  */
 static bool complete_batch(struct worker *w, uint64_t now)
 {
 	bool failed = false, late = now > w->ctl->t_deadline;
+
+	qd_account(w, now);
+	w->qd_count -= w->ec.ndone;
 
 	for (unsigned i = 0; i < w->ec.ndone; i++) {
 		struct ioreq *r = w->ec.done[i];
@@ -378,6 +397,9 @@ static void start_measuring(struct worker *w)
 	}
 	forget_ramp(w);
 	w->t_measure = w->ctl->t_ramp_end;
+	w->qd_area = 0;   /* from the ramp's end, or from a submission just after it (a loop's turn) */
+	if (w->qd_last < w->t_measure)
+		w->qd_last = w->t_measure;
 	cpu_times(&w->cpu_user, &w->cpu_sys);
 }
 
@@ -399,6 +421,8 @@ static int submit_queued(struct worker *w)
 	now = clock_ns();
 	for (unsigned i = 0; i < w->nqueued; i++)
 		w->queued[i]->issue_ns = now;
+	qd_account(w, now);
+	w->qd_count += w->nqueued;
 	w->nqueued = 0;
 	if (!w->eng->submit)
 		return 0;

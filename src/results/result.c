@@ -250,6 +250,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 				    double_array(res->ts.resp_mean, res->ts.n));
 	if (o && open)
 		json_object_set_new(o, "schedule", schedule_object(&res->sched));
+	if (o)
+		json_object_set_new(o, "qd_mean", json_real(res->qd_mean));
 	if (o && res->nstalls) {
 		json_t *a = json_array();
 

@@ -280,7 +280,8 @@ static const struct field results_fields[] = {
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
 	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL),
-	OPT("stonewall", T_OBJ, .fields = stonewall_fields), END
+	OPT("stonewall", T_OBJ, .fields = stonewall_fields),
+	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);

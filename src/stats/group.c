@@ -161,6 +161,9 @@ static void merge_stonewall(const struct group_member_stats *m, size_t n, struct
 	sw->ios = (uint64_t)(ios + 0.5);
 	sw->bytes = (uint64_t)(bytes + 0.5);
 	agg->runtime_ns = sw->last_done_ns;
+	/* In flight over the window: each member's requests x its time, over the window's length. */
+	for (size_t i = 0; i < n && agg->runtime_ns; i++)
+		agg->qd_mean += m[i].res->qd_mean * (double)m[i].res->runtime_ns / (double)agg->runtime_ns;
 }
 
 /*

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The queue depth achieved (issue 17): every result's results.qd_mean, the requests in flight from
+# submission to reap averaged over the measured phase, agrees with Little's law (IOPS x mean latency)
+# and with what the kernel holds the device to:
+#  - io_uring, libaio at qd 8 and psync on a zram device: qd_mean = IOPS x mean latency within 2 %,
+#    never above qd;
+#  - the blkio throttle holding the device to 2000 reads/s at qd 4: the requests wait in the throttle,
+#    so 4 are in flight all the time: qd_mean within 3 % of 4, and IOPS x mean latency too;
+#  - an open-loop run of 1000 requests/s at qd 8 on the unthrottled device: far below 1 in flight;
+#  - run --parallel of two members: the aggregate's qd_mean is the sum of the members'.
+source "$(dirname "$0")/lib.sh"
+need_root
+need_ssdbench
+need_cmd jq
+dev=$(make_zram 256M)
+dev2=$(make_zram 256M)
+cg=$(throttle_create qd)
+cd "$TMPDIR"
+
+# little FILE MSG: qd_mean within 2 % of total IOPS x mean latency; prints qd_mean.
+little() {
+	local f=$1 msg=$2 qd l
+	qd=$(jget "$f" .results.qd_mean)
+	l=$(jget "$f" '.results.total.iops * .results.total.lat_ns.mean / 1e9')
+	assert_within "$qd" "$l" 2 "$msg: qd_mean = IOPS x mean latency (Little's law)" >&2
+	echo "$qd"
+}
+
+for e in io_uring libaio; do
+	"$SSDBENCH" run --engine "$e" --qd 8 --runtime 2s --progress never --output "$e" "$dev" >/dev/null 2>"$e.err" ||
+		fail "$e: $(cat "$e.err")"
+	qd=$(little "$(result_files "$e")" "$e qd 8")
+	assert_le "$qd" 8 "$e: qd_mean at most qd 8"
+	assert_ge "$qd" 1 "$e: qd_mean with 8 in flight at most times"
+done
+"$SSDBENCH" run --engine psync --runtime 2s --progress never --output psync "$dev" >/dev/null 2>psync.err ||
+	fail "psync: $(cat psync.err)"
+qd=$(little "$(result_files psync)" "psync")
+assert_le "$qd" 1 "psync: qd_mean at most 1"
+
+# The throttle: 2000 reads/s; 4 requests always waiting in it.
+throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$dev") 2000"
+throttle_run "$cg" "$SSDBENCH" run --qd 4 --ramp 1s --runtime 3s --progress never --output thr "$dev" >/dev/null 2>thr.err ||
+	fail "throttled: $(cat thr.err)"
+f=$(result_files thr)
+assert_within "$(jget "$f" .results.read.iops)" 2000 2 "throttled: read IOPS"
+qd=$(little "$f" "throttled")
+assert_within "$qd" 4 3 "throttled to 2000/s at qd 4: 4 in flight"
+
+# Open loop: 1000 requests/s, each done in microseconds.
+"$SSDBENCH" run --rate-iops 1000 --qd 8 --runtime 2s --progress never --output open "$dev" >/dev/null 2>open.err ||
+	fail "open loop: $(cat open.err)"
+qd=$(little "$(result_files open)" "open loop 1000/s")
+assert_le "$qd" 0.5 "open loop 1000/s: well under 1 in flight"
+
+# run --parallel: the aggregate's requests in flight are the members' together.
+"$SSDBENCH" run --parallel --qd 4 --runtime 2s --progress never --output par "$dev" "$dev2" >/dev/null 2>par.err ||
+	fail "parallel: $(cat par.err)"
+agg=$(for f in $(result_files par); do [[ $(jget "$f" .target.kind) != group ]] || echo "$f"; done)
+[[ -n $agg ]] || fail "parallel: no aggregate result"
+sum=$(for f in $(result_files par); do [[ $(jget "$f" .target.kind) == group ]] || jget "$f" .results.qd_mean; done |
+	awk '{ s += $1 } END { print s }')
+assert_within "$(jget "$agg" .results.qd_mean)" "$sum" 3 "parallel: the aggregate's qd_mean = the members' sum"
+pass
