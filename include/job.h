@@ -77,6 +77,7 @@ struct job {
 	uint64_t stride;            /* bytes; 0 = stride_bs x bs */
 	unsigned stride_bs;         /* "17x": a multiple of bs, which follows bs; 0 with stride 0: 2 */
 	unsigned qd;
+	unsigned reap_batch;     /* closed loop: completions reaped before the queue is refilled (1..qd) */
 	unsigned threads;
 	char engine[16];
 	bool direct;

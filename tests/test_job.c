@@ -25,7 +25,7 @@ static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
-	"health",
+	"health", "reap_batch",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -114,7 +114,7 @@ static void test_job_init_has_the_spec_defaults(void **state)
 	job_init(&j);
 	assert_true(j.rw == RW_RANDREAD && j.rwmix_write == 50 && j.bs == 4096);
 	assert_true(j.stride == 0);                   /* 2 x bs, resolved later */
-	assert_true(j.qd == 1 && j.threads == 1 && j.direct);
+	assert_true(j.qd == 1 && j.reap_batch == 1 && j.threads == 1 && j.direct);
 	assert_string_equal(j.engine, "io_uring");
 	assert_true(j.span.kind == AMOUNT_PERCENT && j.span.value == 100.0 && !j.span_set);
 	assert_true(j.offset.kind == AMOUNT_BYTES && j.offset.bytes == 0);
@@ -500,7 +500,8 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 					    "verify=on", "verify=on journal=/var/tmp/j.bin", "rate_iops=1000 arrival=poisson",
 					    "rate_bw=10m", "latency_target=p99<=5ms runtime=10s",
 					    "iopoll=true", "sqpoll=true", "iopoll=true sqpoll=true",
-					    "sqpoll=true direct=false", "iopoll=true rate_iops=1000" };
+					    "sqpoll=true direct=false", "iopoll=true rate_iops=1000",
+					    "qd=32 reap_batch=8", "qd=32 reap_batch=32", "qd=1 reap_batch=1" };
 	static const char *const bad[][2] = {
 		{ "interval=9ms", "interval" }, { "interval=61m", "interval" }, { "interval=0", "interval" },
 		{ "bs=8k stride=4k", "stride" }, { "bs=4k stride=6k", "stride" },
@@ -513,6 +514,7 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 		{ "latency_target=p99<=5ms", "latency_target" },   /* every probe runs for the runtime */
 		{ "iopoll=true engine=libaio", "iopoll" }, { "sqpoll=true engine=psync", "sqpoll" },
 		{ "iopoll=true engine=null", "iopoll" }, { "iopoll=true direct=false", "iopoll" },
+		{ "reap_batch=2", "reap_batch" }, { "qd=32 reap_batch=33", "reap_batch" },   /* at most qd */
 	};
 	char err[256];
 	struct job j;

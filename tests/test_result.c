@@ -35,7 +35,7 @@
 static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
-	"seed", "label", "price", "verify", "rate_iops", "rate_bw", "arrival", "health",
+	"seed", "label", "price", "verify", "rate_iops", "rate_bw", "arrival", "health", "reap_batch",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 

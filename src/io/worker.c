@@ -549,8 +549,8 @@ static int worker_loop(struct worker *w)
 		}
 		if (w->open && !stopping && w->nfree && w->eng->reap_wait)
 			ret = reap_or_due(w);
-		else
-			ret = w->eng->reap(&w->ec, 1);
+		else   /* closed loop: reap_batch at a time, or all there is when fewer are in flight */
+			ret = w->eng->reap(&w->ec, w->open || w->inflight < w->job->reap_batch ? 1 : w->job->reap_batch);
 		if (ret < 0)
 			return ret;
 		w->now = clock_ns();

@@ -411,6 +411,8 @@ static const struct param params[] = {
 	{ "stride", P_SPECIAL, 0, 0, 0, set_stride, "2x",
 	  "distance between request starts (stride patterns): bytes, or a multiple of bs (17x)" },
 	{ "qd", P_UINT, F(qd), 1, 4096, NULL, "1", "requests in flight per thread, 1..4096" },
+	{ "reap_batch", P_UINT, F(reap_batch), 1, 4096, NULL, "1",
+	  "closed loop: completions to reap before refilling, 1..qd (1: always qd in flight; results.qd_mean says what was)" },
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
 	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring",
 	  "io_uring, libaio, psync, null, or io_uring_cmd (NVMe passthrough on /dev/ngXnY)" },
@@ -499,6 +501,7 @@ void job_init(struct job *j)
 	j->rwmix_write = 50;
 	j->bs = 4096;
 	j->qd = 1;
+	j->reap_batch = 1;
 	j->threads = 1;
 	snprintf(j->engine, sizeof(j->engine), "%s", engine_names[ENGINE_URING]);
 	j->direct = true;
@@ -654,6 +657,11 @@ int job_check(const struct job *j, char *err, size_t errlen)
 	if (j->lt_ns && !j->runtime_ns) {
 		snprintf(err, errlen, "latency_target: every probe of the search runs for the runtime; set one "
 			 "(e.g. runtime=10s)");
+		return -EINVAL;
+	}
+	if (j->reap_batch > j->qd) {
+		snprintf(err, errlen, "reap_batch: %u is more than qd (%u): a worker never has more in flight",
+			 j->reap_batch, j->qd);
 		return -EINVAL;
 	}
 	if (j->journal[0] && !j->verify) {

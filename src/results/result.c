@@ -311,6 +311,7 @@ json_t *result_job(const struct job *j)
 		      "steady_state", steady, "seed", (json_int_t)j->seed);
 	json_object_set_new(o, "iopoll", json_boolean(j->iopoll));
 	json_object_set_new(o, "sqpoll", json_boolean(j->sqpoll));
+	json_object_set_new(o, "reap_batch", json_integer(j->reap_batch));
 	json_object_set_new(o, "label", str_or_null(j->label));
 	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
 	json_object_set_new(o, "verify", json_string(j->verify ? "on" : "off"));

@@ -412,6 +412,8 @@ static char *case_key(const json_t *job, const char *case_name)
 		json_object_del(k, "iopoll");
 	if (json_is_false(json_object_get(k, "sqpoll")))
 		json_object_del(k, "sqpoll");
+	if (json_integer_value(json_object_get(k, "reap_batch")) == 1)
+		json_object_del(k, "reap_batch");   /* as before it existed: always qd in flight */
 	if (case_name)
 		json_object_set_new(k, " case", json_string(case_name));   /* no parameter starts with a space */
 	s = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);

@@ -8,7 +8,7 @@ cd "$TMPDIR"
 assert_exit 0 "$SSDBENCH" --help >help.txt
 grep -q "ssdbench run" help.txt || fail "--help does not mention run"
 assert_exit 0 "$SSDBENCH" help run >help-run.txt
-for p in rw rwmix-write bs stride qd threads engine direct iopoll sqpoll span offset runtime io-limit ramp data seed \
+for p in rw rwmix-write bs stride qd reap-batch threads engine direct iopoll sqpoll span offset runtime io-limit ramp data seed \
 	interval label price; do
 	grep -q -- "--$p " help-run.txt || fail "help run does not list --$p"
 done

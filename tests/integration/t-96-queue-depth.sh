@@ -5,7 +5,8 @@
 #  - io_uring, libaio at qd 8 and psync on a zram device: qd_mean = IOPS x mean latency within 2 %,
 #    never above qd;
 #  - the blkio throttle holding the device to 2000 reads/s at qd 4: the requests wait in the throttle,
-#    so 4 are in flight all the time: qd_mean within 3 % of 4, and IOPS x mean latency too;
+#    so 4 are in flight all the time: qd_mean within 3 % of 4, and IOPS x mean latency too; ;
+#  - reap_batch=4: every wait asks the kernel for 4 completions (strace), Little's law still holds;
 #  - an open-loop run of 1000 requests/s at qd 8 on the unthrottled device: far below 1 in flight;
 #  - run --parallel of two members: the aggregate's qd_mean is the sum of the members'.
 source "$(dirname "$0")/lib.sh"
@@ -46,6 +47,28 @@ f=$(result_files thr)
 assert_within "$(jget "$f" .results.read.iops)" 2000 2 "throttled: read IOPS"
 qd=$(little "$f" "throttled")
 assert_within "$qd" 4 3 "throttled to 2000/s at qd 4: 4 in flight"
+# reap_batch=4 at qd 8: every wait of the worker asks the kernel for 4 completions (io_uring_enter's
+# min_complete, io_getevents' min_nr), and the result says how many were in flight. (The throttle
+# cannot show the mean fall to 8, 7, 6, 5: it lets requests through in bursts, 10 a tenth of a second
+# at 100/s, so that 8 are in flight nearly all the time, which qd_mean says.)
+throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$dev") 100"
+for e in io_uring libaio; do
+	throttle_run "$cg" strace -f -o "rb-$e.strace" -e trace=io_uring_enter,io_getevents "$SSDBENCH" run \
+		--engine "$e" --qd 8 --reap-batch 4 --ramp 1s --runtime 5s --progress never --output "rb-$e" "$dev" \
+		>/dev/null 2>"rb-$e.err" || fail "$e, reap_batch 4: $(cat "rb-$e.err")"
+	f=$(result_files "rb-$e")
+	assert_eq "$(jget "$f" .job.reap_batch)" 4 "$e: reap_batch recorded in the job"
+	little "$f" "$e, throttled to 100/s, reap_batch 4" >/dev/null
+	if [[ $e == io_uring ]]; then
+		waits=$(grep -c 'io_uring_enter(.*GETEVENTS' "rb-$e.strace" || true)
+		four=$(grep -cE 'io_uring_enter\([0-9]+, [0-9]+, 4, .*GETEVENTS' "rb-$e.strace" || true)
+	else
+		waits=$(grep -cE 'io_getevents\(0x[0-9a-f]+, [1-9]' "rb-$e.strace" || true)
+		four=$(grep -cE 'io_getevents\(0x[0-9a-f]+, 4,' "rb-$e.strace" || true)
+	fi
+	assert_ge "$waits" 10 "$e: waits for completions"
+	assert_ge "$four" "$((waits * 9 / 10))" "$e: waits that ask for 4 completions (of $waits)"
+done
 
 # Open loop: 1000 requests/s, each done in microseconds.
 "$SSDBENCH" run --rate-iops 1000 --qd 8 --runtime 2s --progress never --output open "$dev" >/dev/null 2>open.err ||
