@@ -17,14 +17,20 @@ bench_cleanup() {
 	[ -z "${tmp:-}" ] || rm -rf "$tmp"
 }
 
+# The zram device and $tmp go at any end: a signal too (bash runs no EXIT trap when killed).
+bench_traps() {
+	trap bench_cleanup EXIT
+	trap 'bench_cleanup; trap - EXIT; exit 130' INT TERM
+}
+
 bench_tmp() {
 	tmp=$(mktemp -d)
-	trap bench_cleanup EXIT
+	bench_traps
 }
 
 bench_zram() {
 	[ "$(id -u)" -eq 0 ] || { echo "$1: needs root (zram)" >&2; exit 2; }
-	trap bench_cleanup EXIT
+	bench_traps
 	[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0
 	bench_id=$(cat /sys/class/zram-control/hot_add)
 	echo "$2" >"/sys/block/zram$bench_id/disksize"

@@ -76,7 +76,7 @@ ssd_run() { # THREADS QD BATCH RW BS ENGINE
 # t/io_uring prints a line of IOPS a second: the mean of those after the first (its warm-up).
 tiou_run() { # THREADS QD BATCH RW BS ENGINE
 	local cpu
-	cpu=$(timed "$tmp/tiou.txt" "$tiou" -n "$1" -d "$2" -s "$3" -c "$3" -b "$5" -p0 -B1 -F1 -O1 \
+	cpu=$(timed "$tmp/tiou.txt" "$tiou" -n "$1" -d "$2" -s "$3" -c "$3" -b "$(numfmt --from=iec "${5^^}")" -p0 -B1 -F1 -O1 \
 		-R "$([ "$4" = randread ] && echo 1 || echo 0)" -a "$([ "$6" = libaio ] && echo 1 || echo 0)" \
 		-r "$secs" "$dev")
 	sed -n 's/^IOPS=\([0-9.]*\)\([KM]\{0,1\}\),.*/\1 \2/p' "$tmp/tiou.txt" |
