@@ -73,15 +73,16 @@ ssd_run() { # THREADS QD BATCH RW BS ENGINE
 	jq -r --argjson c "$cpu" '.results | "\(.total.iops) \($c * 1e9 / .total.ios) \(.qd_mean)"' "$tmp/ssd.json"
 }
 
-# t/io_uring prints a line of IOPS a second: the mean of those after the first (its warm-up).
+# t/io_uring prints a line of IOPS a second: the mean of those after the first (its warm-up), if any.
 tiou_run() { # THREADS QD BATCH RW BS ENGINE
 	local cpu
 	cpu=$(timed "$tmp/tiou.txt" "$tiou" -n "$1" -d "$2" -s "$3" -c "$3" -b "$(numfmt --from=iec "${5^^}")" -p0 -B1 -F1 -O1 \
 		-R "$([ "$4" = randread ] && echo 1 || echo 0)" -a "$([ "$6" = libaio ] && echo 1 || echo 0)" \
 		-r "$secs" "$dev")
 	sed -n 's/^IOPS=\([0-9.]*\)\([KM]\{0,1\}\),.*/\1 \2/p' "$tmp/tiou.txt" |
-		awk -v c="$cpu" -v s="$secs" 'NR > 1 { m = $2 == "M" ? 1e6 : $2 == "K" ? 1e3 : 1; t += $1 * m; n++ }
-			END { i = n ? t / n : 0; printf "%s %s\n", i, i ? c * 1e9 / (i * s) : 0 }'
+		awk -v c="$cpu" -v s="$secs" '{ v[NR] = $1 * ($2 == "M" ? 1e6 : $2 == "K" ? 1e3 : 1) }
+			END { for (k = NR > 1 ? 2 : 1; k <= NR; k++) { t += v[k]; n++ }
+			      i = n ? t / n : 0; printf "%s %s\n", i, i ? c * 1e9 / (i * s) : 0 }'
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else printf "-" }'; }
