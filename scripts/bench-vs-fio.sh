@@ -39,6 +39,8 @@ tiou=${T_IO_URING:-}
 command -v fio >/dev/null || { echo "bench-vs-fio: fio is not installed (apt-get install fio)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench-vs-fio: needs GNU time (/usr/bin/time)" >&2; exit 2; }
 [ -z "$tiou" ] || [ -x "$tiou" ] || { echo "bench-vs-fio: T_IO_URING=$tiou is not executable" >&2; exit 2; }
+# t/io_uring prints its first line of IOPS after a second: a shorter run reports none.
+[ -z "$tiou" ] || [ "$secs" -ge 2 ] || { echo "bench-vs-fio: with T_IO_URING, -t must be 2 or more" >&2; exit 2; }
 [ -x "$ssd" ] || make -C "$top" -s
 bench_tmp
 bench_zram bench-vs-fio 2G
