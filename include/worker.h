@@ -102,10 +102,9 @@ struct worker {
 	uint64_t t_end;          /* last completion (after the final fsync of a buffered run) */
 	/*
 	 * The queue depth achieved: requests in flight (submitted, not yet reaped) integrated over the
-	 * measured phase (request-ns), from the last change (qd_last) on. qd_count: in flight now.
+	 * measured phase (request-ns), up to the last change (qd_last).
 	 */
 	uint64_t qd_area, qd_last;
-	unsigned qd_count;
 	double cpu_user, cpu_sys;
 	struct err_rec errs[WORKER_MAX_ERRS];
 	unsigned nerrs;

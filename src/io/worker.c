@@ -298,12 +298,12 @@ static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
  * clock read to its reap's, the two that make its latency, so that the mean in flight is IOPS times
  * the mean latency (Little's law), whatever the engine or the batching.
  */
-static void qd_account(struct worker *w, uint64_t now)
+static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 {
 	if (now > w->ctl->t_deadline)
 		now = w->ctl->t_deadline;
 	if (now > w->qd_last) {
-		w->qd_area += (uint64_t)w->qd_count * (now - w->qd_last);
+		w->qd_area += (uint64_t)in_flight * (now - w->qd_last);
 		w->qd_last = now;
 	}
 }
@@ -316,9 +316,7 @@ static bool complete_batch(struct worker *w, uint64_t now)
 {
 	bool failed = false, late = now > w->ctl->t_deadline;
 
-	qd_account(w, now);
-	w->qd_count -= w->ec.ndone;
-
+	qd_account(w, now, w->inflight);   /* every request queued was submitted before this reap */
 	for (unsigned i = 0; i < w->ec.ndone; i++) {
 		struct ioreq *r = w->ec.done[i];
 		struct opstats *s = &w->st[r->op];
@@ -421,8 +419,7 @@ static int submit_queued(struct worker *w)
 	now = clock_ns();
 	for (unsigned i = 0; i < w->nqueued; i++)
 		w->queued[i]->issue_ns = now;
-	qd_account(w, now);
-	w->qd_count += w->nqueued;
+	qd_account(w, now, w->inflight - w->nqueued);   /* those just queued start now */
 	w->nqueued = 0;
 	if (!w->eng->submit)
 		return 0;

@@ -259,16 +259,6 @@ struct layout {
 	size_t nsplit;
 };
 
-static bool same_cell(const struct agg_case *a, const struct agg_case *b, const struct layout *l)
-{
-	if (!dim_equal(a, b, l->rows) || !dim_equal(a, b, l->cols))
-		return false;
-	for (size_t i = 0; i < l->nsplit; i++)
-		if (!dim_equal(a, b, l->split[i]))
-			return false;
-	return true;
-}
-
 /* A case's cell under a layout, as text: its values along rows, columns and splits, in order. */
 struct cell_key {
 	char *text;
@@ -344,30 +334,21 @@ out:
 
 /*
  * Adds split dimensions until no two cases of g share a cell: each time, the first job parameter in
- * which a colliding pair differs.
+ * which a colliding pair differs. Out of memory for the cells' texts, it stops: cases left in one
+ * cell stay one (the first wins), as those that nothing tells apart.
  */
 static void find_splits(const struct group *g, struct layout *l, bool split_rw)
 {
 	for (;;) {
-		const struct agg_case *a = NULL, *b = NULL;
+		const struct agg_case *a, *b;
 		const char *k;
 		size_t n0, ia, ib;
 		json_t *v;
-		int got = first_collision(g, l, &ia, &ib);
 
-		if (got > 0) {
-			a = g->c[ia];
-			b = g->c[ib];
-		}
-		for (size_t i = 0; got < 0 && i < g->n && !a; i++)   /* no memory for the texts */
-			for (size_t j = i + 1; j < g->n; j++)
-				if (same_cell(g->c[i], g->c[j], l)) {
-					a = g->c[i];
-					b = g->c[j];
-					break;
-				}
-		if (!a || l->nsplit == MAX_SPLIT)
+		if (first_collision(g, l, &ia, &ib) <= 0 || l->nsplit == MAX_SPLIT)
 			return;
+		a = g->c[ia];
+		b = g->c[ib];
 		if (strcmp(a->label, b->label) && strcmp(l->rows, "target") && strcmp(l->cols, "target")) {
 			l->split[l->nsplit++] = "target";
 			continue;

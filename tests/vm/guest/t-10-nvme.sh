@@ -3,7 +3,8 @@
 # test VM by tests/vm/run-all.sh): on a 512 B and on a 4096 B namespace, info names the device as
 # QEMU made it (model, serial, firmware, vendor, transport nvme, sizes); a shrunk quick profile runs
 # every case with status ok and report reads the results; on the 4096 B namespace a shrunk
-# iozone-matrix runs all its cases, and read-blocksize leaves out its 512 B..2 KiB cases with a warning.
+# iozone-matrix runs all its cases, and read-blocksize leaves out its 512 B..2 KiB cases with a warning;
+# io_uring and libaio with reap_batch=4 record a qd_mean that Little's law agrees with.
 # Prints what each run measured ("measured - ...").
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
@@ -70,4 +71,19 @@ grep -q "leaving out 3 of 12 cases, bs 512, 1k, 2k" "$TMPDIR/read-blocksize-${ns
 	fail "read-blocksize on $ns4k: no warning naming the cases left out: $(head -3 "$TMPDIR/read-blocksize-${ns4k##*/}.log")"
 ok "read-blocksize on $ns4k: the 512 B..2 KiB cases left out with a warning"
 show_measured "read-blocksize $ns4k"
+
+# The queue depth achieved through the nvme driver (issue 17): io_uring and libaio at QD 16, reaping 4
+# at a time; results.qd_mean is IOPS x mean latency (Little's law) and at most 16.
+for e in io_uring libaio; do
+	out=$TMPDIR/qd-$e
+	"$SSDBENCH" run --engine "$e" --qd 16 --reap-batch 4 --runtime 2s --span 64m --progress never \
+		--output "$out" "$ns4k" >"$out.log" 2>&1 || fail "$e qd 16 reap_batch 4 exited $?: $(tail -3 "$out.log")"
+	f=$(result_files "$out")
+	assert_eq "$(jget "$f" .job.reap_batch)" 4 "$e on $ns4k: reap_batch recorded"
+	qd=$(jget "$f" .results.qd_mean)
+	assert_within "$qd" "$(jget "$f" '.results.total.iops * .results.total.lat_ns.mean / 1e9')" 2 \
+		"$e on $ns4k: qd_mean = IOPS x mean latency"
+	assert_le "$qd" 16 "$e on $ns4k: qd_mean at most qd"
+	echo "measured - $e qd 16 reap_batch 4 on $ns4k: $(jget "$f" '.results.total.iops | floor') IOPS, qd_mean $qd"
+done
 pass
