@@ -515,6 +515,8 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 		{ "iopoll=true engine=libaio", "iopoll" }, { "sqpoll=true engine=psync", "sqpoll" },
 		{ "iopoll=true engine=null", "iopoll" }, { "iopoll=true direct=false", "iopoll" },
 		{ "reap_batch=2", "reap_batch" }, { "qd=32 reap_batch=33", "reap_batch" },   /* at most qd */
+		{ "qd=8 reap_batch=2 rate_iops=1000", "reap_batch" },   /* an open loop reaps what is there */
+		{ "qd=8 reap_batch=2 latency_target=p99<=5ms runtime=10s", "reap_batch" },
 	};
 	char err[256];
 	struct job j;

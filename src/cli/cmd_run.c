@@ -492,6 +492,7 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 			cli_warn("engine %s keeps one request in flight; qd %u recorded as 1", j->engine, j->qd);
 		*warned_qd = true;
 		j->qd = 1;
+		j->reap_batch = 1;   /* at most qd, as job_check holds it */
 	}
 	if (run_resolve(j, t, err, sizeof(err))) {
 		cli_error("%s: %s (target '%s')", e->name, err, t->path);

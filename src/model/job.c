@@ -659,6 +659,11 @@ int job_check(const struct job *j, char *err, size_t errlen)
 			 "(e.g. runtime=10s)");
 		return -EINVAL;
 	}
+	if (j->reap_batch > 1 && (job_open_loop(j) || j->lt_ns)) {
+		snprintf(err, errlen, "reap_batch: an open loop (rate_iops, rate_bw, latency_target) issues each "
+			 "request when it is due and reaps what has completed; leave reap_batch at 1");
+		return -EINVAL;
+	}
 	if (j->reap_batch > j->qd) {
 		snprintf(err, errlen, "reap_batch: %u is more than qd (%u): a worker never has more in flight",
 			 j->reap_batch, j->qd);

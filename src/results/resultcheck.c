@@ -593,36 +593,44 @@ static bool string_ok(const struct field *f, const json_t *v)
 
 static int check_value(struct walk *w, const struct field *f, const json_t *v);
 
-/* Every key of obj is in fields, and every field not optional is a key of obj, of its kind. */
-static int check_object(struct walk *w, const struct field *fields, const json_t *obj)
+/* The first key of obj that is none of fields, named in w's message. Returns -EINVAL, or 0 if none. */
+static int unknown_key(struct walk *w, const struct field *fields, const json_t *obj)
 {
 	/* jansson iterates only through a json_t *; the walk never changes the document. */
 	json_t *m = (json_t *)(uintptr_t)obj, *v;
 	const struct field *f;
 	const char *key;
-	size_t old, found = 0;
-	int ret;
 
-	/*
-	 * An unknown key: there is one exactly when fewer keys are fields than obj has (the fields' own
-	 * lookups count them); only then is each key looked for among the fields, to name it.
-	 */
-	for (f = fields; f->key; f++)
-		found += json_object_get(obj, f->key) != NULL;
-	if (found != json_object_size(obj)) {
-		json_object_foreach(m, key, v) {
-			for (f = fields; f->key && strcmp(f->key, key); f++)
-				;
-			if (!f->key) {
-				if (!w->quiet)
-					snprintf(w->err, w->errlen, "%s%sunknown key '%.80s'", w->path,
-						 w->len ? ": " : "", key);
-				return -EINVAL;
-			}
+	json_object_foreach(m, key, v) {
+		for (f = fields; f->key && strcmp(f->key, key); f++)
+			;
+		if (!f->key) {
+			if (!w->quiet)
+				snprintf(w->err, w->errlen, "%s%sunknown key '%.80s'", w->path, w->len ? ": " : "",
+					 key);
+			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Every key of obj is in fields, and every field not optional is a key of obj, of its kind. A walk
+ * that words its findings names an unknown key first; a quiet one only answers, and knows of an
+ * unknown key from the fields' own lookups: fewer found than obj has keys.
+ */
+static int check_object(struct walk *w, const struct field *fields, const json_t *obj)
+{
+	const struct field *f;
+	size_t old, found = 0;
+	json_t *v;
+	int ret;
+
+	if (!w->quiet && unknown_key(w, fields, obj))
+		return -EINVAL;
 	for (f = fields; f->key; f++) {
 		v = json_object_get(obj, f->key);
+		found += v != NULL;
 		old = path_enter(w, f->key, 0);
 		if (v) {
 			ret = check_value(w, f, v);
@@ -641,7 +649,7 @@ static int check_object(struct walk *w, const struct field *fields, const json_t
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return found == json_object_size(obj) ? 0 : -EINVAL;
 }
 
 static int check_array(struct walk *w, const struct field *f, const json_t *arr)
