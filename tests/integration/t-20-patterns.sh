@@ -58,6 +58,28 @@ alloc=$(( $(stat -c %b "$TMPDIR/file.dat") * $(stat -c %B "$TMPDIR/file.dat") ))
 assert_eq "$size" $((16 << 20)) "file target created at the span's size"
 assert_ge "$alloc" "$size" "file target fully allocated (no holes)"
 
+# A read run leaves the target's access time alone (O_NOATIME, for the inode's owner): with an
+# access time two days old, relatime would otherwise stamp it at the first read of each engine.
+for engine in io_uring libaio psync; do
+	touch -a -d '2 days ago' "$TMPDIR/file.dat"
+	before=$(stat -c %X "$TMPDIR/file.dat")
+	assert_exit 0 "$SSDBENCH" run --engine "$engine" --rw randread --bs 4k --qd 4 --io-limit 4m \
+		--output "$TMPDIR/out-atime-$engine" --progress never "$TMPDIR/file.dat" >/dev/null
+	assert_eq "$(stat -c %X "$TMPDIR/file.dat")" "$before" "$engine read: the file's access time is unchanged"
+done
+# Someone else's file: O_NOATIME is refused (EPERM) and the run reads it plainly.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$TMPDIR"
+	chmod 644 "$TMPDIR/file.dat"
+	mkdir -m 777 "$TMPDIR/out-nobody"
+	assert_exit 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$SSDBENCH" run --rw randread --bs 4k \
+		--io-limit 1m --output "$TMPDIR/out-nobody" --progress never "$TMPDIR/file.dat" >/dev/null
+	assert_eq "$(jget "$(result_files "$TMPDIR/out-nobody")" .results.total.ios)" 256 \
+		"a file of another owner is read without O_NOATIME"
+else
+	skip_part "reading another user's file (needs root and setpriv)"
+fi
+
 if [ "$(id -u)" -eq 0 ]; then
 	run_all "$(make_loop 64M)"
 	run_all "$(make_zram 64M)"
