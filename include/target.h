@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "devinfo.h"
 #include "nvmeid.h"
@@ -77,6 +78,13 @@ int target_identify(struct target *t, char *err, size_t errlen);
  * or -errno with message.
  */
 int target_open(struct target *t, bool write, bool direct, uint64_t need, char *err, size_t errlen);
+
+/*
+ * open(2) of a path whose data is read or written, with O_NOATIME: a read otherwise checks and
+ * stamps the inode's access time at each request. The kernel takes the flag only from the inode's
+ * owner (or CAP_FOWNER); anyone else gets a plain open. Returns the fd, or -1 with errno.
+ */
+int target_open_io(const char *path, int flags, mode_t mode);
 
 /*
  * Claims t for writing until target_release: an exclusive open (O_EXCL) of a device (of its block

@@ -119,7 +119,8 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 	/* A file still to be created has nothing to read: the ring's setup is all that is checked. */
 	if (t->kind != TARGET_FILE || t->exists) {
 		/* A character device refuses O_DIRECT; its commands bypass the page cache anyway. */
-		fd = open(t->path, O_RDONLY | O_CLOEXEC | (j->direct && t->kind != TARGET_CHAR ? O_DIRECT : 0));
+		fd = target_open_io(t->path, O_RDONLY | O_CLOEXEC | (j->direct && t->kind != TARGET_CHAR ? O_DIRECT : 0),
+				    0);
 		if (fd < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "%s: '%s': %s", flags ? param : j->engine, t->path, strerror(errno));

@@ -264,13 +264,7 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 	return 0;
 }
 
-/*
- * Opens the descriptor the I/O goes through without atime updates: a direct read of a block device
- * or a file otherwise stamps the inode's access time on every request (touch_atime, a few percent
- * of the CPU a request costs at a million a second). O_NOATIME is only for the owner of the inode
- * (or CAP_FOWNER): anyone else opens it plainly.
- */
-static int open_io(const char *path, int flags, mode_t mode)
+int target_open_io(const char *path, int flags, mode_t mode)
 {
 	int fd = open(path, flags | O_NOATIME, mode);
 
@@ -283,7 +277,7 @@ static int open_file(struct target *t, bool write, int flags, uint64_t need, cha
 {
 	struct stat st;
 
-	t->fd = open_io(t->path, flags | (write ? O_RDWR | O_CREAT : O_RDONLY), 0644);
+	t->fd = target_open_io(t->path, flags | (write ? O_RDWR | O_CREAT : O_RDONLY), 0644);
 	if (t->fd < 0 && errno == EINVAL && (flags & O_DIRECT)) {
 		snprintf(err, errlen, "'%s': the filesystem does not support O_DIRECT (use --direct false)",
 			 t->path);
@@ -349,7 +343,7 @@ int target_open(struct target *t, bool write, bool direct, uint64_t need, char *
 		return open_char(t, write, err, errlen);
 	/* A claimed device is ours already: a second exclusive open would conflict with the claim. */
 	flags |= write ? O_RDWR | (t->claimed ? 0 : O_EXCL) : O_RDONLY;
-	t->fd = open_io(t->path, flags, 0);
+	t->fd = target_open_io(t->path, flags, 0);
 	if (t->fd < 0 && errno == EBUSY)
 		return device_busy(t, err, errlen);
 	if (t->fd < 0)
