@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "runstats.h"
+#include "syscall_inline.h"
 
 /* CLOCK_MONOTONIC in ns: the clock of every time an engine and its worker keep (issue_ns, sched_ns). */
 static inline uint64_t clock_ns(void)
@@ -91,6 +92,16 @@ struct engine_ops {
 	 */
 	int (*reap)(struct engine_ctx *c, unsigned min);
 	/*
+	 * Optional, both or neither: reap split around the system call that waits, for the worker to
+	 * make that call inline in its hot loop (syscall_inline.h says why). reap_call prepares, in
+	 * *call, the wait for at least min completions that reap(c, min) would make, and returns 1 (0:
+	 * no call needed) or -errno. reap_ret takes that call's return, appends what completed to
+	 * c->done and, where reap would wait again, prepares the next call in *call and returns 1; else
+	 * 0, or -errno. An engine with them implements reap as engine_reap_calls.
+	 */
+	int (*reap_call)(struct engine_ctx *c, unsigned min, struct sys_call *call);
+	int (*reap_ret)(struct engine_ctx *c, unsigned min, long ret, struct sys_call *call);
+	/*
 	 * Open loop: like reap(c, 1), but gives up after timeout_ns (relative), so that a worker with
 	 * requests in flight can issue the next one when it is due. Returns the number appended, 0 if
 	 * none completed in time, or -errno. NULL: reap(c, 1) is used (psync and null never wait long).
@@ -114,6 +125,21 @@ extern const struct engine_ops engine_uring_cmd_ops;
 
 /* The engine of that name (as job_engine_name spells it), or NULL. */
 const struct engine_ops *engine_find(const char *name);
+
+/*
+ * reap(c, min) of an engine with reap_call and reap_ret: the calls they prepare, made in turn,
+ * inline where this is inlined (the worker's loop). Returns the number appended to c->done, or -errno.
+ */
+static inline __attribute__((always_inline)) int engine_reap_calls(const struct engine_ops *e, struct engine_ctx *c, unsigned min)
+{
+	struct sys_call call;
+	unsigned before = c->ndone;
+	int ret = e->reap_call(c, min, &call);
+
+	while (ret > 0)
+		ret = e->reap_ret(c, min, sys_call_inline(&call), &call);
+	return ret < 0 ? ret : (int)(c->ndone - before);
+}
 
 /* 0 if the engine can work on this kernel (its probe, if it has one), else -errno. */
 int engine_probe(const struct engine_ops *e);
@@ -173,9 +199,11 @@ static inline int64_t ucmd_result(int res, uint32_t len)
  * else plain). Sets c->priv and c->fixed_bufs. 0 or -errno.
  */
 int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns);
-/* The io_uring engine's queue, reap, reap_wait and exit hooks, for the passthrough engine's ops. */
+/* The io_uring engine's queue, reap (and its split), reap_wait and exit hooks, for the passthrough engine's ops. */
 int uring_queue(struct engine_ctx *c, struct ioreq *r);
 int uring_reap(struct engine_ctx *c, unsigned min);
+int uring_reap_call(struct engine_ctx *c, unsigned min, struct sys_call *call);
+int uring_reap_ret(struct engine_ctx *c, unsigned min, long ret, struct sys_call *call);
 int uring_reap_wait(struct engine_ctx *c, uint64_t timeout_ns);
 void uring_exit(struct engine_ctx *c);
 /*

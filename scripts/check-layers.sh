@@ -27,6 +27,7 @@ declare -A may=(
 # Headers with no .c file of the same name, and the layer they belong to.
 declare -A header_layer=(
     [runstats.h]=stats
+    [syscall_inline.h]=io
 )
 # Headers a layer may not include although the layer rule allows them, with the reason.
 declare -A banned=(

@@ -13,6 +13,9 @@
 #include <cmocka.h>
 #include <liburing.h>
 #include <linux/nvme_ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "job.h"
@@ -34,6 +37,7 @@ static void test_engine_every_name_has_an_engine_with_the_required_hooks(void **
 			fail_msg("engine '%s' has no backend", name);
 		assert_non_null(e->queue);
 		assert_non_null(e->reap);
+		assert_true(!e->reap_call == !e->reap_ret);   /* both or neither */
 		for (int k = 0; k < i; k++)
 			assert_ptr_not_equal(e, engine_find(job_engine_name((enum engine_id)k)));
 	}
@@ -232,6 +236,104 @@ static void test_engine_kind_of_target_is_checked_before_the_probe(void **state)
 	assert_int_equal(engine_probe_job(&j, &ch, err, sizeof(err)), 0);
 }
 
+/*
+ * sys_call_inline passes all six arguments where the kernel takes them and returns -errno: an mmap of
+ * a memfd at an offset (arguments 5 and 6), a pread, a getpid, and a close that fails.
+ */
+static void test_engine_syscall_inline_passes_six_arguments(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE), ret;
+	int fd = memfd_create("sys_call_inline", 0);
+	char buf[8] = "";
+	struct sys_call call;
+	char *map;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 2 * page), 0);
+	assert_int_equal(pwrite(fd, "second", 6, page), 6);
+	call = (struct sys_call){ SYS_mmap, { 0, page, PROT_READ, MAP_SHARED, fd, page } };
+	ret = sys_call_inline(&call);
+	assert_true(ret > 0);
+	map = (char *)ret;
+	assert_memory_equal(map, "second", 6);
+	munmap(map, (size_t)page);
+	call = (struct sys_call){ SYS_pread64, { fd, (long)buf, 6, page, 0, 0 } };
+	assert_int_equal(sys_call_inline(&call), 6);
+	assert_memory_equal(buf, "second", 6);
+	call = (struct sys_call){ SYS_getpid, { 0 } };
+	assert_int_equal(sys_call_inline(&call), getpid());
+	call = (struct sys_call){ SYS_close, { -1 } };
+	assert_int_equal(sys_call_inline(&call), -EBADF);
+	close(fd);
+}
+
+/*
+ * Every engine's split reap does what its reap does: reads of four pages of a memfd (page i holds
+ * byte 'a' + i) and a write, each queued, submitted and reaped through engine_reap_calls, which the
+ * worker inlines; psync, one request at a time.
+ */
+static void test_engine_split_reap_reads_and_writes(void **state)
+{
+	const struct engine_ops *ops[] = { &engine_uring_ops, &engine_aio_ops, &engine_psync_ops };
+	enum { PAGES = 4, BS = 4096 };
+	static char mem[PAGES * BS] __attribute__((aligned(4096)));
+	struct ioreq reqs[PAGES], *done[PAGES];
+	char page[BS];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		const struct engine_ops *e = ops[k];
+		unsigned qd = e->sync ? 1 : PAGES;
+		int fd = memfd_create("split_reap", 0);
+		struct engine_ctx c = { .fd = fd, .qd = qd, .reqs = reqs, .bufmem = mem, .bufsize = BS, .done = done,
+					.fixed_bufs = -1 };
+
+		assert_non_null(e->reap_call);
+		assert_true(fd >= 0);
+		for (int i = 0; i < PAGES; i++) {
+			memset(page, 'a' + i, BS);
+			assert_int_equal(pwrite(fd, page, BS, (off_t)i * BS), BS);
+		}
+		for (unsigned i = 0; i < qd; i++)
+			reqs[i] = (struct ioreq){ .buf = mem + i * BS, .len = BS, .idx = (uint16_t)i };
+		assert_int_equal(e->init(&c), 0);
+		memset(mem, 0, sizeof(mem));
+		for (int i = 0; i < PAGES; i += (int)qd) {
+			for (unsigned s = 0; s < qd; s++) {
+				reqs[s].offset = (uint64_t)(i + (int)s) * BS;
+				reqs[s].op = OP_READ;
+				assert_int_equal(e->queue(&c, &reqs[s]), 0);
+			}
+			if (e->submit)
+				assert_int_equal(e->submit(&c), (int)qd);
+			assert_int_equal(engine_reap_calls(e, &c, qd), (int)qd);
+			assert_int_equal(c.ndone, qd);
+			for (unsigned d = 0; d < qd; d++) {
+				struct ioreq *r = c.done[d];
+
+				assert_int_equal(r->res, BS);
+				memset(page, 'a' + (int)(r->offset / BS), BS);
+				assert_memory_equal(r->buf, page, BS);
+			}
+			c.ndone = 0;
+		}
+		memset(mem, 'z', BS);
+		reqs[0].offset = 2 * BS;
+		reqs[0].op = OP_WRITE;
+		assert_int_equal(e->queue(&c, &reqs[0]), 0);
+		if (e->submit)
+			assert_int_equal(e->submit(&c), 1);
+		assert_int_equal(engine_reap_calls(e, &c, 1), 1);
+		assert_ptr_equal(c.done[0], &reqs[0]);
+		assert_int_equal(reqs[0].res, BS);
+		assert_int_equal(pread(fd, page, BS, 2 * BS), BS);
+		assert_memory_equal(page, mem, BS);
+		e->exit(&c);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +345,8 @@ int main(void)
 		cmocka_unit_test(test_engine_ucmd_builds_nvme_reads_and_writes),
 		cmocka_unit_test(test_engine_ucmd_prepares_a_big_sqe),
 		cmocka_unit_test(test_engine_kind_of_target_is_checked_before_the_probe),
+		cmocka_unit_test(test_engine_syscall_inline_passes_six_arguments),
+		cmocka_unit_test(test_engine_split_reap_reads_and_writes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -476,6 +476,17 @@ static int reap_or_due(struct worker *w)
 }
 
 /*
+ * Waits for min completions: the engine's wait made here, inlined into the hot loop, where the engine
+ * splits it (reap_call): no function returns across the system call that sleeps (syscall_inline.h).
+ */
+static inline __attribute__((always_inline)) int reap_min(struct worker *w, unsigned min)
+{
+	if (w->eng->reap_call)
+		return engine_reap_calls(w->eng, &w->ec, min);
+	return w->eng->reap(&w->ec, min);
+}
+
+/*
  * What w->now means for the run: measuring starts at the ramp's end; the measured window ends at the
  * deadline. Returns true if the worker should stop issuing.
  */
@@ -547,7 +558,7 @@ static int worker_loop(struct worker *w)
 		if (w->open && !stopping && w->nfree && w->eng->reap_wait)
 			ret = reap_or_due(w);
 		else   /* closed loop: reap_batch at a time, or all there is when fewer are in flight */
-			ret = w->eng->reap(&w->ec, w->open || w->inflight < w->job->reap_batch ? 1 : w->job->reap_batch);
+			ret = reap_min(w, w->open || w->inflight < w->job->reap_batch ? 1 : w->job->reap_batch);
 		if (ret < 0)
 			return ret;
 		w->now = clock_ns();

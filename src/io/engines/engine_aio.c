@@ -4,6 +4,7 @@
 #include <libaio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "engine.h"
@@ -94,38 +95,64 @@ static int aio_submit(struct engine_ctx *c)
 	return (int)done;
 }
 
-/* Waits for min completions, or until ts passes (NULL: no limit); appends them to c->done. */
-static int aio_collect(struct engine_ctx *c, unsigned min, struct timespec *ts)
+/* Appends the n events io_getevents returned to c->done. */
+static void aio_append(struct engine_ctx *c, const struct io_event *ev, long n)
 {
-	struct aio *a = c->priv;
-	int n;
-
-	do {
-		n = io_getevents(a->ctx, (long)min, (long)c->qd, a->events, ts);
-	} while (n == -EINTR);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		struct ioreq *r = a->events[i].data;
+	for (long i = 0; i < n; i++) {
+		struct ioreq *r = ev[i].data;
 
 		/* res is unsigned long in the ABI; a failure carries -errno. */
-		r->res = (int64_t)(long)a->events[i].res;
+		r->res = (int64_t)(long)ev[i].res;
 		c->done[c->ndone++] = r;
 	}
-	return n;
+}
+
+/*
+ * The wait: io_getevents for at least min and up to every slot, made by the worker inline
+ * (reap_call) and by aio_reap; libaio's io_getevents is this system call (its ring is read only for
+ * a zero timeout).
+ */
+static int aio_reap_call(struct engine_ctx *c, unsigned min, struct sys_call *call)
+{
+	struct aio *a = c->priv;
+
+	*call = (struct sys_call){ __NR_io_getevents, { (long)a->ctx, (long)min, (long)c->qd, (long)a->events, 0, 0 } };
+	return 1;
+}
+
+static int aio_reap_ret(struct engine_ctx *c, unsigned min, long ret, struct sys_call *call)
+{
+	struct aio *a = c->priv;
+
+	(void)min;
+	(void)call;   /* unchanged: made again after a signal */
+	if (ret == -EINTR)
+		return 1;
+	if (ret < 0)
+		return (int)ret;
+	aio_append(c, a->events, ret);
+	return 0;
 }
 
 static int aio_reap(struct engine_ctx *c, unsigned min)
 {
-	return aio_collect(c, min, NULL);
+	return engine_reap_calls(&engine_aio_ops, c, min);
 }
 
 static int aio_reap_wait(struct engine_ctx *c, uint64_t timeout_ns)
 {
+	struct aio *a = c->priv;
 	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000ull),
 			       .tv_nsec = (long)(timeout_ns % 1000000000ull) };
+	int n;
 
-	return aio_collect(c, 1, &ts);
+	do {
+		n = io_getevents(a->ctx, 1, (long)c->qd, a->events, &ts);
+	} while (n == -EINTR);
+	if (n < 0)
+		return n;
+	aio_append(c, a->events, n);
+	return n;
 }
 
 const struct engine_ops engine_aio_ops = {
@@ -134,6 +161,8 @@ const struct engine_ops engine_aio_ops = {
 	.queue = aio_queue,
 	.submit = aio_submit,
 	.reap = aio_reap,
+	.reap_call = aio_reap_call,
+	.reap_ret = aio_reap_ret,
 	.reap_wait = aio_reap_wait,
 	.exit = aio_exit_engine,
 };

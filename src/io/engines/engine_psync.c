@@ -2,6 +2,7 @@
 /* psync engine: pread/pwrite, one request at a time, as IOZone does. The run forces qd to 1. */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -26,26 +27,41 @@ static int psync_queue(struct engine_ctx *c, struct ioreq *r)
 	return 0;
 }
 
-/* The I/O happens here, between the worker's submit and reap timestamps. */
-static int psync_reap(struct engine_ctx *c, unsigned min)
+/*
+ * The I/O happens here, between the worker's submit and reap timestamps: the pread or pwrite of the
+ * pending request, made by the worker inline (reap_call) and by psync_reap.
+ */
+static int psync_reap_call(struct engine_ctx *c, unsigned min, struct sys_call *call)
 {
 	struct psync *p = c->priv;
 	struct ioreq *r = p->pending;
-	ssize_t n;
 
 	(void)min;
 	if (!r)
 		return 0;
-	do {
-		if (r->op == OP_WRITE)
-			n = pwrite(c->fd, r->buf, r->len, (off_t)r->offset);
-		else
-			n = pread(c->fd, r->buf, r->len, (off_t)r->offset);
-	} while (n < 0 && errno == EINTR);
-	r->res = n < 0 ? -errno : n;
+	*call = (struct sys_call){ r->op == OP_WRITE ? __NR_pwrite64 : __NR_pread64,
+				   { c->fd, (long)r->buf, (long)r->len, (long)r->offset, 0, 0 } };
+	return 1;
+}
+
+static int psync_reap_ret(struct engine_ctx *c, unsigned min, long ret, struct sys_call *call)
+{
+	struct psync *p = c->priv;
+	struct ioreq *r = p->pending;
+
+	(void)min;
+	(void)call;   /* unchanged: made again after a signal */
+	if (ret == -EINTR)
+		return 1;
+	r->res = ret;
 	p->pending = NULL;
 	c->done[c->ndone++] = r;
-	return 1;
+	return 0;
+}
+
+static int psync_reap(struct engine_ctx *c, unsigned min)
+{
+	return engine_reap_calls(&engine_psync_ops, c, min);
 }
 
 static void psync_exit(struct engine_ctx *c)
@@ -58,6 +74,8 @@ const struct engine_ops engine_psync_ops = {
 	.init = psync_init,
 	.queue = psync_queue,
 	.reap = psync_reap,
+	.reap_call = psync_reap_call,
+	.reap_ret = psync_reap_ret,
 	.exit = psync_exit,
 	.sync = true,
 };

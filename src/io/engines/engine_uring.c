@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 
 #include "engine.h"
@@ -33,6 +34,8 @@ struct uring {
 	bool fixed_file;
 	bool iopoll;
 	bool passthru;           /* io_uring_cmd: NVMe commands for ns */
+	bool reg_ring;           /* the ring's fd is registered: enter_ring_fd is its index */
+	unsigned reap_to;        /* a reap in progress is done at this c->ndone */
 	struct uring_ns ns;
 };
 
@@ -114,7 +117,7 @@ static int ring_init(struct engine_ctx *c, unsigned extra, struct uring **out)
 	u->iopoll = c->flags & ENGINE_IOPOLL;
 	register_buffers(c, u);
 	u->fixed_file = io_uring_register_files(&u->ring, &c->fd, 1) == 0;
-	io_uring_register_ring_fd(&u->ring);
+	u->reg_ring = io_uring_register_ring_fd(&u->ring) == 1;
 	*out = u;
 	return 0;
 }
@@ -247,22 +250,68 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 	return n;
 }
 
-int uring_reap(struct engine_ctx *c, unsigned min)
+/*
+ * The io_uring_enter that submits what was queued and waits for wait completions, as liburing's
+ * io_uring_submit_and_wait makes it, in *call: the queued SQEs published to the kernel (the tail's
+ * release store orders them before it), and a sleeping submission thread woken (SQPOLL).
+ */
+static void enter_call(struct uring *u, unsigned wait, struct sys_call *call)
+{
+	struct io_uring_sq *sq = &u->ring.sq;
+	unsigned tail = sq->sqe_tail, flags = IORING_ENTER_GETEVENTS;
+
+	if (sq->sqe_head != tail) {
+		sq->sqe_head = tail;
+		io_uring_smp_store_release(sq->ktail, tail);
+	}
+	if (u->ring.flags & IORING_SETUP_SQPOLL) {
+		io_uring_smp_mb();
+		if (IO_URING_READ_ONCE(*sq->kflags) & IORING_SQ_NEED_WAKEUP)
+			flags |= IORING_ENTER_SQ_WAKEUP;
+	}
+	if (u->reg_ring)
+		flags |= IORING_ENTER_REGISTERED_RING;
+	*call = (struct sys_call){ __NR_io_uring_enter,
+				   { u->ring.enter_ring_fd, (long)(tail - *sq->khead), (long)wait, (long)flags, 0, 0 } };
+}
+
+/*
+ * Submits what was queued and waits, in one io_uring_enter: the engine needs no submit hook. The
+ * worker makes that call inline (reap_call, reap_ret); uring_reap makes it here.
+ */
+int uring_reap_call(struct engine_ctx *c, unsigned min, struct sys_call *call)
 {
 	struct uring *u = c->priv;
-	unsigned n = 0, again;
-	int ret;
 
-	do {
-		do {
-			ret = io_uring_submit_and_wait(&u->ring, min > n ? min - n : 0);
-		} while (ret == -EINTR);
-		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY)
-			return ret;
-		n += uring_drain(c, &again);
-		/* A polled wait gives up when the task should yield (need_resched) with fewer than min. */
-	} while ((again || u->iopoll) && n < min);
-	return (int)n;
+	u->reap_to = c->ndone + min;
+	enter_call(u, min, call);
+	return 1;
+}
+
+/* A polled wait gives up when the task should yield (need_resched) with fewer than min: it waits again. */
+int uring_reap_ret(struct engine_ctx *c, unsigned min, long ret, struct sys_call *call)
+{
+	struct uring *u = c->priv;
+	unsigned again;
+
+	(void)min;
+	if (ret == -EINTR) {
+		enter_call(u, u->reap_to - c->ndone, call);
+		return 1;
+	}
+	if (ret < 0 && ret != -EAGAIN && ret != -EBUSY)
+		return (int)ret;
+	uring_drain(c, &again);
+	if ((again || u->iopoll) && c->ndone < u->reap_to) {
+		enter_call(u, u->reap_to - c->ndone, call);
+		return 1;
+	}
+	return 0;
+}
+
+int uring_reap(struct engine_ctx *c, unsigned min)
+{
+	return engine_reap_calls(&engine_uring_ops, c, min);
 }
 
 /*
@@ -402,6 +451,8 @@ const struct engine_ops engine_uring_ops = {
 	.init = uring_init,
 	.queue = uring_queue,
 	.reap = uring_reap,
+	.reap_call = uring_reap_call,
+	.reap_ret = uring_reap_ret,
 	.reap_wait = uring_reap_wait,
 	.exit = uring_exit,
 };
