@@ -13,7 +13,10 @@
 # (128k sequential); engines io_uring libaio; then the null engine at 1 and 2 threads. At QD q every
 # tool completes and submits in batches of B = q/4 (1 below QD 8): ssdbench --reap-batch B, fio
 # --iodepth_batch_complete_min=B --iodepth_batch_submit=B, t/io_uring -c B -s B (fixed buffers and
-# registered files in all three). t/io_uring reads only (-R1 random, -R0 sequential; -a1 for libaio).
+# registered files in all three through io_uring). t/io_uring reads only (-R1 random, -R0 sequential;
+# -a1 for libaio, where it reads every batch into its first B buffers, so its QD requests in flight
+# share B buffers: the libaio rows' ratios to it compare unlike memory footprints, see
+# docs/performance.md).
 #
 #   T_IO_URING=/path/to/t/io_uring     t/io_uring, built by hand from a fio source tree (`make
 #                                      t/io_uring`); this project never builds or ships it.
@@ -128,3 +131,4 @@ for t in $threads; do
 	row "T$t null randread 4k QD32" "$t" 32 8 randread 4k null
 done
 echo "ns: CPU time per I/O, process-wide (all threads, io-wq workers included); qd: ssdbench's results.qd_mean"
+case " $engines " in *" libaio "*) [ -z "$tiou" ] || echo "t/io_uring -a1 (libaio rows) reads QD requests into B shared buffers; ssdbench and fio use QD (docs/performance.md)" ;; esac
