@@ -131,4 +131,6 @@ for t in $threads; do
 	row "T$t null randread 4k QD32" "$t" 32 8 randread 4k null
 done
 echo "ns: CPU time per I/O, process-wide (all threads, io-wq workers included); qd: ssdbench's results.qd_mean"
-case " $engines " in *" libaio "*) [ -z "$tiou" ] || echo "t/io_uring -a1 (libaio rows) reads QD requests into B shared buffers; ssdbench and fio use QD (docs/performance.md)" ;; esac
+if [ -n "$tiou" ] && [[ " $engines " == *" libaio "* ]]; then
+	echo "t/io_uring -a1 (libaio rows) reads QD requests into B shared buffers; ssdbench and fio use QD (docs/performance.md)"
+fi
