@@ -76,7 +76,8 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
 	uint64_t seed = j->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1));
 	int ret;
 
-	if (acc != ACCESS_RANDOM &&
+	/* A read-back worker reads its share of the map's blocks (setup_verify), none if more threads than blocks. */
+	if (acc != ACCESS_RANDOM && !w->readback &&
 	    !offgen_slice(span_base, span_len, j->bs, w->id, j->threads, &base, &len))
 		return -EINVAL;
 	offgen_init(&w->og, acc, base, len, j->bs, j->r.stride, seed);
