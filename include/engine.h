@@ -38,6 +38,7 @@ struct ioreq {
 	uint8_t op;          /* enum op */
 	uint8_t buf_dirty;   /* the buffer holds read data, not the write pattern */
 	uint8_t vgen;        /* verify=on: a write's generation; a read's map entry when it was queued */
+	uint32_t vwrites;    /* verify=on: a read's count of its block's writes (vmap_writes) when queued */
 };
 
 /*

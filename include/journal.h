@@ -53,6 +53,8 @@ struct journal_info {
 	uint64_t started_ns, ended_ns;   /* CLOCK_REALTIME; ended 0 while running */
 	bool volatile_cache;          /* the target had a volatile write cache (flushes were needed) */
 	char engine[16];
+	uint32_t window;              /* no block got more generations than this past the checkpoint map
+					 (journal_bound); 0: not bounded (a journal of an older ssdbench) */
 };
 
 struct journal {
@@ -62,6 +64,7 @@ struct journal {
 	size_t map_len;               /* its mapped length */
 	uint64_t ckpt_off;            /* file offset of the checkpoint map */
 	unsigned char *scratch;       /* a copy of the live map for a checkpoint */
+	struct vmap *bound;           /* journal_bound: the map whose floor each checkpoint advances */
 };
 
 /*
@@ -75,10 +78,18 @@ int journal_create(struct journal *jn, const char *path, const struct journal_in
 		   char *err, size_t errlen);
 
 /*
+ * Holds the run's map m (journal_create's) to the journal's window (info.window, VGEN_WINDOW in a run):
+ * a write that would take its block more than window generations past the last durable checkpoint
+ * waits (vmap_write_begin refuses it and sets floor_wait) until journal_checkpoint advances the floor.
+ * What verify accepts after a crash is then what the run can have written. 0 or -ENOMEM.
+ */
+int journal_bound(struct journal *jn, struct vmap *m);
+
+/*
  * A checkpoint: copies the live map, flushes the target (fdatasync(target_fd); the caller passes -1
  * when the target has no volatile cache), writes the copy to the checkpoint map, updates checkpoints
- * and checkpoint_ns in the header, and fdatasyncs the journal. Writes that complete after the copy are
- * not in it. 0 or -errno.
+ * and checkpoint_ns in the header, and fdatasyncs the journal; then the bound map's floor (journal_bound)
+ * becomes the copy. Writes that complete after the copy are not in it. 0 or -errno.
  */
 int journal_checkpoint(struct journal *jn, int target_fd);
 

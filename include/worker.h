@@ -40,7 +40,8 @@ struct run_ctl {
 	pthread_barrier_t ready; /* workers initialised; the run then sets the times */
 	pthread_barrier_t go;
 	pthread_mutex_t done_lock;
-	pthread_cond_t done_cond;   /* broadcast when running drops to 0 (CLOCK_MONOTONIC) */
+	pthread_cond_t done_cond;   /* broadcast when running drops to 0, or a write waits for a
+				       checkpoint (CLOCK_MONOTONIC) */
 };
 
 /* Cumulative counters the monitor samples for the time series (single writer, relaxed). */

@@ -197,6 +197,7 @@ static void test_journal_header_encodes_every_field_little_endian(void **state)
 	assert_int_equal(le(h + 1160, 8), in.started_ns);
 	assert_int_equal(h[1176], 1);
 	assert_string_equal((const char *)h + 1177, "io_uring");
+	assert_int_equal(le(h + 1196, 4), 0);   /* fill_info: no window */
 	assert_int_equal(le(h + 4092, 4), (uint32_t)~crc32_iscsi(h, 4092, 0xffffffffu));
 	/* Header, live map, then the checkpoint map at the next multiple of 4096. */
 	assert_int_equal(stat(path, &st), 0);
@@ -300,6 +301,92 @@ static void test_journal_checkpoint_map_is_the_copy_after_another_boot(void **st
 	assert_int_equal(in.checkpoints, 1);
 	assert_true(in.checkpoint_ns > 0);
 	expect_map(&got, 1, false);
+	vmap_release(&got);
+}
+
+/*
+ * Issue 27 item 2: a run's journal (window VGEN_WINDOW, journal_bound) keeps every block within the
+ * window of its last durable checkpoint: a block rewritten 200 times after a checkpoint waits for the
+ * next ones, so that after another boot, what the target holds (the live map) is never stale against
+ * the checkpoint map; a lost write (older than the checkpoint) still is. The window is in the header;
+ * a journal without one (an older ssdbench's) loads with 0, which bounds nothing.
+ */
+static void test_journal_bounds_writes_to_the_window_past_the_checkpoint(void **state)
+{
+	const char *path = in_dir("bound.jrnl");
+	struct journal_info in;
+	struct journal jn;
+	struct vmap m, got;
+	unsigned char h[JOURNAL_HDR];
+	uint8_t prev, g, live[64];
+	unsigned waits = 0, done = 0;
+	char err[256];
+	bool crashed = false;
+	uint32_t zero = 0;
+
+	(void)state;
+	fill_info(&in, 64);
+	in.window = VGEN_WINDOW;
+	assert_int_equal(journal_create(&jn, path, &in, &m, err, sizeof(err)), 0);
+	assert_int_equal(journal_bound(&jn, &m), 0);
+	assert_non_null(m.floor);
+	assert_int_equal(m.window, VGEN_WINDOW);
+	phase(&m, 1);
+	settle(&m);
+	assert_int_equal(journal_checkpoint(&jn, -1), 0);
+	while (done < 200) {
+		if (!(g = vmap_write_begin(&m, 5, &prev))) {
+			assert_true(atomic_load(&m.floor_wait));   /* the bound, not a write in flight */
+			assert_int_equal(journal_checkpoint(&jn, -1), 0);
+			assert_false(atomic_load(&m.floor_wait));
+			waits++;
+			continue;
+		}
+		vmap_write_end(&m, 5, g, true);
+		done++;
+	}
+	assert_int_equal(waits, 3);   /* 200 writes, 63 at a time */
+	for (uint64_t i = 0; i < 64; i++)
+		live[i] = vmap_load(&m, i);
+	journal_abandon(&jn);
+	vmap_release(&m);
+
+	header_bytes(path, h);
+	assert_int_equal(le(h + 1196, 4), VGEN_WINDOW);
+	set_boot_id(path, "another boot");
+	assert_int_equal(journal_load(path, &in, &got, &crashed, err, sizeof(err)), 0);
+	assert_true(crashed);
+	assert_int_equal(in.window, VGEN_WINDOW);
+	assert_int_equal(got.window, VGEN_WINDOW);
+	for (uint64_t i = 0; i < 64; i++) {
+		struct vexpect e = vexpect_journal(in.run_id, vmap_load(&got, i), got.window);
+		unsigned char u[4096] = { 0 };
+		struct vmismatch mm;
+
+		if (vgen_of(live[i]) && vgen_of(live[i]) != VGEN_UNKNOWN)
+			verify_stamp(u, sizeof(u), 4096, in.base + i * 4096, in.run_id, vgen_of(live[i]));
+		if (verify_unit_check(u, 4096, in.base + i * 4096, &e, &mm) == VR_MISMATCH)
+			fail_msg("block %llu: live 0x%02x against checkpoint 0x%02x: %s", (unsigned long long)i,
+				 live[i], vmap_load(&got, i), vkind_name(mm.kind));
+	}
+	/* A lost write: block 5 holds the generation before the checkpoint's. */
+	{
+		struct vexpect e = vexpect_journal(in.run_id, vmap_load(&got, 5), got.window);
+		unsigned char u[4096] = { 0 };
+		struct vmismatch mm;
+		uint8_t older = (uint8_t)((vgen_of(vmap_load(&got, 5)) + VGEN_MAX - 2) % VGEN_MAX + 1);
+
+		verify_stamp(u, sizeof(u), 4096, in.base + 5 * 4096, in.run_id, older);
+		assert_int_equal(verify_unit_check(u, 4096, in.base + 5 * 4096, &e, &mm), VR_MISMATCH);
+		assert_int_equal(mm.kind, VK_STALE);
+	}
+	vmap_release(&got);
+
+	/* An older ssdbench's journal: no window. */
+	poke_header(path, 1196, &zero, sizeof(zero), false);
+	assert_int_equal(journal_load(path, &in, &got, &crashed, err, sizeof(err)), 0);
+	assert_int_equal(in.window, 0);
+	assert_int_equal(got.window, 0);
 	vmap_release(&got);
 }
 
@@ -705,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_journal_header_encodes_every_field_little_endian),
 		cmocka_unit_test(test_journal_live_map_survives_sigkill_exactly),
 		cmocka_unit_test(test_journal_checkpoint_map_is_the_copy_after_another_boot),
+		cmocka_unit_test(test_journal_bounds_writes_to_the_window_past_the_checkpoint),
 		cmocka_unit_test(test_journal_checkpoint_map_is_empty_before_the_first),
 		cmocka_unit_test(test_journal_checkpoint_returns_a_failed_target_flush),
 		cmocka_unit_test(test_journal_close_marks_finished),

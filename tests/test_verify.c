@@ -117,7 +117,7 @@ static void test_verify_stamp_then_decode_every_field_at_its_offset(void **state
 		uint64_t bs = sizes[i], off = 7 * bs + (1ull << 40);
 		unsigned unit = verify_unit(bs);
 		unsigned char *p = malloc(bs), *before = malloc(bs);
-		struct vexpect e = vexpect_inline(RUN, 42, 42);
+		struct vexpect e = vexpect_inline(RUN, 42, 42, 0);
 
 		assert_non_null(p);
 		assert_non_null(before);
@@ -384,30 +384,30 @@ static void test_verify_vexpect_ranges(void **state)
 	struct vexpect e;
 
 	(void)state;
-	e = vexpect_inline(RUN, 5, 5);
-	assert_true(e.run_id == RUN && e.lo == 5 && e.hi == 5 && !e.inflight && !e.newer_ok && !e.any_run);
+	e = vexpect_inline(RUN, 5, 5, 0);
+	assert_true(e.run_id == RUN && e.lo == 5 && e.hi == 5 && !e.inflight && !e.newer && !e.wrapped && !e.any_run);
 	assert_false(e.overlap);
-	e = vexpect_inline(RUN, 5 | VGEN_BUSY, 6 | VGEN_BUSY);
+	e = vexpect_inline(RUN, 5 | VGEN_BUSY, 6 | VGEN_BUSY, 0);
 	assert_true(e.lo == 5 && e.hi == 7 && !e.any_run && e.overlap);
-	assert_true(vexpect_inline(RUN, 5, 6).overlap && vexpect_inline(RUN, 5, 5 | VGEN_BUSY).overlap);
-	assert_true(vexpect_inline(RUN, 5 | VGEN_BUSY, 5 | VGEN_BUSY).overlap);
-	assert_false(vexpect_inline(RUN, VGEN_NONE, VGEN_NONE).overlap);
-	e = vexpect_inline(RUN, VGEN_MAX, 1 | VGEN_BUSY);
+	assert_true(vexpect_inline(RUN, 5, 6, 0).overlap && vexpect_inline(RUN, 5, 5 | VGEN_BUSY, 0).overlap);
+	assert_true(vexpect_inline(RUN, 5 | VGEN_BUSY, 5 | VGEN_BUSY, 0).overlap);
+	assert_false(vexpect_inline(RUN, VGEN_NONE, VGEN_NONE, 0).overlap);
+	e = vexpect_inline(RUN, VGEN_MAX, 1 | VGEN_BUSY, 0);
 	assert_true(e.lo == VGEN_MAX && e.hi == 2);
-	e = vexpect_inline(RUN, VGEN_NONE | VGEN_BUSY, VGEN_NONE | VGEN_BUSY);
+	e = vexpect_inline(RUN, VGEN_NONE | VGEN_BUSY, VGEN_NONE | VGEN_BUSY, 0);
 	assert_true(e.lo == 0 && e.hi == 1 && !e.any_run);
-	e = vexpect_inline(RUN, VGEN_UNKNOWN, 3);
+	e = vexpect_inline(RUN, VGEN_UNKNOWN, 3, 0);
 	assert_true(e.any_run && e.lo == 0 && e.hi == 0);
-	e = vexpect_inline(RUN, 3, VGEN_UNKNOWN | VGEN_BUSY);
+	e = vexpect_inline(RUN, 3, VGEN_UNKNOWN | VGEN_BUSY, 0);
 	assert_true(e.any_run && e.lo == 0 && e.hi == 0);
 
-	e = vexpect_journal(RUN, 5, false);
-	assert_true(e.lo == 5 && e.hi == 5 && !e.inflight && !e.newer_ok && !e.any_run);
-	e = vexpect_journal(RUN, VGEN_MAX | VGEN_BUSY, true);
-	assert_true(e.lo == VGEN_MAX && e.hi == VGEN_MAX && e.inflight == 1 && e.newer_ok);
-	e = vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, false);
+	e = vexpect_journal(RUN, 5, 0);
+	assert_true(e.lo == 5 && e.hi == 5 && !e.inflight && !e.newer && !e.any_run);
+	e = vexpect_journal(RUN, VGEN_MAX | VGEN_BUSY, VGEN_WINDOW);
+	assert_true(e.lo == VGEN_MAX && e.hi == VGEN_MAX && e.inflight == 1 && e.newer == VGEN_WINDOW);
+	e = vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, 0);
 	assert_true(e.lo == 0 && e.hi == 0 && e.inflight == 1);
-	e = vexpect_journal(RUN, VGEN_UNKNOWN | VGEN_BUSY, false);
+	e = vexpect_journal(RUN, VGEN_UNKNOWN | VGEN_BUSY, 0);
 	assert_true(e.any_run && e.lo == 0 && e.hi == 0 && !e.inflight);
 }
 
@@ -415,7 +415,7 @@ static void test_verify_corrupt_units_are_caught_whatever_byte_changed(void **st
 {
 	/* A byte of the payload, of each header field the checksum covers, the stored checksum, the end. */
 	static const unsigned at[] = { 2000, 8, 9, 15, 16, 23, 24, 28, 29, 31, 4, 5, 7, 32, 4095 };
-	struct vexpect e = vexpect_inline(RUN, 5, 5);
+	struct vexpect e = vexpect_inline(RUN, 5, 5, 0);
 	unsigned char *good = unit_buf(U4K, U4K, OFF, RUN, 5, 1), *p = malloc(U4K);
 
 	(void)state;
@@ -453,10 +453,10 @@ static void test_verify_corrupt_units_are_caught_whatever_byte_changed(void **st
 	/* Corruption is caught where nothing was required, and where anything was accepted, too. */
 	memcpy(p, good, U4K);
 	p[3000] ^= 1;
-	assert_int_equal(kind_of(p, vexpect_inline(RUN, 0, 0)), VK_CORRUPT);
-	assert_int_equal(kind_of(p, vexpect_inline(RUN, VGEN_UNKNOWN, VGEN_UNKNOWN)), VK_CORRUPT);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, VGEN_UNKNOWN | VGEN_BUSY, true)), VK_CORRUPT);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, 4 | VGEN_BUSY, false)), VK_CORRUPT);
+	assert_int_equal(kind_of(p, vexpect_inline(RUN, 0, 0, 0)), VK_CORRUPT);
+	assert_int_equal(kind_of(p, vexpect_inline(RUN, VGEN_UNKNOWN, VGEN_UNKNOWN, 0)), VK_CORRUPT);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, VGEN_UNKNOWN | VGEN_BUSY, VGEN_WINDOW)), VK_CORRUPT);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, 4 | VGEN_BUSY, 0)), VK_CORRUPT);
 	free(good);
 	free(p);
 }
@@ -475,12 +475,12 @@ static void test_verify_torn_units_are_corrupt_unless_a_write_overlapped_the_rea
 	static const uint8_t overlapped[][2] = {
 		{ 5, 5 | VGEN_BUSY }, { 5 | VGEN_BUSY, 6 }, { 5 | VGEN_BUSY, 6 | VGEN_BUSY }, { 5, 6 },
 	};
-	struct vexpect quiet = vexpect_inline(RUN, 5, 5);
+	struct vexpect quiet = vexpect_inline(RUN, 5, 5, 0);
 	struct vmismatch m;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(overlapped) / sizeof(overlapped[0]); i++) {
-		struct vexpect e = vexpect_inline(RUN, overlapped[i][0], overlapped[i][1]);
+		struct vexpect e = vexpect_inline(RUN, overlapped[i][0], overlapped[i][1], 0);
 
 		assert_true(e.overlap);
 		assert_int_equal(check(a, e), VR_OK);
@@ -498,7 +498,7 @@ static void test_verify_torn_units_are_corrupt_unless_a_write_overlapped_the_rea
 	/* Over a unit another run or nothing left, the first write of this run. */
 	{
 		unsigned char *o = unit_buf(U4K, U4K, OFF, 0x1234, 9, 3);
-		struct vexpect e = vexpect_inline(RUN, VGEN_NONE | VGEN_BUSY, 1);
+		struct vexpect e = vexpect_inline(RUN, VGEN_NONE | VGEN_BUSY, 1, 0);
 
 		memcpy(p, o, 2048);
 		memcpy(p + 2048, a + 2048, 2048);
@@ -518,13 +518,13 @@ static void test_verify_torn_units_are_corrupt_unless_a_write_overlapped_the_rea
 	 * flight, is where it is caught. */
 	memcpy(p, a, U4K);
 	p[100] ^= 1;
-	assert_int_equal(check_at(p, U4K, OFF, vexpect_inline(RUN, 5, 5 | VGEN_BUSY), &m), VR_TORN);
+	assert_int_equal(check_at(p, U4K, OFF, vexpect_inline(RUN, 5, 5 | VGEN_BUSY, 0), &m), VR_TORN);
 	assert_int_equal(kind_of(p, quiet), VK_CORRUPT);
 	/* A torn write in flight at a kill is corruption too, not an old or new outcome. */
 	memcpy(p, a, 2048);
 	memcpy(p + 2048, b + 2048, 2048);
-	assert_false(vexpect_journal(RUN, 5 | VGEN_BUSY, false).overlap);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, 5 | VGEN_BUSY, false)), VK_CORRUPT);
+	assert_false(vexpect_journal(RUN, 5 | VGEN_BUSY, 0).overlap);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, 5 | VGEN_BUSY, 0)), VK_CORRUPT);
 	free(a);
 	free(b);
 	free(p);
@@ -537,8 +537,8 @@ static void test_verify_misplaced_units_name_the_offset_they_belong_to(void **st
 	struct vmismatch m;
 
 	(void)state;
-	assert_int_equal(check_at(p, U4K, OFF + 3 * 4096, vexpect_inline(RUN, 5, 5), &m), VR_OK);
-	assert_int_equal(check_at(p, U4K, OFF, vexpect_inline(RUN, 5, 5), &m), VR_MISMATCH);
+	assert_int_equal(check_at(p, U4K, OFF + 3 * 4096, vexpect_inline(RUN, 5, 5, 0), &m), VR_OK);
+	assert_int_equal(check_at(p, U4K, OFF, vexpect_inline(RUN, 5, 5, 0), &m), VR_MISMATCH);
 	assert_int_equal(m.kind, VK_MISPLACED);
 	assert_int_equal(m.offset, OFF);
 	assert_true(m.has_header);
@@ -547,12 +547,12 @@ static void test_verify_misplaced_units_name_the_offset_they_belong_to(void **st
 	assert_int_equal(m.found.gen, 5);
 	assert_int_equal(m.crc_computed, m.found.crc);
 	/* Wherever it lands: a block never written, one whose content is unknown, a block in flight. */
-	assert_int_equal(kind_of(p, vexpect_inline(RUN, 0, 0)), VK_MISPLACED);
-	assert_int_equal(kind_of(p, vexpect_inline(RUN, VGEN_UNKNOWN, 2)), VK_MISPLACED);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, 4 | VGEN_BUSY, false)), VK_MISPLACED);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, true)), VK_MISPLACED);
+	assert_int_equal(kind_of(p, vexpect_inline(RUN, 0, 0, 0)), VK_MISPLACED);
+	assert_int_equal(kind_of(p, vexpect_inline(RUN, VGEN_UNKNOWN, 2, 0)), VK_MISPLACED);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, 4 | VGEN_BUSY, 0)), VK_MISPLACED);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, VGEN_WINDOW)), VK_MISPLACED);
 	/* Another run's misdirected unit is misplaced too: the drive put it there. */
-	assert_int_equal(kind_of(q, vexpect_inline(RUN, 5, 5)), VK_MISPLACED);
+	assert_int_equal(kind_of(q, vexpect_inline(RUN, 5, 5, 0)), VK_MISPLACED);
 	free(p);
 	free(q);
 }
@@ -563,7 +563,7 @@ static void test_verify_stale_generations_are_lost_writes(void **state)
 	unsigned char *p = unit_buf(U4K, U4K, OFF, RUN, 6, 1);
 
 	(void)state;
-	assert_int_equal(check_at(p, U4K, OFF, vexpect_inline(RUN, 7, 7), &m), VR_MISMATCH);
+	assert_int_equal(check_at(p, U4K, OFF, vexpect_inline(RUN, 7, 7, 0), &m), VR_MISMATCH);
 	assert_int_equal(m.kind, VK_STALE);
 	assert_int_equal(m.found.gen, 6);
 	assert_int_equal(m.exp_gen_lo, 7);
@@ -574,19 +574,19 @@ static void test_verify_stale_generations_are_lost_writes(void **state)
 	free(p);
 
 	/* Across the wrap: 126 is older than 1 and 2; 125 older than 126. */
-	assert_int_equal(gen_result(VGEN_MAX, vexpect_inline(RUN, 1, 1)), VR_MISMATCH);
-	assert_int_equal(gen_result(VGEN_MAX, vexpect_inline(RUN, 2, 2)), VR_MISMATCH);
-	assert_int_equal(gen_result(125, vexpect_inline(RUN, VGEN_MAX, VGEN_MAX)), VR_MISMATCH);
-	assert_int_equal(gen_result(VGEN_MAX, vexpect_journal(RUN, 1, false)), VR_MISMATCH);
-	assert_int_equal(gen_result(1, vexpect_journal(RUN, 2, false)), VR_MISMATCH);
+	assert_int_equal(gen_result(VGEN_MAX, vexpect_inline(RUN, 1, 1, 0)), VR_MISMATCH);
+	assert_int_equal(gen_result(VGEN_MAX, vexpect_inline(RUN, 2, 2, 0)), VR_MISMATCH);
+	assert_int_equal(gen_result(125, vexpect_inline(RUN, VGEN_MAX, VGEN_MAX, 0)), VR_MISMATCH);
+	assert_int_equal(gen_result(VGEN_MAX, vexpect_journal(RUN, 1, 0)), VR_MISMATCH);
+	assert_int_equal(gen_result(1, vexpect_journal(RUN, 2, 0)), VR_MISMATCH);
 	p = unit_buf(U4K, U4K, OFF, RUN, VGEN_MAX, 1);
-	assert_int_equal(kind_of(p, vexpect_inline(RUN, 1, 1)), VK_STALE);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, 1, true)), VK_STALE);
+	assert_int_equal(kind_of(p, vexpect_inline(RUN, 1, 1, 0)), VK_STALE);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, 1, VGEN_WINDOW)), VK_STALE);
 	free(p);
 	/* This run's unit where the map says it never wrote, without a crash to explain it. */
 	p = unit_buf(U4K, U4K, OFF, RUN, 1, 1);
-	assert_int_equal(kind_of(p, vexpect_inline(RUN, 0, 0)), VK_STALE);
-	assert_int_equal(kind_of(p, vexpect_journal(RUN, 0, false)), VK_STALE);
+	assert_int_equal(kind_of(p, vexpect_inline(RUN, 0, 0, 0)), VK_STALE);
+	assert_int_equal(kind_of(p, vexpect_journal(RUN, 0, 0)), VK_STALE);
 	free(p);
 }
 
@@ -599,7 +599,7 @@ static void test_verify_foreign_content_where_this_run_wrote(void **state)
 
 	(void)state;
 	fill(r, U4K, 3);
-	assert_int_equal(check_at(z, U4K, OFF, vexpect_inline(RUN, 5, 5), &m), VR_MISMATCH);
+	assert_int_equal(check_at(z, U4K, OFF, vexpect_inline(RUN, 5, 5, 0), &m), VR_MISMATCH);
 	assert_int_equal(m.kind, VK_FOREIGN);
 	assert_false(m.has_header);
 	assert_int_equal(m.offset, OFF);
@@ -608,25 +608,25 @@ static void test_verify_foreign_content_where_this_run_wrote(void **state)
 	assert_int_equal(m.exp_gen_lo, 5);
 	assert_int_equal(m.exp_gen_hi, 5);
 	assert_memory_equal(m.excerpt, z, VERIFY_EXCERPT);
-	assert_int_equal(kind_of(r, vexpect_inline(RUN, 5, 5)), VK_FOREIGN);
-	assert_int_equal(kind_of(z, vexpect_journal(RUN, 5, true)), VK_FOREIGN);
-	assert_int_equal(kind_of(z, vexpect_journal(RUN, 5 | VGEN_BUSY, false)), VK_FOREIGN);
+	assert_int_equal(kind_of(r, vexpect_inline(RUN, 5, 5, 0)), VK_FOREIGN);
+	assert_int_equal(kind_of(z, vexpect_journal(RUN, 5, VGEN_WINDOW)), VK_FOREIGN);
+	assert_int_equal(kind_of(z, vexpect_journal(RUN, 5 | VGEN_BUSY, 0)), VK_FOREIGN);
 
 	/* Another run's valid unit. */
-	assert_int_equal(check_at(o, U4K, OFF, vexpect_inline(RUN, 5, 5), &m), VR_MISMATCH);
+	assert_int_equal(check_at(o, U4K, OFF, vexpect_inline(RUN, 5, 5, 0), &m), VR_MISMATCH);
 	assert_int_equal(m.kind, VK_FOREIGN);
 	assert_true(m.has_header);
 	assert_int_equal(m.found.run_id, OTHER);
 	assert_int_equal(m.found.gen, 5);
 	assert_int_equal(m.exp_run_id, RUN);
-	assert_int_equal(kind_of(o, vexpect_journal(RUN, 5 | VGEN_BUSY, true)), VK_FOREIGN);
+	assert_int_equal(kind_of(o, vexpect_journal(RUN, 5 | VGEN_BUSY, VGEN_WINDOW)), VK_FOREIGN);
 	/* ... of a run with 512-byte units: another layout whose checksum holds. */
-	assert_int_equal(check_at(small, U4K, OFF, vexpect_inline(RUN, 5, 5), &m), VR_MISMATCH);
+	assert_int_equal(check_at(small, U4K, OFF, vexpect_inline(RUN, 5, 5, 0), &m), VR_MISMATCH);
 	assert_int_equal(m.kind, VK_FOREIGN);
 	assert_int_equal(m.found.len, 512);
 	/* The magic itself flipped: no header any more. */
 	o[0] ^= 1;
-	assert_int_equal(kind_of(o, vexpect_inline(RUN, 5, 5)), VK_FOREIGN);
+	assert_int_equal(kind_of(o, vexpect_inline(RUN, 5, 5, 0)), VK_FOREIGN);
 	free(z);
 	free(r);
 	free(o);
@@ -650,18 +650,18 @@ static void test_verify_a_larger_unit_of_another_run_is_not_read_past(void **sta
 		struct vmismatch m;
 
 		memcpy(p, big, u);
-		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 0, 0), &m), VR_UNWRITTEN);
-		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 0, 1 | VGEN_BUSY), &m), VR_UNWRITTEN);
-		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, VGEN_UNKNOWN, 1), &m), VR_UNWRITTEN);
-		assert_int_equal(check_at(p, u, 0, vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, false), &m),
+		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 0, 0, 0), &m), VR_UNWRITTEN);
+		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 0, 1 | VGEN_BUSY, 0), &m), VR_UNWRITTEN);
+		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, VGEN_UNKNOWN, 1, 0), &m), VR_UNWRITTEN);
+		assert_int_equal(check_at(p, u, 0, vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, 0), &m),
 				 VR_INFLIGHT_OLD);
-		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 3, 3), &m), VR_MISMATCH);
+		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 3, 3, 0), &m), VR_MISMATCH);
 		assert_int_equal(m.kind, VK_FOREIGN);
 		assert_int_equal(m.found.run_id, OTHER);
 		assert_int_equal(m.found.len, U4K);
 		/* This run never writes another unit size: its own id with a wrong length is corruption. */
 		memcpy(p, mine, u);
-		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 3, 3), &m), VR_MISMATCH);
+		assert_int_equal(check_at(p, u, 0, vexpect_inline(RUN, 3, 3, 0), &m), VR_MISMATCH);
 		assert_int_equal(m.kind, VK_CORRUPT);
 		free(p);
 	}
@@ -675,14 +675,14 @@ static void test_verify_unwritten_where_nothing_was_required(void **state)
 	unsigned char *small = unit_buf(U4K, 1024, OFF, OTHER, 5, 2);
 
 	(void)state;
-	assert_int_equal(check(z, vexpect_inline(RUN, 0, 0)), VR_UNWRITTEN);
-	assert_int_equal(check(o, vexpect_inline(RUN, 0, 0)), VR_UNWRITTEN);
-	assert_int_equal(check(small, vexpect_inline(RUN, 0, 0)), VR_UNWRITTEN);
-	assert_int_equal(check(z, vexpect_inline(RUN, 0, 1)), VR_UNWRITTEN);
-	assert_int_equal(check(z, vexpect_inline(RUN, 0 | VGEN_BUSY, 0 | VGEN_BUSY)), VR_UNWRITTEN);
-	assert_int_equal(check(z, vexpect_journal(RUN, 0, false)), VR_UNWRITTEN);
-	assert_int_equal(check(z, vexpect_journal(RUN, 0, true)), VR_UNWRITTEN);
-	assert_int_equal(check(o, vexpect_journal(RUN, 0, true)), VR_UNWRITTEN);
+	assert_int_equal(check(z, vexpect_inline(RUN, 0, 0, 0)), VR_UNWRITTEN);
+	assert_int_equal(check(o, vexpect_inline(RUN, 0, 0, 0)), VR_UNWRITTEN);
+	assert_int_equal(check(small, vexpect_inline(RUN, 0, 0, 0)), VR_UNWRITTEN);
+	assert_int_equal(check(z, vexpect_inline(RUN, 0, 1, 0)), VR_UNWRITTEN);
+	assert_int_equal(check(z, vexpect_inline(RUN, 0 | VGEN_BUSY, 0 | VGEN_BUSY, 0)), VR_UNWRITTEN);
+	assert_int_equal(check(z, vexpect_journal(RUN, 0, 0)), VR_UNWRITTEN);
+	assert_int_equal(check(z, vexpect_journal(RUN, 0, VGEN_WINDOW)), VR_UNWRITTEN);
+	assert_int_equal(check(o, vexpect_journal(RUN, 0, VGEN_WINDOW)), VR_UNWRITTEN);
 	free(z);
 	free(o);
 	free(small);
@@ -714,7 +714,7 @@ static void test_verify_inline_accepts_either_side_of_a_write_in_flight(void **s
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct vexpect e = vexpect_inline(RUN, cases[i].snap, cases[i].now);
+		struct vexpect e = vexpect_inline(RUN, cases[i].snap, cases[i].now, 0);
 
 		for (int k = 0; k < 4 && cases[i].ok[k]; k++)
 			if (gen_result(cases[i].ok[k], e) != VR_OK)
@@ -735,9 +735,9 @@ static void test_verify_unknown_entries_accept_any_valid_unit(void **state)
 {
 	unsigned char *o = unit_buf(U4K, U4K, OFF, OTHER, 9, 1), *z = calloc(1, U4K);
 	struct vexpect e[] = {
-		vexpect_inline(RUN, VGEN_UNKNOWN, VGEN_UNKNOWN),
-		vexpect_journal(RUN, VGEN_UNKNOWN, false),
-		vexpect_journal(RUN, VGEN_UNKNOWN | VGEN_BUSY, true),
+		vexpect_inline(RUN, VGEN_UNKNOWN, VGEN_UNKNOWN, 0),
+		vexpect_journal(RUN, VGEN_UNKNOWN, 0),
+		vexpect_journal(RUN, VGEN_UNKNOWN | VGEN_BUSY, VGEN_WINDOW),
 	};
 
 	(void)state;
@@ -762,12 +762,12 @@ static void test_verify_journal_after_a_kill_reports_writes_in_flight(void **sta
 	struct vmismatch m;
 
 	(void)state;
-	e = vexpect_journal(RUN, 5, false);
+	e = vexpect_journal(RUN, 5, 0);
 	assert_int_equal(gen_result(5, e), VR_OK);
 	assert_int_equal(gen_result(6, e), VR_MISMATCH);
 	assert_int_equal(gen_result(4, e), VR_MISMATCH);
 
-	e = vexpect_journal(RUN, 5 | VGEN_BUSY, false);
+	e = vexpect_journal(RUN, 5 | VGEN_BUSY, 0);
 	assert_int_equal(gen_result(5, e), VR_INFLIGHT_OLD);
 	assert_int_equal(gen_result(6, e), VR_INFLIGHT_NEW);
 	assert_int_equal(gen_result(4, e), VR_MISMATCH);
@@ -784,20 +784,20 @@ static void test_verify_journal_after_a_kill_reports_writes_in_flight(void **sta
 	}
 
 	/* The block's first write in flight: nothing there, or another run's unit, is the old content. */
-	e = vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, false);
+	e = vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, 0);
 	assert_int_equal(check(z, e), VR_INFLIGHT_OLD);
 	assert_int_equal(check(o, e), VR_INFLIGHT_OLD);
 	assert_int_equal(check(small, e), VR_INFLIGHT_OLD);   /* another run's layout */
 	assert_int_equal(gen_result(1, e), VR_INFLIGHT_NEW);
 	assert_int_equal(gen_result(2, e), VR_MISMATCH);
 
-	e = vexpect_journal(RUN, VGEN_MAX | VGEN_BUSY, false);
+	e = vexpect_journal(RUN, VGEN_MAX | VGEN_BUSY, 0);
 	assert_int_equal(gen_result(VGEN_MAX, e), VR_INFLIGHT_OLD);
 	assert_int_equal(gen_result(1, e), VR_INFLIGHT_NEW);
 	assert_int_equal(gen_result(125, e), VR_MISMATCH);
 	assert_int_equal(gen_result(2, e), VR_MISMATCH);
 
-	e = vexpect_journal(RUN, 125 | VGEN_BUSY, false);
+	e = vexpect_journal(RUN, 125 | VGEN_BUSY, 0);
 	assert_int_equal(gen_result(125, e), VR_INFLIGHT_OLD);
 	assert_int_equal(gen_result(VGEN_MAX, e), VR_INFLIGHT_NEW);
 	assert_int_equal(gen_result(1, e), VR_MISMATCH);
@@ -812,7 +812,7 @@ static void test_verify_journal_after_a_crash_reports_unflushed_writes(void **st
 	struct vexpect e;
 
 	(void)state;
-	e = vexpect_journal(RUN, 5, true);
+	e = vexpect_journal(RUN, 5, VGEN_WINDOW);
 	assert_int_equal(gen_result(5, e), VR_OK);
 	assert_int_equal(gen_result(6, e), VR_UNFLUSHED);
 	assert_int_equal(gen_result(5 + 63, e), VR_UNFLUSHED);
@@ -820,29 +820,266 @@ static void test_verify_journal_after_a_crash_reports_unflushed_writes(void **st
 	assert_int_equal(gen_result(1, e), VR_MISMATCH);
 	assert_int_equal(check(z, e), VR_MISMATCH);       /* acknowledged and flushed, gone: foreign */
 
-	e = vexpect_journal(RUN, 125, true);                /* newer across the wrap */
+	e = vexpect_journal(RUN, 125, VGEN_WINDOW);                /* newer across the wrap */
 	assert_int_equal(gen_result(VGEN_MAX, e), VR_UNFLUSHED);
 	assert_int_equal(gen_result(1, e), VR_UNFLUSHED);
 	assert_int_equal(gen_result(2, e), VR_UNFLUSHED);
 	assert_int_equal(gen_result(124, e), VR_MISMATCH);
 	assert_int_equal(gen_result(100, e), VR_MISMATCH);
 
-	e = vexpect_journal(RUN, 5 | VGEN_BUSY, true);
+	e = vexpect_journal(RUN, 5 | VGEN_BUSY, VGEN_WINDOW);
 	assert_int_equal(gen_result(5, e), VR_INFLIGHT_OLD);
 	assert_int_equal(gen_result(6, e), VR_INFLIGHT_NEW);
 	assert_int_equal(gen_result(7, e), VR_UNFLUSHED);
 	assert_int_equal(gen_result(4, e), VR_MISMATCH);
 
-	e = vexpect_journal(RUN, VGEN_NONE, true);          /* written after the checkpoint only */
+	e = vexpect_journal(RUN, VGEN_NONE, VGEN_WINDOW);          /* written after the checkpoint only */
 	assert_int_equal(check(z, e), VR_UNWRITTEN);
 	assert_int_equal(gen_result(1, e), VR_UNFLUSHED);
 	assert_int_equal(gen_result(3, e), VR_UNFLUSHED);
 
-	e = vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, true);
+	e = vexpect_journal(RUN, VGEN_NONE | VGEN_BUSY, VGEN_WINDOW);
 	assert_int_equal(check(z, e), VR_INFLIGHT_OLD);
 	assert_int_equal(gen_result(1, e), VR_INFLIGHT_NEW);
 	assert_int_equal(gen_result(2, e), VR_UNFLUSHED);
+
+	/* A journal without a window (an older ssdbench's) bounds nothing: only older can be told ... */
+	e = vexpect_journal(RUN, 5, VGEN_MAX);
+	assert_int_equal(gen_result(5 + 64, e), VR_UNFLUSHED);
+	assert_int_equal(gen_result(4, e), VR_UNFLUSHED);  /* ... and not even that: it may have wrapped */
+	assert_int_equal(check(z, e), VR_MISMATCH);
+	/* With the window, a generation beyond it cannot have been written since: stale. */
+	assert_int_equal(gen_result(5 + 64, vexpect_journal(RUN, 5, VGEN_WINDOW)), VR_MISMATCH);
 	free(z);
+}
+
+/* The writes of block idx that complete, n of them, as a run's writers make them. */
+static void rewrite(struct vmap *m, uint64_t idx, unsigned n)
+{
+	uint8_t prev, g;
+
+	for (unsigned k = 0; k < n; k++) {
+		g = vmap_write_begin(m, idx, &prev);
+		assert_int_not_equal(g, 0);
+		vmap_write_end(m, idx, g, true);
+	}
+}
+
+/*
+ * Issue 27 item 1: a read queued at generation 5, during which its block was rewritten 126 times,
+ * finds the entry at 5 again; what it read (the unit of the first or the 125th write) is then not a
+ * lost write but a generation the map cannot place: torn, never stale. Nor does a checksum that fails
+ * then make it corrupt. Fewer writes keep every accusation, and offsets and run ids stay checked.
+ */
+static void test_verify_read_across_a_wrap_is_never_stale(void **state)
+{
+	unsigned char *z = calloc(1, U4K), *mis = unit_buf(U4K, U4K, OFF + U4K, RUN, 6, 1);
+	unsigned char *bad = unit_buf(U4K, U4K, OFF, RUN, 6, 2), *other = unit_buf(U4K, U4K, OFF, OTHER, 6, 3);
+	struct vmap m;
+	struct vexpect e;
+	uint32_t c0;
+	uint8_t snap;
+
+	(void)state;
+	bad[100] ^= 1;
+	assert_int_equal(vmap_alloc(&m, 0, 16 * 4096, 4096, RUN), 0);
+	assert_int_equal(vmap_count_writes(&m), 0);
+	rewrite(&m, 3, 5);
+	c0 = vmap_writes(&m, 3);
+	snap = vmap_load(&m, 3);
+	rewrite(&m, 3, VGEN_MAX);
+	assert_int_equal(vmap_load(&m, 3), snap);   /* the entry says nothing happened */
+	e = vexpect_inline(RUN, snap, vmap_load(&m, 3), vmap_writes(&m, 3) - c0);
+	assert_true(e.wrapped && e.overlap);
+	assert_int_equal(gen_result(6, e), VR_TORN);
+	assert_int_equal(gen_result(4, e), VR_TORN);
+	assert_int_equal(gen_result(5, e), VR_OK);
+	assert_int_equal(check(bad, e), VR_TORN);
+	assert_int_equal(kind_of(mis, e), VK_MISPLACED);
+	assert_int_equal(kind_of(other, e), VK_FOREIGN);
+	assert_int_equal(kind_of(z, e), VK_FOREIGN);
+	/* Without the count, as before: the same reads were accused. */
+	assert_int_equal(kind_of(bad, vexpect_inline(RUN, snap, snap, 0)), VK_CORRUPT);
+	assert_int_equal(gen_result(6, vexpect_inline(RUN, snap, snap, 0)), VR_MISMATCH);
+
+	/* 130 writes: the entry moved by 4, but any generation may have been read. */
+	c0 = vmap_writes(&m, 3);
+	snap = vmap_load(&m, 3);
+	rewrite(&m, 3, VGEN_MAX + 4);
+	e = vexpect_inline(RUN, snap, vmap_load(&m, 3), vmap_writes(&m, 3) - c0);
+	assert_int_equal(gen_result((uint8_t)(snap + 60), e), VR_TORN);
+	assert_int_equal(gen_result((uint8_t)(snap + 2), e), VR_OK);
+
+	/* Fewer than VGEN_WRAP writes cannot wrap: older and newer generations are still stale. */
+	c0 = vmap_writes(&m, 3);
+	snap = vmap_load(&m, 3);
+	rewrite(&m, 3, VGEN_WRAP - 1);
+	e = vexpect_inline(RUN, snap, vmap_load(&m, 3), vmap_writes(&m, 3) - c0);
+	assert_false(e.wrapped);
+	assert_int_equal(gen_result(vgen_of(snap), e), VR_OK);
+	assert_int_equal(gen_result(vgen_of(vmap_load(&m, 3)), e), VR_OK);
+	assert_int_equal(gen_result((uint8_t)((vgen_of(snap) + VGEN_MAX - 2) % VGEN_MAX + 1), e), VR_MISMATCH);
+	assert_int_equal(gen_result((uint8_t)(vgen_of(snap) % VGEN_MAX + VGEN_WRAP > VGEN_MAX ?
+					      vgen_of(snap) + VGEN_WRAP - VGEN_MAX : vgen_of(snap) + VGEN_WRAP), e),
+			 VR_MISMATCH);
+	assert_int_equal(kind_of(bad, vexpect_inline(RUN, 9, 9, 0)), VK_CORRUPT);
+	/* Another block's writes do not count for this one. */
+	c0 = vmap_writes(&m, 4);
+	rewrite(&m, 3, VGEN_MAX);
+	assert_int_equal(vmap_writes(&m, 4), c0);
+	vmap_release(&m);
+	free(z);
+	free(mis);
+	free(bad);
+	free(other);
+}
+
+/* Counts per block up to VMAP_COUNTS blocks; beyond, blocks share a count (which only counts more). */
+static void test_verify_vmap_counts_writes_per_block_or_more(void **state)
+{
+	struct vmap m;
+
+	(void)state;
+	assert_int_equal(vmap_alloc(&m, 0, 5 * 4096, 4096, RUN), 0);
+	assert_int_equal(vmap_writes(&m, 2), 0);    /* not counted: 0 */
+	assert_int_equal(vmap_count_writes(&m), 0);
+	assert_int_equal(m.wmask, 7);
+	rewrite(&m, 2, 3);
+	assert_int_equal(vmap_writes(&m, 2), 3);
+	assert_int_equal(vmap_writes(&m, 1) + vmap_writes(&m, 3) + vmap_writes(&m, 4), 0);
+	vmap_release(&m);
+	assert_null(m.writes);
+
+	assert_int_equal(vmap_alloc(&m, 0, (VMAP_COUNTS + 10ull) * 512, 512, RUN), 0);
+	assert_int_equal(vmap_count_writes(&m), 0);
+	assert_int_equal(m.wmask, VMAP_COUNTS - 1);
+	rewrite(&m, VMAP_COUNTS + 7, 2);
+	assert_int_equal(vmap_writes(&m, 7), 2);
+	assert_int_equal(vmap_writes(&m, VMAP_COUNTS + 7), 2);
+	vmap_release(&m);
+}
+
+/*
+ * Reads racing writers on a map of 4 blocks, with the run's order of loads (count then entry at the
+ * read's start; entry then count at its end) and a device that holds each write's generation from its
+ * claim to its end: no read is ever a mismatch, though many see their block wrap.
+ */
+#define RR_WRITERS 2
+#define RR_BLOCKS 4
+
+struct rr_shared {
+	struct vmap m;
+	_Atomic uint8_t dev[RR_BLOCKS];
+	atomic_bool done;
+};
+
+static void *rr_write(void *arg)
+{
+	struct rr_shared *s = arg;
+	uint64_t x = (uint64_t)(uintptr_t)&x | 1;
+	uint8_t prev, g;
+
+	while (!atomic_load_explicit(&s->done, memory_order_relaxed)) {
+		uint64_t idx;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		idx = (x >> 8) % RR_BLOCKS;
+		if (!(g = vmap_write_begin(&s->m, idx, &prev)))
+			continue;
+		atomic_store(&s->dev[idx], g);
+		vmap_write_end(&s->m, idx, g, true);
+	}
+	return NULL;
+}
+
+static void test_verify_reads_racing_writes_are_never_mismatches(void **state)
+{
+	struct rr_shared *s = calloc(1, sizeof(*s));
+	unsigned char *p = malloc(512);
+	pthread_t th[RR_WRITERS];
+	uint64_t reads = 0, wrapped = 0, bad = 0, idx = 0;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(vmap_alloc(&s->m, 0, RR_BLOCKS * 512, 512, RUN), 0);
+	assert_int_equal(vmap_count_writes(&s->m), 0);
+	for (int i = 0; i < RR_WRITERS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, rr_write, s), 0);
+	while (reads < 3000) {
+		uint32_t c0 = vmap_writes(&s->m, idx);
+		uint8_t snap = vmap_load(&s->m, idx), found, now;
+		struct vexpect e;
+		struct vmismatch mm;
+
+		for (volatile unsigned k = 0; k < (reads % 4) * 5000; k++)
+			;   /* a read in flight for a while */
+		found = atomic_load(&s->dev[idx]);
+		for (volatile unsigned k = 0; k < (reads / 4 % 4) * 5000; k++)
+			;   /* and reaped a while after the data was read */
+		now = vmap_load(&s->m, idx);
+		e = vexpect_inline(RUN, snap, now, vmap_writes(&s->m, idx) - c0);
+		memset(p, 0, 512);
+		if (found)
+			verify_stamp(p, 512, 512, idx * 512, RUN, found);
+		if (verify_unit_check(p, 512, idx * 512, &e, &mm) == VR_MISMATCH)
+			bad++;
+		wrapped += e.wrapped;
+		reads++;
+		idx = (idx + 1) % RR_BLOCKS;
+	}
+	atomic_store(&s->done, true);
+	for (int i = 0; i < RR_WRITERS; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+	print_message("racing reads: %llu, %llu across a wrap, %llu mismatches\n", (unsigned long long)reads,
+		      (unsigned long long)wrapped, (unsigned long long)bad);
+	assert_int_equal(bad, 0);
+	vmap_release(&s->m);
+	free(s);
+	free(p);
+}
+
+/*
+ * Issue 27 item 2: with a floor (a journal's last durable checkpoint), a block gets at most window
+ * generations past its floor entry; the write after is refused and asks for a checkpoint, and the
+ * floor's advance lets it go on. A floor of unknown content bounds nothing.
+ */
+static void test_verify_vmap_floor_bounds_writes_to_the_window(void **state)
+{
+	uint8_t ckpt[4] = { 0 }, prev;
+	struct vmap m;
+
+	(void)state;
+	assert_int_equal(vmap_alloc(&m, 0, 4 * 4096, 4096, RUN), 0);
+	assert_int_equal(vmap_set_floor(&m, VGEN_WINDOW), 0);
+	rewrite(&m, 1, VGEN_WINDOW);
+	assert_false(atomic_load(&m.floor_wait));
+	assert_int_equal(vmap_write_begin(&m, 1, &prev), 0);
+	assert_true(atomic_load(&m.floor_wait));
+	assert_int_equal(vmap_load(&m, 1), VGEN_WINDOW);   /* not claimed */
+	rewrite(&m, 2, 1);                                  /* other blocks go on */
+	ckpt[1] = vmap_load(&m, 1);
+	vmap_floor_advance(&m, ckpt);
+	assert_false(atomic_load(&m.floor_wait));
+	rewrite(&m, 1, VGEN_WINDOW);                        /* across the wrap: 63 + 63 = 126 */
+	assert_int_equal(vmap_load(&m, 1), VGEN_MAX);
+	assert_int_equal(vmap_write_begin(&m, 1, &prev), 0);
+	ckpt[1] = VGEN_MAX | VGEN_BUSY;                      /* a copy taken with a write in flight */
+	vmap_floor_advance(&m, ckpt);
+	rewrite(&m, 1, VGEN_WINDOW);
+	assert_int_equal(vmap_load(&m, 1), VGEN_WINDOW);
+	assert_int_equal(vmap_write_begin(&m, 1, &prev), 0);
+	/* A failed write's unknown content: the next is generation 1, wherever the floor is. */
+	ckpt[3] = VGEN_UNKNOWN;
+	vmap_floor_advance(&m, ckpt);
+	rewrite(&m, 3, 300);
+	assert_true(vgen_within(VGEN_UNKNOWN, 100, VGEN_WINDOW));
+	assert_true(vgen_within(VGEN_NONE, VGEN_WINDOW, VGEN_WINDOW));
+	assert_false(vgen_within(VGEN_NONE, VGEN_WINDOW + 1, VGEN_WINDOW));
+	assert_false(vgen_within(100, 99, VGEN_WINDOW));   /* behind the floor: 125 ahead */
+	vmap_release(&m);
+	assert_null(m.floor);
 }
 
 static void test_verify_scan_checks_every_headed_unit_of_any_size(void **state)
@@ -1080,6 +1317,10 @@ int main(void)
 		cmocka_unit_test(test_verify_unknown_entries_accept_any_valid_unit),
 		cmocka_unit_test(test_verify_journal_after_a_kill_reports_writes_in_flight),
 		cmocka_unit_test(test_verify_journal_after_a_crash_reports_unflushed_writes),
+		cmocka_unit_test(test_verify_read_across_a_wrap_is_never_stale),
+		cmocka_unit_test(test_verify_vmap_counts_writes_per_block_or_more),
+		cmocka_unit_test(test_verify_reads_racing_writes_are_never_mismatches),
+		cmocka_unit_test(test_verify_vmap_floor_bounds_writes_to_the_window),
 		cmocka_unit_test(test_verify_scan_checks_every_headed_unit_of_any_size),
 		cmocka_unit_test(test_verify_scan_of_a_cut_unit_stays_in_the_buffer),
 		cmocka_unit_test(test_verify_count_keeps_the_first_mismatches_and_sums_kinds),

@@ -429,9 +429,9 @@ static int check_memory(const struct entry *e, const struct target *t)
 	if (engine_find(j->engine)->no_io || !avail)
 		return 0;
 	need = worker_buffer_bytes(j->bs, j->qd, t->lbs) * j->threads;
-	/* verify=on: the generation map, a byte per block of the span (in the journal's mapping, if any). */
+	/* verify=on: the generation map, a byte per block of the span, its write counts, a journal's copies. */
 	if (j->verify)
-		need += vmap_bytes(j->r.span, j->bs);
+		need += vmap_run_bytes(j->r.span, j->bs, j->journal[0] != '\0');
 	if (need <= avail)
 		return 0;
 	human_bytes((double)need, need_s, sizeof(need_s));

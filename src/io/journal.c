@@ -8,7 +8,8 @@
  *   64 target[1024]      1088 target_size           1096 target_dev  1104 target_ino
  *   1112 lbs             1116 unit   1120 base      1128 bs          1136 nblocks
  *   1144 checkpoints     1152 checkpoint_ns         1160 started_ns  1168 ended_ns
- *   1176 volatile_cache (a byte)     1177 engine[16]                 1193 .. 4091 zero
+ *   1176 volatile_cache (a byte)     1177 engine[16]                 1196 window
+ *   1193 .. 1195, 1200 .. 4091 zero
  *   4092 CRC-32C (ISA-L's crc32_iscsi, seed ~0) of bytes 0 .. 4091
  */
 #include <dirent.h>
@@ -49,6 +50,7 @@
 #define OFF_ENDED_NS 1168
 #define OFF_VOLATILE 1176
 #define OFF_ENGINE 1177
+#define OFF_WINDOW 1196
 #define OFF_CRC (JOURNAL_HDR - 4)
 
 /* What the map of an empty span points at, so that a map in use is never NULL; nothing indexes it. */
@@ -125,6 +127,7 @@ static void hdr_encode(const struct journal_info *in, unsigned char *h)
 	le64_put(h + OFF_ENDED_NS, in->ended_ns);
 	h[OFF_VOLATILE] = in->volatile_cache;
 	str_put(h + OFF_ENGINE, sizeof(in->engine), in->engine);
+	le32_put(h + OFF_WINDOW, in->window);
 	le32_put(h + OFF_CRC, hdr_crc(h));
 }
 
@@ -150,6 +153,7 @@ static void hdr_decode(const unsigned char *h, struct journal_info *in)
 	in->ended_ns = le64_get(h + OFF_ENDED_NS);
 	in->volatile_cache = h[OFF_VOLATILE] != 0;
 	str_get(in->engine, h + OFF_ENGINE, sizeof(in->engine));
+	in->window = le32_get(h + OFF_WINDOW);
 }
 
 /* Writes all of len bytes at off. 0 or -errno. */
@@ -493,6 +497,18 @@ fail:
 	return ret;
 }
 
+int journal_bound(struct journal *jn, struct vmap *m)
+{
+	int ret;
+
+	if (!jn->info.window)
+		return 0;
+	if ((ret = vmap_set_floor(m, (uint8_t)(jn->info.window < VGEN_MAX ? jn->info.window : VGEN_MAX - 1))))
+		return ret;
+	jn->bound = m;
+	return 0;
+}
+
 int journal_checkpoint(struct journal *jn, int target_fd)
 {
 	uint64_t n = jn->info.nblocks;
@@ -517,7 +533,12 @@ int journal_checkpoint(struct journal *jn, int target_fd)
 		return ret;
 	jn->info.checkpoints++;
 	jn->info.checkpoint_ns = realtime_ns();
-	return hdr_write(jn->fd, &jn->info);
+	if ((ret = hdr_write(jn->fd, &jn->info)))
+		return ret;
+	/* The copy is durable: what a crash can leave of the checkpoint map is it, or was already. */
+	if (jn->bound)
+		vmap_floor_advance(jn->bound, jn->scratch);
+	return 0;
 }
 
 int journal_close(struct journal *jn, int target_fd)
@@ -620,6 +641,7 @@ int journal_load(const char *path, struct journal_info *info, struct vmap *m, bo
 	}
 	if (info->unit)
 		m->unit = info->unit ? info->unit : verify_unit(info->bs);
+	m->window = (uint8_t)(info->window < VGEN_MAX ? info->window : VGEN_MAX);
 	if (info->nblocks && (ret = pread_all(fd, m->mem, info->nblocks, at))) {
 		vmap_release(m);
 		ret = errmsg_set(err, errlen, ret, "cannot read '%s': %s", path, strerror(-ret));

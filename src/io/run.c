@@ -229,13 +229,19 @@ void run_note_stall(struct run_result *res, uint64_t origin, uint64_t due, uint6
 /* The journal's checkpoints come at least this far apart, and 50 times as far as one takes. */
 #define CKPT_MIN_NS 1000000000ull
 
-/* A checkpoint of the journal, if one is due; a failure (a flush that failed) stops the run. */
+/* Whether a write waits for a checkpoint (vmap_write_begin): one is made now, whatever the interval. */
+static bool ckpt_wanted(const struct monitor *m)
+{
+	return m->o->journal && atomic_load_explicit(&m->o->vmap->floor_wait, memory_order_relaxed);
+}
+
+/* A checkpoint of the journal, if one is due or wanted; a failure (a flush that failed) stops the run. */
 static void checkpoint(struct monitor *m, uint64_t now)
 {
 	struct run_result *res = m->res;
 	int ret;
 
-	if (!m->o->journal || now < m->next_ckpt)
+	if (!m->o->journal || (now < m->next_ckpt && !ckpt_wanted(m)))
 		return;
 	ret = journal_checkpoint(m->o->journal, m->o->flush_fd);
 	m->ckpt_cost = clock_ns() - now;
@@ -265,7 +271,8 @@ static void monitor_run(struct monitor *m)
 		wake = wake < m->next_round ? wake : m->next_round;
 		wake = wake < m->next_ckpt ? wake : m->next_ckpt;
 		wake = wake < before + STALL_TICK_NS ? wake : before + STALL_TICK_NS;
-		sleep_until(m, wake);
+		if (!ckpt_wanted(m))
+			sleep_until(m, wake);
 		now = clock_ns();
 		/* Catching up on samples after a stall wakes "late" too: lateness counts from the sleep. */
 		run_note_stall(m->res, ctl->t_ramp_end, wake > before ? wake : before, now);
@@ -701,7 +708,7 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 	res->verify.enabled = true;
 	res->verify.run_id = id;
 	if (!j->journal[0] || e->no_io) {
-		if ((ret = vmap_alloc(m, j->r.offset, j->r.span, j->bs, id)))
+		if ((ret = vmap_alloc(m, j->r.offset, j->r.span, j->bs, id)) || (ret = vmap_count_writes(m)))
 			snprintf(err, errlen, "cannot allocate the verify map (%llu bytes): %s",
 				 (unsigned long long)vmap_bytes(j->r.span, j->bs), strerror(-ret));
 		return ret;
@@ -718,11 +725,21 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 	ji.started_ns = realtime_ns();
 	ji.volatile_cache = flush_fd_of(t) >= 0;
 	snprintf(ji.engine, sizeof(ji.engine), "%s", j->engine);
+	ji.window = VGEN_WINDOW;
 	if ((ret = target_identity(t, &ji.target_dev, &ji.target_ino))) {
 		snprintf(err, errlen, "'%s': %s", t->path, strerror(-ret));
 		return ret;
 	}
-	return journal_create(jn, j->journal, &ji, m, err, errlen);
+	if ((ret = journal_create(jn, j->journal, &ji, m, err, errlen)))
+		return ret;
+	if ((ret = vmap_count_writes(m)) || (ret = journal_bound(jn, m))) {
+		snprintf(err, errlen, "cannot allocate the verify map's counts (%llu blocks): %s",
+			 (unsigned long long)ji.nblocks, strerror(-ret));
+		journal_abandon(jn);
+		unlink(j->journal);   /* just made, and holds nothing yet */
+		vmap_release(m);
+	}
+	return ret;
 }
 
 /*

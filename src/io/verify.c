@@ -88,15 +88,15 @@ static bool gen_in(uint8_t g, uint8_t lo, uint8_t hi)
 	return (g + VGEN_MAX - l) % VGEN_MAX <= (hi + VGEN_MAX - l) % VGEN_MAX;
 }
 
-/* g follows hi by 1..63 generations (a write after the journal's last record). */
-static bool gen_after(uint8_t g, uint8_t hi)
+/* g follows hi by 1..newer generations (a write after the journal's last record). */
+static bool gen_after(uint8_t g, uint8_t hi, uint8_t newer)
 {
 	unsigned d;
 
 	if (!g || g > VGEN_MAX)
 		return false;
 	d = (g + VGEN_MAX - (hi ? hi : VGEN_MAX)) % VGEN_MAX;
-	return d >= 1 && d < 64;
+	return d >= 1 && d <= newer;
 }
 
 static enum vres mismatch(struct vmismatch *m, enum vkind kind, const unsigned char *p, unsigned unit,
@@ -123,8 +123,10 @@ static enum vres check_gen(const unsigned char *p, unsigned unit, uint64_t off, 
 		return VR_INFLIGHT_NEW;
 	if (gen_in(g, e->lo, e->hi))
 		return e->inflight ? VR_INFLIGHT_OLD : VR_OK;
-	if (e->newer_ok && gen_after(g, e->inflight ? e->inflight : e->hi))
+	if (gen_after(g, e->inflight ? e->inflight : e->hi, e->newer))
 		return VR_UNFLUSHED;
+	if (e->wrapped)
+		return VR_TORN;   /* any generation may be there: which one, the map cannot tell */
 	return mismatch(m, VK_STALE, p, unit, off, e, true);
 }
 
@@ -179,7 +181,7 @@ enum vres verify_unit_check(const void *buf, unsigned unit, uint64_t off, const 
 		return not_ours(p, unit, off, e, true, m);
 	if (e->lo == 0 && e->hi == 0 && !e->inflight) {
 		/* This run's unit where the map says it never wrote: only newer writes can explain it. */
-		if (e->newer_ok)
+		if (e->newer)
 			return VR_UNFLUSHED;
 		return mismatch(m, VK_STALE, p, unit, off, e, true);
 	}
@@ -242,11 +244,44 @@ int vmap_alloc(struct vmap *m, uint64_t base, uint64_t span, uint64_t bs, uint64
 	return 0;
 }
 
+int vmap_count_writes(struct vmap *m)
+{
+	uint64_t n = 1;
+
+	while (n < m->nblocks && n < VMAP_COUNTS)
+		n <<= 1;
+	if (!(m->writes = calloc(n, sizeof(*m->writes))))
+		return -ENOMEM;
+	m->wmask = n - 1;
+	return 0;
+}
+
+int vmap_set_floor(struct vmap *m, uint8_t window)
+{
+	if (!(m->floor = calloc(m->nblocks ? m->nblocks : 1, 1)))
+		return -ENOMEM;
+	m->window = window;
+	atomic_store(&m->floor_wait, false);
+	return 0;
+}
+
+void vmap_floor_advance(struct vmap *m, const uint8_t *ckpt)
+{
+	/* Entry by entry, as workers read it: each is the old floor or the new, both durable now. */
+	for (uint64_t i = 0; i < m->nblocks; i++)
+		atomic_store_explicit(&m->floor[i], ckpt[i], memory_order_relaxed);
+	atomic_store_explicit(&m->floor_wait, false, memory_order_relaxed);
+}
+
 void vmap_release(struct vmap *m)
 {
 	free(m->mem);
+	free(m->writes);
+	free(m->floor);
 	m->mem = NULL;
 	m->e = NULL;
+	m->writes = NULL;
+	m->floor = NULL;
 }
 
 /*
