@@ -53,11 +53,10 @@ int parallel_labels(struct target *tg, const struct entry *e, unsigned n, size_t
 	}
 	for (unsigned ti = 0; ti < n; ti++) {
 		char lab[sizeof(tg[ti].label)];
-		const char *base = strrchr(tg[ti].path, '/');
 
 		if (!dup[ti])
 			continue;
-		snprintf(lab, sizeof(lab), "%.80s (%.40s)", tg[ti].label, base ? base + 1 : tg[ti].path);
+		snprintf(lab, sizeof(lab), "%.80s (%.40s)", tg[ti].label, tg[ti].name);
 		memcpy(tg[ti].label, lab, sizeof(lab));
 	}
 	free(dup);

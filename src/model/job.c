@@ -435,7 +435,7 @@ static const struct param params[] = {
 	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off",
 	  "stop at SNIA steady state, e.g. iops:5x60s (:track to record only)" },
 	{ "seed", P_SPECIAL, 0, 0, 0, set_seed, "fixed", "random seed (same seed, same offsets)" },
-	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or file name", "the device's name in reports" },
+	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or device or file name", "the device's name in reports (links resolved: the real device's name)" },
 	{ "price", P_SPECIAL, 0, 0, 0, set_price, "", "the device's price in USD" },
 	{ "verify", P_SPECIAL, 0, 0, 0, set_verify, "off",
 	  "on: a header and checksum in every written 4 KiB, every read checked, written data read back" },
