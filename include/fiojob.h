@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fioimport.h"
 #include "job.h"
 
 /* One result being imported: fio's jobs and what their options became. */
@@ -21,6 +22,11 @@ struct fjob {
 	struct job j;
 	bool span_known, offset_known, limit_known, time_based;
 	uint64_t size, limit;       /* fio's size and io_size per job, bytes (0: not given) */
+	const struct fio_import_opts *host;   /* what the caller lets the import look at, or NULL */
+	bool resolved;              /* the target was found on this host: host_size, lbs, pbs, j.r hold it */
+	uint64_t host_size;
+	unsigned lbs, pbs;
+	const char *doc_note;       /* where the document stands in its file, or NULL */
 	unsigned clones;            /* json_array_size(group) */
 	char err[256];
 };
@@ -28,7 +34,9 @@ struct fjob {
 /*
  * Maps f->opts (fio's global options with the job's over them) onto f->j: every option onto its
  * parameter, what has no equivalent into f->unmapped as NAME=VALUE, how an option was read into
- * f->notes, parameters fio lacks into f->defaulted. Returns 0, or -EINVAL with f->err.
+ * f->notes, parameters fio lacks into f->defaulted. A target fio named by an absolute path that
+ * f->host->probe finds on this host resolves the job's whole-target amounts (span, offset) as a run
+ * there would. Returns 0, or -EINVAL with f->err.
  */
 int fiojob_map(struct fjob *f);
 /*

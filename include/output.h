@@ -23,6 +23,7 @@ struct progress {
 	bool drawn;
 	uint64_t t0;                /* CLOCK_MONOTONIC ns when the whole run started (0: set on first use) */
 	unsigned done, total;       /* runs finished and planned in all (0: unknown) */
+	bool total_is_max;          /* total is at most what runs (rounds may end at steady state) */
 };
 
 /* run_opts.progress callback. */

@@ -34,6 +34,6 @@ int parallel_labels(struct target *tg, const struct entry *e, unsigned n, size_t
  * names end in ", k drives". Installs the signal handlers, prints the table header unless json.
  * Returns the exit code.
  */
-int parallel_run(struct session *ss, int n, size_t per, bool scaling, bool json, int progress);
+int parallel_run(struct session *ss, int n, bool scaling, bool json, int progress);
 
 #endif

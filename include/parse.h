@@ -35,6 +35,12 @@ struct amount {
 int parse_decimal(const char *s, double *v, const char **end);
 /* The problem of a parse_decimal return in words ("exponents are not accepted (...)"). */
 const char *parse_decimal_error(int ret);
+/*
+ * The NN of a percentile name (p99, p99.99, lat_p99.9, latency_target's pNN<=...): a plain decimal
+ * above 0 and below 100 with no leading zero before a digit ("099" and "00.5" are not names of a
+ * percentile; "0.5" is). Sets *pct and *end as parse_decimal. Returns 0 or -EINVAL.
+ */
+int parse_percentile(const char *s, double *pct, const char **end);
 
 /* Sizes: plain bytes or k m g t (powers of 1024, any case), optional "iB"/"B". */
 int parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);

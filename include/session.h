@@ -92,6 +92,13 @@ int session_open(struct session *s);
  * measure what could not be kept.
  */
 int session_run(struct session *s);
+/*
+ * The runs s's plan makes, for the progress line's whole-run ETA: each prepare job's repeats once,
+ * each case's repeats once per round (rounds->max of them: steady state may end it sooner), every
+ * one scale times (a scaling profile's steps). Sets s->pg.total and s->pg.total_is_max, and the
+ * whole run's start (s->pg.t0): call it just before session_run.
+ */
+void session_plan_progress(struct session *s, unsigned scale);
 
 void session_close(struct session *s);
 

@@ -34,7 +34,8 @@ struct target {
 	struct devinfo di;
 	bool has_nvme;           /* nvme holds the drive's identity (target_identify) */
 	struct nvmeid nvme;
-	char label[128];         /* model, else the path's base name */
+	char name[128];          /* the base name of the real path (links resolved), else of the path */
+	char label[128];         /* model, else name */
 	const char *sysfs;       /* the sysfs root it was probed with */
 	char bdev[80];           /* TARGET_CHAR: its block device ("/dev/nvme0n1"), which di describes */
 	int bdev_fd;             /* TARGET_CHAR: bdev open while the target is (claimed if written), or -1 */

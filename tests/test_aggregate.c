@@ -64,7 +64,8 @@ static void test_metric_parse_refuses_anything_else(void **state)
 	static const char *const bad[] = {
 		"", "lat-p0", "lat-p100", "lat-p", "lat-pX", "IOPS?", "IOPS", "iops ", " iops", "lat-p-5",
 		"lat-p99x", "lat-p150", "lat", "lat-min", "mbps/s", "lat-p0.0", "resp", "resp-p", "resp-p100",
-		"resp-p0", "resp-min", "response-p99", "p99.999",
+		"resp-p0", "resp-min", "response-p99", "p99.999", "resp_p099", "lat_p099", "lat-p99.", "resp-p99.",
+		"lat-p09", "resp-p00.5", "lat-p99.9.",
 		"a-name-far-too-long-for-any-metric-at-all",
 	};
 	struct metric m;

@@ -126,6 +126,10 @@ static void test_criteria_parse_refuses_wrong_files_by_name(void **state)
 	refused(ONE("\"select\": {}, \"read.speed\": \">= 5\""), WORDS("read.speed"));
 	refused(ONE("\"select\": {}, \"sideways.iops\": \">= 5\""), WORDS("sideways.iops"));
 	refused(ONE("\"select\": {}, \"lat_p100\": \"<= 5ms\""), WORDS("lat_p100"));
+	/* Loose percentile names: a leading zero, a bare point. */
+	refused(ONE("\"select\": {}, \"resp_p099\": \"<= 5ms\""), WORDS("resp_p099"));
+	refused(ONE("\"select\": {}, \"read.lat_p099\": \"<= 5ms\""), WORDS("read.lat_p099"));
+	refused(ONE("\"select\": {}, \"lat_p99.\": \"<= 5ms\""), WORDS("lat_p99."));
 	refused(ONE("\"select\": {}, \"iops\": \"50000\""), WORDS("criteria[0].iops", "operator"));
 	refused(ONE("\"select\": {}, \"iops\": \"= 50000\""), WORDS("iops", "operator"));
 	refused(ONE("\"select\": {}, \"iops\": \">=\""), WORDS("iops", "missing"));

@@ -59,7 +59,7 @@ static json_t *import(const json_t *doc, struct fio_import *im)
 {
 	char err[256];
 
-	assert_int_equal(fio_import(doc, "f.json", "ssdbench import f.json", im, err, sizeof(err)), 0);
+	assert_int_equal(fio_import(doc, "f.json", "ssdbench import f.json", NULL, im, err, sizeof(err)), 0);
 	return im->results;
 }
 
@@ -490,7 +490,7 @@ static void test_import_refuses_what_is_not_fio_output(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(fio_import(doc, "x.json", "", &im, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fio_import(doc, "x.json", "", NULL, &im, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not fio's JSON output"));
 	json_decref(doc);
 }
@@ -549,6 +549,222 @@ static void test_import_results_read_back_for_reports(void **state)
 	json_decref(plus);
 }
 
+/* A fake host: every absolute path is a device of probe_size bytes (0: none is there). */
+static uint64_t probe_size;
+static char probed[PATH_MAX];
+
+static int fake_probe(const char *path, uint64_t *size, unsigned *lbs, unsigned *pbs, void *ctx)
+{
+	(void)ctx;
+	snprintf(probed, sizeof(probed), "%s", path);
+	if (!probe_size)
+		return -ENOENT;
+	*size = probe_size;
+	*lbs = 512;
+	*pbs = 4096;
+	return 0;
+}
+
+/* doc's first job without fio's size option (a bare --time_based job, as fio's JSON keeps it). */
+static json_t *without_size(const char *fixture)
+{
+	json_t *doc = load(fixture);
+
+	json_object_del(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "job options"), "size");
+	return doc;
+}
+
+static json_t *import_with(const json_t *doc, const struct fio_import_opts *opts, struct fio_import *im)
+{
+	char err[256];
+
+	assert_int_equal(fio_import(doc, "f.json", "ssdbench import f.json", opts, im, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(im->results), 1);
+	assert_valid(json_array_get(im->results, 0));
+	return json_array_get(im->results, 0);
+}
+
+/*
+ * fio's time_based job with no size: bound by its runtime (io_limit 0, as a run with only runtime),
+ * over the whole target, which is "100%" where this host does not have it: the job of a run of
+ * the same parameters (no io_limit, span 100 %).
+ */
+static void test_import_time_based_without_size_is_the_whole_target(void **state)
+{
+	static const char *const files[] = { "randread-json.json", "randread-jsonplus.json",
+						"clones-json.json", "randrw-grouped-jsonplus.json" };
+	struct fio_import im;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		json_t *doc = without_size(files[i]), *r = import_with(doc, NULL, &im);
+		const json_t *rel = get(r, "job.relative");
+
+		assert_int_equal(iget(r, "job.io_limit"), 0);
+		assert_null(json_object_get(rel, "io_limit"));
+		assert_string_equal(sget(r, "job.relative.span"), "100%");
+		assert_true(json_is_null(get(r, "job.span")));
+		assert_true(json_is_null(get(r, "target.size")));
+		fio_import_release(&im);
+		json_decref(doc);
+	}
+}
+
+/* The target on this host resolves span and offset as a run there would; fio's size still wins. */
+static void test_import_resolves_the_target_on_this_host(void **state)
+{
+	static const struct fio_import_opts host = { .probe = fake_probe };
+	json_t *doc = without_size("randread-jsonplus.json"), *sized = load("randread-jsonplus.json"), *r;
+	struct fio_import im;
+
+	(void)state;
+	probe_size = 256ull << 20;
+	r = import_with(doc, &host, &im);
+	assert_string_equal(probed, "/dev/zram3");
+	assert_int_equal(iget(r, "job.span"), 256 << 20);
+	assert_string_equal(sget(r, "job.relative.span"), "100%");
+	assert_int_equal(iget(r, "job.offset"), 0);
+	assert_int_equal(iget(r, "job.io_limit"), 0);
+	assert_int_equal(iget(r, "target.size"), 256 << 20);
+	assert_int_equal(iget(r, "target.logical_block_size"), 512);
+	assert_true(has_string(get(r, "import.notes"), "on this host at the import"));
+	fio_import_release(&im);
+
+	/* size=16m on a 256 MiB target: the span is fio's. */
+	r = import_with(sized, &host, &im);
+	assert_int_equal(iget(r, "job.span"), 16 << 20);
+	assert_null(json_object_get(json_object_get(get(r, "job"), "relative"), "span"));
+	fio_import_release(&im);
+
+	/* A target smaller than fio's size is not the one fio ran on: not used, said. */
+	probe_size = 8ull << 20;
+	r = import_with(sized, &host, &im);
+	assert_int_equal(iget(r, "job.span"), 16 << 20);
+	assert_true(json_is_null(get(r, "target.size")));
+	assert_true(has_string(get(r, "import.notes"), "does not hold the job"));
+	fio_import_release(&im);
+
+	/* Not on this host: as with no probe. */
+	probe_size = 0;
+	r = import_with(doc, &host, &im);
+	assert_true(json_is_null(get(r, "job.span")));
+	assert_int_equal(iget(r, "job.io_limit"), 0);
+	fio_import_release(&im);
+	json_decref(doc);
+	json_decref(sized);
+}
+
+/* A job with runtime (not time based) that ended before it: one pass over a whole target of unknown size. */
+static void test_import_one_pass_of_an_unknown_target(void **state)
+{
+	json_t *doc = without_size("randread-json.json"), *r;
+	struct fio_import im;
+
+	(void)state;
+	json_object_set_new(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "job options"),
+			    "runtime", json_string("10"));
+	r = import_with(doc, NULL, &im);
+	assert_true(json_is_null(get(r, "job.io_limit")));
+	assert_string_equal(sget(r, "job.relative.io_limit"), "100%");
+	assert_int_equal(iget(r, "job.runtime"), 10000000000LL);
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+/* fio's moments that no latencies have (min > max, a mean outside them) are refused, never written. */
+static void test_import_refuses_moments_that_cannot_be(void **state)
+{
+	static const char *const files[] = { "randread-json.json", "randread-jsonplus.json" };
+	static const char *const how[] = { "swap", "mean" };
+	struct fio_import im;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		json_t *doc = load(files[i % 2]);
+		json_t *c = json_object_get(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "read"),
+					    "clat_ns");
+		json_int_t lo = json_integer_value(json_object_get(c, "min"));
+		json_int_t hi = json_integer_value(json_object_get(c, "max"));
+
+		if (!strcmp(how[i / 2], "swap")) {
+			json_object_set_new(c, "min", json_integer(hi));
+			json_object_set_new(c, "max", json_integer(lo));
+		} else {
+			json_object_set_new(c, "mean", json_real((double)hi * 2));
+		}
+		assert_int_equal(fio_import(doc, "f.json", "", NULL, &im, err, sizeof(err)), 0);
+		assert_int_equal(json_array_size(im.results), 0);
+		assert_true(has_string(im.skipped, "cannot be the moments"));
+		fio_import_release(&im);
+		json_decref(doc);
+	}
+}
+
+/* An earlier --status-interval report of doc: less done, written ms earlier. */
+static json_t *earlier_report(const json_t *doc, json_int_t ms)
+{
+	json_t *e = json_deep_copy(doc), *jb = json_array_get(json_object_get(e, "jobs"), 0);
+	json_t *rd = json_object_get(jb, "read");
+
+	json_object_set_new(e, "timestamp_ms", json_integer(iget(doc, "timestamp_ms") - ms));
+	json_object_set_new(jb, "job_runtime", json_integer(iget(jb, "job_runtime") - ms));
+	json_object_set_new(rd, "total_ios", json_integer(iget(rd, "total_ios") / 2));
+	json_object_set_new(rd, "io_bytes", json_integer(iget(rd, "io_bytes") / 2));
+	return e;
+}
+
+/* A run appended after doc's: the same job, written a runtime and a second later. */
+static json_t *appended_run(const json_t *doc)
+{
+	json_t *a = json_deep_copy(doc);
+	json_t *jb = json_array_get(json_object_get(a, "jobs"), 0);
+
+	json_object_set_new(a, "timestamp_ms", json_integer(iget(doc, "timestamp_ms") + iget(jb, "job_runtime") + 1000));
+	return a;
+}
+
+/* Several documents in one file: the last report of each run, one result per run, said in notes. */
+static void test_import_docs_of_status_interval_and_appended_runs(void **state)
+{
+	json_t *doc = load("randread-jsonplus.json"), *docs, *r;
+	struct fio_import im;
+	char err[256];
+
+	(void)state;
+	docs = json_pack("[o, o, O]", earlier_report(doc, 200), earlier_report(doc, 100), doc);
+	assert_true(fio_doc_continues(json_array_get(docs, 0), json_array_get(docs, 1)));
+	assert_int_equal(fio_import_docs(docs, "f.json", "", NULL, &im, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(im.results), 1);
+	r = json_array_get(im.results, 0);
+	assert_int_equal(iget(r, "results.read.ios"), iget(json_array_get(json_object_get(doc, "jobs"), 0),
+							    "read.clat_ns.N"));
+	assert_true(has_string(get(r, "import.notes"), "the last of 3 --status-interval reports"));
+	fio_import_release(&im);
+
+	/* A run appended after the series: a result of its own. */
+	json_array_append_new(docs, appended_run(doc));
+	assert_false(fio_doc_continues(doc, json_array_get(docs, 3)));
+	assert_int_equal(fio_import_docs(docs, "f.json", "", NULL, &im, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(im.results), 2);
+	assert_true(has_string(get(json_array_get(im.results, 0), "import.notes"), "run 1 of 2"));
+	assert_true(has_string(get(json_array_get(im.results, 1), "import.notes"), "run 2 of 2"));
+	fio_import_release(&im);
+
+	/* Counts that went down, or other options: not the same run. */
+	assert_false(fio_doc_continues(doc, json_array_get(docs, 1)));
+	json_object_set_new(json_object_get(json_array_get(json_object_get(json_array_get(docs, 1), "jobs"), 0),
+					    "job options"), "bs", json_string("8k"));
+	assert_false(fio_doc_continues(json_array_get(docs, 0), json_array_get(docs, 1)));
+
+	/* A document that is not fio's: refused, by its number. */
+	json_array_append_new(docs, json_pack("{s:[]}", "jobs"));
+	assert_int_equal(fio_import_docs(docs, "f.json", "", NULL, &im, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "document 5 of 5"));
+	json_decref(docs);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,6 +780,11 @@ int main(void)
 		cmocka_unit_test(test_validator_keeps_the_import_rules),
 		cmocka_unit_test(test_import_refuses_what_is_not_fio_output),
 		cmocka_unit_test(test_import_results_read_back_for_reports),
+		cmocka_unit_test(test_import_time_based_without_size_is_the_whole_target),
+		cmocka_unit_test(test_import_resolves_the_target_on_this_host),
+		cmocka_unit_test(test_import_one_pass_of_an_unknown_target),
+		cmocka_unit_test(test_import_refuses_moments_that_cannot_be),
+		cmocka_unit_test(test_import_docs_of_status_interval_and_appended_runs),
 	};
 
 	return cmocka_run_group_tests(tests, find_fixtures, NULL);

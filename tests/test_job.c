@@ -226,6 +226,8 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 		{ "health", "on", "auto, off or require" }, { "health", "" },
 		{ "latency_target", "p99" }, { "latency_target", "99<=5ms" }, { "latency_target", "p100<=5ms" },
 		{ "latency_target", "p0<=5ms" }, { "latency_target", "p99<=0" }, { "latency_target", "p99<5ms" },
+		{ "latency_target", "p99.<=5ms" }, { "latency_target", "p099<=5ms" }, { "latency_target", "p99.9.<=1ms" },
+		{ "latency_target", "p00.5<=1ms" }, { "latency_target", "p99<=5.ms" },
 		{ "data", "lz4" }, { "data", "compress:101" }, { "data", "compress:" },
 		{ "data", "compress:abc" }, { "repeat", "0", "1..1000" }, { "repeat", "1001", "1..1000" },
 		{ "interval", "1q" }, { "steady_state", "iops" }, { "steady_state", "iops:1x60s" },
@@ -499,6 +501,8 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 					    "bs=8k stride=1m", "bs=64m stride=16384x",
 					    "verify=on", "verify=on journal=/var/tmp/j.bin", "rate_iops=1000 arrival=poisson",
 					    "rate_bw=10m", "latency_target=p99<=5ms runtime=10s",
+					    "rate_bw=10m arrival=poisson", "arrival=uniform",
+					    "latency_target=p0.5<=5ms runtime=10s arrival=poisson",
 					    "iopoll=true", "sqpoll=true", "iopoll=true sqpoll=true",
 					    "sqpoll=true direct=false", "iopoll=true rate_iops=1000",
 					    "qd=32 reap_batch=8", "qd=32 reap_batch=32", "qd=1 reap_batch=1" };
@@ -510,6 +514,7 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 		{ "steady_state=iops:5x60s", "steady_state" },
 		{ "journal=/var/tmp/j.bin", "journal" },   /* a journal records what verify=on writes */
 		{ "rate_iops=5 rate_bw=1m", "rate_bw" },
+		{ "arrival=poisson", "arrival" }, { "arrival=poisson rate_iops=0", "arrival" },
 		{ "latency_target=p99<=5ms rate_iops=1000", "latency_target" },
 		{ "latency_target=p99<=5ms", "latency_target" },   /* every probe runs for the runtime */
 		{ "iopoll=true engine=libaio", "iopoll" }, { "sqpoll=true engine=psync", "sqpoll" },

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "hist.h"
 #include "output.h"
+#include "run.h"
 
 /* summary_rows of a 4k write run of 100 I/Os in 1 s, with res->verify as v gives it. */
 static char *summary(const struct verify_result *v)
@@ -88,12 +90,61 @@ static void test_format_case_puts_the_idle_before_the_parameters(void **state)
 	assert_string_equal(tiny, "idle 25");
 }
 
+/* The progress line progress_update draws on standard error for pg and a run at fraction. */
+static void progress_line(struct progress *pg, double fraction, char *buf, size_t len)
+{
+	struct run_progress p = { .elapsed_s = 1, .total_s = 2, .fraction = fraction, .iops = 1000, .bw = 4e6 };
+	FILE *f = tmpfile();
+	int saved = dup(2);
+	size_t n;
+
+	assert_non_null(f);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(f), 2) >= 0);
+	progress_update(pg, &p);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/*
+ * The whole run's ETA is never negative: past what the plan counted it says nothing; where rounds
+ * may end sooner it is an upper bound, and says so.
+ */
+static void test_progress_whole_run_eta_is_never_negative(void **state)
+{
+	struct progress pg = { .enabled = true, .case_no = 1, .ncases = 2, .what = "randread 4k", .total = 2 };
+	char line[512];
+
+	(void)state;
+	pg.t0 = 1;   /* long ago: a pace of seconds a run */
+	pg.done = 1;
+	progress_line(&pg, 0.5, line, sizeof(line));
+	assert_non_null(strstr(line, "(all: ETA "));
+	assert_null(strstr(line, "ETA -"));
+	pg.done = 3;   /* a second round, counted once */
+	progress_line(&pg, 0.5, line, sizeof(line));
+	assert_null(strstr(line, "ETA -"));
+	assert_null(strstr(line, "(all:"));
+	pg.done = 1;
+	pg.total = 6;
+	pg.total_is_max = true;
+	progress_line(&pg, 0.5, line, sizeof(line));
+	assert_non_null(strstr(line, "(all: ETA at most "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_without_verify_has_no_verify_line),
 		cmocka_unit_test(test_summary_says_what_verify_checked_and_found),
 		cmocka_unit_test(test_format_case_puts_the_idle_before_the_parameters),
+		cmocka_unit_test(test_progress_whole_run_eta_is_never_negative),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

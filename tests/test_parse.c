@@ -440,6 +440,11 @@ static void test_parse_decimal_takes_plain_decimals_only(void **state)
 	assert_true(v == 2.5 && !strcmp(end, "ms"));
 	assert_int_equal(parse_decimal(".5%", &v, &end), 0);
 	assert_true(v == 0.5 && !strcmp(end, "%"));
+	/* A point with no digit after it is not the number's: "99." of "p99.<=5ms" leaves ".<=5ms". */
+	assert_int_equal(parse_decimal("99.<=5ms", &v, &end), 0);
+	assert_true(v == 99 && !strcmp(end, ".<=5ms"));
+	assert_int_equal(parse_decimal("4.k", &v, &end), 0);
+	assert_true(v == 4 && !strcmp(end, ".k"));
 	assert_int_equal(parse_decimal("0x", &v, &end), 0);   /* "0x" is zero times the capacity */
 	assert_true(v == 0 && !strcmp(end, "x"));
 	assert_int_equal(parse_decimal("1e3", &v, &end), -EDOM);
@@ -452,6 +457,32 @@ static void test_parse_decimal_takes_plain_decimals_only(void **state)
 		if (parse_decimal(bad[i], &v, &end) != -EINVAL)
 			fail_msg("'%s' accepted", bad[i]);
 	assert_non_null(strstr(parse_decimal_error(-EDOM), "exponent"));
+}
+
+/* A percentile's name: 0 < NN < 100, plain, no leading zero before a digit, no bare point. */
+static void test_parse_percentile_refuses_loose_names(void **state)
+{
+	static const char *const bad[] = { "099", "00.5", "0", "100", "99.", "", ".", "1e2", "-1", "0099.9" };
+	const char *end;
+	double v;
+
+	(void)state;
+	assert_int_equal(parse_percentile("99.99", &v, &end), 0);
+	assert_true(v == 99.99 && !*end);
+	assert_int_equal(parse_percentile("0.5<=1ms", &v, &end), 0);
+	assert_true(v == 0.5 && !strcmp(end, "<=1ms"));
+	assert_int_equal(parse_percentile(".5", &v, &end), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!parse_percentile(bad[i], &v, &end) && !*end)
+			fail_msg("'%s' accepted as a percentile", bad[i]);
+	/* Sizes, durations and percentages refuse a bare point before the unit. */
+	{
+		char err[256];
+		uint64_t b;
+
+		assert_int_not_equal(parse_size("4.k", &b, err, sizeof(err)), 0);
+		assert_int_not_equal(parse_duration("5.ms", &b, err, sizeof(err)), 0);
+	}
 }
 
 /* Every unit parser says "exponents" for 1e3, not that the unit is wrong. */
@@ -498,6 +529,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size_accepts_bytes_and_binary_suffixes),
 		cmocka_unit_test(test_parse_decimal_takes_plain_decimals_only),
+		cmocka_unit_test(test_parse_percentile_refuses_loose_names),
 		cmocka_unit_test(test_parsers_refuse_exponents_with_the_reason),
 		cmocka_unit_test(test_parse_size_refuses_malformed_text),
 		cmocka_unit_test(test_parse_size_refuses_fractions_of_a_byte),

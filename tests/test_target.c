@@ -2,6 +2,7 @@
 /* Targets: which filesystems hold no data files, where a new file may be created, holes, claims. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,6 +159,45 @@ static void test_target_release_removes_an_empty_file_the_claim_created(void **s
 	assert_int_equal(access(t.path, F_OK), -1);
 }
 
+/* A target reached through symbolic links (absolute, relative, chained) is named by the real file. */
+static void test_target_probe_names_a_linked_target_by_its_real_name(void **state)
+{
+	char dir[] = "/tmp/ssdbench-test-links.XXXXXX", real[PATH_MAX], abs_link[PATH_MAX], rel[PATH_MAX],
+	     chain[PATH_MAX], err[256];
+	const char *const links[] = { abs_link, rel, chain };
+	struct target t;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(real, sizeof(real), "%s/real-disk.img", dir);
+	snprintf(abs_link, sizeof(abs_link), "%s/by-id-link", dir);
+	snprintf(rel, sizeof(rel), "%s/relative-link", dir);
+	snprintf(chain, sizeof(chain), "%s/chained-link", dir);
+	assert_true((fd = open(real, O_CREAT | O_WRONLY, 0600)) >= 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	assert_int_equal(symlink(real, abs_link), 0);
+	assert_int_equal(symlink("real-disk.img", rel), 0);
+	assert_int_equal(symlink("relative-link", chain), 0);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		assert_int_equal(target_probe(links[i], "/sys", &t, err, sizeof(err)), 0);
+		assert_string_equal(t.path, links[i]);   /* the path stays as given */
+		assert_string_equal(t.name, "real-disk.img");
+		if (!(t.has_devinfo && t.di.model[0]))
+			assert_string_equal(t.label, "real-disk.img");
+	}
+	/* A file still to create keeps the name it is given. */
+	snprintf(real, sizeof(real), "%s/new.img", dir);
+	assert_int_equal(target_probe(real, "/sys", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.name, "new.img");
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		unlink(links[i]);
+	snprintf(real, sizeof(real), "%s/real-disk.img", dir);
+	unlink(real);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_target_holes_counts_the_holes_of_a_range),
 		cmocka_unit_test(test_target_claim_of_a_file_excludes_a_second_claim),
 		cmocka_unit_test(test_target_release_removes_an_empty_file_the_claim_created),
+		cmocka_unit_test(test_target_probe_names_a_linked_target_by_its_real_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

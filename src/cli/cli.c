@@ -242,13 +242,17 @@ static const char usage_import[] =
 	"the histogram is marked absent: percentiles then come from a single run only, never\n"
 	"pooled or guessed. Options with no ssdbench equivalent are named in a warning and listed\n"
 	"in the result (import.unmapped); a job that cannot be mapped at all (trims, several block\n"
-	"sizes, an engine ssdbench lacks) is left out with a warning.\n"
+	"sizes, an engine ssdbench lacks) is left out with a warning. A target fio named that this\n"
+	"host has (a file or device by an absolute path) gives its size; one it lacks is the whole\n"
+	"target (span 100%). A file of several documents gives a result per run: the last of a\n"
+	"run's --status-interval reports, each run appended. Every FILE is read before any is written.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output DIR       where the result directories go (default ./results)\n"
 	"\n"
 	"exit: 0 every file imported, 1 a result could not be written, 2 bad usage, a file that is not\n"
-	"fio's JSON output, or one with no job that could be imported.\n";
+	"fio's JSON output, one with no job that could be imported, or an output directory that cannot\n"
+	"be made (then nothing is written).\n";
 
 static const char usage_profiles[] =
 	"usage: ssdbench profiles [list]\n"

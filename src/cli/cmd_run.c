@@ -895,8 +895,7 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 	cli_install_signals();
 	if (!cl->rank && !c->json)
 		summary_header(stdout);
-	for (size_t i = 0; i < n; i++)
-		s.pg.total += e[i].job.repeat;
+	session_plan_progress(&s, 1);
 	ret = session_run(&s);
 	if (!cl->rank)
 		session_say_results("results", s.dir);
@@ -1007,7 +1006,7 @@ static int run_all(struct run_cli *c)
 			goto out;
 	}
 	if (c->parallel) {
-		ret = parallel_run(ss, c->ntargets, per, c->have_profile && c->prof.parallel == PROFILE_SCALING,
+		ret = parallel_run(ss, c->ntargets, c->have_profile && c->prof.parallel == PROFILE_SCALING,
 				   c->json, c->progress);
 		goto out;
 	}
@@ -1015,8 +1014,7 @@ static int run_all(struct run_cli *c)
 	if (!c->json)
 		summary_header(stdout);
 	for (ti = 0; ti < c->ntargets; ti++) {
-		for (size_t i = 0; i < n[ti]; i++)
-			ss[ti].pg.total += ss[ti].entries[i].job.repeat;
+		session_plan_progress(&ss[ti], 1);
 		ret = session_run(&ss[ti]);
 		session_say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;

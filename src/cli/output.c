@@ -122,12 +122,16 @@ void progress_update(void *ctx, const struct run_progress *p)
 	format_rate(p->bw / 1e6, bw, sizeof(bw));
 	if (p->total_s > 0 && p->total_s >= p->elapsed_s)
 		n = (size_t)snprintf(eta, sizeof(eta), "  ETA %.0fs", p->total_s - p->elapsed_s);
-	/* The whole run's ETA, from the pace so far: runs done plus this one's fraction. */
+	/*
+	 * The whole run's ETA, from the pace so far: runs done plus this one's fraction. Never below 0:
+	 * past the plan (more runs than it counted), none is said.
+	 */
 	if (pg->total > 1 && p->fraction >= 0 && n < sizeof(eta)) {
 		double all = (double)(clock_ns() - pg->t0) / 1e9, part = pg->done + p->fraction;
 
-		if (part > 0.05)
-			snprintf(eta + n, sizeof(eta) - n, "  (all: ETA %.0fs)", all / part * pg->total - all);
+		if (part > 0.05 && part <= pg->total)
+			snprintf(eta + n, sizeof(eta) - n, "  (all: ETA %s%.0fs)", pg->total_is_max ? "at most " : "",
+				 all / part * pg->total - all);
 	}
 	/* The case's description holds the target's path: escaped, as every user string on a terminal. */
 	fprintf(stderr, "\r\033[K[%u/%u] ", pg->case_no, pg->ncases);

@@ -53,11 +53,10 @@ int parallel_labels(struct target *tg, const struct entry *e, unsigned n, size_t
 	}
 	for (unsigned ti = 0; ti < n; ti++) {
 		char lab[sizeof(tg[ti].label)];
-		const char *base = strrchr(tg[ti].path, '/');
 
 		if (!dup[ti])
 			continue;
-		snprintf(lab, sizeof(lab), "%.80s (%.40s)", tg[ti].label, base ? base + 1 : tg[ti].path);
+		snprintf(lab, sizeof(lab), "%.80s (%.40s)", tg[ti].label, tg[ti].name);
 		memcpy(tg[ti].label, lab, sizeof(lab));
 	}
 	free(dup);
@@ -119,7 +118,7 @@ static int singles(struct session *ss, int n)
 	return ret == EXIT_INTERRUPTED ? ret : worst;
 }
 
-int parallel_run(struct session *ss, int n, size_t per, bool scaling, bool json, int progress)
+int parallel_run(struct session *ss, int n, bool scaling, bool json, int progress)
 {
 	int ret = 0, worst = 0;
 	char suffix[32];
@@ -130,8 +129,7 @@ int parallel_run(struct session *ss, int n, size_t per, bool scaling, bool json,
 	for (int ti = 0; ti < n; ti++) {
 		ss[ti].pg.enabled = !ti && (progress > 0 || (progress == 0 && isatty(2)));
 		ss[ti].pg.ncases = (unsigned)ss[ti].ncases;
-		for (size_t i = 0; i < per && i < ss[ti].nprepare + ss[ti].ncases; i++)
-			ss[ti].pg.total += ss[ti].entries[i].job.repeat * (scaling ? (unsigned)n : 1);
+		session_plan_progress(&ss[ti], scaling ? (unsigned)n : 1);
 	}
 	if (!scaling) {
 		ret = group_session(ss, (unsigned)n, 0, NULL);

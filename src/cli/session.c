@@ -721,13 +721,25 @@ static int session_end(struct session *s, int ret)
 	return ret;
 }
 
+void session_plan_progress(struct session *s, unsigned scale)
+{
+	unsigned rounds = s->rounds && s->rounds->max ? s->rounds->max : 1;
+
+	s->pg.total = 0;
+	for (size_t i = 0; i < s->nprepare + s->ncases; i++)
+		s->pg.total += s->entries[i].job.repeat * scale * (i < s->nprepare ? 1 : rounds);
+	s->pg.total_is_max = rounds > 1;
+	s->pg.t0 = clock_ns();   /* the pace counts from the start, not from the first progress line */
+}
+
 int session_run(struct session *s)
 {
 	int worst = 0, ret;
 
 	s->pg.enabled = s->progress > 0 || (s->progress == 0 && isatty(2));
 	s->pg.ncases = (unsigned)s->ncases;
-	s->pg.t0 = 0;
+	if (!s->pg.t0)
+		s->pg.t0 = clock_ns();
 	for (size_t i = 0; i < s->nprepare && !stopped(s); i++) {
 		s->pg.case_no = 0;
 		ret = run_entry(s, &s->entries[i], 1, 0, NULL);

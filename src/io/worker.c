@@ -514,10 +514,14 @@ static bool tick(struct worker *w, bool *measuring)
 	       (w->budget && *measuring && w->issued >= w->budget);
 }
 
-/* Open loop, at the end: the requests that were due by then and never issued (every slot was busy). */
+/*
+ * Open loop, at the end: the requests that were due by then and never issued (every slot was busy).
+ * The window is [t_measure, t_end): a request due at its very end (1 s at 1000/s: the 1001st) is
+ * the next window's, never issued in this one, so neither scheduled nor backlog.
+ */
 static void count_backlog(struct worker *w)
 {
-	for (uint64_t n = 0; w->tt.next <= w->t_end && n < 100000000ull; n++) {
+	for (uint64_t n = 0; w->tt.next < w->t_end && n < 100000000ull; n++) {
 		w->sched.backlog++;
 		if (w->tt.next >= w->t_measure)
 			w->sched.scheduled++;

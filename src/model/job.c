@@ -391,7 +391,7 @@ static int set_latency_target(struct job *j, const char *v, char *err, size_t er
 		j->lt_ns = 0;
 		return 0;
 	}
-	if ((v[0] == 'p' || v[0] == 'P') && parse_decimal(v + 1, &pct, &end) == 0 && pct > 0 && pct < 100 &&
+	if ((v[0] == 'p' || v[0] == 'P') && parse_percentile(v + 1, &pct, &end) == 0 &&
 	    end[0] == '<' && end[1] == '=' && parse_duration(end + 2, &ns, err, errlen) == 0 && ns > 0) {
 		j->lt_pct = pct;
 		j->lt_ns = ns;
@@ -435,7 +435,7 @@ static const struct param params[] = {
 	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off",
 	  "stop at SNIA steady state, e.g. iops:5x60s (:track to record only)" },
 	{ "seed", P_SPECIAL, 0, 0, 0, set_seed, "fixed", "random seed (same seed, same offsets)" },
-	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or file name", "the device's name in reports" },
+	{ "label", P_SPECIAL, 0, 0, 0, set_label, "model or device or file name", "the device's name in reports (links resolved: the real device's name)" },
 	{ "price", P_SPECIAL, 0, 0, 0, set_price, "", "the device's price in USD" },
 	{ "verify", P_SPECIAL, 0, 0, 0, set_verify, "off",
 	  "on: a header and checksum in every written 4 KiB, every read checked, written data read back" },
@@ -445,7 +445,7 @@ static const struct param params[] = {
 	  "open loop: schedule this many requests a second over all threads (50k); 0 = closed loop" },
 	{ "rate_bw", P_SPECIAL, 0, 0, 0, set_rate_bw, "0", "open loop as bytes a second (200m); 0 = off" },
 	{ "arrival", P_SPECIAL, 0, 0, 0, set_arrival, "uniform",
-	  "spacing of scheduled requests: uniform or poisson" },
+	  "spacing of scheduled requests: uniform or poisson (poisson needs rate_iops, rate_bw or latency_target)" },
 	{ "latency_target", P_SPECIAL, 0, 0, 0, set_latency_target, "",
 	  "search the highest rate whose response-time percentile meets it, e.g. p99<=5ms (needs a runtime; docs/search.md)" },
 	{ "health", P_SPECIAL, 0, 0, 0, set_health, "auto",
@@ -648,6 +648,11 @@ int job_check(const struct job *j, char *err, size_t errlen)
 	}
 	if (j->rate_iops && j->rate_bw) {
 		snprintf(err, errlen, "rate_bw: rate_iops already sets the rate; give one of them");
+		return -EINVAL;
+	}
+	if (j->arrival == ARRIVAL_POISSON && !job_open_loop(j) && !j->lt_ns) {
+		snprintf(err, errlen, "arrival: poisson spaces the requests of an open loop; give its rate "
+			 "(rate_iops or rate_bw) or a latency_target");
 		return -EINVAL;
 	}
 	if (j->lt_ns && job_open_loop(j)) {

@@ -21,7 +21,8 @@ int parse_decimal(const char *s, double *v, const char **end)
 		return -EINVAL;
 	while (isdigit((unsigned char)*p))
 		p++;
-	if (*p == '.') {
+	/* A point ends the number only with a digit after it: "99." of "p99.<=5ms" is not 99. */
+	if (*p == '.' && isdigit((unsigned char)p[1])) {
 		p++;
 		while (isdigit((unsigned char)*p))
 			p++;
@@ -36,6 +37,14 @@ int parse_decimal(const char *s, double *v, const char **end)
 	copy[p - s] = '\0';
 	*v = strtod(copy, NULL);
 	*end = p;
+	return 0;
+}
+
+int parse_percentile(const char *s, double *pct, const char **end)
+{
+	if (!s || (s[0] == '0' && isdigit((unsigned char)s[1])) || parse_decimal(s, pct, end) ||
+	    !(*pct > 0 && *pct < 100))
+		return -EINVAL;
 	return 0;
 }
 

@@ -44,11 +44,11 @@ int metric_parse(const char *s, struct metric *m)
 		m->kind = M_RESP_MAX;
 	else if (!strncmp(buf, "lat-p", 5) && buf[5] >= '0' && buf[5] <= '9') {
 		m->kind = M_LAT_PCT;
-		if (parse_decimal(buf + 5, &m->pct, &end) || *end || !(m->pct > 0 && m->pct < 100))
+		if (parse_percentile(buf + 5, &m->pct, &end) || *end)
 			return -EINVAL;
 	} else if (!strncmp(buf, "resp-p", 6) && buf[6] >= '0' && buf[6] <= '9') {
 		m->kind = M_RESP_PCT;
-		if (parse_decimal(buf + 6, &m->pct, &end) || *end || !(m->pct > 0 && m->pct < 100))
+		if (parse_percentile(buf + 6, &m->pct, &end) || *end)
 			return -EINVAL;
 	} else
 		return -EINVAL;

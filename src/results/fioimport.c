@@ -15,6 +15,7 @@
 #include "job.h"
 #include "result.h"
 #include "resultcheck.h"
+#include "resultset.h"
 
 /* One direction's latency, from fio's clat_ns. */
 struct dlat {
@@ -154,7 +155,7 @@ static json_t *fio_percentiles(json_t *p, const struct dlat *d)
 }
 
 /* A direction's latency over the group: moments pooled, bins as our histogram where they map. */
-static int load_lat(const struct fjob *f, const char *dir, uint64_t ios, struct dlat *d)
+static int load_lat(struct fjob *f, const char *dir, uint64_t ios, struct dlat *d)
 {
 	struct moments m = { 0 };
 	size_t i;
@@ -174,6 +175,12 @@ static int load_lat(const struct fjob *f, const char *dir, uint64_t ios, struct 
 			    (uint64_t)json_integer_value(json_object_get(c, "max")));
 	}
 	moments_put(&m, d);
+	if (d->min > d->max || d->mean < (double)d->min || d->mean > (double)d->max || !(d->sd >= 0)) {
+		fiojob_fail(f, "%s: fio's clat_ns min %llu, max %llu and mean %.1f cannot be the moments of any "
+			    "latencies (min <= mean <= max)", dir, (unsigned long long)d->min,
+			    (unsigned long long)d->max, d->mean);
+		return -EINVAL;
+	}
 	d->exact = load_bins(f, dir, d);
 	d->h.min = d->min;
 	d->h.max = d->max;
@@ -245,6 +252,7 @@ static json_t *target_json(struct fjob *f)
 	const json_t *du = json_object_get(f->fio, "disk_util");
 	const char *path = fiojob_opt(f, "filename"), *dev = NULL, *kind = "file", *b;
 	char label[160];
+	json_t *t;
 
 	if (json_array_size(du) == 1)
 		dev = json_string_value(json_object_get(json_array_get(du, 0), "name"));
@@ -256,10 +264,17 @@ static json_t *target_json(struct fjob *f)
 		kind = "none";
 	b = strrchr(path, '/');
 	snprintf(label, sizeof(label), "%s (fio)", dev ?: (b ? b + 1 : path));
-	return json_pack("{s:s, s:s, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o, s:s, s:n}",
-			 "path", path, "kind", kind, "size", "logical_block_size", "physical_block_size",
-			 "rotational", "model", "serial", "firmware", "vendor", "transport", "scheduler",
-			 "device", dev ? json_string(dev) : json_null(), "label", label, "price");
+	t = json_pack("{s:s, s:s, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o, s:s, s:n}",
+		      "path", path, "kind", kind, "size", "logical_block_size", "physical_block_size",
+		      "rotational", "model", "serial", "firmware", "vendor", "transport", "scheduler",
+		      "device", dev ? json_string(dev) : json_null(), "label", label, "price");
+	if (t && f->resolved) {
+		/* As this host has it now (import.notes says so). */
+		json_object_set_new(t, "size", json_integer((json_int_t)f->host_size));
+		json_object_set_new(t, "logical_block_size", json_integer(f->lbs));
+		json_object_set_new(t, "physical_block_size", json_integer(f->pbs));
+	}
+	return t;
 }
 
 static json_t *job_json(const struct fjob *f)
@@ -466,8 +481,11 @@ static int group_of(const json_t *fio, size_t i, bool *done, json_t *group)
 	return 0;
 }
 
-/* One job into a validated result, or NULL with f->err. */
-static json_t *import_job(struct fjob *f, const char *file, const char *cmdline)
+/*
+ * One job into a result that the reader takes (rs_add_json: every check that report, compare and
+ * check make of a file), or NULL with f->err.
+ */
+static json_t *import_job(struct fjob *f, struct rs_set *reader, const char *file, const char *cmdline)
 {
 	json_t *o;
 	char verr[400];
@@ -478,10 +496,14 @@ static json_t *import_job(struct fjob *f, const char *file, const char *cmdline)
 	f->unmapped = json_array();
 	f->notes = json_array();
 	f->defaulted = json_array();
-	if (!f->opts || !f->unmapped || !f->notes || !f->defaulted || fiojob_map(f))
+	if (!f->opts || !f->unmapped || !f->notes || !f->defaulted)
+		return NULL;
+	if (f->doc_note)
+		fiojob_note(f->notes, "%s", f->doc_note);
+	if (fiojob_map(f))
 		return NULL;
 	o = build(f, file, cmdline);
-	if (o && (result_validate(o, verr, sizeof(verr)) || result_check_values(o, verr, sizeof(verr)))) {
+	if (o && rs_add_json(reader, json_incref(o), "the result", verr, sizeof(verr))) {
 		snprintf(f->err, sizeof(f->err), "the result would not be valid: %.200s", verr);
 		json_decref(o);
 		return NULL;
@@ -489,29 +511,25 @@ static json_t *import_job(struct fjob *f, const char *file, const char *cmdline)
 	return o;
 }
 
-int fio_import(const json_t *fio, const char *file, const char *cmdline, struct fio_import *out, char *err,
-	       size_t errlen)
+static bool is_fio(const json_t *fio)
+{
+	return json_is_string(json_object_get(fio, "fio version")) && json_is_array(json_object_get(fio, "jobs"));
+}
+
+/* The jobs of one document appended to out (its arrays made); doc_note goes into each result's notes. */
+static int import_doc(const json_t *fio, const char *file, const char *cmdline, const struct fio_import_opts *opts,
+		      const char *doc_note, struct fio_import *out)
 {
 	const json_t *jobs = json_object_get(fio, "jobs"), *jb;
-	bool *done = NULL;
+	struct rs_set reader;
+	bool *done = calloc(json_array_size(jobs) + 1, sizeof(*done));
 	size_t i;
 
-	memset(out, 0, sizeof(*out));
-	if (!json_is_string(json_object_get(fio, "fio version")) || !json_is_array(jobs)) {
-		snprintf(err, errlen, "not fio's JSON output (no \"fio version\" and \"jobs\"; client/server "
-			 "output is not read)");
-		return -EINVAL;
-	}
-	out->results = json_array();
-	out->names = json_array();
-	out->skipped = json_array();
-	if (!out->results || !out->names || !out->skipped)
-		goto nomem;
-	done = calloc(json_array_size(jobs) + 1, sizeof(*done));
 	if (!done)
-		goto nomem;
+		return -ENOMEM;
+	rs_init(&reader);
 	json_array_foreach(jobs, i, jb) {
-		struct fjob f = { .fio = fio, .jb = jb, .group = json_array() };
+		struct fjob f = { .fio = fio, .jb = jb, .group = json_array(), .host = opts, .doc_note = doc_note };
 		const char *name = json_string_value(json_object_get(jb, "jobname")) ?: "";
 		json_t *o = NULL;
 
@@ -521,7 +539,7 @@ int fio_import(const json_t *fio, const char *file, const char *cmdline, struct 
 		}
 		if (f.group && !group_of(fio, i, done, f.group)) {
 			f.clones = (unsigned)json_array_size(f.group);
-			o = import_job(&f, file, cmdline);
+			o = import_job(&f, &reader, file, cmdline);
 		}
 
 		if (o) {
@@ -537,12 +555,132 @@ int fio_import(const json_t *fio, const char *file, const char *cmdline, struct 
 		json_decref(f.notes);
 		json_decref(f.defaulted);
 	}
+	rs_release(&reader);
 	free(done);
 	return 0;
-nomem:
-	free(done);
+}
+
+static int import_begin(struct fio_import *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->results = json_array();
+	out->names = json_array();
+	out->skipped = json_array();
+	if (out->results && out->names && out->skipped)
+		return 0;
 	fio_import_release(out);
 	return -ENOMEM;
+}
+
+int fio_import(const json_t *fio, const char *file, const char *cmdline, const struct fio_import_opts *opts,
+	       struct fio_import *out, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!is_fio(fio)) {
+		snprintf(err, errlen, "not fio's JSON output (no \"fio version\" and \"jobs\"; client/server "
+			 "output is not read)");
+		return -EINVAL;
+	}
+	ret = import_begin(out) ?: import_doc(fio, file, cmdline, opts, NULL, out);
+	if (ret)
+		fio_import_release(out);
+	return ret;
+}
+
+/* A job's number of key in direction dir ("" for the job itself). */
+static double job_num(const json_t *jb, const char *dir, const char *key)
+{
+	return json_number_value(json_object_get(*dir ? json_object_get(jb, dir) : jb, key));
+}
+
+/* json_equal, with two absent values equal. */
+static bool same(const json_t *a, const json_t *b)
+{
+	return a == b || json_equal(a, b);
+}
+
+/* The same job (name, group, options) in both, with no count of next's below prev's. */
+static bool same_job_grown(const json_t *a, const json_t *b)
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+
+	if (!same(json_object_get(a, "jobname"), json_object_get(b, "jobname")) ||
+	    !same(json_object_get(a, "groupid"), json_object_get(b, "groupid")) ||
+	    !same(json_object_get(a, "job options"), json_object_get(b, "job options")) ||
+	    job_num(b, "", "job_runtime") < job_num(a, "", "job_runtime"))
+		return false;
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+		if (job_num(b, dirs[d], "total_ios") < job_num(a, dirs[d], "total_ios") ||
+		    job_num(b, dirs[d], "io_bytes") < job_num(a, dirs[d], "io_bytes"))
+			return false;
+	return true;
+}
+
+bool fio_doc_continues(const json_t *prev, const json_t *next)
+{
+	const json_t *ja = json_object_get(prev, "jobs"), *jb = json_object_get(next, "jobs");
+	double ta = json_number_value(json_object_get(prev, "timestamp_ms"));
+	double tb = json_number_value(json_object_get(next, "timestamp_ms"));
+	bool ran_before = false, any = false;
+	size_t i;
+	const json_t *a;
+
+	if (!same(json_object_get(prev, "global options"), json_object_get(next, "global options")) ||
+	    json_array_size(ja) != json_array_size(jb) || !json_array_size(ja) || !(tb >= ta))
+		return false;
+	json_array_foreach(ja, i, a) {
+		const json_t *b = json_array_get(jb, i);
+		double ra = job_num(a, "", "job_runtime"), rb = job_num(b, "", "job_runtime");
+
+		if (!same_job_grown(a, b))
+			return false;
+		/* A job of prev that had run (ra > 0) started, in next's account, before prev was written. */
+		any |= ra > 0;
+		ran_before |= ra > 0 && tb - rb < ta;
+	}
+	return ran_before || !any;
+}
+
+int fio_import_docs(const json_t *docs, const char *file, const char *cmdline, const struct fio_import_opts *opts,
+		    struct fio_import *out, char *err, size_t errlen)
+{
+	size_t n = json_array_size(docs), runs = 0, first = 0, run = 0;
+	char note[200];
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t k = 0; k < n; k++) {
+		if (!is_fio(json_array_get(docs, k))) {
+			snprintf(err, errlen, "document %zu of %zu: not fio's JSON output (no \"fio version\" and "
+				 "\"jobs\"; client/server output is not read)", k + 1, n);
+			return -EINVAL;
+		}
+		runs += k + 1 == n || !fio_doc_continues(json_array_get(docs, k), json_array_get(docs, k + 1));
+	}
+	if ((ret = import_begin(out)))
+		return ret;
+	for (size_t k = 0; k < n && !ret; k++) {
+		if (k + 1 < n && fio_doc_continues(json_array_get(docs, k), json_array_get(docs, k + 1)))
+			continue;
+		run++;
+		if (k > first && runs > 1)
+			snprintf(note, sizeof(note), "run %zu of %zu in the file: its last report, document %zu of "
+				 "%zu (the %zu before it are --status-interval reports of the same run)", run, runs,
+				 k + 1, n, k - first);
+		else if (k > first)
+			snprintf(note, sizeof(note), "the last of %zu --status-interval reports of the run in the file "
+				 "(the earlier ones are snapshots of it)", k - first + 1);
+		else
+			snprintf(note, sizeof(note), "run %zu of %zu appended to the file (document %zu)", run, runs,
+				 k + 1);
+		ret = import_doc(json_array_get(docs, k), file, cmdline, opts, n > 1 ? note : NULL, out);
+		first = k + 1;
+	}
+	if (ret)
+		fio_import_release(out);
+	return ret;
 }
 
 void fio_import_release(struct fio_import *out)

@@ -268,6 +268,33 @@ static int map_data(struct fjob *f)
 	return 0;
 }
 
+/*
+ * The target fio named, where it is one file or device by an absolute path and this host has it: a
+ * run there would resolve the job's span and offset against its size (fio's default size is the
+ * whole file or device from offset, as ssdbench's span of 100 %). True when f->j.r holds them.
+ */
+static bool resolve_target(struct fjob *f)
+{
+	const char *path = fiojob_opt(f, "filename"), *nr = fiojob_opt(f, "nrfiles");
+	struct job j = f->j;
+	char e[200];
+
+	if (!f->host || !f->host->probe || !path || path[0] != '/' || strchr(path, ':') ||
+	    fiojob_opt(f, "directory") || fiojob_opt(f, "filesize") || (nr && strcmp(nr, "1")) ||
+	    f->host->probe(path, &f->host_size, &f->lbs, &f->pbs, f->host->ctx))
+		return false;
+	if (job_resolve(&j, f->host_size, f->j.direct ? f->lbs : 0, e, sizeof(e))) {
+		fiojob_note(f->notes, "target '%s' on this host does not hold the job (%s): its size is not used",
+			    path, e);
+		return false;
+	}
+	fiojob_note(f->notes, "target '%s': %llu bytes on this host at the import, span and offset resolved "
+		    "against it", path, (unsigned long long)f->host_size);
+	f->j.r = j.r;
+	f->resolved = f->span_known = f->offset_known = true;
+	return true;
+}
+
 /* Every option onto the job; what has no equivalent into unmapped as NAME=VALUE. */
 int fiojob_map(struct fjob *f)
 {
@@ -293,8 +320,10 @@ int fiojob_map(struct fjob *f)
 	if ((fiojob_opt(f, "io_size") || fiojob_opt(f, "io_limit")) &&
 	    fiojob_size(fiojob_opt(f, "io_size") ?: fiojob_opt(f, "io_limit"), &f->limit))
 		return fiojob_fail(f, "io_size=%s: not a size", fiojob_opt(f, "io_size") ?: fiojob_opt(f, "io_limit"));
-	f->j.r.span = f->size;
-	f->j.r.offset = offset;
+	if (!resolve_target(f)) {
+		f->j.r.span = f->size;
+		f->j.r.offset = offset;
+	}
 	f->j.r.stride = f->j.stride ? f->j.stride : (f->j.stride_bs ? f->j.stride_bs : 2) * f->j.bs;
 	json_array_append_new(f->defaulted, json_string("stride"));
 	json_array_append_new(f->defaulted, json_string("interval"));
@@ -310,15 +339,17 @@ int fiojob_map(struct fjob *f)
  */
 int fiojob_limit(struct fjob *f, uint64_t bytes, uint64_t rt_ns)
 {
-	uint64_t per = f->limit ? f->limit : f->size;
+	/* One pass per job: io_size, else size, else the whole target where this host resolved it. */
+	uint64_t per = f->limit ? f->limit : f->size ? f->size : f->resolved ? f->j.r.span : 0;
 	char buf[48];
 
 	if (!f->time_based && f->j.runtime_ns && per && bytes > per * f->j.threads) {
 		fiojob_note(f->notes, "time_based: deduced (the job moved more than size per job; fio's JSON omits "
 		      "options given without a value)");
 		f->time_based = true;
-	} else if (!f->time_based && f->j.runtime_ns && per && bytes < per * f->j.threads &&
+	} else if (!f->time_based && f->j.runtime_ns && (!per || bytes < per * f->j.threads) &&
 		   rt_ns + 1000000 >= f->j.runtime_ns) {
+		/* A pass of unknown size (the whole of a target not on this host) that ran the whole runtime too. */
 		fiojob_note(f->notes, "time_based: the runtime ended the job before a pass over size (bound by time "
 		      "whether or not time_based was given; fio's JSON omits options given without a value)");
 		f->time_based = true;
@@ -329,12 +360,12 @@ int fiojob_limit(struct fjob *f, uint64_t bytes, uint64_t rt_ns)
 		return set_u(f, "io_limit", f->limit * f->j.threads) ? -EINVAL
 		       : (f->j.r.io_limit = f->limit * f->j.threads, f->limit_known = true, 0);
 	if (!f->j.runtime_ns && f->j.threads == 1) {
-		f->j.r.io_limit = f->size;   /* one pass: job_set's default, relative "100%" */
+		f->j.r.io_limit = per;   /* one pass: job_set's default, relative "100%" */
 		f->limit_known = f->span_known;
 		return 0;
 	}
 	snprintf(buf, sizeof(buf), "%u%%", f->j.threads * 100);
-	f->j.r.io_limit = f->size * f->j.threads;
+	f->j.r.io_limit = per * f->j.threads;
 	f->limit_known = f->span_known;
 	return set(f, "io_limit", buf);
 }

@@ -24,14 +24,22 @@ static int fail(char *err, size_t errlen, const char *path, int e)
 	return -e;
 }
 
+/*
+ * name: the base name of the real path (a symbolic link's target: /dev/disk/by-id/... is "nvme0n1",
+ * a link to a loop device "loop3"), so that one target has one name however it was reached; the
+ * path's own where it does not exist yet. label: the model, else that name.
+ */
 static void set_label(struct target *t)
 {
-	const char *base = strrchr(t->path, '/');
+	char *real = t->exists ? realpath(t->path, NULL) : NULL;
+	const char *p = real ? real : t->path, *base = strrchr(p, '/');
 
+	snprintf(t->name, sizeof(t->name), "%.*s", (int)sizeof(t->name) - 1, base && base[1] ? base + 1 : p);
+	free(real);
 	if (t->has_devinfo && t->di.model[0])
 		snprintf(t->label, sizeof(t->label), "%.127s", t->di.model);
 	else
-		snprintf(t->label, sizeof(t->label), "%.127s", base ? base + 1 : t->path);
+		snprintf(t->label, sizeof(t->label), "%.127s", t->name);
 }
 
 static int device_busy(const struct target *t, char *err, size_t errlen)

@@ -39,6 +39,22 @@ assert_eq "$(jget "$TMPDIR/low.json" .results.total.ios)" 200 "null, 100 IOPS: 2
 cpu=$(jget "$TMPDIR/low.json" '.results.cpu.user_s + .results.cpu.sys_s')
 assert_le "$cpu" 0.2 "null, 100 IOPS: no busy loop (CPU seconds in a 2 s run)"
 assert_ge "$(jget "$TMPDIR/low.json" .results.schedule.sleeps)" 150 "null, 100 IOPS: it slept between requests"
+# scheduled: the requests due in the measured window [start, end), exactly rate x runtime for uniform
+# arrivals (none due at the very end: 1000 at 2000/s for 500 ms, not 1001), with threads, a ramp and
+# rate_bw; without a ramp, what was issued plus the backlog (a wake-up late past the end leaves one);
+# for Poisson, the same sum.
+for spec in "t1:--rate-iops 2000" "t3:--rate-iops 2000 --threads 3" "ramp:--rate-iops 2000 --ramp 200ms" \
+	"bw:--rate-bw 8000k --bs 4k"; do
+	# shellcheck disable=SC2086
+	ol "sch-${spec%%:*}" --engine null --rw randread --qd 16 --runtime 500ms ${spec#*:}
+	assert_eq "$(jget "$TMPDIR/sch-${spec%%:*}.json" .results.schedule.scheduled)" 1000 \
+		"scheduled ${spec#*:}: 1000 due in 500 ms"
+	[[ ${spec%%:*} == ramp ]] || assert_eq "$(jget "$TMPDIR/sch-${spec%%:*}.json" \
+		'.results.schedule | .scheduled == .issued + .backlog')" true "scheduled ${spec#*:}: issued + backlog"
+done
+ol sch-poi --engine null --rw randread --qd 16 --runtime 500ms --rate-iops 2000 --arrival poisson
+assert_eq "$(jget "$TMPDIR/sch-poi.json" '.results.schedule | .scheduled == .issued + .backlog')" true \
+	"scheduled, poisson: issued + backlog"
 # A closed-loop result has none of it.
 ol closed "${null_job[@]}" --io-limit 16m
 assert_eq "$(jget "$TMPDIR/closed.json" '[.results.schedule, .results.read.response_ns, .results.timeseries.response_mean_ns] | map(. == null) | all')" \
