@@ -12,12 +12,18 @@
  * A probe MEETS when its percentile <= the target AND it delivered its offered rate (achieved >= 97 %
  * of offered: a drive that cannot keep up builds a backlog, which is a failure however low its
  * percentile so far).
- * Noise: the bracket is recomputed from every probe so far, trusting failures: hi = the lowest rate
- * that failed, lo = the highest rate below hi that met. A rate at or above hi that meets (inconsistent
- * with the bracket) is kept in the list and counted in `inconsistent`, but does not move lo: the answer
- * is a rate every failure lies above. A rate at or below lo that fails lowers hi to it and lo to the
- * highest met rate below it; the bracketing resumes if there is none.
- * The answer: max_iops = lo, the highest offered rate that met below every failure (0 if none).
+ * Noise: one probe does not decide a rate. A rate probed more than once has the verdict of the
+ * majority of its probes; a tie is probed again at once. Before any stop rule ends the search, the
+ * boundary is confirmed: the rates it rests on (hi, and lo or the peak that met) are probed again
+ * until each has two probes and a majority, so a single bad probe is outvoted and the search goes on
+ * from the corrected bracket. Verdicts that contradict each other (a rate met above one that failed)
+ * are probed again too; where they still do, failures are trusted. The bracket is recomputed from the
+ * verdicts after every probe: hi = the lowest rate whose verdict is a failure, lo = the highest rate
+ * below hi whose verdict is met. Probes whose own outcome disagrees with the bracket (met at or above
+ * hi, failed at or below lo) are counted in `inconsistent`.
+ * The answer: max_iops = lo, the highest offered rate that met below every failure (0 if none);
+ * `confirmed` says that both ends of [lo, hi] rest on two probes or more (the budget can end a search
+ * before they do).
  */
 #ifndef SSDBENCH_SEARCH_H
 #define SSDBENCH_SEARCH_H
@@ -28,9 +34,10 @@
 
 #define SEARCH_MAX_PROBES 64
 #define SEARCH_DEFAULT_TOLERANCE 0.02    /* of the rate: hi - lo <= 2 % of hi */
-#define SEARCH_DEFAULT_PROBES 12
+#define SEARCH_DEFAULT_PROBES 20         /* with room for the probes that confirm the boundary */
 #define SEARCH_DEFAULT_MIN_FRACTION 0.01 /* the default minimum rate: 1 % of the peak, at least 1 */
 #define SEARCH_DELIVERED 0.97            /* achieved / offered at least this, or the probe fails */
+#define SEARCH_HARNESS_FRACTION 0.1      /* a wake-up error of this much of the target is comparable */
 
 struct search_opts {
 	double tolerance;        /* fraction of hi; 0 = SEARCH_DEFAULT_TOLERANCE */
@@ -50,6 +57,8 @@ struct search_probe {
 	double rate;             /* offered, IOPS */
 	double iops;             /* achieved */
 	double value_ns;         /* the targeted response-time percentile */
+	double wake_mean_ns;     /* the open loop's wake-up error, mean and most; NAN if it never slept */
+	double wake_max_ns;
 	bool met;
 };
 
@@ -61,7 +70,9 @@ struct search {
 	struct search_probe probes[SEARCH_MAX_PROBES];
 	unsigned n;
 	double lo, hi;           /* the bracket: highest met below hi, lowest failed; 0 = none yet */
-	unsigned inconsistent;   /* probes that met at or above a rate that failed */
+	unsigned inconsistent;   /* probes whose outcome disagrees with the bracket (noise) */
+	unsigned reprobes;       /* probes at a rate probed before */
+	bool confirmed;          /* lo and hi (those that are not 0) each rest on >= 2 probes */
 	enum search_stop stop;
 };
 
@@ -79,6 +90,24 @@ bool search_meets(const struct search *s, double offered, double achieved, doubl
 
 /* Records a probe (offered rate, achieved IOPS, its percentile in ns) and updates the bracket. */
 void search_record(struct search *s, double offered, double achieved, double value_ns);
+
+/* The same, with the probe's wake-up error (p->met is computed, not read). */
+void search_record_probe(struct search *s, const struct search_probe *p);
+
+/*
+ * The harness's own wake-up error near the answer: the mean of the wake-up error means and the most of
+ * the probes at max_iops (at hi where nothing met). False if none of them slept (nothing measured).
+ */
+bool search_wake_error(const struct search *s, double *mean_ns, double *max_ns);
+
+/*
+ * True when that wake-up error is comparable to the target (mean >= SEARCH_HARNESS_FRACTION of it):
+ * the knee may then be the harness's, not the target's.
+ */
+bool search_harness_bound(const struct search *s);
+
+/* True if probe i ran at a rate probed before it. */
+bool search_probed_before(const struct search *s, unsigned i);
 
 /* The answer so far: the highest offered rate that met below every failure, or 0. */
 double search_max_iops(const struct search *s);

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,6 +51,7 @@ static int find_fixtures(void **state)
 static double ts_iops[] = { 1000.5, 990.25 }, ts_bw[] = { 4098048.0, 4056064.0 },
 		    ts_lat[] = { 950.0, 0 };
 static double ss_rounds[] = { 1000.0, 990.0, 1005.0, 998.0 };
+static const struct search *with_search;   /* written_doc_v: the final result of this search */
 
 /* A resolved randrw psync job on a file: trim, fill, steady state tracked, label and price. */
 static void resolved_job(struct job *j, const char *engine)
@@ -77,7 +79,7 @@ static json_t *written_doc_v(const char *engine, bool failed, const struct verif
 {
 	struct run_context ctx = { .command_line = "ssdbench run --rw randrw f.dat", .profile = "fill-degradation",
 				   .case_name = "randrw-4k", .repeat_index = 1, .repeat_count = 2, .round = 3,
-				   .idle_before_ns = 5000000000ull };
+				   .idle_before_ns = 5000000000ull, .search = with_search };
 	struct target t = { .kind = TARGET_FILE, .fd = -1, .size = 1ull << 30, .lbs = 512, .pbs = 4096 };
 	struct run_result res = { .status = failed ? RUN_FAILED : RUN_OK };
 	struct job j;
@@ -1039,6 +1041,90 @@ static void test_open_loop_values_that_do_not_add_up_are_refused(void **state)
 	values_refused("response_mean_ns shorter than iops", "results.timeseries.response_mean_ns", d);
 }
 
+/*
+ * The final result of a search as result.c writes it: a probe failed by noise and outvoted (probed
+ * again), the boundary confirmed, the open loop's wake-up error at max_iops; harness_bound when that
+ * error is comparable to the target.
+ */
+static json_t *search_doc_of(uint64_t target_ns)
+{
+	static const double p[][4] = {   /* rate, iops, value_ns, wake-up error mean (max 4x) */
+		{ 2000, 1990, 9e7, 60000 }, { 1000, 1000, 3e6, 80000 }, { 1500, 1500, 9e7, 50000 },
+		{ 1500, 1500, 3e6, 50000 }, { 1500, 1500, 3e6, 70000 }, { 1750, 1750, 9e7, 40000 },
+		{ 1750, 1750, 9e7, 40000 }, { 1625, 1625, 4e6, 40000 }, { 1625, 1625, 4e6, NAN },
+	};
+	static struct search se;
+	json_t *doc;
+
+	search_init(&se, 99, target_ns, 2000, &(struct search_opts){ .tolerance = 0.1 });
+	for (size_t i = 0; i < N(p); i++)
+		search_record_probe(&se, &(struct search_probe){ .rate = p[i][0], .iops = p[i][1],
+								 .value_ns = p[i][2] * (double)target_ns / 2e7,
+								 .wake_mean_ns = p[i][3], .wake_max_ns = 4 * p[i][3] });
+	assert_false(search_next(&se, &(double){ 0 }));   /* converged, on a confirmed boundary */
+	assert_int_equal(se.stop, SEARCH_CONVERGED);
+	with_search = &se;
+	doc = written_doc("psync", false);
+	with_search = NULL;
+	return doc;
+}
+
+static json_t *search_doc(void)
+{
+	return search_doc_of(20000000);
+}
+
+static void test_search_documents_validate(void **state)
+{
+	json_t *d = search_doc(), *s = at_path(json_object_get(d, "results"), "search", "wake_error_ns");
+
+	(void)state;
+	assert_possible(d, "the final result of a search");
+	s = json_object_get(json_object_get(d, "results"), "search");
+	assert_int_equal(json_integer_value(json_object_get(s, "max_iops")), 1625);
+	assert_int_equal(json_integer_value(json_object_get(s, "bracket_hi_iops")), 1750);
+	assert_true(json_is_true(json_object_get(s, "confirmed")));
+	assert_int_equal(json_integer_value(json_object_get(s, "reprobes")), 4);
+	assert_int_equal(json_integer_value(json_object_get(s, "inconsistent")), 1);
+	assert_true(json_number_value(at_path(s, "wake_error_ns", "mean")) == 40000);
+	assert_int_equal(json_integer_value(at_path(s, "wake_error_ns", "max")), 160000);
+	assert_true(json_is_false(json_object_get(s, "harness_bound")));
+	json_decref(d);
+	d = search_doc_of(200000);      /* a 200 us target: 40 us of wake-up error is comparable */
+	assert_possible(d, "a search bound by the harness");
+	assert_true(json_is_true(at_path(json_object_get(d, "results"), "search", "harness_bound")));
+	json_decref(d);
+	/* A result of a build before these keys still reads. */
+	d = search_doc();
+	s = json_object_get(json_object_get(d, "results"), "search");
+	json_object_del(s, "confirmed");
+	json_object_del(s, "reprobes");
+	json_object_del(s, "wake_error_ns");
+	json_object_del(s, "harness_bound");
+	assert_possible(d, "a search without the optional keys");
+	json_object_set_new(s, "wake_error_ns", json_null());
+	assert_possible(d, "a search whose probes at max_iops never slept");
+	json_decref(d);
+}
+
+static void test_bad_search_keys_are_refused_by_path(void **state)
+{
+	static const struct mutation cases[] = {
+		{ "confirmed as a number", "results/search/confirmed", "1", "results.search.confirmed", "true or false" },
+		{ "negative reprobes", "results/search/reprobes", "-1", "results.search.reprobes", ">= 0" },
+		{ "a wake-up error without its max", "results/search/wake_error_ns/max", NULL,
+		  "results.search.wake_error_ns.max", "missing" },
+		{ "a negative wake-up error", "results/search/wake_error_ns/mean", "-2",
+		  "results.search.wake_error_ns.mean", ">= 0" },
+		{ "harness_bound as a string", "results/search/harness_bound", "\"yes\"",
+		  "results.search.harness_bound", "true or false" },
+		{ "an unknown search key", "results/search/interval", "1", "results.search", "unknown key" },
+	};
+
+	(void)state;
+	expect_refused_in(cases, N(cases), search_doc);
+}
+
 /* The writer's psync document with the target.nvme and target.pcie of a QEMU 4Kn namespace. */
 static json_t *nvme_doc(void)
 {
@@ -1160,6 +1246,8 @@ int main(void)
 		cmocka_unit_test(test_more_first_mismatches_than_kept_are_refused),
 		cmocka_unit_test(test_verify_counts_that_do_not_add_up_are_refused),
 		cmocka_unit_test(test_open_loop_documents_validate),
+		cmocka_unit_test(test_search_documents_validate),
+		cmocka_unit_test(test_bad_search_keys_are_refused_by_path),
 		cmocka_unit_test(test_bad_open_loop_keys_are_refused_by_path),
 		cmocka_unit_test(test_nvme_identity_documents_validate),
 		cmocka_unit_test(test_bad_nvme_identity_keys_are_refused_by_path),

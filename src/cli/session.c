@@ -511,6 +511,17 @@ static void probe_numbers(const struct run_result *res, double pct, double *iops
 	hist_release(&total);
 }
 
+/* A probe at rate as the search records it: its numbers and the open loop's wake-up error. */
+static void probe_of(const struct run_result *res, double pct, double rate, struct search_probe *p)
+{
+	const struct sched_result *sc = &res->sched;
+
+	p->rate = rate;
+	probe_numbers(res, pct, &p->iops, &p->value_ns);
+	p->wake_mean_ns = sc->enabled && sc->sleeps ? (double)sc->wake_err_sum_ns / (double)sc->sleeps : NAN;
+	p->wake_max_ns = sc->enabled && sc->sleeps ? (double)sc->wake_err_max_ns : NAN;
+}
+
 /* One line a probe on stderr (not with --progress never). */
 static void search_line(const struct session *s, const struct search *se, const char *tgt)
 {
@@ -520,14 +531,35 @@ static void search_line(const struct session *s, const struct search *se, const 
 	if (s->progress < 0)
 		return;
 	format_duration(isfinite(p->value_ns) ? (uint64_t)p->value_ns : 0, v, sizeof(v));
-	fprintf(stderr, "ssdbench: search %s: probe %u: %.0f IOPS offered, %.0f done, p%g %s: %s; ", tgt, se->n,
-		p->rate, p->iops, se->pct, isfinite(p->value_ns) ? v : "-", p->met ? "met" : "not met");
+	fprintf(stderr, "ssdbench: search %s: probe %u: %.0f IOPS offered%s, %.0f done, p%g %s: %s; ", tgt, se->n,
+		p->rate, search_probed_before(se, se->n - 1) ? " again" : "", p->iops, se->pct,
+		isfinite(p->value_ns) ? v : "-", p->met ? "met" : "not met");
 	if (se->lo && se->hi)
 		fprintf(stderr, "bracket %.0f..%.0f\n", se->lo, se->hi);
 	else if (se->hi)
 		fprintf(stderr, "nothing met yet, lowest failure %.0f\n", se->hi);
 	else
 		fprintf(stderr, "the peak met\n");
+}
+
+/* The answer on stderr: max_iops, its bracket, and the open loop's own wake-up error beside it. */
+static void search_end_lines(const struct search *se, const char *tgt)
+{
+	char mean[32], max[32];
+	double m, x;
+
+	fprintf(stderr, "ssdbench: search %s: max %.0f IOPS (%s after %u probe%s, %u of them again", tgt,
+		search_max_iops(se), search_stop_name(se->stop), se->n, se->n == 1 ? "" : "s", se->reprobes);
+	if (se->hi)
+		fprintf(stderr, "; the knee in [%.0f, %.0f)", se->lo, se->hi);
+	fprintf(stderr, ", %s)%s\n", se->confirmed ? "confirmed" : "not confirmed",
+		search_max_iops(se) ? "; confirming run at it" : "");
+	if (!search_wake_error(se, &m, &x))
+		return;
+	format_duration((uint64_t)m, mean, sizeof(mean));
+	format_duration((uint64_t)x, max, sizeof(max));
+	fprintf(stderr, "ssdbench: search %s: the open loop's wake-up error there: mean %s, max %s%s\n", tgt, mean,
+		max, search_harness_bound(se) ? ": comparable to the target, the knee may be the harness's own" : "");
 }
 
 /* The final result of a search that found nothing: the peak run's measurement, with results.search (its job the case's). */
@@ -559,7 +591,8 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 	struct job j = e->job;
 	struct run_result peak, res;
 	struct search se;
-	double rate, iops, value;
+	struct search_probe pr;
+	double rate, iops;
 	char tgt[64];
 	int ret;
 
@@ -567,7 +600,7 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 	j.lt_ns = 0;
 	search_target_text(e->job.lt_pct, e->job.lt_ns, tgt, sizeof(tgt));
 	ret = run_saved(s, e, &j, &ctx, &peak, false);
-	probe_numbers(&peak, e->job.lt_pct, &iops, &value);
+	probe_numbers(&peak, e->job.lt_pct, &iops, &pr.value_ns);
 	if (!ret && s->progress >= 0)
 		fprintf(stderr, "ssdbench: search %s: peak (closed loop): %.0f IOPS\n", tgt, iops);
 	search_init(&se, e->job.lt_pct, e->job.lt_ns, iops, NULL);
@@ -576,10 +609,10 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 		j.rate_iops = (uint64_t)rate;
 		ctx.search_index = se.n + 1;
 		ret = run_saved(s, e, &j, &ctx, &res, false);
-		probe_numbers(&res, se.pct, &iops, &value);
+		probe_of(&res, se.pct, rate, &pr);
 		run_result_release(&res);
 		if (!ret) {
-			search_record(&se, rate, iops, value);
+			search_record_probe(&se, &pr);
 			search_line(s, &se, tgt);
 		}
 	}
@@ -590,9 +623,7 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 		ctx.search_index = 0;
 		ctx.search = &se;
 		if (s->progress >= 0)
-			fprintf(stderr, "ssdbench: search %s: max %.0f IOPS (%s after %u probe%s)%s\n", tgt,
-				search_max_iops(&se), search_stop_name(se.stop), se.n, se.n == 1 ? "" : "s",
-				search_max_iops(&se) ? "; confirming run at it" : "");
+			search_end_lines(&se, tgt);
 		if (search_max_iops(&se)) {
 			ctx.search_final = "confirm";
 			j.rate_iops = (uint64_t)search_max_iops(&se);

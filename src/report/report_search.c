@@ -21,8 +21,10 @@ static const char *const heads[SCOLS] = {
 
 static const char caption[] =
 	"each probe a run at an offered rate; it meets when its percentile of the response time is within "
-	"the target and it delivered >= 97 % of the rate; max_iops is the highest rate that met below "
-	"every failure";
+	"the target and it delivered >= 97 % of the rate; a rate probed again has the verdict of the "
+	"majority; max_iops is the highest rate that met below every failure, the knee in "
+	"[max_iops, the lowest failure), confirmed when both rest on two probes; beside it the open "
+	"loop's own wake-up error at max_iops";
 
 bool report_has_search(const struct report *r)
 {
@@ -36,6 +38,33 @@ bool report_has_search(const struct report *r)
 static size_t nrows(const struct agg_case *c)
 {
 	return c->search ? json_array_size(json_object_get(c->search, "probes")) + 1 : 0;
+}
+
+/*
+ * The answer's verdict: the stop rule, the knee's bracket, whether both ends were probed twice, and
+ * the open loop's wake-up error there (keys a result of an earlier build may lack are left out).
+ */
+static void answer(const json_t *s, char *buf, size_t len)
+{
+	const json_t *hi = json_object_get(s, "bracket_hi_iops"), *c = json_object_get(s, "confirmed");
+	const json_t *w = json_object_get(s, "wake_error_ns");
+	char mean[32], max[32];
+	int n;
+
+	n = snprintf(buf, len, "%s", json_string_value(json_object_get(s, "stop")) ?: "");
+	if (json_integer_value(hi) > 0 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "; knee in [%lld, %lld)",
+			      (long long)json_integer_value(json_object_get(s, "max_iops")),
+			      (long long)json_integer_value(hi));
+	if (json_is_boolean(c) && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "; %s", json_is_true(c) ? "confirmed" : "not confirmed");
+	if (!json_is_object(w) || n < 0 || (size_t)n >= len)
+		return;
+	format_duration((uint64_t)json_number_value(json_object_get(w, "mean")), mean, sizeof(mean));
+	format_duration((uint64_t)json_integer_value(json_object_get(w, "max")), max, sizeof(max));
+	snprintf(buf + n, len - (size_t)n, "; wake-up error mean %s, max %s%s", mean, max,
+		 json_is_true(json_object_get(s, "harness_bound")) ? " (comparable to the target: the knee may be "
+		 "the harness's)" : "");
 }
 
 /* Column col of row k of case c. */
@@ -73,14 +102,14 @@ static void cell(const struct agg_case *c, size_t k, int col, char *buf, size_t 
 		if (p)
 			snprintf(buf, len, "%s", json_is_true(json_object_get(p, "met")) ? "met" : "not met");
 		else
-			snprintf(buf, len, "%s", json_string_value(json_object_get(s, "stop")) ?: "");
+			answer(s, buf, len);
 	}
 }
 
 static void text_search(FILE *f, const struct report *r)
 {
 	size_t w[SCOLS];
-	char buf[200];
+	char buf[320];
 
 	for (int k = 0; k < SCOLS; k++) {
 		w[k] = esc_text_width(heads[k]);
@@ -107,7 +136,7 @@ static void text_search(FILE *f, const struct report *r)
 
 static void md_search(FILE *f, const struct report *r)
 {
-	char buf[200];
+	char buf[320];
 
 	fprintf(f, "### latency target search\n\n%s\n\n|", caption);
 	for (int k = 0; k < SCOLS; k++)
@@ -147,6 +176,22 @@ static void csv_row(FILE *f, const struct agg_case *c, const char *metric, const
 	fputs(",,1\n", f);
 }
 
+/* CSV: the answer, its bracket's top, and (where recorded) the confirmation and the wake-up error. */
+static void csv_answer(FILE *f, const struct agg_case *c)
+{
+	const json_t *s = c->search, *w = json_object_get(s, "wake_error_ns");
+
+	csv_row(f, c, "max_iops", "IOPS", json_number_value(json_object_get(s, "max_iops")));
+	csv_row(f, c, "bracket_hi_iops", "IOPS", json_number_value(json_object_get(s, "bracket_hi_iops")));
+	if (json_is_boolean(json_object_get(s, "confirmed")))
+		csv_row(f, c, "confirmed", "bool", json_is_true(json_object_get(s, "confirmed")));
+	if (!json_is_object(w))
+		return;
+	csv_row(f, c, "wake_error_mean_ns", "ns", json_number_value(json_object_get(w, "mean")));
+	csv_row(f, c, "wake_error_max_ns", "ns", json_number_value(json_object_get(w, "max")));
+	csv_row(f, c, "harness_bound", "bool", json_is_true(json_object_get(s, "harness_bound")));
+}
+
 /* CSV: per probe its offered rate, achieved rate, percentile and verdict (1 met, 0 not); then max_iops. */
 static void csv_search(FILE *f, const struct report *r)
 {
@@ -170,7 +215,7 @@ static void csv_search(FILE *f, const struct report *r)
 			csv_row(f, c, m, "bool", json_is_true(json_object_get(p, "met")));
 		}
 		if (c->search)
-			csv_row(f, c, "max_iops", "IOPS", json_number_value(json_object_get(c->search, "max_iops")));
+			csv_answer(f, c);
 	}
 }
 
@@ -208,7 +253,7 @@ json_t *report_search_json(const struct report *r)
 
 void report_search_html(FILE *f, const struct report *r)
 {
-	char buf[200];
+	char buf[320];
 
 	fprintf(f, "<section id=\"search\">\n<h2>Latency target search</h2>\n");
 	for (size_t i = 0; i < r->ncharts; i++)

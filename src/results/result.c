@@ -479,7 +479,8 @@ static json_t *phase_object(const struct phase *p)
 static json_t *search_object(const struct search *se, const char *final)
 {
 	char target[64];
-	json_t *probes = json_array();
+	json_t *probes = json_array(), *o;
+	double mean, max;
 
 	for (unsigned i = 0; i < se->n; i++) {
 		const struct search_probe *p = &se->probes[i];
@@ -491,13 +492,18 @@ static json_t *search_object(const struct search *se, const char *final)
 							: json_null(), "met", p->met));
 	}
 	search_target_text(se->pct, se->target_ns, target, sizeof(target));
-	return json_pack("{s:s, s:f, s:I, s:I, s:o, s:f, s:f, s:i, s:I, s:I, s:s, s:i, s:s}",
+	o = json_pack("{s:s, s:f, s:I, s:I, s:o, s:f, s:f, s:i, s:I, s:I, s:s, s:i, s:s, s:b, s:i, s:b}",
 			 "target", target, "percentile", se->pct, "target_ns", (json_int_t)se->target_ns,
 			 "max_iops", (json_int_t)search_max_iops(se), "probes", probes, "peak_iops", se->peak,
 			 "tolerance", se->o.tolerance, "max_probes", (int)se->o.max_probes,
 			 "min_rate_iops", (json_int_t)se->o.min_rate, "bracket_hi_iops", (json_int_t)se->hi,
 			 "stop", search_stop_name(se->stop), "inconsistent", (int)se->inconsistent,
-			 "final", final ? final : "confirm");
+			 "final", final ? final : "confirm", "confirmed", se->confirmed, "reprobes", (int)se->reprobes,
+			 "harness_bound", search_harness_bound(se));
+	if (o)
+		json_object_set_new(o, "wake_error_ns", search_wake_error(se, &mean, &max)
+				    ? json_pack("{s:f, s:I}", "mean", mean, "max", (json_int_t)max) : json_null());
+	return o;
 }
 
 /* results.search or results.search_probe, where the run belongs to a latency_target search. */

@@ -262,7 +262,9 @@ static const struct field search_fields[] = {
 	MIN("percentile", T_NUM, 0), MIN("target_ns", T_INT, 1), MIN("max_iops", T_INT, 0),
 	ARRAY("probes", &search_probe_item), MIN("peak_iops", T_NUM, 0), MIN("tolerance", T_NUM, 0),
 	MIN("max_probes", T_INT, 1), MIN("min_rate_iops", T_INT, 0), MIN("bracket_hi_iops", T_INT, 0),
-	ONE_OF("stop", v_search_stop), MIN("inconsistent", T_INT, 0), ONE_OF("final", v_search_final), END
+	ONE_OF("stop", v_search_stop), MIN("inconsistent", T_INT, 0), ONE_OF("final", v_search_final),
+	OPT("confirmed", T_BOOL), { .key = "reprobes", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	OPT("wake_error_ns", T_OBJ | T_NULL, .fields = wake_fields), OPT("harness_bound", T_BOOL), END
 };
 static const struct field search_mark_fields[] = {
 	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The latency_target search: bracket from the peak downward, then bisect (the rules in search.h). */
+/*
+ * The latency_target search: bracket from the peak downward, bisect, and probe again the rates the
+ * answer rests on until a majority decides each (the rules in search.h).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,61 +32,137 @@ bool search_meets(const struct search *s, double offered, double achieved, doubl
 	return value_ns <= (double)s->target_ns && achieved >= SEARCH_DELIVERED * offered && offered > 0;
 }
 
-/* The bracket from every probe, trusting failures: hi the lowest failed, lo the highest met below it. */
+/* How many probes at rate r there were. */
+static unsigned probes_at(const struct search *s, double r)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->n; i++)
+		n += s->probes[i].rate == r;
+	return n;
+}
+
+/* The verdict at rate r, the majority of its probes: 1 met, -1 failed, 0 a tie (or never probed). */
+static int verdict(const struct search *s, double r)
+{
+	int v = 0;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->probes[i].rate == r)
+			v += s->probes[i].met ? 1 : -1;
+	return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+/* The bracket from the verdicts, trusting failures: hi the lowest failed, lo the highest met below it. */
 static void bracket(struct search *s)
 {
 	s->lo = s->hi = 0;
 	s->inconsistent = 0;
 	for (unsigned i = 0; i < s->n; i++)
-		if (!s->probes[i].met && (!s->hi || s->probes[i].rate < s->hi))
+		if (verdict(s, s->probes[i].rate) < 0 && (!s->hi || s->probes[i].rate < s->hi))
 			s->hi = s->probes[i].rate;
+	for (unsigned i = 0; i < s->n; i++) {
+		double r = s->probes[i].rate;
+
+		if (verdict(s, r) > 0 && (!s->hi || r < s->hi) && r > s->lo)
+			s->lo = r;
+	}
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct search_probe *p = &s->probes[i];
 
-		if (!p->met)
-			continue;
-		if (s->hi && p->rate >= s->hi)
+		if ((p->met && s->hi && p->rate >= s->hi) || (!p->met && s->lo && p->rate <= s->lo))
 			s->inconsistent++;
-		else if (p->rate > s->lo)
-			s->lo = p->rate;
 	}
+	s->confirmed = (s->lo || s->hi) && (!s->lo || probes_at(s, s->lo) >= 2) &&
+		       (!s->hi || probes_at(s, s->hi) >= 2);
 }
 
-void search_record(struct search *s, double offered, double achieved, double value_ns)
+void search_record_probe(struct search *s, const struct search_probe *in)
 {
 	struct search_probe *p;
 
 	if (s->n >= SEARCH_MAX_PROBES)
 		return;
+	if (probes_at(s, in->rate))
+		s->reprobes++;
 	p = &s->probes[s->n++];
-	p->rate = offered;
-	p->iops = achieved;
-	p->value_ns = value_ns;
-	p->met = search_meets(s, offered, achieved, value_ns);
+	*p = *in;
+	p->met = search_meets(s, in->rate, in->iops, in->value_ns);
 	bracket(s);
 }
 
-/* The next rate once at least one probe ran, or 0 with s->stop set. */
-static double next_rate(struct search *s)
+void search_record(struct search *s, double offered, double achieved, double value_ns)
+{
+	struct search_probe p = { .rate = offered, .iops = achieved, .value_ns = value_ns,
+				  .wake_mean_ns = NAN, .wake_max_ns = NAN };
+
+	search_record_probe(s, &p);
+}
+
+/*
+ * A rate whose probes do not yet decide it: a tie, or a verdict that contradicts another (met above
+ * hi: hi first, where one probe decided it, then the rate that met). 0 if none.
+ */
+static double recheck(const struct search *s)
+{
+	bool above = false;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (!verdict(s, s->probes[i].rate))
+			return s->probes[i].rate;
+	for (unsigned i = 0; s->hi && i < s->n; i++)
+		above |= s->probes[i].rate > s->hi && verdict(s, s->probes[i].rate) > 0;
+	if (!above)
+		return 0;
+	if (probes_at(s, s->hi) < 2)
+		return s->hi;
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->probes[i].rate > s->hi && verdict(s, s->probes[i].rate) > 0 &&
+		    probes_at(s, s->probes[i].rate) < 2)
+			return s->probes[i].rate;
+	return 0;                           /* probed again and still contradicting: failures stand */
+}
+
+/* The next rate by the stop rules, or 0 with *st the rule that holds. */
+static double step(const struct search *s, enum search_stop *st)
 {
 	double r;
 
 	if (!s->hi) {                       /* nothing failed: the peak met */
-		s->stop = SEARCH_PEAK_MET;
+		*st = SEARCH_PEAK_MET;
 		return 0;
 	}
 	if (!s->lo) {                       /* bracketing downward */
 		r = floor(s->hi / 2);
 		if (r < s->o.min_rate || r < 1) {
-			s->stop = SEARCH_NONE_MET;
+			*st = SEARCH_NONE_MET;
 			return 0;
 		}
-	} else {
-		r = round((s->lo + s->hi) / 2);
-		if (s->hi - s->lo <= s->o.tolerance * s->hi || r <= s->lo || r >= s->hi) {
-			s->stop = SEARCH_CONVERGED;
-			return 0;
-		}
+		return r;
+	}
+	r = round((s->lo + s->hi) / 2);
+	if (s->hi - s->lo <= s->o.tolerance * s->hi || r <= s->lo || r >= s->hi) {
+		*st = SEARCH_CONVERGED;
+		return 0;
+	}
+	return r;
+}
+
+/* The next rate once at least one probe ran, or 0 with s->stop set. */
+static double next_rate(struct search *s)
+{
+	enum search_stop st = SEARCH_RUNNING;
+	double r = recheck(s);
+
+	if (!r)
+		r = step(s, &st);
+	if (!r && s->hi && probes_at(s, s->hi) < 2)   /* a stop rule holds: confirm what it rests on */
+		r = s->hi;
+	if (!r && s->lo && probes_at(s, s->lo) < 2)
+		r = s->lo;
+	if (!r) {
+		s->stop = st;
+		return 0;
 	}
 	if (s->n >= s->o.max_probes) {
 		s->stop = SEARCH_BUDGET;
@@ -111,6 +190,41 @@ bool search_next(struct search *s, double *rate)
 		return false;
 	*rate = r;
 	return true;
+}
+
+bool search_wake_error(const struct search *s, double *mean_ns, double *max_ns)
+{
+	double at = s->lo ? s->lo : s->hi, sum = 0;
+	unsigned k = 0;
+
+	*mean_ns = *max_ns = 0;
+	for (unsigned i = 0; at && i < s->n; i++) {
+		const struct search_probe *p = &s->probes[i];
+
+		if (p->rate != at || !isfinite(p->wake_mean_ns))
+			continue;
+		sum += p->wake_mean_ns;
+		*max_ns = fmax(*max_ns, p->wake_max_ns);
+		k++;
+	}
+	if (k)
+		*mean_ns = sum / k;
+	return k > 0;
+}
+
+bool search_harness_bound(const struct search *s)
+{
+	double mean, max;
+
+	return search_wake_error(s, &mean, &max) && mean >= SEARCH_HARNESS_FRACTION * (double)s->target_ns;
+}
+
+bool search_probed_before(const struct search *s, unsigned i)
+{
+	for (unsigned k = 0; k < i && i < s->n; k++)
+		if (s->probes[k].rate == s->probes[i].rate)
+			return true;
+	return false;
 }
 
 double search_max_iops(const struct search *s)

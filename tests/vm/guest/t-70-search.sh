@@ -11,8 +11,12 @@
 #   the capacity, and it moves from run to run (720 and 1691 IOPS in two runs here; in one CI run
 #   nothing met: p99 5.3-6.4 ms down to 41 IOPS, where the guest's timers woke up to 4.8 ms late, and
 #   the search stopped by its none_met rule, which is then what is checked).
+#   A target no rate can meet (p99<=500us, under the 1 ms floor) ends by none_met, always: that branch
+#   of the rules is exercised on every run.
 # - the knee of the emulated NVMe namespace (QEMU's controller under the guest's CPU): Poisson
 #   arrivals, p99<=2ms, the curve printed ("# probe ..." lines), the same rules, and the HTML curve.
+#   Whether any rate meets 2 ms is the emulator's speed under the host's load, not asserted (in one
+#   run none did, from 746 to 47,765 IOPS: the none_met branch was then the one checked).
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
 need_root
@@ -40,17 +44,22 @@ search() {
 	done < <(result_files "$out")
 }
 
-# rules NAME: what must hold of any search (search.h): max_iops is the highest rate that met below
-# every rate that failed, the bracket's top the lowest that failed, and the stop rule.
+# rules NAME: what must hold of any search (search.h): a rate's verdict is the majority of its probes
+# (no tie is left), max_iops the highest rate whose verdict met below every rate whose verdict failed,
+# the bracket's top the lowest whose verdict failed, the boundary confirmed (two probes each) unless
+# the budget ended it, and the stop rule.
 rules() {
 	local name=$1 s
 	s=$(jq -c '.results.search' "$final")
+	# Per rate: [rate, probes, met - failed].
+	local votes='[.probes | group_by(.rate_iops)[] | [.[0].rate_iops, length, ([.[] | if .met then 1 else -1 end] | add)]]'
 	assert_eq "$(jq '[.probes[] | select(.met == ((.value_ns <= $t) and (.iops >= 0.97 * .rate_iops)))] | length' \
 		--argjson t "$(jq .target_ns <<<"$s")" <<<"$s")" "$nprobes" "$name: met = percentile within the target and the rate delivered"
-	assert_eq "$(jq '([.probes[] | select(.met | not) | .rate_iops] | min // 0)' <<<"$s")" \
-		"$(jq .bracket_hi_iops <<<"$s")" "$name: the bracket's top is the lowest rate that failed"
-	assert_eq "$(jq '.bracket_hi_iops as $h | [.probes[] | select(.met and ($h == 0 or .rate_iops < $h)) | .rate_iops] | max // 0' <<<"$s")" \
-		"$(jq .max_iops <<<"$s")" "$name: max_iops is the highest rate that met below every failure"
+	assert_eq "$(jq "[$votes[] | select(.[2] == 0)] | length" <<<"$s")" 0 "$name: every rate decided by a majority"
+	assert_eq "$(jq "[$votes[] | select(.[2] < 0) | .[0]] | min // 0" <<<"$s")" \
+		"$(jq .bracket_hi_iops <<<"$s")" "$name: the bracket's top is the lowest rate whose verdict failed"
+	assert_eq "$(jq ".bracket_hi_iops as \$h | [$votes[] | select(.[2] > 0 and (\$h == 0 or .[0] < \$h)) | .[0]] | max // 0" <<<"$s")" \
+		"$(jq .max_iops <<<"$s")" "$name: max_iops is the highest rate whose verdict met below every failure"
 	local f
 	while read -r f; do
 		[[ $(jget "$f" '.results.search_probe.kind // ""') == probe ]] || continue
@@ -58,12 +67,19 @@ rules() {
 			0 "$name: probe $(jget "$f" .results.search_probe.index): response time >= service time at every percentile"
 	done < <(result_files "$(dirname "$final")")
 	case $(jq -r .stop <<<"$s") in
-		peak_met) assert_eq "$nprobes" 1 "$name: peak_met after one probe" ;;
+		budget) assert_eq "$nprobes" "$(jq .max_probes <<<"$s")" "$name: the probe budget spent" ;;
+		*) assert_eq "$(jq -r "($votes | map({key: (.[0] | tostring), value: .[1]}) | from_entries) as \$n |
+			[.max_iops, .bracket_hi_iops] | map(select(. > 0) | \$n[tostring] >= 2) | all" <<<"$s") $(jq .confirmed <<<"$s")" \
+			"true true" "$name: the boundary rests on two probes each, and says so" ;;
+	esac
+	case $(jq -r .stop <<<"$s") in
+		peak_met) assert_eq "$(jq '[.max_iops == .peak_iops, ([.probes[] | select(.rate_iops != $p)] | length)] | join(" ")' \
+			-r --argjson p "$(jq .peak_iops <<<"$s")" <<<"$s")" "true 0" "$name: peak_met: only the peak probed, and it met" ;;
 		converged) assert_eq "$(jq '(.bracket_hi_iops - .max_iops) <= .tolerance * .bracket_hi_iops or ((.max_iops + .bracket_hi_iops) / 2 | round) as $m | ($m == .max_iops or $m == .bracket_hi_iops)' <<<"$s")" \
 			true "$name: converged within the tolerance" ;;
-		budget) assert_eq "$nprobes" "$(jq .max_probes <<<"$s")" "$name: the probe budget spent" ;;
+		budget) ;;
 		none_met)
-			assert_eq "$(jq '[.max_iops, ([.probes[] | select(.met)] | length)] | join(" ")' <<<"$s")" "0 0" \
+			assert_eq "$(jq -r '[.max_iops, ([.probes[] | select(.met)] | length)] | join(" ")' <<<"$s")" "0 0" \
 				"$name: none_met: nothing met, max_iops 0"
 			assert_eq "$(jq '([.probes[].rate_iops] | min / 2 | floor) < .min_rate_iops + 1' <<<"$s")" true \
 				"$name: none_met: halving the lowest rate tried goes under the minimum rate ($(jq .min_rate_iops <<<"$s") IOPS, written whole)"
@@ -97,6 +113,15 @@ assert_within "$(awk -v i="$peak" -v m="$(jget "$peak_file" .results.read.lat_ns
 rules nullblk
 assert_le "$(jget "$final" .results.search.max_iops)" "$peak" "null_blk: max_iops at most the closed-loop peak"
 
+# A target no rate can meet: no request of null_blk completes in under 1 ms, so p99<=500us fails at
+# every rate and the search must end by its none_met rule (the branch rules checks above), halving
+# down to the minimum rate; the final result is the peak run again.
+search nullblk_none --engine io_uring --rw randread --bs 4k --qd 16 --span 256m --runtime 1s \
+	--latency-target 'p99<=500us' "$nb"
+assert_eq "$(jget "$final" '.results.search | "\(.stop) \(.max_iops) \(.final)"')" "none_met 0 peak" \
+	"null_blk, p99<=500us: nothing meets, max_iops 0, the peak run as the final result"
+rules nullblk_none
+
 # --- the emulated NVMe namespace: its knee and curve ---------------------------------------------------
 search nvme --engine io_uring --rw randread --bs 4k --qd 32 --span 100% --ramp 1s --runtime 3s \
 	--arrival poisson --latency-target 'p99<=2ms' "$ns4k"
@@ -105,7 +130,6 @@ echo "# emulated NVMe $ns4k, 4k randread QD 32, Poisson arrivals, p99<=2ms:" \
 	"max_iops $(jget "$final" .results.search.max_iops) (stop $(jget "$final" .results.search.stop)," \
 	"bracket top $(jget "$final" .results.search.bracket_hi_iops))"
 rules nvme
-assert_ge "$(jget "$final" .results.search.max_iops)" 1 "nvme: some rate meets p99<=2ms"
 "$SSDBENCH" report --format html -o "$TMPDIR/nvme.html" "$(dirname "$final")" >/dev/null ||
 	fail "report --format html of the NVMe search failed"
 grep -q "latency versus load" "$TMPDIR/nvme.html" || fail "report html: no latency-versus-load chart"
