@@ -39,6 +39,7 @@ struct devinfo {
 	bool discard;         /* queue/discard_max_bytes > 0 */
 	bool write_cache;     /* queue/write_cache is "write back": a volatile cache that flushes empty */
 	char backing_file[256]; /* loop devices: loop/backing_file, else "" */
+	char dm_name[128];    /* device-mapper devices: dm/name ("vg0-data", the /dev/mapper name), else "" */
 	unsigned nsid;        /* NVMe: the namespace ID (the disk's nsid attribute), else 0 */
 	bool has_pcie;        /* NVMe on PCIe: sysfs gave at least one of the link's four facts */
 	struct pcie_link pcie;

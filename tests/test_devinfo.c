@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * devinfo against the fake sysfs in tests/fixtures/sysfs (run from the repo root, or point
- * SSDBENCH_FIXTURES at the fixtures directory): NVMe, SATA, USB, virtio, loop and zram devices.
+ * SSDBENCH_FIXTURES at the fixtures directory): NVMe, SATA, USB, virtio, loop, zram and device-mapper
+ * devices.
  */
 #include <errno.h>
 #include <limits.h>
@@ -278,6 +279,19 @@ static void test_devinfo_loop_backing_file(void **state)
 	assert_string_equal(read_ok(259, 0).backing_file, "");
 }
 
+/* A device-mapper device: its dm/name, the name /dev/mapper gives it (the target's label). */
+static void test_devinfo_dm_name(void **state)
+{
+	struct devinfo di = read_ok(253, 0);
+
+	(void)state;
+	assert_string_equal(di.disk, "dm-0");
+	assert_string_equal(di.transport, "dm");
+	assert_string_equal(di.dm_name, "vg0-data");
+	assert_string_equal(di.model, "");
+	assert_string_equal(read_ok(7, 0).dm_name, "");
+}
+
 static void test_devinfo_missing_device_is_enoent_with_message(void **state)
 {
 	struct devinfo di;
@@ -339,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_devinfo_missing_attributes_stay_unknown),
 		cmocka_unit_test(test_devinfo_zram_has_no_model),
 		cmocka_unit_test(test_devinfo_loop_backing_file),
+		cmocka_unit_test(test_devinfo_dm_name),
 		cmocka_unit_test(test_devinfo_missing_device_is_enoent_with_message),
 		cmocka_unit_test(test_devinfo_missing_root_is_enoent),
 		cmocka_unit_test(test_devinfo_for_dev_splits_major_minor),

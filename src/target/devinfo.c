@@ -379,6 +379,8 @@ static int read_all(const char *root, const struct devpaths *p, struct devinfo *
 	}
 	if (!strcmp(di->transport, "loop"))
 		read_attr(disk, "loop/backing_file", di->backing_file, sizeof(di->backing_file));
+	if (!strcmp(di->transport, "dm"))
+		read_attr(disk, "dm/name", di->dm_name, sizeof(di->dm_name));
 	return 0;
 }
 

@@ -27,7 +27,8 @@ static int fail(char *err, size_t errlen, const char *path, int e)
 /*
  * name: the base name of the real path (a symbolic link's target: /dev/disk/by-id/... is "nvme0n1",
  * a link to a loop device "loop3"), so that one target has one name however it was reached; the
- * path's own where it does not exist yet. label: the model, else that name.
+ * path's own where it does not exist yet. label: the model, else a device-mapper device's
+ * dm/name (what /dev/mapper calls it), else that name.
  */
 static void set_label(struct target *t)
 {
@@ -38,6 +39,8 @@ static void set_label(struct target *t)
 	free(real);
 	if (t->has_devinfo && t->di.model[0])
 		snprintf(t->label, sizeof(t->label), "%.127s", t->di.model);
+	else if (t->has_devinfo && t->di.dm_name[0] && !t->di.part[0])
+		snprintf(t->label, sizeof(t->label), "%.127s", t->di.dm_name);   /* vg0-data, not dm-3 */
 	else
 		snprintf(t->label, sizeof(t->label), "%.127s", t->name);
 }

@@ -152,6 +152,7 @@ ok "dm-delay over $nb: $(dmsetup table vmdelay)"
 for qd in 1 4 16; do
 	f=$(one_run "delay-qd$qd" --engine io_uring --rw randread --bs 4k --qd "$qd" --span 256m \
 		--ramp 1s --runtime 3s "$dd")
+	((qd > 1)) || assert_eq "$(jget "$f" .target.label)" vmdelay "a device-mapper device is labelled by its dm name"
 	iops=$(jget "$f" .results.read.iops)
 	min=$(jget "$f" .results.read.lat_ns.min)
 	mean=$(jget "$f" .results.read.lat_ns.mean)
