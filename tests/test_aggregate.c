@@ -154,14 +154,14 @@ static void test_agg_stat_of_is_the_mean_and_sample_stddev(void **state)
 static void test_agg_stat_of_one_value_has_no_spread_and_none_is_zero(void **state)
 {
 	static const double one[] = { 123.25 };
-	struct agg_stat s = { 9, 9, 9 };
+	struct agg_stat s = { .mean = 9, .sd = 9, .n = 9 };
 
 	(void)state;
 	agg_stat_of(one, 1, &s);
 	assert_int_equal(s.n, 1);
 	assert_true(s.mean == 123.25);
 	assert_true(s.sd == 0);
-	s = (struct agg_stat){ 9, 9, 9 };
+	s = (struct agg_stat){ .mean = 9, .sd = 9, .n = 9 };
 	agg_stat_of(NULL, 0, &s);
 	assert_int_equal(s.n, 0);
 	assert_true(s.mean == 0);
@@ -184,7 +184,7 @@ static void test_agg_stat_of_large_values_has_no_cancellation(void **state)
 
 static void test_within_noise_needs_two_runs_a_side(void **state)
 {
-	struct agg_stat a = { 100, 10, 1 }, b = { 100, 10, 5 };
+	struct agg_stat a = { .mean = 100, .sd = 10, .n = 1 }, b = { .mean = 100, .sd = 10, .n = 5 };
 
 	(void)state;
 	assert_false(agg_within_noise(&a, &b));
@@ -197,7 +197,7 @@ static void test_within_noise_needs_two_runs_a_side(void **state)
 
 static void test_within_noise_of_identical_and_distant_stats(void **state)
 {
-	struct agg_stat a = { 100, 10, 5 }, b = a, far = { 200, 10, 5 }, close = { 103, 10, 5 };
+	struct agg_stat a = { .mean = 100, .sd = 10, .n = 5 }, b = a, far = { .mean = 200, .sd = 10, .n = 5 }, close = { .mean = 103, .sd = 10, .n = 5 };
 
 	(void)state;
 	assert_true(agg_within_noise(&a, &b));
@@ -212,7 +212,7 @@ static void test_within_noise_of_identical_and_distant_stats(void **state)
  */
 static void test_within_noise_edge_is_welch_t_at_95_percent(void **state)
 {
-	struct agg_stat a = { 100, 10, 5 }, b = { 114.5, 10, 5 };
+	struct agg_stat a = { .mean = 100, .sd = 10, .n = 5 }, b = { .mean = 114.5, .sd = 10, .n = 5 };
 
 	(void)state;
 	assert_true(agg_within_noise(&a, &b));
@@ -228,7 +228,7 @@ static void test_within_noise_edge_is_welch_t_at_95_percent(void **state)
 
 static void test_within_noise_without_spread_only_when_equal(void **state)
 {
-	struct agg_stat a = { 100, 0, 3 }, b = { 100, 0, 3 };
+	struct agg_stat a = { .mean = 100, .sd = 0, .n = 3 }, b = { .mean = 100, .sd = 0, .n = 3 };
 
 	(void)state;
 	assert_true(agg_within_noise(&a, &b));

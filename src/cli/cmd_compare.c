@@ -22,6 +22,7 @@ enum {
 	OPT_ALLOW_MISSING,
 	OPT_ALLOW_FAILED,
 	OPT_ALLOW_EMPTY,
+	OPT_ALLOW_INCONCLUSIVE,
 };
 
 static const struct option compare_options[] = {
@@ -33,6 +34,7 @@ static const struct option compare_options[] = {
 	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
 	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
 	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
+	{ "allow-inconclusive", no_argument, NULL, OPT_ALLOW_INCONCLUSIVE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -90,6 +92,7 @@ int cmd_compare(int argc, char **argv)
 		case OPT_ALLOW_MISSING: o.allow_missing = true; break;
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
+		case OPT_ALLOW_INCONCLUSIVE: o.allow_inconclusive = true; break;
 		default:
 			return cli_option_error(ch, argv, "compare");
 		}

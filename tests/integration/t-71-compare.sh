@@ -95,12 +95,15 @@ ok "no case in common: '$(head -1 "$TMPDIR/none.err")'"
 
 # --- the fixtures ------------------------------------------------------------------------------
 cd "$FIX"
-regressions=$(jget "$GOLD/compare.json" .regressions)
+# Every case that fails the gate (regressed, or inconclusive: issue 27) has its JUnit failure.
+regressions=$(jget "$GOLD/compare.json" .gate_failures)
 want=0
 ((regressions == 0)) || want=3
 assert_exit "$want" "$SSDBENCH" compare --junit "$TMPDIR/fix.xml" iozone-a iozone-b >/dev/null
 xmllint --noout "$TMPDIR/fix.xml" || fail "the JUnit file of the fixtures is not well-formed XML (above)"
-assert_eq "$(count '<failure' "$TMPDIR/fix.xml")" "$regressions" "<failure elements: one per regression"
+assert_eq "$(count '<failure' "$TMPDIR/fix.xml")" "$regressions" "<failure elements: one per case that fails the gate"
+assert_eq "$(count '<failure type="inconclusive"' "$TMPDIR/fix.xml")" "$(jget "$GOLD/compare.json" .inconclusive)" \
+	"<failure type=\"inconclusive\"> elements: one per inconclusive case"
 
 # A side that holds one case of two devices is a fleet (issue 16): its cases are compared by the
 # drives' distribution (tests/integration/t-90-fleet.sh has the real fleets). Two drives against one
@@ -140,9 +143,10 @@ ok "each missing case has a MISSING row and a JUnit failure"
 grep -q '4 missing' "$TMPDIR/miss.txt" || fail "the summary does not count 4 missing: $(tail -1 "$TMPDIR/miss.txt")"
 # ... unless --allow-missing: then they are listed as only in the baseline, and the others still compared.
 # The one regression of the fixtures is 64k-write, which the copy lacks: the 4 cases left pass the gate
-# (exit 0) in either direction, in every format.
+# (exit 0) in either direction, in every format, once their inconclusive changes (2 repeats a side
+# cannot confirm 4k-write's -14.9 % or 4k-read's -31.8 %) are allowed too.
 rc=0
-"$SSDBENCH" compare --allow-missing --junit "$TMPDIR/only.xml" iozone-a "$B4" >"$TMPDIR/only.txt" 2>"$TMPDIR/only.err" || rc=$?
+"$SSDBENCH" compare --allow-missing --allow-inconclusive --junit "$TMPDIR/only.xml" iozone-a "$B4" >"$TMPDIR/only.txt" 2>"$TMPDIR/only.err" || rc=$?
 assert_eq "$(jget "$GOLD/compare.json" '[.rows[] | select(.verdict == "REGRESSION") | .case] | join(" ")')" 64k-write \
 	"the fixtures' regressions (golden compare.json)"
 [[ $rc == 0 ]] || fail "compare --allow-missing iozone-a against iozone-b without 64k: exit $rc, expected 0: $(cat "$TMPDIR/only.err")"
@@ -152,13 +156,14 @@ assert_eq "$only" "64k-randread 64k-randwrite 64k-read 64k-write " "cases listed
 grep -Eq '^4 cases compared' "$TMPDIR/only.txt" || fail "the summary does not say 4 cases compared: $(tail -1 "$TMPDIR/only.txt")"
 xmllint --noout "$TMPDIR/only.xml" || fail "the JUnit file is not well-formed XML (above)"
 assert_eq "$(count '<skipped' "$TMPDIR/only.xml")" 4 "<skipped testcases in JUnit for the cases of one side"
-assert_exit 0 "$SSDBENCH" compare --allow-missing --format json iozone-a "$B4" >"$TMPDIR/only.json"
+assert_exit 0 "$SSDBENCH" compare --allow-missing --allow-inconclusive --format json iozone-a "$B4" >"$TMPDIR/only.json"
 assert_eq "$(jget "$TMPDIR/only.json" '.only_in_baseline | sort | join(" ")')" \
 	"64k-randread 64k-randwrite 64k-read 64k-write" "json only_in_baseline"
 assert_eq "$(jget "$TMPDIR/only.json" '.only_in_candidate | length')" 0 "json only_in_candidate"
 # And the other way round.
-# (Cases only in the candidate do not fail the gate: no --allow-missing needed.)
-assert_exit 0 "$SSDBENCH" compare "$B4" iozone-a >"$TMPDIR/only2.txt"
+# (Cases only in the candidate do not fail the gate: no --allow-missing needed; 4k-randwrite's -19.6 %
+# with 2 repeats a side is inconclusive, allowed here.)
+assert_exit 0 "$SSDBENCH" compare --allow-inconclusive "$B4" iozone-a >"$TMPDIR/only2.txt"
 only=$(awk '/^only in the candidate/ { f = 1; next } f && /^$/ { exit } f { print $1 }' "$TMPDIR/only2.txt" | LC_ALL=C sort | tr '\n' ' ')
 assert_eq "$only" "64k-randread 64k-randwrite 64k-read 64k-write " "cases listed as only in the candidate"
 
