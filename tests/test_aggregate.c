@@ -226,6 +226,29 @@ static void test_within_noise_edge_is_welch_t_at_95_percent(void **state)
 	assert_false(agg_within_noise(&a, &b));
 }
 
+/*
+ * Issue 27: a pooled latency's mean is the pooled histogram's, its sd the spread of the runs' own
+ * values: the test compares those values' mean (run_mean) with their sd, never the pooled value.
+ * Pooled values 100 and 100 whose runs' means are 100 and 200 (sd 1, 5 a side) differ.
+ */
+static void test_within_noise_of_pooled_latencies_uses_the_runs_values(void **state)
+{
+	struct agg_stat a = { .mean = 100, .sd = 1, .n = 5, .pooled = true, .run_mean = 100 };
+	struct agg_stat b = { .mean = 100, .sd = 1, .n = 5, .pooled = true, .run_mean = 200 };
+	struct agg_welch w;
+
+	(void)state;
+	assert_false(agg_within_noise(&a, &b));
+	assert_true(agg_welch(&a, &b, &w));
+	assert_true(fabs(w.diff - 100) < 1e-9);
+	assert_true(w.lo > 0);
+	b.run_mean = 100.5;
+	assert_true(agg_within_noise(&a, &b));
+	/* sd 10 a side, a difference of 10: 17 repeats a side ((t(32) + 0.8416) sqrt(200 / 17) <= 10; 16 not) */
+	assert_int_equal(agg_repeats_needed(10, 10, 10), 17);
+	assert_int_equal(agg_repeats_needed(0, 0, 10), 0);
+}
+
 static void test_within_noise_without_spread_only_when_equal(void **state)
 {
 	struct agg_stat a = { .mean = 100, .sd = 0, .n = 3 }, b = { .mean = 100, .sd = 0, .n = 3 };
@@ -1138,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(test_within_noise_of_identical_and_distant_stats),
 		cmocka_unit_test(test_within_noise_edge_is_welch_t_at_95_percent),
 		cmocka_unit_test(test_within_noise_without_spread_only_when_equal),
+		cmocka_unit_test(test_within_noise_of_pooled_latencies_uses_the_runs_values),
 		cmocka_unit_test(test_five_nines_and_pooled_response_times),
 		cmocka_unit_test(test_pooled_histogram_is_the_exact_merge_of_the_runs),
 		cmocka_unit_test(test_pooled_sums_are_refused_rather_than_wrapped),
