@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "junit.h"
 #include "compare.h"
 #include "parse.h"
 #include "results_cli.h"
@@ -51,6 +52,12 @@ static int parse_threshold(const char *s, double *pct)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The JUnit file of a gate that could not be evaluated: the message a failing testcase. */
+static int junit_error_writer(FILE *f, const void *msg)
+{
+	return junit_write_error(f, "compare", "the results could not be compared", msg);
 }
 
 static int junit_writer(FILE *f, const void *c)
@@ -114,6 +121,9 @@ int cmd_compare(int argc, char **argv)
 	if ((ret = cmp_build(&c, &base, &cand, &o, err, sizeof(err)))) {
 		cli_error("compare: %s", err);
 		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+		/* The CI step reads the JUnit file: it says why nothing could be compared, as a failure. */
+		if (ret == EXIT_USAGE && junit && cli_write_output(junit, "--junit", junit_error_writer, err))
+			ret = EXIT_FAILED;
 		goto out;
 	}
 	ret = c.regressions ? EXIT_REGRESSION : EXIT_OK;

@@ -94,7 +94,15 @@ grep -q "1 skipped" check-empty-skipped.out || fail "check --allow-empty: the su
 
 # A criterion that selects nothing is an error (exit 2), or with --allow-missing a skipped row.
 printf '%s\n' '{"criteria": [{"name": "writes", "select": {"rw": "randwrite"}, "iops": ">= 1"}]}' >none.json
-gate 2 check-none "$SSDBENCH" check --criteria none.json B
+# Exit 2, and still the JUnit file the CI step reads (issue 27: none was written): a failing testcase
+# that says why; so for compare with no case in common.
+gate 2 check-none "$SSDBENCH" check --criteria none.json --junit none-err.xml B
+junit_failure none-err.xml error "the criteria could not be evaluated"
+grep -q "writes.* selects no case" none-err.xml || fail "the JUnit file does not say why: $(cat none-err.xml)"
+grep -q "criterion 'writes' selects no case" check-none.err || fail "stderr does not say why: $(cat check-none.err)"
+printf '%s\n' '{"criteria": [{"name": "wr", "select": {"rw": "randread"}, "write.iops": ">= 1"}]}' >nodir.json
+gate 2 check-no-direction "$SSDBENCH" check --criteria nodir.json --junit nodir.xml B
+junit_failure nodir.xml error "the criteria could not be evaluated"
 gate 0 check-none-allowed "$SSDBENCH" check --allow-missing --criteria none.json --junit none.xml B
 grep -Eq '^writes .* no case +skipped$' check-none-allowed.out || fail "no skipped row: $(cat check-none-allowed.out)"
 grep -q "<skipped" none.xml || fail "no skipped testcase: $(cat none.xml)"
@@ -130,6 +138,10 @@ gate 0 verify-empty-allowed "$SSDBENCH" check --allow-empty --criteria vcrit.jso
 grep -q "1 skipped" verify-empty-allowed.out || fail "--allow-empty: not skipped: $(cat verify-empty-allowed.out)"
 gate 0 verify-one-of-two-allowed "$SSDBENCH" check --allow-empty --criteria vcrit.json VM
 gate 0 verify-good "$SSDBENCH" check --criteria vcrit.json VG
+# compare with no case in common (randread 16k against randwrite 16k): exit 2 and a JUnit file saying so
+gate 2 compare-nothing-common "$SSDBENCH" compare --junit nocommon.xml B VG
+junit_failure nocommon.xml error "the results could not be compared"
+grep -q "no case is in both" nocommon.xml || fail "the JUnit file does not say why: $(cat nocommon.xml)"
 
 # --- runs that failed or were interrupted (the real baseline run, its status changed) -------------
 for st in failed interrupted; do
