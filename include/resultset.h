@@ -160,6 +160,10 @@ struct rs_set {
 	struct rs_run *runs;
 	size_t n, cap;
 	size_t skipped;           /* JSON files in directories that are not results (manifests, ...) */
+	struct rs_foreign {       /* those of them whose schema is not one of ssdbench's: said by name */
+		char *path, *schema;      /* owned; schema NULL where the document has none */
+	} *foreign;
+	size_t nforeign, foreign_cap;
 	struct rs_file *files;    /* every file read, by device and inode */
 	size_t nfiles, files_cap;
 	struct rs_index by_inode, by_ident;
@@ -179,7 +183,8 @@ void rs_release(struct rs_set *s);
 
 /*
  * Adds a result file, or every result file under a directory (recursively, in name order; files in
- * it whose "schema" is not a result's, such as manifest.json, are skipped). A file is added once: one
+ * it whose "schema" is not a result's, such as manifest.json, are skipped, and those whose schema is
+ * not one of ssdbench's at all listed in s->foreign for the caller to say). A file is added once: one
  * reached again (the same device and inode through a symlink, a hard link or a path given twice, or
  * a copy whose document is equal to one already added) is counted in duplicates, not added. A named file that is not
  * a result, a file that does not parse, has unknown keys or wrong types, or a newer schema version

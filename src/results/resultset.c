@@ -61,6 +61,11 @@ void rs_release(struct rs_set *s)
 	free(s->by_ident.slot);
 	free(s->dup_path);
 	free(s->dup_of);
+	for (size_t i = 0; i < s->nforeign; i++) {
+		free(s->foreign[i].path);
+		free(s->foreign[i].schema);
+	}
+	free(s->foreign);
 	rs_init(s);
 }
 

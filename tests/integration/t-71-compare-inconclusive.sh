@@ -16,14 +16,25 @@ mm=$(devnum "$dev")
 cg=$(throttle_create inconclusive)
 cd "$TMPDIR"
 
-# at IOPS DIR: one run at IOPS read requests per second into DIR (a side's directory).
+# at IOPS DIR: one run at IOPS read requests per second into DIR (a side's directory). On a machine
+# busy with other work a run can fall short of the throttle: it is run again (up to 3 tries).
 at() {
-	local f
+	local f try
 	throttle_set "$cg" blkio.throttle.read_iops_device "$mm $1"
-	throttle_run "$cg" "$SSDBENCH" run --rw randread --bs 4k --qd 4 --ramp 1s --runtime 1s --label z \
-		--output "$2" --progress never "$dev" >/dev/null 2>"$2.err" || fail "the run at $1 IOPS failed: $(cat "$2.err")"
-	f=$(ls -t "$2"/*/*.json | grep -v manifest | head -1)
-	assert_within "$(jget "$f" .results.read.iops)" "$1" 5 "the throttle held the run at $1 IOPS"
+	for try in 1 2 3; do
+		throttle_run "$cg" "$SSDBENCH" run --rw randread --bs 4k --qd 4 --ramp 1s --runtime 1s --label z \
+			--output "$2.try" --progress never "$dev" >/dev/null 2>"$2.err" || fail "the run at $1 IOPS failed: $(cat "$2.err")"
+		f=$(ls "$2.try"/*/*.json | grep -v manifest)
+		if awk -v v="$(jget "$f" .results.read.iops)" -v w="$1" 'BEGIN { exit !(v > w * 0.95 && v < w * 1.05) }'; then
+			mkdir -p "$2"
+			mv "$2.try"/* "$2/"
+			rmdir "$2.try"
+			ok "the throttle held the run at $1 IOPS (try $try)"
+			return 0
+		fi
+		rm -r "$2.try"
+	done
+	fail "the throttle did not hold a run at $1 IOPS in 3 tries"
 }
 # gate WANT NAME CMD...: runs CMD, expects exit WANT; output in NAME.out, NAME.err.
 gate() {
@@ -71,8 +82,6 @@ gate 0 two-threshold "$SSDBENCH" compare --threshold 30 B2 C2
 gate 0 up "$SSDBENCH" compare --junit up.xml C2 B2
 ! grep -q "<failure" up.xml || fail "an improvement failed: $(cat up.out)"
 grep -Eq "IOPS \* .* \+[0-9.]+%  (within noise|better)$" up.out || fail "the improvement's row: $(cat up.out)"
-mkdir S2
-cp -r B2/. S2/
 at 2000 S3; at 2500 S3
 throttle_set "$cg" blkio.throttle.read_iops_device "$mm 0"
 gate 0 same "$SSDBENCH" compare --junit same.xml B2 S3

@@ -167,6 +167,24 @@ assert_exit 0 "$SSDBENCH" compare --allow-inconclusive "$B4" iozone-a >"$TMPDIR/
 only=$(awk '/^only in the candidate/ { f = 1; next } f && /^$/ { exit } f { print $1 }' "$TMPDIR/only2.txt" | LC_ALL=C sort | tr '\n' ' ')
 assert_eq "$only" "64k-randread 64k-randwrite 64k-read 64k-write " "cases listed as only in the candidate"
 
+# A JSON file in a side's directory that is not an ssdbench result (fio's output, another schema) is
+# skipped, and said by name on stderr (issue 27: skipped without a word); ssdbench's own manifest is not.
+FB=$TMPDIR/iozone-b-foreign
+cp -r iozone-b "$FB"
+printf '%s\n' '{"fio version": "fio-3.36", "jobs": []}' >"$FB/fio-out.json"
+printf '%s\n' '{"schema": "ssdbench-results", "schema_version": 1}' >"$FB/typo.json"
+rc=0
+"$SSDBENCH" compare --allow-inconclusive iozone-a "$FB" >"$TMPDIR/foreign.txt" 2>"$TMPDIR/foreign.err" || rc=$?
+assert_eq "$rc" 3 "compare with foreign JSON in the candidate: the fixtures' exit status"
+grep -q "candidate: '$FB/fio-out.json' skipped: not an ssdbench result (schema none)" "$TMPDIR/foreign.err" ||
+	fail "fio's output not named: $(cat "$TMPDIR/foreign.err")"
+grep -q "candidate: '$FB/typo.json' skipped: not an ssdbench result (schema 'ssdbench-results')" "$TMPDIR/foreign.err" ||
+	fail "the misnamed schema not named: $(cat "$TMPDIR/foreign.err")"
+! grep -q manifest "$TMPDIR/foreign.err" || fail "the manifest is warned about: $(cat "$TMPDIR/foreign.err")"
+assert_exit 0 "$SSDBENCH" report iozone-b >/dev/null 2>"$TMPDIR/plain.err"
+[[ ! -s $TMPDIR/plain.err ]] || fail "a result directory with its manifest warns: $(cat "$TMPDIR/plain.err")"
+ok "foreign JSON named on stderr, the manifest not"
+
 # --- usage: exit 2, the culprit named, nothing on stdout ------------------------------------------
 # usage PATTERN ARGS...
 usage() {
