@@ -130,6 +130,53 @@ static int fleet_row(struct cmp *c, struct cmp_row *row, double *vb, double *vc)
 	return 0;
 }
 
+/* Whether a side (drives, its pooled case p) holds case key on the drive labelled label. */
+static bool has_drive(const struct agg *drives, const struct agg_case *p, const char *label)
+{
+	if (!p->mixed_labels)
+		return !strcmp(p->label, label);
+	for (size_t i = 0; i < drives->n; i++)
+		if (!strcmp(drives->cases[i].key, p->key) && !strcmp(drives->cases[i].label, label))
+			return true;
+	return false;
+}
+
+/*
+ * Where both sides hold the case on some of the same drives (one fleet measured twice), each
+ * baseline drive the candidate lacks: one MISSING row naming them (unless --allow-missing), as a
+ * case the candidate lacks is. Returns 1 when it added the row, 0, or -ENOMEM.
+ */
+static int missing_drives(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
+{
+	struct cmp_row row = { .base = b, .cand = k, .d = rs_main_dir(b->first->rw), .gated = true,
+			       .verdict = CV_MISSING, .change = NAN, .m = metric_for(&(struct metric){ M_AUTO, 0 },
+										b->first->rw) };
+	size_t shared = 0, missing = 0, all = 0, len;
+
+	len = (size_t)snprintf(row.why, sizeof(row.why), "candidate: lacks");
+	for (size_t i = 0; i < c->base_drives.n || (!b->mixed_labels && i == 0); i++) {
+		const char *label = b->mixed_labels ? c->base_drives.cases[i].label : b->label;
+
+		if (b->mixed_labels && strcmp(c->base_drives.cases[i].key, b->key))
+			continue;
+		all++;
+		if (has_drive(&c->cand_drives, k, label)) {
+			shared++;
+			continue;
+		}
+		if (missing++ < 4 && len < sizeof(row.why))
+			len += (size_t)snprintf(row.why + len, sizeof(row.why) - len, "%s '%s'", missing > 1 ? "," : "",
+						label);
+	}
+	if (!shared || !missing || c->opts.allow_missing)
+		return 0;
+	if (len < sizeof(row.why))
+		snprintf(row.why + len, sizeof(row.why) - len, "%s: %zu of the baseline's %zu drives, which the "
+			 "candidate measured %zu of", missing > 4 ? ", ..." : "", missing, all, shared);
+	c->nmissing++;
+	return cmp_add_row(c, cap, &row) ? -ENOMEM : 1;
+}
+
 int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
 {
 	struct metric shown[CMP_MAX_METRICS + 6];
@@ -138,7 +185,7 @@ int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const s
 	size_t ns = cmp_shown_metrics(c, b, shown), nd = 1, ngated = 0;
 	size_t room = c->base_drives.n + c->cand_drives.n + 2;
 	double *vb = calloc(room, sizeof(*vb)), *vc = calloc(room, sizeof(*vc));
-	bool regressed = false, better = false, noise = false, unsure = false;
+	bool regressed = false, better = false, noise = false, unsure = false, lacks;
 	int ret = 0;
 
 	if (!vb || !vc) {
@@ -186,9 +233,14 @@ int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const s
 		ret = cmp_add_row(c, cap, &row);
 		goto out;
 	}
-	c->nregressed += regressed;
-	c->ninconclusive += unsure && !regressed;
-	c->improvements += better && !regressed && !unsure;
+	/* After the measured rows (the case's name on its first); a case is counted once: a drive missing says most. */
+	if ((ret = missing_drives(c, cap, b, k)) < 0)
+		goto out;
+	lacks = ret == 1;
+	ret = 0;
+	c->nregressed += regressed && !lacks;
+	c->ninconclusive += unsure && !regressed && !lacks;
+	c->improvements += better && !regressed && !unsure && !lacks;
 	c->noise += noise;
 out:
 	free(vb);

@@ -123,6 +123,20 @@ assert_eq "$(grep -c ' REGRESSION$' "$TMPDIR/two.txt")" 1 "regressions of drive-
 grep -q '4k-randwrite: REGRESSION: 1 against 2 drives: too few for the rank test to reach p < 0.05, so the threshold alone decides' "$TMPDIR/two.txt" ||
 	fail "the reason the threshold decided is not given: $(sed -n '/^why:/,$p' "$TMPDIR/two.txt")"
 
+# The same fleet measured twice, the candidate lacking one of its drives (drive-b: its results gone),
+# passed where the rest stayed within the threshold (issue 27). Each case is MISSING now, naming the
+# drive (exit 3, --threshold 50 to leave the regression aside); --allow-missing passes it; the whole
+# fleet against itself passes.
+rc=0
+"$SSDBENCH" compare --threshold 50 --junit "$TMPDIR/lack.xml" "$TMPDIR/ab" iozone-a >"$TMPDIR/lack.txt" 2>&1 || rc=$?
+assert_eq "$rc" 3 "compare of a fleet against itself without one of its drives: exit status"
+assert_eq "$(grep -c ' MISSING$' "$TMPDIR/lack.txt")" 8 "MISSING rows, one per case"
+grep -q "4k-randread: MISSING: candidate: lacks 'drive-b': 1 of the baseline's 2 drives" "$TMPDIR/lack.txt" ||
+	fail "the missing drive is not named: $(sed -n '/^why:/,$p' "$TMPDIR/lack.txt")"
+assert_eq "$(count '<failure type="missing"' "$TMPDIR/lack.xml")" 8 "JUnit missing failures"
+assert_exit 0 "$SSDBENCH" compare --threshold 50 --allow-missing "$TMPDIR/ab" iozone-a >/dev/null
+assert_exit 0 "$SSDBENCH" compare "$TMPDIR/ab" "$TMPDIR/ab" >/dev/null
+
 # A copy of iozone-b without its 64k runs (files and manifest entries): those cases are missing from
 # the candidate, and each fails the gate (exit 3, a JUnit failure naming the case, a MISSING row) ...
 B4=$TMPDIR/iozone-b-4k
