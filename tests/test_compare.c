@@ -574,8 +574,10 @@ static void test_compare_small_fleets_are_gated_by_the_threshold(void **state)
 {
 	struct cmp_opts o = { .threshold = 5 };
 	struct doc_spec a = rand_spec("diskA", 4096, 1000), b = rand_spec("diskB", 4096, 1010);
-	struct doc_spec slow = rand_spec("diskA", 4096, 700), close = rand_spec("diskA", 4096, 990);
-	struct rs_set two, one_slow, one_close;
+	/* Another drive than the baseline's two (one of them would make the other MISSING: issue 27). */
+	struct doc_spec slow = rand_spec("diskC", 4096, 700), close = rand_spec("diskC", 4096, 990);
+	struct doc_spec again = rand_spec("diskA", 4096, 990);
+	struct rs_set two, one_slow, one_close, one_again;
 	struct cmp c;
 	char err[512] = "";
 
@@ -583,10 +585,12 @@ static void test_compare_small_fleets_are_gated_by_the_threshold(void **state)
 	rs_init(&two);
 	rs_init(&one_slow);
 	rs_init(&one_close);
+	rs_init(&one_again);
 	add(&two, &a);
 	add(&two, &b);
 	add(&one_slow, &slow);
 	add(&one_close, &close);
+	add(&one_again, &again);
 	assert_int_equal(cmp_build(&c, &two, &one_slow, &o, err, sizeof(err)), 0);
 	assert_true(c.rows[0].fleet && c.rows[0].gated);
 	assert_int_equal(c.rows[0].verdict, CV_REGRESSION);
@@ -597,9 +601,22 @@ static void test_compare_small_fleets_are_gated_by_the_threshold(void **state)
 	assert_int_equal(c.rows[0].verdict, CV_OK);
 	assert_int_equal(c.regressions, 0);
 	cmp_release(&c);
+	/* diskA measured again without diskB: within the threshold, but diskB is MISSING (a row after it) */
+	assert_int_equal(cmp_build(&c, &two, &one_again, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.rows[0].verdict, CV_OK);
+	assert_int_equal(c.rows[c.nrows - 1].verdict, CV_MISSING);
+	assert_non_null(strstr(c.rows[c.nrows - 1].why, "lacks 'diskB': 1 of the baseline's 2 drives"));
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.nmissing, 1);
+	cmp_release(&c);
+	o.allow_missing = true;
+	assert_int_equal(cmp_build(&c, &two, &one_again, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.regressions, 0);
+	cmp_release(&c);
 	rs_release(&two);
 	rs_release(&one_slow);
 	rs_release(&one_close);
+	rs_release(&one_again);
 }
 
 /* Eight drives against eight: 20 % slower is a regression (p < 0.05), the same distribution is not. */
