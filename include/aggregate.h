@@ -49,11 +49,20 @@ bool metric_is_resp(const struct metric *m);
 /* M_AUTO made concrete for a pattern. */
 struct metric metric_for(const struct metric *m, const char *rw);
 
-/* The mean and sample stddev of n values (stddev 0 for n < 2). */
+/*
+ * The mean and sample stddev of n values (stddev 0 for n < 2). For a latency of the runs' pooled
+ * histogram (agg_value: pooled), mean is the pooled value and sd the spread of the runs' own values,
+ * whose mean is run_mean: the noise test compares run_mean and sd, a consistent pair.
+ */
 struct agg_stat {
 	double mean, sd;
 	unsigned n;
+	bool pooled;
+	double run_mean;      /* where pooled */
 };
+
+/* The mean of the runs' own values: run_mean where s is pooled, else mean. */
+double agg_run_mean(const struct agg_stat *s);
 void agg_stat_of(const double *v, size_t n, struct agg_stat *out);
 
 /*
@@ -156,9 +165,32 @@ bool agg_lat_absent(const struct agg_case *c, enum rs_dir d);
 
 /*
  * Whether a difference between two aggregated values lies within the runs' own noise: Welch's t test
- * at 95 % (two-sided). Needs n >= 2 on both sides; false otherwise.
+ * at 95 % (two-sided) of the runs' own values (run_mean and sd). Needs n >= 2 on both sides; false
+ * otherwise.
  */
 bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b);
+
+/* Welch's test of b against a, as agg_welch gives it. */
+struct agg_welch {
+	double diff;          /* b's run_mean less a's */
+	double lo, hi;        /* the 95 % confidence interval of diff */
+	double df;            /* Welch-Satterthwaite degrees of freedom */
+	unsigned need;        /* repeats a side that would detect a difference of diff's size, from the
+				 runs' spread (95 %, power 80 %); 0: more than AGG_NEED_MAX, or no spread */
+};
+#define AGG_NEED_MAX 1000
+
+/*
+ * The repeats a side (2 .. AGG_NEED_MAX) whose Welch test would find a difference diff at 95 % with
+ * a power of 80 %, the runs' standard deviations being sa and sb; 0 beyond, or without spread.
+ */
+unsigned agg_repeats_needed(double sa, double sb, double diff);
+
+/*
+ * Welch's t test of b against a (runs' values: run_mean, sd, n). Returns false where it cannot be
+ * made (n < 2 on a side). The interval holds 0 exactly when agg_within_noise is true.
+ */
+bool agg_welch(const struct agg_stat *a, const struct agg_stat *b, struct agg_welch *out);
 
 /*
  * The kind of a health key: a counter or percent that health.delta holds (docs/health.md), the

@@ -2,8 +2,9 @@
 /*
  * `ssdbench compare`: cases matched by job parameters (never by device) between a baseline and a
  * candidate, each metric's change, and the gate: a gated metric that got worse by more than the
- * threshold is a regression, unless both sides have repeats and the difference lies within their
- * noise (Welch's t test at 95 %), which is marked instead.
+ * threshold is a regression where both sides have repeats and Welch's t test at 95 % confirms it (or
+ * where a side has one run: the threshold alone decides); where the test cannot confirm it, it is
+ * inconclusive, which fails the gate too unless allowed.
  */
 #ifndef SSDBENCH_COMPARE_H
 #define SSDBENCH_COMPARE_H
@@ -26,6 +27,7 @@ struct cmp_opts {
 	bool allow_missing;   /* a baseline case the candidate lacks is listed, not a gate failure */
 	bool allow_failed;    /* failed or interrupted runs are left out, not a gate failure */
 	bool allow_empty;     /* runs that completed no I/O are left out, not a gate failure */
+	bool allow_inconclusive; /* a change past the threshold the test cannot confirm is shown, not a gate failure */
 };
 
 enum cmp_verdict {
@@ -34,6 +36,9 @@ enum cmp_verdict {
 	CV_NOISE,       /* past the threshold but within the repeats' noise */
 	CV_REGRESSION,  /* gated and worse by more than the threshold */
 	CV_WORSE,       /* worse by more than the threshold, but not gated */
+	CV_INCONCLUSIVE, /* gated, worse by more than the threshold, and the repeats' (drives') test can
+			    neither confirm it nor exclude it: fails the gate unless allowed */
+	CV_UNDECIDED,   /* the same, not gated or allowed (--allow-inconclusive): shown "inconclusive" */
 	CV_FAILED,      /* runs of the case failed or were interrupted (either side) */
 	CV_EMPTY,       /* runs of the case completed no I/O, or none in a direction the baseline has */
 	CV_MISSING,     /* a baseline case the candidate does not have */
@@ -53,6 +58,8 @@ struct cmp_row {
 	double change;            /* percent; NAN when the baseline is 0 */
 	bool gated;
 	enum cmp_verdict verdict;
+	bool tested;              /* Welch's test made (n >= 2 a side): w holds it (in display units) */
+	struct agg_welch w;
 	char why[400];            /* for CV_FAILED .. CV_SKIPPED: which side, what, an example file */
 	/*
 	 * A fleet row (a side holds the case on several drives): b and c hold the medians of the drives'
@@ -62,6 +69,7 @@ struct cmp_row {
 	struct fleet_stats fb, fc;    /* of the drives' values (each a drive's mean over its runs), display units */
 	double tail_change;       /* percent: p5's change for rates, p95's for latencies (the worse tail); NAN */
 	struct fleet_mw mw;       /* Mann-Whitney U of the candidate's drives against the baseline's */
+	size_t need;              /* fleet: drives a side that would decide an inconclusive row (0: unknown) */
 };
 
 struct cmp {
@@ -71,8 +79,10 @@ struct cmp {
 	const struct agg_case **only_base, **only_cand;
 	size_t nonly_base, nonly_cand;
 	size_t ncases, improvements, noise;
-	size_t regressions;       /* cases that fail the gate, for any reason: the sum of the next five */
+	size_t regressions;       /* cases that fail the gate, for any reason: the sum of the next five, and
+				     ninconclusive unless allowed */
 	size_t nregressed, nfailed, nempty, nmissing, nnovalue;
+	size_t ninconclusive;     /* cases with a gated inconclusive row (a gate failure unless allowed) */
 	size_t nskipped;          /* cases left uncompared by an --allow-* option */
 	bool searched;            /* a case shows max-iops-at-target (its baseline ran a latency_target search) */
 	struct cmp_opts opts;
@@ -84,7 +94,8 @@ struct cmp {
 /*
  * Matches and compares. Every case of the baseline gets at least one gated row: measured verdicts,
  * or one row saying why it cannot be measured (runs failed or interrupted, no I/O, missing from the
- * candidate), which fails the gate unless the option allowing it is set. Returns 0; -EINVAL with a message when a side holds two devices' results of
+ * candidate), which fails the gate unless the option allowing it is set. A gated change past the
+ * threshold that the noise test cannot confirm is inconclusive, a failure unless allowed. Returns 0; -EINVAL with a message when a side holds two devices' results of
  * one case or no case is on both sides; -ENOMEM.
  */
 int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *cand,
@@ -112,6 +123,9 @@ void cmp_fleet_change_text(const struct cmp_row *r, char *buf, size_t len);
 /* The "fleet" object of a row in --format json. New reference. */
 json_t *cmp_fleet_json(const struct cmp_row *r);
 /* Shared with compare_fleet.c (compare.c). */
+bool cmp_inconclusive(enum cmp_verdict v);
+void cmp_allow_inconclusive(const struct cmp *c, struct cmp_row *row);
+void cmp_need_text(size_t need, const char *what, char *buf, size_t len);
 int cmp_add_row(struct cmp *c, size_t *cap, const struct cmp_row *row);
 size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown);
 bool cmp_is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i);

@@ -21,4 +21,11 @@ void junit_case_end(FILE *f);
 /* Closes the testsuite and the document. Returns 0, or -EIO if anything written to f failed. */
 int junit_end(FILE *f);
 
+/*
+ * A whole document for a gate that could not be evaluated (its inputs cannot answer it: exit 2): one
+ * testcase name with a failure of type "error" and message, so that CI finds a report that fails.
+ * Returns 0 or -EIO.
+ */
+int junit_write_error(FILE *f, const char *suite, const char *name, const char *message);
+
 #endif

@@ -160,11 +160,17 @@ struct rs_set {
 	struct rs_run *runs;
 	size_t n, cap;
 	size_t skipped;           /* JSON files in directories that are not results (manifests, ...) */
+	struct rs_foreign {       /* those of them whose schema is not one of ssdbench's: said by name */
+		char *path, *schema;      /* owned; schema NULL where the document has none */
+	} *foreign;
+	size_t nforeign, foreign_cap;
 	struct rs_file *files;    /* every file read, by device and inode */
 	size_t nfiles, files_cap;
 	struct rs_index by_inode, by_ident;
 	size_t duplicates;        /* result files reached again (a link, a path given twice, a copy) */
 	char *dup_path, *dup_of;  /* the first of them, and the file it repeats */
+	char *shared_serial;      /* rs_label_drives: the first serial reported on several hosts, or NULL */
+	char *shared_hosts[2];    /* two of its hosts */
 	struct intern strings, objects;   /* what runs share: strings, target, host and job objects */
 	struct hist scratch;      /* where a run's histograms are loaded before they are packed */
 	char *buf;                /* the file being read */
@@ -179,7 +185,8 @@ void rs_release(struct rs_set *s);
 
 /*
  * Adds a result file, or every result file under a directory (recursively, in name order; files in
- * it whose "schema" is not a result's, such as manifest.json, are skipped). A file is added once: one
+ * it whose "schema" is not a result's, such as manifest.json, are skipped, and those whose schema is
+ * not one of ssdbench's at all listed in s->foreign for the caller to say). A file is added once: one
  * reached again (the same device and inode through a symlink, a hard link or a path given twice, or
  * a copy whose document is equal to one already added) is counted in duplicates, not added. A named file that is not
  * a result, a file that does not parse, has unknown keys or wrong types, or a newer schema version
@@ -192,8 +199,11 @@ int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen);
  * Tells drives apart that their labels do not: where the runs of one label that ssdbench made (the
  * model, or the device's name: the job gave no label) come from more than one drive (serials that
  * differ; without a serial, another host or path), each drive's runs are labelled "LABEL (SERIAL)"
- * (or "LABEL (HOST:PATH)"), so that a fleet of one model is as many drives as it has. A label the
- * job gave is the user's: kept as it is. Call it once every file is added. Returns 0 or -ENOMEM.
+ * (or "LABEL (HOST:PATH)"), so that a fleet of one model is as many drives as it has. A drive is its
+ * host and serial: a serial reported on several hosts (cloned VMs, QEMU's default) names no one
+ * drive, so its runs are labelled "LABEL (SERIAL@HOST)" and s->shared_serial set for the caller to
+ * warn. A label the job gave is the user's: kept as it is. Call it once every file is added.
+ * Returns 0 or -ENOMEM.
  */
 int rs_label_drives(struct rs_set *s);
 

@@ -155,14 +155,14 @@ static void test_agg_stat_of_is_the_mean_and_sample_stddev(void **state)
 static void test_agg_stat_of_one_value_has_no_spread_and_none_is_zero(void **state)
 {
 	static const double one[] = { 123.25 };
-	struct agg_stat s = { 9, 9, 9 };
+	struct agg_stat s = { .mean = 9, .sd = 9, .n = 9 };
 
 	(void)state;
 	agg_stat_of(one, 1, &s);
 	assert_int_equal(s.n, 1);
 	assert_true(s.mean == 123.25);
 	assert_true(s.sd == 0);
-	s = (struct agg_stat){ 9, 9, 9 };
+	s = (struct agg_stat){ .mean = 9, .sd = 9, .n = 9 };
 	agg_stat_of(NULL, 0, &s);
 	assert_int_equal(s.n, 0);
 	assert_true(s.mean == 0);
@@ -185,7 +185,7 @@ static void test_agg_stat_of_large_values_has_no_cancellation(void **state)
 
 static void test_within_noise_needs_two_runs_a_side(void **state)
 {
-	struct agg_stat a = { 100, 10, 1 }, b = { 100, 10, 5 };
+	struct agg_stat a = { .mean = 100, .sd = 10, .n = 1 }, b = { .mean = 100, .sd = 10, .n = 5 };
 
 	(void)state;
 	assert_false(agg_within_noise(&a, &b));
@@ -198,7 +198,7 @@ static void test_within_noise_needs_two_runs_a_side(void **state)
 
 static void test_within_noise_of_identical_and_distant_stats(void **state)
 {
-	struct agg_stat a = { 100, 10, 5 }, b = a, far = { 200, 10, 5 }, close = { 103, 10, 5 };
+	struct agg_stat a = { .mean = 100, .sd = 10, .n = 5 }, b = a, far = { .mean = 200, .sd = 10, .n = 5 }, close = { .mean = 103, .sd = 10, .n = 5 };
 
 	(void)state;
 	assert_true(agg_within_noise(&a, &b));
@@ -213,7 +213,7 @@ static void test_within_noise_of_identical_and_distant_stats(void **state)
  */
 static void test_within_noise_edge_is_welch_t_at_95_percent(void **state)
 {
-	struct agg_stat a = { 100, 10, 5 }, b = { 114.5, 10, 5 };
+	struct agg_stat a = { .mean = 100, .sd = 10, .n = 5 }, b = { .mean = 114.5, .sd = 10, .n = 5 };
 
 	(void)state;
 	assert_true(agg_within_noise(&a, &b));
@@ -227,9 +227,32 @@ static void test_within_noise_edge_is_welch_t_at_95_percent(void **state)
 	assert_false(agg_within_noise(&a, &b));
 }
 
+/*
+ * Issue 27: a pooled latency's mean is the pooled histogram's, its sd the spread of the runs' own
+ * values: the test compares those values' mean (run_mean) with their sd, never the pooled value.
+ * Pooled values 100 and 100 whose runs' means are 100 and 200 (sd 1, 5 a side) differ.
+ */
+static void test_within_noise_of_pooled_latencies_uses_the_runs_values(void **state)
+{
+	struct agg_stat a = { .mean = 100, .sd = 1, .n = 5, .pooled = true, .run_mean = 100 };
+	struct agg_stat b = { .mean = 100, .sd = 1, .n = 5, .pooled = true, .run_mean = 200 };
+	struct agg_welch w;
+
+	(void)state;
+	assert_false(agg_within_noise(&a, &b));
+	assert_true(agg_welch(&a, &b, &w));
+	assert_true(fabs(w.diff - 100) < 1e-9);
+	assert_true(w.lo > 0);
+	b.run_mean = 100.5;
+	assert_true(agg_within_noise(&a, &b));
+	/* sd 10 a side, a difference of 10: 17 repeats a side ((t(32) + 0.8416) sqrt(200 / 17) <= 10; 16 not) */
+	assert_int_equal(agg_repeats_needed(10, 10, 10), 17);
+	assert_int_equal(agg_repeats_needed(0, 0, 10), 0);
+}
+
 static void test_within_noise_without_spread_only_when_equal(void **state)
 {
-	struct agg_stat a = { 100, 0, 3 }, b = { 100, 0, 3 };
+	struct agg_stat a = { .mean = 100, .sd = 0, .n = 3 }, b = { .mean = 100, .sd = 0, .n = 3 };
 
 	(void)state;
 	assert_true(agg_within_noise(&a, &b));
@@ -1139,6 +1162,7 @@ int main(void)
 		cmocka_unit_test(test_within_noise_of_identical_and_distant_stats),
 		cmocka_unit_test(test_within_noise_edge_is_welch_t_at_95_percent),
 		cmocka_unit_test(test_within_noise_without_spread_only_when_equal),
+		cmocka_unit_test(test_within_noise_of_pooled_latencies_uses_the_runs_values),
 		cmocka_unit_test(test_five_nines_and_pooled_response_times),
 		cmocka_unit_test(test_pooled_histogram_is_the_exact_merge_of_the_runs),
 		cmocka_unit_test(test_pooled_sums_are_refused_rather_than_wrapped),

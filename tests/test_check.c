@@ -839,6 +839,77 @@ static void test_check_verify_mismatches_of_partly_verified_cases_violate(void *
 	assert_non_null(strstr(err, "unknown key 'read.verify_mismatches'"));
 }
 
+/*
+ * Issue 27: a run that completed no I/O measured nothing, though its read-back checked the blocks its
+ * unfinished writes left: verify_mismatches == 0 on it is a violation ("no I/O"), as iops is; with
+ * --allow-empty it is left out, and a case left with nothing is skipped; a mismatch still fails.
+ */
+static void test_check_verify_mismatches_of_a_case_without_io_violates(void **state)
+{
+	static const uint64_t clean[4] = { 0 }, bad[4] = { 1, 0, 0, 0 };
+	static const char *const text = ONE("\"select\": {}, \"verify_mismatches\": \"== 0\"");
+	struct check_opts allow = { .allow_empty = true }, allow_failed = { .allow_failed = true };
+	struct doc_spec e = no_io_spec("A"), s = read_spec("A", 1000);
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512], out[4096] = "";
+	FILE *f;
+
+	(void)state;
+	for (int one_good = 0; one_good < 2; one_good++) {
+		rs_init(&set);
+		if (one_good)
+			add_doc(&set, doc_verified(doc_new(&s), 100, clean));
+		add_doc(&set, doc_verified(doc_new(&e), 4, clean));
+		if (run(&k, &cr, &set, text, err, sizeof(err)))
+			fail_msg("check_run: %s", err);
+		assert_int_equal(k.nrows, 1);
+		assert_int_equal(k.rows[0].problem, CP_EMPTY);
+		assert_int_equal(k.violations, 1);
+		f = fmemopen(out, sizeof(out) - 1, "w");
+		assert_int_equal(check_write(f, &k, RF_TEXT), 0);
+		fclose(f);
+		if (!strstr(out, one_good ? "1 of 2 no I/O" : "no I/O"))
+			fail_msg("the row does not say no I/O:\n%s", out);
+		check_release(&k);
+		criteria_release(&cr);
+		/* --allow-empty: the run without I/O left out; the good one measured, or nothing left */
+		if (run_o(&k, &cr, &set, &allow, text, err, sizeof(err)))
+			fail_msg("check_run: %s", err);
+		assert_int_equal(k.rows[0].problem, one_good ? CP_NONE : CP_SKIPPED);
+		assert_int_equal(k.violations, 0);
+		check_release(&k);
+		criteria_release(&cr);
+		rs_release(&set);
+	}
+	/* a mismatch found by a run without I/O still fails, allowed or not */
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&e), 4, bad));
+	if (run_o(&k, &cr, &set, &allow, text, err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 1);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+	/* --allow-failed leaves out an interrupted run: with nothing else, skipped, not a pass on its 0 */
+	rs_init(&set);
+	{
+		json_t *d = doc_verified(doc_new(&s), 100, clean);
+
+		json_object_set_new(d, "status", json_string("interrupted"));
+		json_object_set_new(d, "message", json_string("interrupted (unit test)"));
+		add_doc(&set, d);
+	}
+	if (run_o(&k, &cr, &set, &allow_failed, text, err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.rows[0].problem, CP_SKIPPED);
+	assert_int_equal(k.skipped, 1);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -864,6 +935,7 @@ int main(void)
 		cmocka_unit_test(test_check_verify_mismatches_counts_every_run),
 		cmocka_unit_test(test_check_verify_mismatches_without_verification_is_an_error),
 		cmocka_unit_test(test_check_verify_mismatches_of_partly_verified_cases_violate),
+		cmocka_unit_test(test_check_verify_mismatches_of_a_case_without_io_violates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -272,6 +272,34 @@ static void test_failed_runs_with_health(void **state)
 	rs_release(&set);
 }
 
+/* Issue 27: the health of runs that did no I/O vouches for nothing: a violation ("no I/O") unless --allow-empty. */
+static void test_health_of_runs_without_io_violates(void **state)
+{
+	struct health_spec clean = { 0 };
+	struct check_opts allow = { .allow_empty = true };
+	struct doc_spec s = read_spec("A", 1000), e = read_spec("A", 0);
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+
+	(void)state;
+	e.lat[0] = NULL;
+	e.nlat[0] = 0;
+	rs_init(&set);
+	add_doc(&set, doc_health(doc_new(&e), &clean));
+	expect(&set, ONE("\"select\": {}, \"media_errors\": \"unchanged\""), false, CP_EMPTY, "no I/O");
+	rs_release(&set);
+	rs_init(&set);
+	add_doc(&set, doc_health(doc_new(&s), &clean));
+	add_doc(&set, doc_health(doc_new(&e), &clean));
+	expect(&set, ONE("\"select\": {}, \"media_errors\": \"unchanged\""), false, CP_EMPTY, "1 of 2 no I/O");
+	run(&k, &cr, &set, &allow, ONE("\"select\": {}, \"media_errors\": \"unchanged\""));
+	assert_true(k.rows[0].pass);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
 static void test_health_rows_in_json_and_junit(void **state)
 {
 	struct health_spec h = { .ocp = true, .units_written = 1000, .physical = 1792000000, .media_errors = 1 };
@@ -331,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_waf_at_its_edge_over_the_sums),
 		cmocka_unit_test(test_missing_health_is_a_violation_not_a_pass),
 		cmocka_unit_test(test_failed_runs_with_health),
+		cmocka_unit_test(test_health_of_runs_without_io_violates),
 		cmocka_unit_test(test_health_rows_in_json_and_junit),
 	};
 

@@ -126,7 +126,12 @@ static void test_fleet_mann_whitney_with_ties_matches_scipy(void **state)
 	assert_close(mw.p, 0.03620890133985922, 1e-9);
 }
 
-/* 1..20 against 11.5..30.5: U 45, p 2.9248649327368934e-05 */
+/*
+ * 1..20 against 11.5..30.5: U 45; the normal approximation's p is 2.9248649327368934e-05 (scipy,
+ * method="asymptotic"); without ties the exact p is used, 6.913659764653623e-06 (scipy
+ * method="exact", and a count of the arrangements by the recursion f(u; m, n) = f(u - n; m - 1, n)
+ * + f(u; m, n - 1) in Python).
+ */
 static void test_fleet_mann_whitney_shifted_matches_scipy(void **state)
 {
 	double x[20], y[20];
@@ -139,8 +144,52 @@ static void test_fleet_mann_whitney_shifted_matches_scipy(void **state)
 	}
 	assert_int_equal(fleet_mann_whitney(x, 20, y, 20, &mw), 0);
 	assert_close(mw.u, 45, 0);
-	assert_close(mw.p, 2.9248649327368934e-05, 1e-9);
+	assert_true(mw.exact);
+	assert_close(mw.p, 6.913659764653623e-06, 1e-12);
+	/* the approximation's z, as before: p 2.9248649327368934e-05 */
+	assert_close(erfc(mw.z / sqrt(2.0)), 2.9248649327368934e-05, 1e-9);
 	assert_true(mw.z > 0);
+}
+
+/*
+ * Issue 27: the normal approximation printed p 0.019 for one drive against 14, below what any
+ * arrangement of 15 values gives (2/15): the exact p of small samples without ties, and never under
+ * the sizes' least p with ties. Values from the Python count above.
+ */
+static void test_fleet_mann_whitney_small_samples_exact(void **state)
+{
+	const double one[] = { 1 }, b5[] = { 1, 2, 3, 5, 4.5 }, b6[] = { 4, 6, 7, 8, 9, 10 };
+	const double x4[] = { 1, 2, 3, 4 }, y4[] = { 5, 6, 7, 8 }, tied[] = { 1, 1, 2, 2 };
+	double fourteen[14];
+	struct fleet_mw mw;
+
+	(void)state;
+	for (int i = 0; i < 14; i++)
+		fourteen[i] = i + 2;
+	assert_int_equal(fleet_mann_whitney(one, 1, fourteen, 14, &mw), 0);
+	assert_true(mw.exact);
+	assert_close(mw.p, 2.0 / 15, 1e-12);
+	assert_close(mw.p_min, 2.0 / 15, 1e-12);
+	assert_int_equal(fleet_mann_whitney(fourteen, 14, one, 1, &mw), 0);
+	assert_close(mw.p, 2.0 / 15, 1e-12);
+	assert_int_equal(fleet_mann_whitney(b5, 5, b6, 6, &mw), 0);
+	assert_close(mw.u, 2, 0);
+	assert_close(mw.p, 0.017316017316017316, 1e-12);
+	assert_int_equal(fleet_mann_whitney(x4, 4, y4, 4, &mw), 0);
+	assert_close(mw.p, 2.0 / 70, 1e-12);
+	assert_int_equal(fleet_mann_whitney(x4, 2, y4, 2, &mw), 0);
+	assert_close(mw.p, 1.0 / 3, 1e-12);
+	/* ties: the approximation, but never under 2 / C(8, 4) */
+	assert_int_equal(fleet_mann_whitney(tied, 4, y4, 4, &mw), 0);
+	assert_false(mw.exact);
+	assert_true(mw.p >= 2.0 / 70);
+	assert_int_equal(fleet_mann_whitney(tied, 1, fourteen, 14, &mw), 0);
+	assert_true(mw.p >= 2.0 / 15 - 1e-12);
+	/* the drives a side that can reach 0.05 at all */
+	assert_int_equal(fleet_mw_min_size(4, 0.05, 100), 4);
+	assert_int_equal(fleet_mw_min_size(14, 0.05, 100), 2);
+	assert_int_equal(fleet_mw_min_size(1, 0.05, 100), 40);   /* 2/41 < 0.05 <= 2/40 */
+	assert_int_equal(fleet_mw_min_size(1, 0.05, 10), 0);
 }
 
 static void test_fleet_mann_whitney_edges(void **state)
@@ -184,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_fleet_mann_whitney_with_ties_matches_scipy),
 		cmocka_unit_test(test_fleet_mann_whitney_shifted_matches_scipy),
 		cmocka_unit_test(test_fleet_mann_whitney_edges),
+		cmocka_unit_test(test_fleet_mann_whitney_small_samples_exact),
 		cmocka_unit_test(test_fleet_mw_can_reject_only_where_the_sizes_allow),
 	};
 

@@ -962,7 +962,7 @@ static void crossover_table(struct rtable *t, const double *rand, const double *
 
 		for (size_t c = 0; c < 2; c++) {
 			cells[i * 2 + c].c = isnan(v[c]) ? NULL : dummy;
-			cells[i * 2 + c].v = (struct agg_stat){ v[c], 0, 1 };
+			cells[i * 2 + c].v = (struct agg_stat){ .mean = v[c], .sd = 0, .n = 1 };
 		}
 	}
 }

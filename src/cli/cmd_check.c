@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "junit.h"
 #include "results_cli.h"
 #include "resultset.h"
 
@@ -21,6 +22,12 @@ static const struct option check_options[] = {
 	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* The JUnit file of a gate that could not be evaluated: the message a failing testcase. */
+static int junit_error_writer(FILE *f, const void *msg)
+{
+	return junit_write_error(f, "check", "the criteria could not be evaluated", msg);
+}
 
 static int junit_writer(FILE *f, const void *k)
 {
@@ -78,6 +85,9 @@ int cmd_check(int argc, char **argv)
 		cli_error("check: %s", err);
 		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
 		check_release(&k);
+		/* The CI step reads the JUnit file: it says why the gate could not judge, as a failure. */
+		if (ret == EXIT_USAGE && junit && cli_write_output(junit, "--junit", junit_error_writer, err))
+			ret = EXIT_FAILED;
 		goto out;
 	}
 	ret = k.violations ? EXIT_REGRESSION : EXIT_OK;

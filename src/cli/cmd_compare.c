@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "junit.h"
 #include "compare.h"
 #include "parse.h"
 #include "results_cli.h"
@@ -22,6 +23,7 @@ enum {
 	OPT_ALLOW_MISSING,
 	OPT_ALLOW_FAILED,
 	OPT_ALLOW_EMPTY,
+	OPT_ALLOW_INCONCLUSIVE,
 };
 
 static const struct option compare_options[] = {
@@ -33,6 +35,7 @@ static const struct option compare_options[] = {
 	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
 	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
 	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
+	{ "allow-inconclusive", no_argument, NULL, OPT_ALLOW_INCONCLUSIVE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -49,6 +52,12 @@ static int parse_threshold(const char *s, double *pct)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The JUnit file of a gate that could not be evaluated: the message a failing testcase. */
+static int junit_error_writer(FILE *f, const void *msg)
+{
+	return junit_write_error(f, "compare", "the results could not be compared", msg);
 }
 
 static int junit_writer(FILE *f, const void *c)
@@ -90,6 +99,7 @@ int cmd_compare(int argc, char **argv)
 		case OPT_ALLOW_MISSING: o.allow_missing = true; break;
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
+		case OPT_ALLOW_INCONCLUSIVE: o.allow_inconclusive = true; break;
 		default:
 			return cli_option_error(ch, argv, "compare");
 		}
@@ -111,6 +121,9 @@ int cmd_compare(int argc, char **argv)
 	if ((ret = cmp_build(&c, &base, &cand, &o, err, sizeof(err)))) {
 		cli_error("compare: %s", err);
 		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+		/* The CI step reads the JUnit file: it says why nothing could be compared, as a failure. */
+		if (ret == EXIT_USAGE && junit && cli_write_output(junit, "--junit", junit_error_writer, err))
+			ret = EXIT_FAILED;
 		goto out;
 	}
 	ret = c.regressions ? EXIT_REGRESSION : EXIT_OK;

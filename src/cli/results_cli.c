@@ -125,6 +125,15 @@ int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
 		return -ENOMEM;
 	}
 	warn_stalled(s, what);
+	if (s->shared_serial)
+		cli_warn("%s%sserial '%s' is reported on several hosts ('%s', '%s'): not unique (cloned VMs, an "
+			 "emulator's default serial), so each host's drive is kept apart as 'LABEL (%s@HOST)'",
+			 what ? what : "", what ? ": " : "", s->shared_serial, s->shared_hosts[0], s->shared_hosts[1],
+			 s->shared_serial);
+	for (size_t i = 0; i < s->nforeign; i++)
+		cli_warn("%s%s'%s' skipped: not an ssdbench result (schema %s%s%s)", what ? what : "",
+			 what ? ": " : "", s->foreign[i].path, s->foreign[i].schema ? "'" : "none",
+			 s->foreign[i].schema ? s->foreign[i].schema : "", s->foreign[i].schema ? "'" : "");
 	if (s->duplicates)
 		cli_warn("%s%s%zu result file%s reached again (a link, a copy or a path given twice) counted "
 			 "once: e.g. '%s' is '%s'", what ? what : "", what ? ": " : "", s->duplicates,

@@ -51,3 +51,12 @@ int junit_end(FILE *f)
 	fputs("</testsuite>\n</testsuites>\n", f);
 	return ferror(f) ? -EIO : 0;
 }
+
+int junit_write_error(FILE *f, const char *suite, const char *name, const char *message)
+{
+	junit_begin(f, suite, 1, 1, 0);
+	junit_case_begin(f, suite, name);
+	junit_failure(f, "error", message);
+	junit_case_end(f);
+	return junit_end(f);
+}

@@ -520,10 +520,18 @@ static int verify_row_of(const struct criterion *c, const struct crit_req *r, co
 		return -EINVAL;
 	}
 	row->value = (double)v->mismatches;
+	/*
+	 * A run without I/O measured nothing, whatever its read-back checked: as for any metric, it
+	 * violates the criterion unless allowed (a mismatch found anywhere still counts).
+	 */
 	if (other && !o->allow_failed)
 		row->problem = CP_FAILED;
+	else if (ac->nempty && !o->allow_empty)
+		row->problem = CP_EMPTY;
 	else if (v->unverified)
 		row->problem = CP_UNVERIFIED;
+	else if (!v->mismatches && !ac->nruns)
+		row->problem = CP_SKIPPED;   /* every run left out by an --allow option */
 	else if (!v->blocks)
 		row->problem = o->allow_empty ? CP_SKIPPED : CP_EMPTY;
 	row->pass = row->problem == CP_NONE ? crit_holds(r, row->value) : row->problem == CP_SKIPPED;
@@ -650,7 +658,7 @@ static bool problem_text(const struct check_row *r, char *buf, size_t len)
 	else if (r->problem == CP_UNVERIFIED)
 		snprintf(buf, len, "%zu of %zu not verified", c->verify.unverified,
 			 c->verify.unverified + c->verify.runs);
-	else if (r->problem == CP_EMPTY && r->req->verify)
+	else if (r->problem == CP_EMPTY && r->req->verify && !c->nempty)
 		snprintf(buf, len, "nothing checked");
 	else if (r->problem == CP_EMPTY && c->nempty && c->nempty < all)
 		snprintf(buf, len, "%zu of %zu no I/O", c->nempty, all);

@@ -60,6 +60,8 @@ void check_health_row(const struct crit_req *r, const struct agg_case *ac, const
 		row->problem = CP_NO_HEALTH;
 	else if (ac->nfailed && !o->allow_failed)
 		row->problem = CP_FAILED;
+	else if (ac->nempty && !o->allow_empty)
+		row->problem = CP_EMPTY;   /* the drive's counters of runs that did no I/O vouch for nothing */
 	row->pass = row->problem == CP_NONE && holds;
 }
 

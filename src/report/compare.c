@@ -14,14 +14,15 @@
 const char *cmp_verdict_name(enum cmp_verdict v)
 {
 	static const char *const names[] = { "ok", "better", "within noise", "REGRESSION", "worse",
-					     "FAILED", "NO I/O", "MISSING", "NO VALUE", "skipped" };
+					     "INCONCLUSIVE", "inconclusive", "FAILED", "NO I/O", "MISSING",
+					     "NO VALUE", "skipped" };
 
 	return names[v];
 }
 
 bool cmp_verdict_fails(enum cmp_verdict v)
 {
-	return v == CV_REGRESSION || (v >= CV_FAILED && v <= CV_NO_VALUE);
+	return v == CV_REGRESSION || v == CV_INCONCLUSIVE || (v >= CV_FAILED && v <= CV_NO_VALUE);
 }
 
 enum cmp_verdict cmp_judge(const struct metric *m, const struct agg_stat *b, const struct agg_stat *c,
@@ -38,8 +39,14 @@ enum cmp_verdict cmp_judge(const struct metric *m, const struct agg_stat *b, con
 	worse = metric_higher_better(m) ? -*change : *change;
 	if (fabs(*change) <= threshold)
 		return CV_OK;
+	/*
+	 * Past the threshold, the test decides whether the repeats confirm the change. Where it does
+	 * not, they cannot tell it from noise, nor exclude it: a change for the worse is inconclusive
+	 * (a few repeats can almost never confirm anything, and not knowing must not pass the gate);
+	 * one for the better stays within noise, which the gate need not know.
+	 */
 	if (agg_within_noise(b, c))
-		return CV_NOISE;
+		return worse < 0 ? CV_NOISE : gated ? CV_INCONCLUSIVE : CV_UNDECIDED;
 	if (worse < 0)
 		return CV_BETTER;
 	return gated ? CV_REGRESSION : CV_WORSE;
@@ -103,6 +110,7 @@ static void scale_stat(const struct cmp *c, const struct metric *m, struct agg_s
 {
 	st->mean = report_scale(m, c->opts.mib, st->mean);
 	st->sd = report_scale(m, c->opts.mib, st->sd);
+	st->run_mean = report_scale(m, c->opts.mib, st->run_mean);
 }
 
 /*
@@ -258,6 +266,47 @@ static bool base_unavailable(struct cmp_row *row)
 	return true;
 }
 
+bool cmp_inconclusive(enum cmp_verdict v)
+{
+	return v == CV_INCONCLUSIVE || v == CV_UNDECIDED;
+}
+
+/* An inconclusive row allowed by --allow-inconclusive: shown, not a gate failure. */
+void cmp_allow_inconclusive(const struct cmp *c, struct cmp_row *row)
+{
+	if (row->verdict == CV_INCONCLUSIVE && c->opts.allow_inconclusive)
+		row->verdict = CV_UNDECIDED;
+}
+
+/* " about N repeats a side would decide" from need (0: more than AGG_NEED_MAX), for what ("repeats"). */
+void cmp_need_text(size_t need, const char *what, char *buf, size_t len)
+{
+	if (need)
+		snprintf(buf, len, "about %zu %s a side would decide (95 %%, power 80 %%, from the spread seen)",
+			 need, what);
+	else
+		snprintf(buf, len, "more than %d %s a side would be needed to decide", AGG_NEED_MAX, what);
+}
+
+/*
+ * Why a gated row is inconclusive: the 95 % interval of the change that its repeats give (Welch),
+ * which holds both no change and one past the threshold, and how many repeats would decide.
+ */
+static void inconclusive_why(const struct cmp *c, struct cmp_row *row)
+{
+	double base = agg_run_mean(&row->b);
+	char need[160];
+
+	cmp_allow_inconclusive(c, row);
+	if (!cmp_inconclusive(row->verdict) || !row->gated || !row->tested || base == 0)
+		return;
+	cmp_need_text(row->w.need, "repeats", need, sizeof(need));
+	snprintf(row->why, sizeof(row->why), "%u against %u repeats put the change between %+.1f%% and %+.1f%% "
+		 "(95 %%, Welch's t): they can neither confirm a change past the %g%% threshold nor exclude one; "
+		 "%s", row->c.n, row->b.n, row->w.lo / base * 100, row->w.hi / base * 100,
+		 c->opts.threshold, need);
+}
+
 /* The rows of one matched case whose runs can be measured: each shown metric in each direction with data. */
 static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
 {
@@ -265,7 +314,7 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 	const char *rw = b->first->rw;
 	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
 	size_t ns = cmp_shown_metrics(c, b, shown), nd = 1, ngated = 0;
-	bool regressed = false, empty = false, novalue = false, better = false, noise = false;
+	bool regressed = false, empty = false, novalue = false, better = false, noise = false, unsure = false;
 
 	if (dirs[0] == RS_TOTAL) {
 		dirs[0] = RS_READ;
@@ -293,6 +342,8 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 			} else {
 				row.verdict = cmp_judge(&row.m, &row.b, &row.c, c->opts.threshold, row.gated,
 							&row.change);
+				row.tested = agg_welch(&row.b, &row.c, &row.w);
+				inconclusive_why(c, &row);
 			}
 			scale_stat(c, &row.m, &row.b);
 			scale_stat(c, &row.m, &row.c);
@@ -302,6 +353,7 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 			regressed |= row.verdict == CV_REGRESSION;
 			better |= row.gated && row.verdict == CV_BETTER;
 			noise |= row.gated && row.verdict == CV_NOISE;
+			unsure |= row.gated && cmp_inconclusive(row.verdict);
 			if (cmp_add_row(c, cap, &row))
 				return -ENOMEM;
 		}
@@ -313,7 +365,9 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 		c->nnovalue++;
 	else if (regressed)
 		c->nregressed++;
-	c->improvements += better && !regressed && !empty && !novalue;
+	else if (unsure)
+		c->ninconclusive++;
+	c->improvements += better && !regressed && !empty && !novalue && !unsure;
 	c->noise += noise;
 	return 0;
 }
@@ -369,7 +423,8 @@ int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *can
 		if (compare_case(c, &cap, b, k))
 			goto nomem;
 	}
-	c->regressions = c->nregressed + c->nfailed + c->nempty + c->nmissing + c->nnovalue;
+	c->regressions = c->nregressed + c->nfailed + c->nempty + c->nmissing + c->nnovalue +
+			 (c->opts.allow_inconclusive ? 0 : c->ninconclusive);
 	for (size_t j = 0; j < c->cand.n; j++) {
 		size_t i;
 
@@ -491,10 +546,23 @@ static const char *side_device(const struct cmp *c, bool cand, char *buf, size_t
 	return buf;
 }
 
+/* Whether a row shows a latency of a pooled histogram beside the spread of the repeats' own values. */
+static bool shows_pooled(const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->fleet && ((r->b.pooled && r->b.n > 1) || (r->c.pooled && r->c.n > 1)))
+			return true;
+	}
+	return false;
+}
+
 static void summary(FILE *f, const struct cmp *c, const char *prefix)
 {
 	char gate[160] = "", more[200] = "";
 	const struct { size_t n; const char *what; } problems[] = {
+		{ c->ninconclusive, c->opts.allow_inconclusive ? "inconclusive (allowed)" : "inconclusive" },
 		{ c->nfailed, "failed" }, { c->nempty, "without I/O" }, { c->nmissing, "missing" },
 		{ c->nnovalue, "without a gated value" }, { c->nskipped, "skipped" },
 	};
@@ -519,9 +587,13 @@ static void summary(FILE *f, const struct cmp *c, const char *prefix)
 		c->opts.threshold, *gate ? gate : c->searched ? "max-iops-at-target for latency_target searches, "
 		"else MB/s for sequential, IOPS for random patterns" : "MB/s for sequential, IOPS for random patterns");
 	if (c->nfleet)
-		fprintf(f, "%s%zu case%s compared as fleets: the change of the drives' median, within noise where "
-			"a two-sided Mann-Whitney U test (normal approximation) gives p >= %g\n", prefix, c->nfleet,
-			c->nfleet == 1 ? " was" : "s were", CMP_FLEET_ALPHA);
+		fprintf(f, "%s%zu case%s compared as fleets: the change of the drives' median, confirmed where "
+			"a two-sided Mann-Whitney U test (exact for small fleets without ties, else the normal "
+			"approximation) gives p < %g\n", prefix, c->nfleet, c->nfleet == 1 ? " was" : "s were",
+			CMP_FLEET_ALPHA);
+	if (shows_pooled(c))
+		fprintf(f, "%slatencies are of the repeats' pooled histogram; the ± beside one is the standard "
+			"deviation of each repeat's own value, which the noise test compares\n", prefix);
 }
 
 /* Why each row that is not a measurement says what it says. */
@@ -661,9 +733,26 @@ static void write_markdown(FILE *f, const struct cmp *c, const char *bname, cons
 	one_sided(f, c, true);
 }
 
+/* A side's value; a pooled latency adds runs_mean, the mean of the runs' own values its stddev is of. */
 static json_t *stat_json(const struct agg_stat *s)
 {
-	return json_pack("{s:f, s:f, s:i}", "mean", s->mean, "stddev", s->sd, "n", (int)s->n);
+	json_t *o = json_pack("{s:f, s:f, s:i}", "mean", s->mean, "stddev", s->sd, "n", (int)s->n);
+
+	if (s->pooled && s->n)
+		json_object_set_new(o, "runs_mean", json_real(s->run_mean));
+	return o;
+}
+
+/* The "noise_test" of a row whose repeats were tested (Welch): the change's 95 % interval, repeats to decide. */
+static json_t *welch_json(const struct cmp_row *r)
+{
+	double base = agg_run_mean(&r->b);
+
+	return json_pack("{s:s, s:f, s:o, s:o, s:o}", "test", "welch", "df", isfinite(r->w.df) ? r->w.df : 0.0,
+			 "change_ci_low_pct", base ? json_real(r->w.lo / base * 100) : json_null(),
+			 "change_ci_high_pct", base ? json_real(r->w.hi / base * 100) : json_null(),
+			 "repeats_to_decide", cmp_inconclusive(r->verdict) && r->w.need ?
+			 json_integer((json_int_t)r->w.need) : json_null());
 }
 
 static void write_json(FILE *f, const struct cmp *c, const char *bname, const char *cname)
@@ -690,6 +779,9 @@ static void write_json(FILE *f, const struct cmp *c, const char *bname, const ch
 		if (r->fleet)
 			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "fleet",
 					    cmp_fleet_json(r));
+		else if (r->tested)
+			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "noise_test",
+					    welch_json(r));
 	}
 	for (size_t i = 0; i < c->nonly_base; i++)
 		json_array_append_new(ob, json_string(agg_case_name(c->only_base[i], name, sizeof(name))));
@@ -713,6 +805,7 @@ static void write_json(FILE *f, const struct cmp *c, const char *bname, const ch
 	json_object_set_new(o, "missing", json_integer((json_int_t)c->nmissing));
 	json_object_set_new(o, "no_value", json_integer((json_int_t)c->nnovalue));
 	json_object_set_new(o, "skipped", json_integer((json_int_t)c->nskipped));
+	json_object_set_new(o, "inconclusive", json_integer((json_int_t)c->ninconclusive));
 	json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(o);
@@ -737,6 +830,7 @@ static const char *failure_type(enum cmp_verdict v)
 	case CV_EMPTY: return "no-io";
 	case CV_MISSING: return "missing";
 	case CV_NO_VALUE: return "no-value";
+	case CV_INCONCLUSIVE: return "inconclusive";
 	default: return "regression";
 	}
 }
@@ -750,7 +844,7 @@ static void junit_row(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	metric_label(r, c->opts.mib, mname, sizeof(mname));
 	snprintf(tname, sizeof(tname), "%s: %s", name, mname);
 	junit_case_begin(f, "compare", tname);
-	if (r->why[0] && r->verdict != CV_REGRESSION)
+	if (r->why[0] && r->verdict != CV_REGRESSION && !cmp_inconclusive(r->verdict))
 		snprintf(msg, sizeof(msg), "%s: %s", cmp_verdict_name(r->verdict), r->why);
 	else
 		snprintf(msg, sizeof(msg), "%s: baseline %s, candidate %s, change %s, past the threshold of "
@@ -765,6 +859,11 @@ static void junit_row(FILE *f, const struct cmp *c, const struct cmp_row *r)
 		esc_xml(f, "change ");
 		esc_xml(f, cells[4]);
 		fputs(" is within the repeats' noise</system-out>", f);
+	} else if (r->verdict == CV_UNDECIDED) {
+		fputs("<system-out>", f);
+		esc_xml(f, "inconclusive (allowed): ");
+		esc_xml(f, msg);
+		fputs("</system-out>", f);
 	}
 	junit_case_end(f);
 }

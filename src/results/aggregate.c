@@ -92,6 +92,7 @@ void agg_stat_of(const double *v, size_t n, struct agg_stat *out)
 
 	out->n = (unsigned)n;
 	out->mean = out->sd = 0;
+	out->pooled = false;
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++)
@@ -103,6 +104,11 @@ void agg_stat_of(const double *v, size_t n, struct agg_stat *out)
 	for (size_t i = 0; i < n; i++)
 		sq += (v[i] - out->mean) * (v[i] - out->mean);
 	out->sd = sqrt(sq / (double)(n - 1));
+}
+
+double agg_run_mean(const struct agg_stat *s)
+{
+	return s->pooled ? s->run_mean : s->mean;
 }
 
 static void case_release(struct agg_case *c)
@@ -445,8 +451,11 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 	}
 	agg_stat_of(v, n, out);
 	free(v);
-	if (m->kind >= M_LAT_MEAN)
+	if (m->kind >= M_LAT_MEAN) {
+		out->pooled = true;
+		out->run_mean = out->mean;
 		out->mean = lat_of(resp ? &c->resp[d] : &c->lat[d], m);
+	}
 	return m->kind != M_SS_RATIO || n > 0;
 }
 
@@ -472,20 +481,50 @@ static double t_critical(double df)
 	return 1.960;
 }
 
-bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b)
+/* Welch-Satterthwaite degrees of freedom of variances of the mean va, vb from na, nb values. */
+static double welch_df(double va, double vb, unsigned na, unsigned nb)
 {
-	double va, vb, se2, df, diff = fabs(a->mean - b->mean);
+	return (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+}
+
+/* The least n with (t(df) + z(0.8)) se(n) <= |diff|: z(0.8) for t's, about right past a few repeats. */
+unsigned agg_repeats_needed(double sa, double sb, double diff)
+{
+	double va = sa * sa, vb = sb * sb;
+
+	if (!(va + vb > 0) || diff == 0)
+		return 0;
+	for (unsigned n = 2; n <= AGG_NEED_MAX; n++) {
+		double se = sqrt((va + vb) / n);
+
+		if ((t_critical(welch_df(va / n, vb / n, n, n)) + 0.8416) * se <= fabs(diff))
+			return n;
+	}
+	return 0;
+}
+
+bool agg_welch(const struct agg_stat *a, const struct agg_stat *b, struct agg_welch *out)
+{
+	double va, vb, half;
 
 	if (a->n < 2 || b->n < 2)
 		return false;
 	va = a->sd * a->sd / a->n;
 	vb = b->sd * b->sd / b->n;
-	se2 = va + vb;
-	if (!(se2 > 0))
-		return diff == 0;
-	/* Welch-Satterthwaite degrees of freedom. */
-	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	return diff <= t_critical(df) * sqrt(se2);
+	out->diff = agg_run_mean(b) - agg_run_mean(a);
+	out->df = va + vb > 0 ? welch_df(va, vb, a->n, b->n) : INFINITY;
+	half = va + vb > 0 ? t_critical(out->df) * sqrt(va + vb) : 0;
+	out->lo = out->diff - half;
+	out->hi = out->diff + half;
+	out->need = agg_repeats_needed(a->sd, b->sd, out->diff);
+	return true;
+}
+
+bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b)
+{
+	struct agg_welch w;
+
+	return agg_welch(a, b, &w) && w.lo <= 0 && w.hi >= 0;
 }
 
 const char *agg_case_name(const struct agg_case *c, char *buf, size_t len)

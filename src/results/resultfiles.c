@@ -316,6 +316,36 @@ static bool item_parsed(const struct rs_set *s, const struct item *it)
 	return !it->seen || (!s->files[it->file].result && !it->in_dir);
 }
 
+/*
+ * A JSON file of a directory that is not a result, skipped: one of ssdbench's own other documents
+ * (a manifest, a report, compare or check output) silently, any other (fio's output, another tool's,
+ * a misspelt schema) noted in s->foreign so that the caller names it. Returns 0 or -ENOMEM.
+ */
+static int note_skipped(struct rs_set *s, const char *path, const char *schema)
+{
+	struct rs_foreign *f;
+
+	static const char *const own[] = { "ssdbench-manifest", "ssdbench-compare", "ssdbench-check",
+					   "ssdbench-report" };
+
+	s->skipped++;
+	for (size_t i = 0; schema && i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(schema, own[i]))
+			return 0;
+	if (GROW(s->foreign, s->foreign_cap, s->nforeign + 1))
+		return -ENOMEM;
+	f = &s->foreign[s->nforeign];
+	f->path = strdup(path);
+	f->schema = schema ? strdup(schema) : NULL;
+	if (!f->path || (schema && !f->schema)) {
+		free(f->path);
+		free(f->schema);
+		return -ENOMEM;
+	}
+	s->nforeign++;
+	return 0;
+}
+
 /* Adds the file of it, parsed (root stolen) where item_parsed says, its checks made where checks says. */
 static int item_add(struct rs_set *s, struct item *it, json_t *root, const struct rs_checks *checks, char *err,
 		    size_t errlen)
@@ -331,9 +361,11 @@ static int item_add(struct rs_set *s, struct item *it, json_t *root, const struc
 	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (it->in_dir && (!schema || strcmp(schema, RESULT_SCHEMA))) {
+		ret = note_skipped(s, it->path, schema);
 		json_decref(root);
-		s->skipped++;
-		return 0;
+		if (ret)
+			snprintf(err, errlen, "%s: out of memory", it->path);
+		return ret;
 	}
 	ret = add_result(s, root, checks, it->path, err, errlen);
 	if (!ret)

@@ -61,6 +61,14 @@ void rs_release(struct rs_set *s)
 	free(s->by_ident.slot);
 	free(s->dup_path);
 	free(s->dup_of);
+	free(s->shared_serial);
+	free(s->shared_hosts[0]);
+	free(s->shared_hosts[1]);
+	for (size_t i = 0; i < s->nforeign; i++) {
+		free(s->foreign[i].path);
+		free(s->foreign[i].schema);
+	}
+	free(s->foreign);
 	rs_init(s);
 }
 
@@ -68,8 +76,37 @@ void rs_release(struct rs_set *s)
 struct drive_of {
 	const char *label;
 	char ident[192];
+	const char *serial, *host;    /* the serial (NULL without one) and host it came from */
 	size_t run;
 };
+
+/*
+ * A serial is a drive's name only on one host: cloned VMs and emulators' defaults (QEMU's) give one
+ * serial to drives of several hosts. Where a serial comes from more than one host, each of its runs
+ * is named SERIAL@HOST, and the set keeps the first such serial (and two of its hosts) to be said.
+ * Returns 0 or -ENOMEM.
+ */
+static int split_shared_serials(struct rs_set *s, struct drive_of *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *other = NULL;
+
+		if (!d[i].serial)
+			continue;
+		for (size_t j = 0; j < n && !other; j++)
+			if (d[j].serial && !strcmp(d[j].serial, d[i].serial) && strcmp(d[j].host, d[i].host))
+				other = d[j].host;
+		if (!other)
+			continue;
+		snprintf(d[i].ident, sizeof(d[i].ident), "%s@%s", d[i].serial, d[i].host);
+		if (s->shared_serial)
+			continue;
+		if (!(s->shared_serial = strdup(d[i].serial)) || !(s->shared_hosts[0] = strdup(d[i].host)) ||
+		    !(s->shared_hosts[1] = strdup(other)))
+			return -ENOMEM;
+	}
+	return 0;
+}
 
 static int drive_cmp(const void *x, const void *y)
 {
@@ -97,13 +134,19 @@ int rs_label_drives(struct rs_set *s)
 			continue;   /* the user's label, or an aggregate */
 		if (!serial || !*serial)
 			serial = json_string_value(json_object_get(r->target, "serial"));
-		if (serial && *serial)
+		d[n].host = r->host ? r->host : "unknown host";
+		d[n].serial = serial && *serial ? serial : NULL;
+		if (d[n].serial)
 			snprintf(d[n].ident, sizeof(d[n].ident), "%s", serial);
 		else
-			snprintf(d[n].ident, sizeof(d[n].ident), "%s:%s", r->host ? r->host : "unknown host",
+			snprintf(d[n].ident, sizeof(d[n].ident), "%s:%s", d[n].host,
 				 json_string_value(json_object_get(r->target, "path")));
 		d[n].label = r->label;
 		d[n++].run = i;
+	}
+	if (split_shared_serials(s, d, n)) {
+		free(d);
+		return -ENOMEM;
 	}
 	qsort(d, n, sizeof(*d), drive_cmp);
 	for (i = 0; i < n && !ret; i = j) {

@@ -97,6 +97,39 @@ static int cmp_ranked(const void *p, const void *q)
 	return cmp_double(&((const struct ranked *)p)->v, &((const struct ranked *)q)->v);
 }
 
+/*
+ * The exact two-sided p of U = umax (the larger of the two U's) for sizes m, n without ties: the
+ * arrangements of U >= umax counted over all C(m + n, m), doubled. They are the coefficients of the
+ * Gaussian binomial [m + n, m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), built factor by factor:
+ * each partial product is [n + i, i]_q, a polynomial of non-negative integers (exact in doubles for
+ * the sizes let here: fewer than 2^53 arrangements).
+ */
+static int exact_p(size_t m, size_t n, double umax, struct fleet_mw *out)
+{
+	size_t deg = m * n;
+	double *f = calloc(deg + m + 1, sizeof(*f)), total = 0, tail = 0;
+
+	if (!f)
+		return -ENOMEM;
+	f[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		size_t top = i * n + i;   /* the degree of [n + i - 1, i - 1]_q (1 - q^(n+i)) */
+
+		for (size_t k = top; k >= n + i; k--)
+			f[k] -= f[k - (n + i)];   /* times (1 - q^(n+i)) */
+		for (size_t k = i; k <= top; k++)
+			f[k] += f[k - i];         /* divided by (1 - q^i): degree i n, the rest 0 again */
+	}
+	for (size_t k = 0; k <= deg; k++) {
+		total += f[k];
+		tail += (double)k >= umax - 1e-9 ? f[k] : 0;
+	}
+	free(f);
+	out->exact = true;
+	out->p = fmin(1, 2 * tail / total);
+	return 0;
+}
+
 int fleet_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct fleet_mw *out)
 {
 	struct ranked *r = malloc((na + nb + 1) * sizeof(*r));
@@ -132,6 +165,8 @@ int fleet_mann_whitney(const double *a, size_t na, const double *b, size_t nb, s
 	free(r);
 	n = n1 + n2;
 	out->u = ra - n1 * (n1 + 1) / 2;
+	out->p_min = fleet_mw_p_min((size_t)n1, (size_t)n2);
+	out->exact = false;
 	mu = n1 * n2 / 2;
 	var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)));
 	if (!(var > 0)) {
@@ -141,7 +176,27 @@ int fleet_mann_whitney(const double *a, size_t na, const double *b, size_t nb, s
 	}
 	/* The larger of the two U's, less the continuity correction: z >= 0 up to it, two-sided p. */
 	out->z = (fmax(out->u, n1 * n2 - out->u) - mu - 0.5) / sqrt(var);
-	out->p = fmin(1, erfc(fmax(out->z, 0) / sqrt(2.0)));
+	if (ties == 0 && n1 * n2 <= FLEET_MW_EXACT_MAX)
+		return exact_p((size_t)n1, (size_t)n2, fmax(out->u, n1 * n2 - out->u), out);
+	out->p = fmin(1, fmax(out->p_min, erfc(fmax(out->z, 0) / sqrt(2.0))));
+	return 0;
+}
+
+double fleet_mw_p_min(size_t na, size_t nb)
+{
+	double ways = 1;   /* C(na + nb, k) for k = 1 .. min(na, nb) */
+	size_t k = na < nb ? na : nb, n = na + nb;
+
+	for (size_t i = 1; i <= k && 2 / ways > 1e-300; i++)
+		ways = ways * (double)(n - k + i) / (double)i;
+	return fmin(1, 2 / ways);
+}
+
+size_t fleet_mw_min_size(size_t nb, double alpha, size_t max)
+{
+	for (size_t na = 1; na <= max; na++)
+		if (fleet_mw_can_reject(na, nb, alpha))
+			return na;
 	return 0;
 }
 

@@ -119,4 +119,42 @@ rc=0
 assert_eq "$rc" 2 "check --format pdf: exit status"
 grep -q pdf usage.err || fail "the message does not name pdf: $(cat usage.err)"
 [[ ! -s usage.out ]] || fail "check --format pdf printed on stdout"
+# --- a drive is its host and serial (issue 27) ------------------------------------------------------
+# Two runs of drive-a's 4k-randread (1022166 and 1202615 IOPS) made into one model's drives (no label
+# from the job) with one serial, QEMU's default style, on hosts vm1 and vm2: one drive before, whose
+# mean (1112391) passed ">= 1100000" with the slow one inside it. Now two drives, a warning naming the
+# serial, the slow one a violation. Neighbours: the same serial on one host is one drive (its mean),
+# no warning; two serials on two hosts are two drives, no warning.
+# serial_run SRC HOST SERIAL OUT
+serial_run() {
+	jq --arg h "$2" --arg s "$3" '.job.label = null | .target.label = "QEMU HARDDISK" | .target.serial = $s |
+		.host.hostname = $h' "$FIX/iozone-a/$1" >"$4"
+}
+mkdir -p SH SO SD
+serial_run 006-4k-randread-r1.json vm1 QM00001 SH/1.json
+serial_run 007-4k-randread-r2.json vm2 QM00001 SH/2.json
+serial_run 006-4k-randread-r1.json vm1 QM00001 SO/1.json
+serial_run 007-4k-randread-r2.json vm1 QM00001 SO/2.json
+serial_run 006-4k-randread-r1.json vm1 SN-A SD/1.json
+serial_run 007-4k-randread-r2.json vm2 SN-B SD/2.json
+printf '%s\n' '{"criteria": [{"name": "fast", "select": {"rw": "randread"}, "iops": ">= 1100000"}]}' >fast.json
+rc=0
+"$SSDBENCH" check --criteria fast.json SH >sh.out 2>sh.err || rc=$?
+assert_eq "$rc" 3 "one serial on two hosts: the slow drive violates"
+grep -Eq '^fast +QEMU HARDDISK \(QM00001@vm1\) +4k-randread .* 1022166 +FAIL$' sh.out || fail "vm1's drive: $(cat sh.out)"
+grep -Eq '^fast +QEMU HARDDISK \(QM00001@vm2\) +4k-randread .* 1202615 +pass$' sh.out || fail "vm2's drive: $(cat sh.out)"
+grep -q "serial 'QM00001' is reported on several hosts ('vm1', 'vm2'): not unique" sh.err || fail "no warning: $(cat sh.err)"
+rc=0
+"$SSDBENCH" check --criteria fast.json SO >so.out 2>so.err || rc=$?
+assert_eq "$rc" 0 "one serial on one host: one drive, its mean"
+grep -Eq '^fast +QEMU HARDDISK +4k-randread .* 1112391 +pass$' so.out || fail "one drive: $(cat so.out)"
+[[ ! -s so.err ]] || fail "a warning for one host: $(cat so.err)"
+rc=0
+"$SSDBENCH" check --criteria fast.json SD >sd.out 2>sd.err || rc=$?
+assert_eq "$rc" 3 "two serials: two drives"
+grep -Eq '^fast +QEMU HARDDISK \(SN-A\) .* FAIL$' sd.out || fail "SN-A: $(cat sd.out)"
+[[ ! -s sd.err ]] || fail "a warning for distinct serials: $(cat sd.err)"
+# compare sees two drives (a fleet) where the serial is shared across hosts
+"$SSDBENCH" compare --format json SH SH >shc.json 2>/dev/null || true
+assert_eq "$(jget shc.json .baseline_devices)" 2 "compare: drives of one serial on two hosts"
 pass

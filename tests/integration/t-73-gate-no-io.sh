@@ -94,10 +94,54 @@ grep -q "1 skipped" check-empty-skipped.out || fail "check --allow-empty: the su
 
 # A criterion that selects nothing is an error (exit 2), or with --allow-missing a skipped row.
 printf '%s\n' '{"criteria": [{"name": "writes", "select": {"rw": "randwrite"}, "iops": ">= 1"}]}' >none.json
-gate 2 check-none "$SSDBENCH" check --criteria none.json B
+# Exit 2, and still the JUnit file the CI step reads (issue 27: none was written): a failing testcase
+# that says why; so for compare with no case in common.
+gate 2 check-none "$SSDBENCH" check --criteria none.json --junit none-err.xml B
+junit_failure none-err.xml error "the criteria could not be evaluated"
+grep -q "writes.* selects no case" none-err.xml || fail "the JUnit file does not say why: $(cat none-err.xml)"
+grep -q "criterion 'writes' selects no case" check-none.err || fail "stderr does not say why: $(cat check-none.err)"
+printf '%s\n' '{"criteria": [{"name": "wr", "select": {"rw": "randread"}, "write.iops": ">= 1"}]}' >nodir.json
+gate 2 check-no-direction "$SSDBENCH" check --criteria nodir.json --junit nodir.xml B
+junit_failure nodir.xml error "the criteria could not be evaluated"
 gate 0 check-none-allowed "$SSDBENCH" check --allow-missing --criteria none.json --junit none.xml B
 grep -Eq '^writes .* no case +skipped$' check-none-allowed.out || fail "no skipped row: $(cat check-none-allowed.out)"
 grep -q "<skipped" none.xml || fail "no skipped testcase: $(cat none.xml)"
+
+# --- verify_mismatches alone (issue 27): a verify=on write job the throttle holds to 4096 bytes/s
+# completes no write (ios 0) though its read-back checks the blocks its unfinished writes left; a
+# criteria file gating only on verify_mismatches == 0 passed it. Now a violation (no I/O), skipped
+# with --allow-empty; the same job unthrottled (its neighbour) passes.
+vjob() {
+	throttle_run "$cg" "$SSDBENCH" run --rw randwrite --bs 16k --runtime 1s --verify on --label z \
+		--output "$1" --progress never "$dev" >/dev/null 2>"$1.err" || fail "the run into $1 failed: $(cat "$1.err")"
+	result_files "$1"
+}
+throttle_set "$cg" blkio.throttle.write_bps_device "$mm 4096"
+vempty=$(vjob vempty)
+throttle_set "$cg" blkio.throttle.write_bps_device "$mm 0"
+vgood=$(vjob vgood)
+assert_eq "$(jget "$vempty" '.status, .results.total.ios, .results.verify.mismatches' | tr '\n' ' ')" "ok 0 0 " \
+	"the throttled verify run's status, I/Os and mismatches"
+printf '%s\n' '{"criteria": [{"name": "clean", "select": {"rw": "randwrite"}, "verify_mismatches": "== 0"}]}' >vcrit.json
+mkdir VE VG VM
+cp "$vempty" VE/1.json
+cp "$vgood" VG/1.json
+cp "$vgood" VM/1.json
+cp "$vempty" VM/2.json
+VCASE='randwrite 16k qd1 t1'
+gate 3 verify-empty "$SSDBENCH" check --criteria vcrit.json --junit vempty.xml VE
+junit_failure vempty.xml no-io "$VCASE"
+grep -Eq 'verify_mismatches == 0 +no I/O +FAIL$' verify-empty.out || fail "no 'no I/O  FAIL' row: $(cat verify-empty.out)"
+gate 3 verify-one-of-two "$SSDBENCH" check --criteria vcrit.json VM
+grep -q '1 of 2 no I/O' verify-one-of-two.out || fail "the row does not say 1 of 2: $(cat verify-one-of-two.out)"
+gate 0 verify-empty-allowed "$SSDBENCH" check --allow-empty --criteria vcrit.json VE
+grep -q "1 skipped" verify-empty-allowed.out || fail "--allow-empty: not skipped: $(cat verify-empty-allowed.out)"
+gate 0 verify-one-of-two-allowed "$SSDBENCH" check --allow-empty --criteria vcrit.json VM
+gate 0 verify-good "$SSDBENCH" check --criteria vcrit.json VG
+# compare with no case in common (randread 16k against randwrite 16k): exit 2 and a JUnit file saying so
+gate 2 compare-nothing-common "$SSDBENCH" compare --junit nocommon.xml B VG
+junit_failure nocommon.xml error "the results could not be compared"
+grep -q "no case is in both" nocommon.xml || fail "the JUnit file does not say why: $(cat nocommon.xml)"
 
 # --- runs that failed or were interrupted (the real baseline run, its status changed) -------------
 for st in failed interrupted; do
