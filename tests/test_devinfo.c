@@ -287,7 +287,7 @@ static void test_devinfo_dm_name(void **state)
 	(void)state;
 	assert_string_equal(di.disk, "dm-0");
 	assert_string_equal(di.transport, "dm");
-	assert_string_equal(di.dm_name, "vg0-data");
+	assert_string_equal(di.dm_name, "vg-root");
 	assert_string_equal(di.model, "");
 	assert_string_equal(read_ok(7, 0).dm_name, "");
 }
