@@ -16,6 +16,7 @@
 #include "target.h"
 
 struct vmap;
+struct journal_hold;
 
 /* Why *session.stop was set: a signal (SIGINT, SIGTERM), or standard output's reader went away. */
 enum session_stop {
@@ -49,6 +50,9 @@ struct session {
 	/* ssdbench verify: its one entry is a verification pass (over the journal's map, or, vmap NULL, a scan). */
 	bool verify_only;
 	struct vmap *vmap;
+	/* run: the journal files its checks hold for this target (journal_hold.h), handed to each run_job */
+	struct journal_hold *journal_holds;
+	size_t njournal_holds;
 	uint8_t vmode;               /* enum vmode (worker.h) */
 	/*
 	 * run --parallel: this is the group's session (its directory and manifest hold the aggregate

@@ -246,7 +246,8 @@ struct run_opts session_run_opts(struct session *s)
 	return (struct run_opts){ .stop = s->stop, .continue_on_error = s->continue_on_error,
 				  .progress = progress_update, .progress_ctx = &s->pg,
 				  .phase_progress = progress_phase, .verify_only = s->verify_only, .vmap = s->vmap,
-				  .vmode = s->vmode, .flush_fd = -1 };
+				  .vmode = s->vmode, .flush_fd = -1, .journal_holds = s->journal_holds,
+				  .njournal_holds = s->njournal_holds };
 }
 
 int session_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,

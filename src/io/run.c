@@ -13,6 +13,7 @@
 #include "group.h"
 #include "health_dev.h"
 #include "journal.h"
+#include "journal_hold.h"
 #include "layout.h"
 #include "run.h"
 #include "ss.h"
@@ -692,7 +693,8 @@ static int flush_fd_of(const struct target *t)
 
 /* verify=on: the run's identity and its map (in the journal's file when there is one). */
 static int verify_begin(const struct job *j, const struct target *t, const struct engine_ops *e,
-			struct vmap *m, struct journal *jn, struct run_result *res, char *err, size_t errlen)
+			const struct run_opts *o, struct vmap *m, struct journal *jn, struct run_result *res,
+			char *err, size_t errlen)
 {
 	struct journal_info ji = { .version = JOURNAL_VERSION, .state = JOURNAL_RUNNING };
 	uint64_t id = verify_new_run_id();
@@ -722,6 +724,9 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 		snprintf(err, errlen, "'%s': %s", t->path, strerror(-ret));
 		return ret;
 	}
+	for (size_t i = 0; i < o->njournal_holds; i++)
+		if (journal_hold_is(&o->journal_holds[i], j->journal))
+			return journal_create_held(jn, &o->journal_holds[i], &ji, m, err, errlen);
 	return journal_create(jn, j->journal, &ji, m, err, errlen);
 }
 
@@ -793,7 +798,7 @@ static int run_verified(struct job *j, struct target *t, const struct engine_ops
 	bool journaled = j->journal[0] && !e->no_io;
 	int ret;
 
-	if ((ret = verify_begin(j, t, e, &m, &jn, res, err, errlen)))
+	if ((ret = verify_begin(j, t, e, o, &m, &jn, res, err, errlen)))
 		return ret;
 	vo.vmap = &m;
 	vo.vphase = VPHASE_INLINE;
