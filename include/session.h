@@ -120,8 +120,14 @@ void session_say_results(const char *what, const char *dir);
 /* Characters other than letters, digits, '.', '-', '_' become '_'. */
 void sanitize_name(const char *in, char *out, size_t len);
 /*
+ * May OUTPUT be the directory results go to (guard_output: a directory, or one to create whose
+ * nearest existing parent is not on devtmpfs, proc, sysfs ...)? Returns 0, or -errno after saying why.
+ */
+int session_check_output(const char *output);
+
+/*
  * Creates a new directory OUTPUT/PREFIX-LABEL-<UTC time> (LABEL sanitised, "-2", "-3" ... where it
- * exists), OUTPUT and its parents as needed, into dir. Returns 0 or -errno (said on stderr).
+ * exists), OUTPUT (session_check_output) and its parents as needed, into dir. Returns 0 or -errno (said on stderr).
  */
 int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len);
 

@@ -1083,7 +1083,7 @@ static int run_all(struct run_cli *c)
 	int ret = EXIT_USAGE, worst = 0, ti;
 	bool warned = false;
 
-	if (!tg || !e || !ss || !n || !sp || !jh.h || !jh.n)
+	if (!tg || !e || !ss || !n || !sp || !jh.h || !jh.n || (!c->dry_run && session_check_output(c->output)))
 		goto out;
 	for (ti = 0; ti < c->ntargets; ti++) {
 		struct entry *te = e + (size_t)ti * per;
