@@ -34,10 +34,9 @@ head -c 1M /dev/urandom | dd of="$ldev" bs=1M conv=notrunc,fsync status=none
 back=$(losetup -n -O BACK-FILE "$ldev")
 held=$TMPDIR/held.dat
 head -c 64k /dev/urandom >"$held"
-flock -x "$held" sleep 600 &
-locker=$!
-at_exit kill "$locker"
-sleep 0.2
+# The test's own shell holds the lock (as a running ssdbench holds its targets): no process to outlive it.
+exec {lk}<"$held"
+flock -x "$lk"
 typo=/dev/ssdbench-test-sdz8-$$
 at_exit sh -c "[ -e '$typo' ] && rm -rf '$typo' || true"
 
@@ -66,6 +65,7 @@ refused "check --junit the backing file" "backs $ldev" "$SSDBENCH" check --crite
 ok "a loop device's backing file is refused as an output; the loop does not show (deleted)"
 refused "report -o a locked file" "holds a lock on it" "$SSDBENCH" report -o "$held" a
 refused "compare --junit a locked file" "holds a lock on it" "$SSDBENCH" compare --junit "$held" a b
+exec {lk}<&-
 ok "a file another program holds a lock on (as a running ssdbench holds its targets) is refused"
 for cmd in "report -o $typo a" "report --format html -o $typo a" "compare --junit $typo a b" \
 	"check --criteria crit.json --junit $typo a" "report --plot $typo a" "run --engine null --runtime 10ms --output $typo x.scratch" \
