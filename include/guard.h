@@ -34,4 +34,22 @@ struct guard {
  */
 int guard_inspect(const struct target *t, struct guard *g, char *err, size_t errlen);
 
+enum guard_out_flags {
+	GUARD_OUT_REGULAR = 1 << 0,   /* only a regular file (a journal): not -, /dev/null or a FIFO */
+	GUARD_OUT_DIR = 1 << 1,       /* a directory, existing or to be created with its parents */
+};
+
+/*
+ * The one rule for every path ssdbench writes that is not a target (report -o, --plot, --junit, the
+ * journal, --output directories): may path be written as an output? Allowed: a regular file, or a
+ * new one whose nearest existing directory holds data (not devtmpfs, proc, sysfs ...); '-',
+ * /dev/stdout, /dev/stderr, /dev/null, a FIFO or a socket unless flags has GUARD_OUT_REGULAR.
+ * Refused: a device (block or character), a dangling symbolic link, anything on a pseudo
+ * filesystem (a path under /dev that does not exist included), a file in use that the guard would
+ * refuse as a write target (it backs a loop device, is a swap file, or another program such as a
+ * running ssdbench holds a lock on it: a claimed target, a journal). Reads only. Returns 0,
+ * -EINVAL (what it is) or -EBUSY (in use), with a message naming the path in err.
+ */
+int guard_output(const char *path, unsigned flags, char *err, size_t errlen);
+
 #endif

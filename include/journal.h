@@ -67,13 +67,23 @@ struct journal {
 	struct vmap *bound;           /* journal_bound: the map whose floor each checkpoint advances */
 };
 
+struct journal_hold;
+
+/* The bytes of a journal file whose map has nblocks blocks: header, live map, checkpoint map. */
+uint64_t journal_file_size(uint64_t nblocks);
+
 /*
- * Creates (or truncates) the journal file at path for a run described by info (state RUNNING,
- * checkpoints 0), sized for it, header written and made durable, live map mapped and zeroed.
- * m is set to use the live map (m->e points into it; m->mem NULL). Refuses (-EINVAL, message) a
- * path that is the target itself or on the device under test (same st_dev as a file target, or the
- * block device the journal's filesystem lives on). 0 or -errno with a message in err.
+ * Starts the journal in the file h holds (journal_hold.h: guarded, locked, allocated in run's checks)
+ * for a run described by info (state RUNNING, checkpoints 0): the file cleared of an earlier run's
+ * maps, header written and made durable, live map mapped (zero). m is set to use the live map (m->e
+ * points into it; m->mem NULL). Refuses (-EINVAL, message) a file that is the target itself or on the
+ * device under test (same st_dev as a file target, or the block device the journal's filesystem
+ * lives on). jn keeps a descriptor of its own. 0 or -errno with a message in err.
  */
+int journal_create_held(struct journal *jn, struct journal_hold *h, const struct journal_info *info,
+			struct vmap *m, char *err, size_t errlen);
+
+/* journal_create_held on a hold of path taken and dropped around it (journal_hold_open's checks). */
 int journal_create(struct journal *jn, const char *path, const struct journal_info *info, struct vmap *m,
 		   char *err, size_t errlen);
 

@@ -26,7 +26,10 @@ int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n);
  */
 int cli_load_results(struct rs_set *s, char **paths, int n, const char *what);
 
-/* Before any work: can path (a file, or a directory when dir) be written where it is? Returns 0 or -EINVAL. */
+/*
+ * Before any work: can path (a file, or a directory when dir) be written where it is, and may it be
+ * an output at all (guard_output: never a device, a file in use, a path under /dev)? Returns 0 or -EINVAL.
+ */
 int cli_check_writable(const char *path, const char *what, bool dir);
 
 /*
@@ -37,11 +40,15 @@ int cli_check_writable(const char *path, const char *what, bool dir);
 int cli_check_not_input(const char *path, const char *what, const struct rs_set *const *sets, size_t nsets,
 			const char *extra);
 
+/* The stream an output path names: stdout for '-' and /dev/stdout, stderr for /dev/stderr, else NULL. */
+FILE *cli_std_stream(const char *path);
+
 /*
  * Writes an output file through fn(f, arg) whole or not at all: into a temporary file in the same
  * directory, flushed and synced, then renamed over path (a symlink's target where path is one); on
  * failure the temporary file is removed and the old file is left as it was. A path that exists and
- * is not a regular file (/dev/null, a FIFO) is written in place. Every stream and descriptor it
+ * is not a regular file (/dev/null, a FIFO) is written in place; '-', /dev/stdout and /dev/stderr are
+ * the streams. The write guard is asked again first (guard_output). Every stream and descriptor it
  * opens is closed, whatever fails. Returns 0 or -errno.
  */
 int cli_write_output(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg);

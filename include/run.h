@@ -25,6 +25,7 @@ struct run_progress {
 };
 
 struct journal;
+struct journal_hold;
 struct health_dev;
 
 /*
@@ -83,6 +84,9 @@ struct run_opts {
 	uint8_t vphase, vmode;
 	bool readback, vscan;
 	struct journal *journal;            /* checkpointed by the monitor while measuring */
+	/* The journal files run's checks hold (journal_hold.h); a job's journal found among them by identity. */
+	struct journal_hold *journal_holds;
+	size_t njournal_holds;
 	int flush_fd;                       /* what a checkpoint flushes first (-1: nothing) */
 	struct health_dev *health;          /* internal: the drive's health around the measured run */
 	struct run_group *group;            /* run --parallel: the group this run is member member of, or NULL */

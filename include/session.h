@@ -16,6 +16,7 @@
 #include "target.h"
 
 struct vmap;
+struct journal_hold;
 
 /* Why *session.stop was set: a signal (SIGINT, SIGTERM), or standard output's reader went away. */
 enum session_stop {
@@ -49,6 +50,9 @@ struct session {
 	/* ssdbench verify: its one entry is a verification pass (over the journal's map, or, vmap NULL, a scan). */
 	bool verify_only;
 	struct vmap *vmap;
+	/* run: the journal files its checks hold for this target (journal_hold.h), handed to each run_job */
+	struct journal_hold *journal_holds;
+	size_t njournal_holds;
 	uint8_t vmode;               /* enum vmode (worker.h) */
 	/*
 	 * run --parallel: this is the group's session (its directory and manifest hold the aggregate
@@ -123,8 +127,14 @@ void session_say_results(const char *what, const char *dir);
 /* Characters other than letters, digits, '.', '-', '_' become '_'. */
 void sanitize_name(const char *in, char *out, size_t len);
 /*
+ * May OUTPUT be the directory results go to (guard_output: a directory, or one to create whose
+ * nearest existing parent is not on devtmpfs, proc, sysfs ...)? Returns 0, or -errno after saying why.
+ */
+int session_check_output(const char *output);
+
+/*
  * Creates a new directory OUTPUT/PREFIX-LABEL-<UTC time> (LABEL sanitised, "-2", "-3" ... where it
- * exists), OUTPUT and its parents as needed, into dir. Returns 0 or -errno (said on stderr).
+ * exists), OUTPUT (session_check_output) and its parents as needed, into dir. Returns 0 or -errno (said on stderr).
  */
 int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len);
 

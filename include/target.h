@@ -127,6 +127,9 @@ bool target_next_hole(int fd, uint64_t from, uint64_t to, uint64_t *hs, uint64_t
  */
 const char *target_pseudo_fs(unsigned long f_type, const char *fstype);
 
+/* The filesystem path (which exists) is on, as target_pseudo_fs names it, or NULL (or NULL if path cannot be examined). */
+const char *target_path_pseudo_fs(const char *path);
+
 /*
  * Discards [off, off + len): BLKDISCARD on a device, hole punching on a file. Returns 0, or -errno
  * (-EOPNOTSUPP where the device or filesystem cannot discard) with a message.

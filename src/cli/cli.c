@@ -98,7 +98,11 @@ static const char usage_verify[] =
 	"up to 63 generations newer (a run never takes a block further past its checkpoint).\n"
 	"Without a journal every unit that carries a header is checked for checksum and offset.\n"
 	"Writes one result file (results.verify) under DIR (default results/). Opens nothing for\n"
-	"writing. --set takes job parameters such as qd, threads, engine, direct.\n"
+	"writing. --set takes only what changes how it reads: qd, reap_batch, threads, engine,\n"
+	"direct, iopoll, sqpoll, interval, label, price, rate_iops, rate_bw, arrival; without a\n"
+	"journal also bs, span and offset (a partial scan, said on stderr). Anything else (fill,\n"
+	"trim, rw, io_limit, runtime ...) and, with a journal, what the journal defines (bs, span,\n"
+	"offset) are refused (exit 2).\n"
 	"\n"
 	"Exit status: 0 clean, 1 mismatches (or I/O errors), 2 bad input (not a journal, not its\n"
 	"target), 130 interrupted.\n";

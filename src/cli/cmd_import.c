@@ -285,6 +285,8 @@ int cmd_import(int argc, char **argv)
 		cli_error("import: expected one or more FILEs of fio's JSON output (see ssdbench help import)");
 		return EXIT_USAGE;
 	}
+	if (session_check_output(output))
+		return EXIT_USAGE;
 	cmdline = cli_command_line(argc + 1, argv - 1);
 	if (!cmdline)
 		return EXIT_FAILED;

@@ -20,6 +20,7 @@
 #include "guard.h"
 #include "health_dev.h"
 #include "journal.h"
+#include "journal_hold.h"
 #include "output.h"
 #include "parallel.h"
 #include "plan.h"
@@ -467,6 +468,128 @@ static int check_journal(const struct entry *e, const struct target *t)
 	return ret;
 }
 
+/*
+ * journal=PATH with %r, %l, %h (rank_template.h): one journal per target, %r (and %l) being the
+ * target's index in the order given (the rank with ssdbench-mpi), %h the host. Returns 0 or -EINVAL.
+ */
+static int expand_journals(const struct run_cli *c, struct entry *e, size_t n, int index)
+{
+	char host[256] = "", buf[sizeof(e->job.journal)];
+	size_t bad = 0;
+	int ret;
+
+	if (c->cluster)
+		snprintf(host, sizeof(host), "%s", c->cluster->host);
+	else if (gethostname(host, sizeof(host) - 1))
+		host[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const char *in = e[i].job.journal;
+
+		if (!strchr(in, '%'))
+			continue;
+		ret = rank_expand(in, c->cluster ? c->cluster->rank : index, c->cluster ? c->cluster->local_rank : index,
+				  host, buf, sizeof(buf), &bad);
+		if (ret == -EINVAL)
+			cli_error("journal: '%s': '%%%c' is not a template field (%%r the target's index, %%l, %%h the "
+				  "host, %%%% a percent sign)", in, in[bad + 1] ? in[bad + 1] : ' ');
+		else if (ret)
+			cli_error("journal: '%s': too long once expanded", in);
+		if (ret)
+			return -EINVAL;
+		snprintf(e[i].job.journal, sizeof(e[i].job.journal), "%s", buf);
+	}
+	return 0;
+}
+
+/* The journal files of an invocation, held from the checks to the end (journal_hold.h). */
+struct holds {
+	struct journal_hold *h;   /* per target ti: h[ti * per ...], n[ti] of them */
+	size_t *n;
+	size_t per;
+};
+
+/* Another target of the invocation that path names (a journal must not be one), or NULL. */
+static const struct target *journal_is_target(const char *path, const struct target *tg, int nt)
+{
+	struct stat st;
+	uint64_t dev, ino;
+
+	if (stat(path, &st) < 0)
+		return NULL;
+	for (int k = 0; k < nt; k++)
+		if (tg[k].kind == TARGET_FILE && !target_identity(&tg[k], &dev, &ino) && dev == st.st_dev &&
+		    ino == st.st_ino)
+			return &tg[k];
+	return NULL;
+}
+
+/*
+ * One journal: held already for this target (grown to the larger map), refused if another target's,
+ * else held now. Returns 0 or -errno after saying why.
+ */
+static int hold_journal(struct holds *H, const struct target *tg, int nt, int ti, const char *ename,
+			const char *path, uint64_t nblocks)
+{
+	struct journal_hold *mine = H->h + (size_t)ti * H->per;
+	const struct target *other;
+	char err[1536];
+	int ret;
+
+	for (int k = 0; k < nt; k++)
+		for (size_t i = 0; i < H->n[k]; i++) {
+			struct journal_hold *h = &H->h[(size_t)k * H->per + i];
+
+			if (!journal_hold_is(h, path))
+				continue;
+			if (k != ti) {
+				cli_error("%s: journal '%s': given to the targets '%s' and '%s'; one journal per target "
+					  "(%%r in its path is the target's index: --journal 'j-%%r')", ename, path,
+					  tg[k].path, tg[ti].path);
+				return -EINVAL;
+			}
+			if ((ret = journal_hold_reserve(h, journal_file_size(nblocks), err, sizeof(err))))
+				cli_error("%s: %s", ename, err);
+			return ret;
+		}
+	if ((other = journal_is_target(path, tg, nt))) {
+		cli_error("%s: journal '%s': is the target '%s' of this run", ename, path, other->path);
+		return -EINVAL;
+	}
+	if ((ret = journal_hold_open(&mine[H->n[ti]], path, nblocks, err, sizeof(err)))) {
+		cli_error("%s: %s", ename, err);
+		return ret;
+	}
+	H->n[ti]++;
+	return 0;
+}
+
+/*
+ * Every journal of the invocation, before anything is written (item: a full, read-only or shared
+ * journal is exit 2 with the target untouched): guarded, locked, allocated for its largest map.
+ */
+static int hold_journals(struct holds *H, const struct target *tg, const struct entry *e, const size_t *n,
+			 int nt)
+{
+	for (int ti = 0; ti < nt; ti++)
+		for (size_t i = 0; i < n[ti]; i++) {
+			const struct job *j = &e[(size_t)ti * H->per + i].job;
+
+			if (!j->verify || !j->journal[0] || engine_find(j->engine)->no_io)
+				continue;
+			if (hold_journal(H, tg, nt, ti, e[(size_t)ti * H->per + i].name, j->journal,
+					 vmap_bytes(j->r.span, j->bs)))
+				return -EINVAL;
+		}
+	return 0;
+}
+
+static void release_journals(struct holds *H, int nt)
+{
+	for (int ti = 0; H->h && H->n && ti < nt; ti++)
+		for (size_t i = 0; i < H->n[ti]; i++)
+			journal_hold_release(&H->h[(size_t)ti * H->per + i]);
+}
+
 /* Engine, qd, resolution against the target, discard support, memory. Adjusts qd for psync. */
 static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 {
@@ -866,14 +989,16 @@ static int agree(struct run_cli *c, bool ok)
  * ssdbench-mpi: every check passed on every rank and this rank's target is claimed: one session per
  * rank, rank 0's writing (the ranks' results and the aggregates in one directory). Returns the exit code.
  */
-static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, size_t n, size_t nprep)
+static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, size_t n, size_t nprep,
+		       struct holds *jh)
 {
 	struct cluster *cl = c->cluster;
 	struct session s = { .cmdline = c->cmdline, .output = c->output,
 			     .profile = c->have_profile ? c->prof.name : NULL, .named = c->have_profile || c->plan.naxes,
 			     .json = c->json, .continue_on_error = c->continue_on_error,
 			     .progress = cl->rank ? -1 : c->progress, .stop = &cl->stop, .t = t, .entries = e,
-			     .nprepare = nprep, .ncases = n - nprep, .cluster = cl };
+			     .nprepare = nprep, .ncases = n - nprep, .cluster = cl,
+			     .journal_holds = jh->h, .njournal_holds = jh->n[0] };
 	struct target gt;
 	int ok = 1, ret;
 
@@ -952,16 +1077,18 @@ static int run_all(struct run_cli *c)
 	struct session *ss = calloc((size_t)c->ntargets, sizeof(*ss));
 	size_t *n = calloc((size_t)c->ntargets, sizeof(*n));   /* entries of each target */
 	struct space_need *sp = calloc((size_t)c->ntargets, sizeof(*sp));
+	struct holds jh = { calloc((size_t)c->ntargets * per, sizeof(*jh.h)), calloc((size_t)c->ntargets, sizeof(*jh.n)),
+			    per };
 	int ret = EXIT_USAGE, worst = 0, ti;
 	bool warned = false;
 
-	if (!tg || !e || !ss || !n || !sp)
+	if (!tg || !e || !ss || !n || !sp || !jh.h || !jh.n || (!c->dry_run && session_check_output(c->output)))
 		goto out;
 	for (ti = 0; ti < c->ntargets; ti++) {
 		struct entry *te = e + (size_t)ti * per;
 
 		n[ti] = per;
-		if (make_entries(c, te, nprep, ncases) ||
+		if (make_entries(c, te, nprep, ncases) || expand_journals(c, te, per, ti) ||
 		    check_target(c, ti, &tg[ti], te, &n[ti], &warned, &sp[ti]))
 			goto out;
 	}
@@ -971,7 +1098,8 @@ static int run_all(struct run_cli *c)
 		cli_error("--stonewall is for ssdbench-mpi (docs/mpi.md): run --parallel stops no member early");
 		goto out;
 	}
-	if (c->cluster && (cluster_refuse(c, e, n[0]) || (!c->dry_run && claim_targets(tg, 1)) || agree(c, true)))
+	if (c->cluster && (cluster_refuse(c, e, n[0]) ||
+			   (!c->dry_run && (claim_targets(tg, 1) || hold_journals(&jh, tg, e, n, 1))) || agree(c, true)))
 		goto out;
 	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
 		c->parallel = true;
@@ -985,10 +1113,10 @@ static int run_all(struct run_cli *c)
 		goto out;
 	}
 	if (c->cluster) {
-		ret = run_cluster(c, tg, e, n[0], nprep);
+		ret = run_cluster(c, tg, e, n[0], nprep, &jh);
 		goto out;
 	}
-	if (claim_targets(tg, c->ntargets))
+	if (claim_targets(tg, c->ntargets) || hold_journals(&jh, tg, e, n, c->ntargets))
 		goto out;
 	for (ti = 0; ti < c->ntargets; ti++) {
 		struct session *s = &ss[ti];
@@ -1000,7 +1128,8 @@ static int run_all(struct run_cli *c)
 				       .named = c->have_profile || c->plan.naxes, .json = c->json,
 				       .continue_on_error = c->continue_on_error, .progress = c->progress,
 				       .stop = &g_stop, .t = &tg[ti], .entries = e + (size_t)ti * per,
-				       .nprepare = nprep, .ncases = n[ti] - nprep };
+				       .nprepare = nprep, .ncases = n[ti] - nprep,
+				       .journal_holds = jh.h + (size_t)ti * per, .njournal_holds = jh.n[ti] };
 		snprintf(s->label, sizeof(s->label), "%s", first->label[0] ? first->label : tg[ti].label);
 		if (session_open(s))
 			goto out;
@@ -1029,8 +1158,11 @@ static int run_all(struct run_cli *c)
 out:
 	for (ti = 0; ss && ti < c->ntargets; ti++)
 		session_close(&ss[ti]);
+	release_journals(&jh, c->ntargets);
 	for (ti = 0; tg && ti < c->ntargets; ti++)
 		target_release(&tg[ti]);
+	free(jh.h);
+	free(jh.n);
 	free(ss);
 	free(sp);
 	free(n);

@@ -118,6 +118,57 @@ static const char *journal_engine(const struct journal_info *ji, const struct ta
 	return ji->engine;
 }
 
+/*
+ * What --set may change in verify's read pass: how it reads, never what it writes (it writes
+ * nothing) nor, with a journal, which blocks it checks. Without a journal, bs, span and offset
+ * choose the region of the scan (a partial scan, said as such).
+ */
+static const char *const verify_params[] = {
+	"qd", "reap_batch", "threads", "engine", "direct", "iopoll", "sqpoll", "interval", "label", "price",
+	"rate_iops", "rate_bw", "arrival",
+};
+static const char *const scan_params[] = { "bs", "span", "offset" };
+
+static bool listed(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return true;
+	return false;
+}
+
+/* Each --set against the lists above. Returns 0 or -EINVAL after naming the parameter. */
+static int check_sets(const struct verify_cli *c, bool journal)
+{
+	for (size_t i = 0; i < c->sets.n; i++) {
+		const char *name = job_param_name(c->sets.keys[i]);
+
+		if (!name || listed(name, verify_params, sizeof(verify_params) / sizeof(verify_params[0])) ||
+		    (!journal && listed(name, scan_params, sizeof(scan_params) / sizeof(scan_params[0]))))
+			continue;   /* an unknown name is job_set's to refuse */
+		if (listed(name, scan_params, sizeof(scan_params) / sizeof(scan_params[0])))
+			cli_error("verify: --set %s: the journal defines %s (verify checks every block its run "
+				  "wrote); refusing a partial check", c->sets.keys[i], name);
+		else
+			cli_error("verify: --set %s: not a parameter of verify, which only reads and checks the "
+				  "whole %s (it takes qd, reap_batch, threads, engine, direct, iopoll, sqpoll, "
+				  "interval, label, price, rate_iops, rate_bw, arrival%s)", c->sets.keys[i],
+				  journal ? "map" : "target", journal ? "" : "; without a journal bs, span, offset");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A scan of part of the target (span or offset given): said, so that "clean" is read as of that part. */
+static void say_partial(const struct job *j, const struct target *t)
+{
+	if (j->r.offset == 0 && j->r.span >= t->size)
+		return;
+	cli_warn("verify: a partial check: bytes %llu to %llu of '%s' (%llu bytes) are scanned, as span and offset "
+		 "say", (unsigned long long)j->r.offset, (unsigned long long)(j->r.offset + j->r.span), t->path,
+		 (unsigned long long)t->size);
+}
+
 /* The read job: the journal's blocks (its bs, span, engine), or the whole target in large reads. */
 static int build_job(const struct verify_cli *c, const struct journal_info *ji, struct target *t, struct job *j)
 {
@@ -153,9 +204,19 @@ static int build_job(const struct verify_cli *c, const struct journal_info *ji, 
 		ret = job_check(j, err, sizeof(err));
 	if (!ret)
 		ret = run_resolve(j, t, err, sizeof(err));
-	if (ret)
+	if (ret) {
 		cli_error("verify: %s (target '%s')", err, t->path);
-	return ret;
+		return ret;
+	}
+	/* What the lists let through must still leave the target as it is, and read it. */
+	if (job_modifies(j) || !strcmp(j->engine, job_engine_name(ENGINE_NULL))) {
+		cli_error("verify: %s; verify only reads the target", job_modifies(j) ? "the job would write to the "
+			  "target" : "engine null reads nothing");
+		return -EINVAL;
+	}
+	if (!ji)
+		say_partial(j, t);
+	return 0;
 }
 
 static int verify_target(struct verify_cli *c, struct target *t, const struct journal_info *ji, struct vmap *m,
@@ -168,7 +229,7 @@ static int verify_target(struct verify_cli *c, struct target *t, const struct jo
 			     .vmode = crashed ? VMODE_CRASHED : VMODE_KILLED };
 	int ret;
 
-	if (build_job(c, ji, t, &e.job))
+	if (check_sets(c, ji != NULL) || build_job(c, ji, t, &e.job))
 		return EXIT_USAGE;
 	snprintf(e.name, sizeof(e.name), "verify");
 	snprintf(s.label, sizeof(s.label), "%s", e.job.label[0] ? e.job.label : t->label);
@@ -203,7 +264,7 @@ int cmd_verify(int argc, char **argv)
 	char err[1024];
 	int ret = EXIT_USAGE;
 
-	if (parse_args(&c, argc, argv))
+	if (parse_args(&c, argc, argv) || session_check_output(c.output))
 		goto out;
 	c.cmdline = cli_command_line(argc + 1, argv - 1);
 	if (c.journal) {

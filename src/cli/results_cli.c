@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "guard.h"
 #include "results_cli.h"
 
 static const char *const format_names[] = { "text", "markdown", "csv", "json", "html" };
@@ -141,13 +142,28 @@ int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
 	return 0;
 }
 
+/* The write guard's rule for outputs (guard_output), said with the option's name. */
+static int check_output(const char *path, const char *what, bool dir)
+{
+	char err[1024];
+	int ret = guard_output(path, dir ? GUARD_OUT_DIR : 0, err, sizeof(err));
+
+	if (ret)
+		cli_error("%s: %s (nothing written)", what, err);
+	return ret;
+}
+
 int cli_check_writable(const char *path, const char *what, bool dir)
 {
-	char *copy = strdup(path), *slash;
+	char *copy, *slash;
 	const char *parent;
 	struct stat st;
 
-	if (!copy)
+	if (check_output(path, what, dir))
+		return -EINVAL;
+	if (!dir && cli_std_stream(path))
+		return 0;
+	if (!(copy = strdup(path)))
 		return -ENOMEM;
 	slash = strrchr(copy, '/');
 	parent = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
@@ -164,6 +180,13 @@ int cli_check_writable(const char *path, const char *what, bool dir)
 	}
 	free(copy);
 	return 0;
+}
+
+FILE *cli_std_stream(const char *path)
+{
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
+		return stdout;
+	return !strcmp(path, "/dev/stderr") ? stderr : NULL;
 }
 
 int cli_check_not_input(const char *path, const char *what, const struct rs_set *const *sets, size_t nsets,
@@ -249,9 +272,21 @@ int cli_write_output(const char *path, const char *what, int (*fn)(FILE *f, cons
 	char *real = NULL, *tmp = NULL, *slash;
 	const char *target = path;
 	struct stat st;
+	FILE *std;
 	mode_t mask;
 	int fd, ret;
 
+	if ((std = cli_std_stream(path))) {
+		ret = fn(std, arg);
+		if (fflush(std) || ret) {
+			ret = errno ? -errno : -EIO;
+			cli_error("%s: writing '%s' failed: %s", what, path, strerror(-ret));
+		}
+		return ret;
+	}
+	/* Checked again as it is written: what the path names may have changed since the start. */
+	if (check_output(path, what, false))
+		return -EINVAL;
 	/* Through a symlink to its file, so that the link stays a link. */
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
 		target = real;

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cluster.h"
 #include "group.h"
+#include "guard.h"
 #include "health_dev.h"
 #include "parse.h"
 #include "result.h"
@@ -108,12 +109,25 @@ static int manifest_write(struct session *s, bool force)
 	return 0;
 }
 
+int session_check_output(const char *output)
+{
+	char err[1024];
+	int ret = guard_output(output, GUARD_OUT_DIR, err, sizeof(err));
+
+	if (ret)
+		cli_error("--output: %s (nothing written)", err);
+	return ret;
+}
+
 int session_mkdir(const char *output, const char *prefix, const char *label, char *dir, size_t len)
 {
 	char lab[96], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
+	int ret;
 
+	if ((ret = session_check_output(output)))
+		return ret;
 	if (mkdir_parents(output)) {
 		cli_error("cannot create output directory '%s': %s", output, strerror(errno));
 		return -errno;
@@ -246,7 +260,8 @@ struct run_opts session_run_opts(struct session *s)
 	return (struct run_opts){ .stop = s->stop, .continue_on_error = s->continue_on_error,
 				  .progress = progress_update, .progress_ctx = &s->pg,
 				  .phase_progress = progress_phase, .verify_only = s->verify_only, .vmap = s->vmap,
-				  .vmode = s->vmode, .flush_fd = -1 };
+				  .vmode = s->vmode, .flush_fd = -1, .journal_holds = s->journal_holds,
+				  .njournal_holds = s->njournal_holds };
 }
 
 int session_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,

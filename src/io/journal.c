@@ -30,6 +30,7 @@
 
 #include "errmsg.h"
 #include "journal.h"
+#include "journal_hold.h"
 
 #define OFF_VERSION 8
 #define OFF_STATE 12
@@ -221,6 +222,11 @@ static uint64_t ckpt_offset(uint64_t nblocks)
 	return JOURNAL_HDR + (nblocks + 4095) / 4096 * 4096;
 }
 
+uint64_t journal_file_size(uint64_t nblocks)
+{
+	return ckpt_offset(nblocks) + nblocks;
+}
+
 void journal_boot_id(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
@@ -386,40 +392,6 @@ int journal_check_path(const char *path, uint64_t target_dev, uint64_t target_in
 	return 0;
 }
 
-/*
- * Opens the journal file, created if need be, after checking its place; truncates it only then, so a
- * path that names the target never loses a byte. *created says whether this call made the file.
- */
-static int open_journal(const char *path, const struct journal_info *in, bool *created, char *err,
-			size_t errlen)
-{
-	struct stat st;
-	int fd, ret;
-
-	/* A path that exists is checked before it is opened: the target is never opened here. */
-	if (stat(path, &st) == 0 && (ret = check_place(path, &st, in, err, errlen)))
-		return ret;
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return errmsg_set(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0)
-		ret = errmsg_set(err, errlen, -errno, "cannot stat '%s': %s", path, strerror(errno));
-	else
-		ret = check_place(path, &st, in, err, errlen);
-	if (!ret && ftruncate(fd, 0) < 0)
-		ret = errmsg_set(err, errlen, -errno, "cannot truncate '%s': %s", path, strerror(errno));
-	if (ret) {
-		close(fd);
-		if (*created)
-			unlink(path);
-		return ret;
-	}
-	return fd;
-}
-
 /* Bytes before the live map in its mapping: the mapping starts at a page boundary. */
 static size_t map_lead(void)
 {
@@ -428,35 +400,61 @@ static size_t map_lead(void)
 	return pg > 0 ? JOURNAL_HDR % (size_t)pg : 0;
 }
 
-/* Sizes the file, writes the header and maps the live map. 0 or -errno with a message. */
-static int journal_lay_out(struct journal *jn, const char *path, char *err, size_t errlen)
+/*
+ * A journal file used before holds an older run's maps: zeroed (its blocks kept allocated) before
+ * the new header is written, its old header made invalid first so that no moment pairs the new
+ * header with old maps or the old header with new ones. A fresh hold reads as zeros already.
+ */
+static int journal_clear(struct journal_hold *h, uint64_t end)
+{
+	static const unsigned char zeros[65536];
+	uint64_t off;
+	int ret;
+
+	if (h->fresh)
+		return 0;
+	if ((ret = pwrite_all(h->fd, zeros, 8, 0)))
+		return ret;
+	if (fallocate(h->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, JOURNAL_HDR, (off_t)(end - JOURNAL_HDR)) == 0)
+		return 0;
+	for (off = JOURNAL_HDR; off < end; off += sizeof(zeros))
+		if ((ret = pwrite_all(h->fd, zeros, end - off < sizeof(zeros) ? end - off : sizeof(zeros), off)))
+			return ret;
+	return 0;
+}
+
+/* Clears the held file, writes the header and maps the live map. 0 or -errno with a message. */
+static int journal_lay_out(struct journal *jn, struct journal_hold *h, char *err, size_t errlen)
 {
 	uint64_t n = jn->info.nblocks;
 	size_t lead = map_lead();
 	void *p;
 	int ret;
 
-	if (ftruncate(jn->fd, (off_t)(jn->ckpt_off + n)) < 0)
-		return errmsg_set(err, errlen, -errno, "cannot size '%s' to %llu bytes: %s", path,
-			          (unsigned long long)(jn->ckpt_off + n), strerror(errno));
+	if ((ret = journal_hold_reserve(h, jn->ckpt_off + n, err, errlen)))
+		return ret;
+	if ((ret = journal_clear(h, jn->ckpt_off + n)))
+		return errmsg_set(err, errlen, ret, "journal '%s': cannot clear: %s", h->path, strerror(-ret));
+	h->fresh = false;
 	if ((ret = hdr_write(jn->fd, &jn->info)))
-		return errmsg_set(err, errlen, ret, "cannot write '%s': %s", path, strerror(-ret));
+		return errmsg_set(err, errlen, ret, "cannot write '%s': %s", h->path, strerror(-ret));
 	if (!n) {
 		jn->map = empty_map;
 		return 0;
 	}
 	p = mmap(NULL, lead + n, PROT_READ | PROT_WRITE, MAP_SHARED, jn->fd, (off_t)(JOURNAL_HDR - lead));
 	if (p == MAP_FAILED)
-		return errmsg_set(err, errlen, -errno, "cannot map '%s': %s", path, strerror(errno));
+		return errmsg_set(err, errlen, -errno, "cannot map '%s': %s", h->path, strerror(errno));
 	jn->map = (unsigned char *)p + lead;
 	jn->map_len = lead + n;
 	return 0;
 }
 
-int journal_create(struct journal *jn, const char *path, const struct journal_info *info, struct vmap *m,
-		   char *err, size_t errlen)
+int journal_create_held(struct journal *jn, struct journal_hold *h, const struct journal_info *info,
+			struct vmap *m, char *err, size_t errlen)
 {
-	bool created = false;
+	const char *path = h->path;
+	struct stat st;
 	int ret;
 
 	memset(jn, 0, sizeof(*jn));
@@ -477,11 +475,20 @@ int journal_create(struct journal *jn, const char *path, const struct journal_in
 	if (!(jn->scratch = malloc(info->nblocks ? info->nblocks : 1)))
 		return errmsg_set(err, errlen, -ENOMEM, "journal '%s': no memory for a map of %llu blocks", path,
 			          (unsigned long long)info->nblocks);
-	if ((ret = open_journal(path, &jn->info, &created, err, errlen)) < 0)
-		goto fail;
-	jn->fd = ret;
-	if ((ret = journal_lay_out(jn, path, err, errlen)))
-		goto fail;
+	/* The place is checked on the open file: the target is never written here. */
+	if (fstat(h->fd, &st) < 0)
+		ret = errmsg_set(err, errlen, -errno, "cannot stat '%s': %s", path, strerror(errno));
+	else
+		ret = check_place(path, &st, &jn->info, err, errlen);
+	/* A descriptor of its own on the held file: the lock belongs to both until the last is closed. */
+	if (!ret && (jn->fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		ret = errmsg_set(err, errlen, -errno, "journal '%s': %s", path, strerror(errno));
+	if (!ret)
+		ret = journal_lay_out(jn, h, err, errlen);
+	if (ret) {
+		journal_abandon(jn);
+		return ret;
+	}
 	memset(m, 0, sizeof(*m));
 	m->e = (_Atomic uint8_t *)jn->map;
 	m->base = info->base;
@@ -490,10 +497,24 @@ int journal_create(struct journal *jn, const char *path, const struct journal_in
 	m->unit = info->unit ? info->unit : verify_unit(info->bs);
 	m->run_id = info->run_id;
 	return 0;
-fail:
-	if (jn->fd >= 0 && created)
-		unlink(path);
-	journal_abandon(jn);
+}
+
+int journal_create(struct journal *jn, const char *path, const struct journal_info *info, struct vmap *m,
+		   char *err, size_t errlen)
+{
+	struct journal_hold h;
+	struct stat st;
+	int ret;
+
+	memset(jn, 0, sizeof(*jn));
+	jn->fd = -1;
+	/* The target itself is named as such, and never opened: the place is checked first. */
+	if (stat(path, &st) == 0 && (ret = check_place(path, &st, info, err, errlen)))
+		return ret;
+	if ((ret = journal_hold_open(&h, path, info->nblocks, err, errlen)))
+		return ret;
+	ret = journal_create_held(jn, &h, info, m, err, errlen);
+	journal_hold_release(&h);   /* jn's own descriptor keeps the file and its lock */
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include "group.h"
 #include "health_dev.h"
 #include "journal.h"
+#include "journal_hold.h"
 #include "layout.h"
 #include "run.h"
 #include "ss.h"
@@ -699,9 +700,11 @@ static int flush_fd_of(const struct target *t)
 
 /* verify=on: the run's identity and its map (in the journal's file when there is one). */
 static int verify_begin(const struct job *j, const struct target *t, const struct engine_ops *e,
-			struct vmap *m, struct journal *jn, struct run_result *res, char *err, size_t errlen)
+			const struct run_opts *o, struct vmap *m, struct journal *jn, struct run_result *res,
+			char *err, size_t errlen)
 {
 	struct journal_info ji = { .version = JOURNAL_VERSION, .state = JOURNAL_RUNNING };
+	struct journal_hold *held = NULL;
 	uint64_t id = verify_new_run_id();
 	int ret;
 
@@ -730,13 +733,20 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 		snprintf(err, errlen, "'%s': %s", t->path, strerror(-ret));
 		return ret;
 	}
-	if ((ret = journal_create(jn, j->journal, &ji, m, err, errlen)))
+	/* The file cmd_run held (guarded, locked, allocated) before any write; else made here. */
+	for (size_t i = 0; i < o->njournal_holds && !held; i++)
+		if (journal_hold_is(&o->journal_holds[i], j->journal))
+			held = &o->journal_holds[i];
+	ret = held ? journal_create_held(jn, held, &ji, m, err, errlen) :
+		     journal_create(jn, j->journal, &ji, m, err, errlen);
+	if (ret)
 		return ret;
 	if ((ret = vmap_count_writes(m)) || (ret = journal_bound(jn, m))) {
 		snprintf(err, errlen, "cannot allocate the verify map's counts (%llu blocks): %s",
 			 (unsigned long long)ji.nblocks, strerror(-ret));
 		journal_abandon(jn);
-		unlink(j->journal);   /* just made, and holds nothing yet */
+		if (!held)
+			unlink(j->journal);   /* just made, and holds nothing yet */
 		vmap_release(m);
 	}
 	return ret;
@@ -810,7 +820,7 @@ static int run_verified(struct job *j, struct target *t, const struct engine_ops
 	bool journaled = j->journal[0] && !e->no_io;
 	int ret;
 
-	if ((ret = verify_begin(j, t, e, &m, &jn, res, err, errlen)))
+	if ((ret = verify_begin(j, t, e, o, &m, &jn, res, err, errlen)))
 		return ret;
 	vo.vmap = &m;
 	vo.vphase = VPHASE_INLINE;

@@ -440,7 +440,7 @@ static const struct param params[] = {
 	{ "verify", P_SPECIAL, 0, 0, 0, set_verify, "off",
 	  "on: a header and checksum in every written 4 KiB, every read checked, written data read back" },
 	{ "journal", P_SPECIAL, 0, 0, 0, set_journal, "",
-	  "verify's journal file (on another device), for `ssdbench verify --journal` after a kill or crash" },
+	  "verify's journal file (on another device, one per target: %r is its index), for `ssdbench verify --journal` after a kill or crash" },
 	{ "rate_iops", P_SPECIAL, 0, 0, 0, set_rate_iops, "0",
 	  "open loop: schedule this many requests a second over all threads (50k); 0 = closed loop" },
 	{ "rate_bw", P_SPECIAL, 0, 0, 0, set_rate_bw, "0", "open loop as bytes a second (200m); 0 = off" },

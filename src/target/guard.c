@@ -2,6 +2,7 @@
 /* The write guard: mounts, swap, holders, exclusive opens and on-disk signatures of a block device. */
 #include <blkid/blkid.h>
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -9,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "guard.h"
 
 #define MAX_PARTS 128
@@ -366,4 +369,101 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 		snprintf(g->in_use, sizeof(g->in_use), "open exclusively by another program or driver");
 	snprintf(g->data, sizeof(g->data), "%s", g->signatures);
 	return 0;
+}
+
+/* Names that are standard output or error, however the shell set them up. */
+static bool std_stream_name(const char *path)
+{
+	return !strcmp(path, "-") || !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr");
+}
+
+/* Whether another open file (a claimed target, a journal: flock LOCK_EX) holds a lock on path. */
+static bool locked_elsewhere(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	bool held;
+
+	if (fd < 0)
+		return false;   /* cannot be read: writing it will say why */
+	held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
+/* A path that does not exist: its nearest existing directory must be one that holds data. */
+static int output_new(const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], *slash;
+	const char *fs;
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': a symbolic link to a path that does not exist", path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			slash[slash == dir] = '\0';
+	} while (stat(dir, &st) < 0 && errno == ENOENT && strcmp(dir, ".") && strcmp(dir, "/"));
+	if (!(fs = target_path_pseudo_fs(dir)))
+		return 0;
+	if (!strcmp(fs, "devtmpfs"))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': no such device, and an output is never created "
+				  "under /dev (devtmpfs)", path);
+	return errmsg_set(err, errlen, -EINVAL, "'%s': no such file, and '%s' is on %s, where an output is "
+			  "never created", path, dir, fs);
+}
+
+/* A regular file that the guard would refuse as a write target is refused as an output. */
+static int output_in_use(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	struct guard *g = calloc(1, sizeof(*g));
+	int ret = 0;
+
+	if (!g)
+		return errmsg_set(err, errlen, -ENOMEM, "'%s': %s", path, strerror(ENOMEM));
+	check_swap(NULL, st, g);
+	check_loops("/sys", NULL, st, g);
+	join(g->in_use, sizeof(g->in_use), g->swap);
+	join(g->in_use, sizeof(g->in_use), g->loops);
+	if (g->in_use[0])
+		ret = errmsg_set(err, errlen, -EBUSY, "'%s': file in use (%s); an output never replaces it", path,
+				 g->in_use);
+	else if (locked_elsewhere(path))
+		ret = errmsg_set(err, errlen, -EBUSY, "'%s': file in use: another program (a running ssdbench?) "
+				 "holds a lock on it; an output never replaces it", path);
+	free(g);
+	return ret;
+}
+
+int guard_output(const char *path, unsigned flags, char *err, size_t errlen)
+{
+	bool special = !(flags & GUARD_OUT_REGULAR) && !(flags & GUARD_OUT_DIR);
+	const char *fs;
+	struct stat st;
+
+	if (special && std_stream_name(path))
+		return 0;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? output_new(path, err, errlen)
+		       : errmsg_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	/* /dev/null, /dev/zero, /dev/full (they keep nothing), a pipe: written in place, nothing to destroy. */
+	if (special && ((S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+			 (minor(st.st_rdev) == 3 || minor(st.st_rdev) == 5 || minor(st.st_rdev) == 7)) ||
+			S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return 0;
+	if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': a %s device; an output is a regular file%s, never a "
+				  "device", path, S_ISBLK(st.st_mode) ? "block" : "character",
+				  special ? " (or -, /dev/stdout, /dev/null)" : "");
+	if ((flags & GUARD_OUT_DIR) ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': %s", path,
+				  (flags & GUARD_OUT_DIR) ? "not a directory"
+				  : S_ISDIR(st.st_mode) ? "a directory, not a regular file" : "not a regular file");
+	if ((fs = target_path_pseudo_fs(path)))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': on %s, not a filesystem for data; an output is never "
+				  "written there", path, fs);
+	return S_ISREG(st.st_mode) ? output_in_use(path, &st, err, errlen) : 0;
 }

@@ -169,11 +169,8 @@ static bool mount_fstype(dev_t dev, char *type, size_t len)
 	return found;
 }
 
-/*
- * The pseudo filesystem path is on (target_pseudo_fs), or NULL. devtmpfs has the f_type of tmpfs
- * (or ramfs), where a file may be meant (/dev/shm): only mountinfo tells them apart.
- */
-static const char *pseudo_fs_of(const char *path)
+/* devtmpfs has the f_type of tmpfs (or ramfs), where a file may be meant (/dev/shm): only mountinfo tells them apart. */
+const char *target_path_pseudo_fs(const char *path)
 {
 	char type[64];
 	struct statfs sf;
@@ -205,7 +202,7 @@ static int probe_new(struct target *t, const char *path, char *err, size_t errle
 		snprintf(err, errlen, "'%s': no such file, and its directory does not exist", path);
 		return -ENOENT;
 	}
-	if ((fs = pseudo_fs_of(dir)) && !strcmp(fs, "devtmpfs")) {
+	if ((fs = target_path_pseudo_fs(dir)) && !strcmp(fs, "devtmpfs")) {
 		snprintf(err, errlen, "'%s': no such block device", path);
 		return -ENOENT;
 	}
@@ -262,7 +259,7 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 		t->has_devinfo = devinfo_for_dev(sysfs, st.st_dev, &t->di, msg, sizeof(msg)) == 0;
 		t->lbs = t->has_devinfo && t->di.logical_block_size ? t->di.logical_block_size : 512;
 		t->pbs = t->has_devinfo && t->di.physical_block_size ? t->di.physical_block_size : t->lbs;
-		if ((fs = pseudo_fs_of(path)))
+		if ((fs = target_path_pseudo_fs(path)))
 			snprintf(t->pseudo_fs, sizeof(t->pseudo_fs), "%s", fs);
 	} else if (S_ISCHR(st.st_mode)) {
 		if ((ret = probe_char(t, &st, sysfs, err, errlen)))
