@@ -14,34 +14,20 @@
 
 #include <cmocka.h>
 
-#include "guard.h"
+#include "scratch_dir.h"
 
-static char dir[256];
+#include "guard.h"
 
 static int setup(void **state)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/ssdbench-test-guard-output-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir_make("guard-output");
 }
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static const char *in_dir(const char *name)
-{
-	static char path[400];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
+	return scratch_dir_remove();
 }
 
 /* guard_output returns want, and its message holds msg. */
@@ -64,7 +50,7 @@ static void test_guard_output_takes_files_and_the_streams(void **state)
 	expect(in_dir("old.txt"), 0, 0, NULL);
 	expect(in_dir("new.txt"), 0, 0, NULL);
 	expect(in_dir("new-dir/sub"), GUARD_OUT_DIR, 0, NULL);
-	expect(dir, GUARD_OUT_DIR, 0, NULL);
+	expect(scratch_dir, GUARD_OUT_DIR, 0, NULL);
 	expect("-", 0, 0, NULL);
 	expect("/dev/stdout", 0, 0, NULL);
 	expect("/dev/null", 0, 0, NULL);
@@ -77,7 +63,7 @@ static void test_guard_output_refuses_what_is_no_file(void **state)
 	(void)state;
 	expect("/dev/null", GUARD_OUT_REGULAR, -EINVAL, "a character device");
 	expect("/dev/urandom", 0, -EINVAL, "a character device");
-	expect(dir, 0, -EINVAL, "a directory");
+	expect(scratch_dir, 0, -EINVAL, "a directory");
 	expect(in_dir("old.txt"), GUARD_OUT_DIR, -EINVAL, "not a directory");
 	snprintf(link, sizeof(link), "%s", in_dir("dangling"));
 	assert_int_equal(symlink("/dev/ssdbench-test-nowhere", link), 0);

@@ -15,35 +15,21 @@
 
 #include <cmocka.h>
 
+#include "scratch_dir.h"
+
 #include "journal.h"
 #include "journal_hold.h"
 
-static char dir[256];
-
 static int setup(void **state)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/ssdbench-test-journal-hold-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir_make("journal-hold");
 }
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static const char *in_dir(const char *name)
-{
-	static char path[400];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
+	return scratch_dir_remove();
 }
 
 static void info_for(struct journal_info *in, uint64_t nblocks)
