@@ -8,7 +8,8 @@
 #   (d) name in comments only functions that exist: `name()` anywhere, and in a header's comments
 #       every identifier with a module's prefix (worker_*, hist_*, ...);
 #   (e) close every header's include guard at its end (nothing declared after the #endif);
-#   (f) name only options that some `ssdbench help COMMAND` documents.
+#   (f) name only options that some `ssdbench help COMMAND` documents;
+#   (g) and docs/architecture.md names every source file of src/ (and each header without a .c).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 need_ssdbench
@@ -131,6 +132,21 @@ for f in ["README.md"] + [f for f in files if f.startswith("docs/")]:
         for o in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]", " ".join(parts)):
             if o not in known:
                 bad.append(f"{f}:{n}: option {o}, which no 'ssdbench help' documents")
+
+# (g) every source file named in docs/architecture.md (its base name), and every header that has no
+# source file of its own
+arch = text.get("docs/architecture.md", "")
+def named(base):
+    return re.search(r"(?<![\w.-])" + re.escape(base) + r"(?![\w.-])", arch) is not None
+srcs = [f for f in files if f.startswith("src/") and f.endswith((".c", ".cc"))]
+stems = {os.path.splitext(os.path.basename(f))[0] for f in srcs}
+for f in srcs:
+    if not named(os.path.basename(f)):
+        bad.append(f"docs/architecture.md: does not name the source file {f}")
+for f in files:
+    if f.startswith("include/") and f.endswith(".h") and os.path.basename(f)[:-2] not in stems \
+            and not named(os.path.basename(f)):
+        bad.append(f"docs/architecture.md: does not name the header {f}, which has no source file")
 
 for b in sorted(set(bad)):
     print(b)
