@@ -59,7 +59,7 @@ ifneq ($(SANITIZE),)
 BIN      := $(BUILD)/ssdbench
 endif
 
-.PHONY: all check layers unit integration sanitize run deps clean install uninstall man deb bench check-vm mpi
+.PHONY: all check layers unit integration test sanitize run deps clean install uninstall man deb bench check-vm mpi
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(BUILD)/libssdbench.a
@@ -138,6 +138,20 @@ unit: $(TESTS)
 
 integration: $(BIN)
 	@SSDBENCH=$(abspath $(BIN)) tests/integration/run-all.sh
+
+# One test: `make test T=verify` builds and runs the unit test tests/test_verify.c; `make test T=t-76`
+# (a name starting t-) runs the integration tests whose name holds it, against a fresh ./ssdbench.
+# SANITIZE=1 does either under the sanitizers.
+test:
+	@if [ -z "$(T)" ]; then echo "make test T=NAME: a unit test (T=verify: tests/test_verify.c) or integration tests (T=t-76)" >&2; exit 2; fi
+ifneq ($(filter t-%,$(T)),)
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	@SSDBENCH=$(abspath $(BIN)) tests/integration/run-all.sh $(T)
+else
+	@[ -f tests/test_$(T).c ] || { echo "make test: no unit test tests/test_$(T).c (T=NAME: one of $(patsubst tests/test_%.c,%,$(wildcard tests/test_*.c)))" >&2; exit 2; }
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/test_$(T)
+	$(BUILD)/tests/test_$(T)
+endif
 
 # The layer rule of docs/architecture.md over the #include lines.
 layers:
