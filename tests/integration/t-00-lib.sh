@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Self-test of lib.sh: assertions, scratch devices (zram, loop, tiny tmpfs loop), devnum, blkio
-# throttling (checked with dd's timing), and that every cleanup runs, on a normal exit and on timeout.
+# throttling (checked with dd's timing), and that every cleanup runs, on a normal exit and on timeout;
+# the runner's own behaviour; and that every integration test has a number of its own (t-NN).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -180,4 +181,8 @@ grep -Eq -- '^--- t-01-whole: passed \([0-9]+s\)$' "$TMPDIR/parts.out" ||
 assert_eq "$(tail -n 2 "$TMPDIR/parts.out" | head -n 1)" \
 	"passed with parts skipped: t-02-partial (no frobnicator; no widget)" "runner: the line before the summary"
 assert_eq "$(tail -n 1 "$TMPDIR/parts.out")" "2 passed, 0 failed, 1 skipped" "runner: the summary line, last"
+
+# --- every integration test has a number of its own ------------------------------------------------
+dups=$(cd "$REPO/tests/integration" && for t in t-*.sh; do echo "${t%%-[a-z]*}"; done | sort | uniq -d)
+assert_eq "$dups" "" "integration tests: no two share a number"
 pass

@@ -135,7 +135,7 @@ grep -q "loop: *no loop device" <("$SSDBENCH" info "$dev") || fail "info still s
 ok "a loop device on the device: refused even with --force, reads allowed"
 
 # The same for a file target: the image file of a loop device. It holds data everywhere (no
-# holes), so that a read needs no layout (a sparse image: t-65-guard-layout).
+# holes), so that a read needs no layout (a sparse image: t-43-guard-layout).
 img=$TMPDIR/image
 head -c 16M /dev/urandom >"$img"
 upper=$(losetup -f --show "$img") || fail "losetup on $img"

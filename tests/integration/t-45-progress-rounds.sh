@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 cat >"$TMPDIR/eta-rounds.json" <<'JSON'
-{ "name": "eta-rounds", "description": "progress over rounds", "source": "t-52-progress-rounds.sh",
+{ "name": "eta-rounds", "description": "progress over rounds", "source": "t-45-progress-rounds.sh",
   "defaults": { "engine": "null", "rw": "randread", "runtime": "700ms" },
   "matrix": { "bs": ["4k", "8k"] },
   "rounds": { "max": 2, "until": { "select": { "bs": "4k" }, "metric": "iops", "window": 2 } } }
