@@ -37,6 +37,8 @@ void progress_clear(struct progress *pg);
 
 /* "12.3k", "1.23M" for rates. */
 void format_rate(double v, char *buf, size_t len);
+/* "512 B", "1.50 GiB": bytes in powers of 1024, two decimals past bytes. */
+void format_bytes(double b, char *buf, size_t len);
 /* "4g", "20%", "2x". */
 void format_amount(const struct amount *a, char *buf, size_t len);
 /* One line of a job's parameters as given (before resolution): the main ones, then non-defaults. */

@@ -1,15 +1,74 @@
 // SPDX-License-Identifier: MIT
-/* Command dispatch, help, version and the small helpers every command uses. */
+/*
+ * Command dispatch, help, version, the process's signals (SIGINT, SIGTERM, a closed stdout) and the
+ * small helpers every command uses.
+ */
+#include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "job.h"
+#include "session.h"
 #include "textesc.h"
+
+static atomic_int g_stop;
+
+atomic_int *cli_stop_flag(void)
+{
+	return &g_stop;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (atomic_exchange(&g_stop, SESSION_STOP_SIGNAL))
+		_exit(EXIT_INTERRUPTED);
+}
+
+/*
+ * Standard output's reader going away (`ssdbench run ... | head -1`) stops the invocation like
+ * SIGINT, as soon as it happens rather than at the next write: poll() reports POLLERR on a pipe
+ * whose last reader closed it (POLLHUP on a socket). Terminals and files never lose their reader.
+ */
+static void *watch_stdout(void *arg)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
+	int zero = 0;
+
+	(void)arg;
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	if (p.revents & (POLLERR | POLLHUP))
+		atomic_compare_exchange_strong(&g_stop, &zero, SESSION_STOP_OUTPUT);
+	return NULL;
+}
+
+void cli_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct stat st;
+	pthread_t tid;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* A closed stdout is EPIPE, not death with no record: the run stops and is marked. */
+	signal(SIGPIPE, SIG_IGN);
+	if (fstat(STDOUT_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) &&
+	    pthread_create(&tid, NULL, watch_stdout, NULL) == 0)
+		pthread_detach(tid);
+}
 
 /* ssdbench --help: the head, the list of commands (from the command table), the tail. */
 static const char usage_main[] =

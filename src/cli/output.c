@@ -20,6 +20,18 @@ void format_rate(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 }
 
+void format_bytes(double b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int i = 0;
+
+	while (b >= 1024 && i < 5) {
+		b /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", b, u[i]);
+}
+
 void summary_header(FILE *f)
 {
 	fprintf(f, "%-24s %-5s %12s %10s %10s %10s %10s %10s\n", "case", "op", "IOPS", "MB/s", "mean",
