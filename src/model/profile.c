@@ -13,6 +13,7 @@
 #include "jsonlines.h"
 #include "parse.h"
 #include "profile.h"
+#include "strlist.h"
 #include "textesc.h"
 
 #ifndef SSDBENCH_SHARE
@@ -303,14 +304,6 @@ static int load_rounds(struct loader *l, json_t *root, struct profile *p)
 	return 0;
 }
 
-static bool in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
-
 /* A report axis: a job parameter, "case" (named cases) or "target". */
 static int report_axis(struct loader *l, const char *path, json_t *v)
 {
@@ -334,14 +327,14 @@ static int report_metric_one(struct loader *l, const char *path, json_t *v)
 	json_t *m;
 
 	if (json_is_string(v))
-		return in_list(json_string_value(v), metrics) ? 0 : lerr(l, path, "%s", known);
+		return str_in_list(json_string_value(v), metrics) ? 0 : lerr(l, path, "%s", known);
 	if (!json_is_object(v))
 		return lerr(l, path, "expected a metric or {\"sequential\": ..., \"random\": ...}");
 	json_object_foreach(v, key, m) {
 		snprintf(sub, sizeof(sub), "%s.%s", path, key);
-		if (!in_list(key, kinds))
+		if (!str_in_list(key, kinds))
 			return unknown_key(l, path, key, "sequential, random");
-		if (!json_is_string(m) || !in_list(json_string_value(m), metrics))
+		if (!json_is_string(m) || !str_in_list(json_string_value(m), metrics))
 			return lerr(l, sub, "%s", known);
 	}
 	return 0;
@@ -379,7 +372,7 @@ static int report_charts(struct loader *l, json_t *v)
 			    "demand, sequence");
 	json_array_foreach(v, i, c) {
 		snprintf(sub, sizeof(sub), "report.charts[%zu]", i);
-		if (!json_is_string(c) || !in_list(json_string_value(c), charts))
+		if (!json_is_string(c) || !str_in_list(json_string_value(c), charts))
 			return lerr(l, sub, "unknown chart (lines, bars, heatmap, timeseries, latency, wsat, demand, "
 				    "sequence)");
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "strlist.h"
 
 /* The values of metric m in direction d of every drive of a side holding case key (display units). */
 static size_t drive_values(const struct cmp *c, const struct agg *drives, const struct agg_case *pooled,
@@ -275,11 +276,6 @@ void cmp_fleet_change_text(const struct cmp_row *r, char *buf, size_t len)
 			 r->mw.p);
 	else
 		snprintf(buf, len, "%s", med);
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *dist_json(const struct fleet_stats *s)

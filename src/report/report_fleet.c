@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "strlist.h"
 #include "svg.h"
 #include "textesc.h"
 
@@ -537,11 +538,6 @@ void report_fleet_write(FILE *f, const struct report *r, const struct rtable *t,
 		md_fleet(f, r, t);
 	else if (fmt == RF_CSV)
 		csv_fleet(f, r, t);
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 json_t *report_fleet_json(const struct report *r, const struct rtable *t)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "strlist.h"
 #include "svg.h"
 #include "textesc.h"
 
@@ -162,11 +163,6 @@ int report_health_write(FILE *f, const struct report *r, enum report_format fmt)
 	else
 		report_case_table(f, r, &table, fmt);
 	return ferror(f) ? -EIO : 0;
-}
-
-static json_t *num_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
 }
 
 /* Every field any run's health.delta gives, added up over the case's runs. */

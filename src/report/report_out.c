@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "strlist.h"
 #include "textesc.h"
 
 static const char *const price_cols[4] = {
@@ -461,11 +462,6 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		return report_write_html(f, r);
 	}
 	return ferror(f) ? -EIO : 0;
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *stat_json(const struct agg_stat *s)

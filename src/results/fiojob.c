@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "fiojob.h"
+#include "strlist.h"
 
 /* Options mapped onto job parameters (map_job), and those that change nothing a result holds. */
 static const char *const opt_mapped[] = {
@@ -22,14 +23,6 @@ static const char *const opt_neutral[] = {
 	"write_iops_log", "write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
 	"significant_figures", NULL
 };
-
-static bool in_list(const char *const *l, const char *s)
-{
-	for (; *l; l++)
-		if (!strcmp(*l, s))
-			return true;
-	return false;
-}
 
 const char *fiojob_opt(const struct fjob *f, const char *name)
 {
@@ -194,7 +187,7 @@ static int map_engine(struct fjob *f)
 		fiojob_note(f->notes, "ioengine=%s: recorded as psync (both do one request at a time per job)", e);
 		e = "psync";
 	}
-	if (!in_list(same, e))
+	if (!str_in_list(e, same))
 		return fiojob_fail(f, "ioengine=%s has no ssdbench engine", e);
 	return set(f, "engine", e);
 }
@@ -303,7 +296,7 @@ int fiojob_map(struct fjob *f)
 	json_t *v;
 
 	json_object_foreach(f->opts, k, v)
-		if (!in_list(opt_mapped, k) && !in_list(opt_neutral, k))
+		if (!str_in_list(k, opt_mapped) && !str_in_list(k, opt_neutral))
 			fiojob_note(f->unmapped, "%s=%s", k, json_string_value(v) ?: "?");
 	if (fiojob_opt(f, "kb_base") && strcmp(fiojob_opt(f, "kb_base"), "1024"))
 		return fiojob_fail(f, "kb_base=%s: sizes in powers of 1000 are not read (fio's default is 1024)",

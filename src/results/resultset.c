@@ -18,6 +18,7 @@
 #include "result.h"
 #include "resultcheck.h"
 #include "resultset.h"
+#include "strlist.h"
 
 const char *const rs_dir_name[RS_NDIR] = { "read", "write", "total" };
 
@@ -203,14 +204,6 @@ size_t rs_profiles(const struct rs_set *s, const char **names)
 			names[n++] = name;
 	}
 	return n;
-}
-
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
 }
 
 /*
@@ -785,7 +778,7 @@ static bool is_size_param(const char *name)
 {
 	static const char *const sizes[] = { "bs", "stride", "span", "offset", "io_limit", "fill", NULL };
 
-	return in_list(sizes, name);
+	return str_in_list(name, sizes);
 }
 
 static bool is_time_param(const char *name)

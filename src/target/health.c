@@ -4,6 +4,7 @@
  * `health` result object. Contract in include/health.h, fields and mappings in docs/health.md.
  */
 #include "health.h"
+#include "strlist.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -505,11 +506,6 @@ static void minmax(double t, double *lo, double *hi)
 		*hi = t;
 }
 
-static json_t *json_num_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 json_t *health_json(const struct health_snapshot *before, const struct health_snapshot *after,
 		    const double *samples_c, size_t n)
 {
@@ -534,10 +530,10 @@ json_t *health_json(const struct health_snapshot *before, const struct health_sn
 		minmax(health_celsius(after->v[HF_TEMPERATURE]), &lo, &hi);
 	for (size_t i = 0; i < n; i++) {
 		minmax(samples_c[i], &lo, &hi);
-		json_array_append_new(samples, json_num_or_null(samples_c[i]));
+		json_array_append_new(samples, num_or_null(samples_c[i]));
 	}
-	json_object_set_new(temp, "min", json_num_or_null(lo));
-	json_object_set_new(temp, "max", json_num_or_null(hi));
+	json_object_set_new(temp, "min", num_or_null(lo));
+	json_object_set_new(temp, "max", num_or_null(hi));
 	json_object_set_new(temp, "samples", samples);
 	json_object_set_new(o, "source", json_string(health_source_name(after->source)));
 	json_object_set_new(o, "before", health_snapshot_json(before));
