@@ -7,9 +7,11 @@
 #   interrupt), where the same job without iopoll raises about one per request (printed);
 # - sqpoll=true and iopoll with sqpoll run the same way, and the kernel's submission thread really
 #   ran: a thread iou-sqp-PID of the process exists during those runs, and none in the others;
-# - every run's requests are the device's: the namespace's reads completed (/sys/block/DEV/stat)
-#   grow by at least the result's read count, and by at most qd more (in flight at the end) plus a
-#   few of the write guard's own probes; its sectors read by at least 8 a request (4 KiB);
+# - every run's requests are the device's: the namespace's reads (/sys/block/DEV/stat: the reads
+#   completed plus the reads merged into them, as the block layer may merge two adjacent random reads
+#   submitted together into one request) grow by at least the result's read count, and by at most qd
+#   more (in flight at the end) plus a few of the write guard's own probes; its sectors read by at
+#   least 8 a request (4 KiB);
 # - speed is not asserted: under TCG two emulated CPUs share the host (sqpoll gave 4,114 IOPS against
 #   plain's 31,547 in one run, its polling thread competing with the submitter for the vCPUs); the
 #   ratios to the plain job are printed;
@@ -34,7 +36,7 @@ irqs() {
 }
 
 # run NAME ARGS...: a randread into $TMPDIR/out-NAME, its result copied to $TMPDIR/NAME.json, the
-# controller's interrupts during it in $TMPDIR/NAME.irqs, the namespace's reads and sectors read
+# controller's interrupts during it in $TMPDIR/NAME.irqs, the namespace's reads (merged ones too) and sectors read
 # during it (/sys/block/DEV/stat) in $TMPDIR/NAME.stat, and in $TMPDIR/NAME.sqp 1 if a thread of the
 # process was the kernel's sqpoll thread (iou-sqp-PID) at some look while it ran, else 0.
 run() {
@@ -52,7 +54,7 @@ run() {
 	wait "$pid" || fail "$name: exit $? ($(cat "$TMPDIR/$name.err"))"
 	read -r -a st1 <"/sys/block/${dev##*/}/stat"
 	echo $(($(irqs) - before)) >"$TMPDIR/$name.irqs"
-	echo "$((st1[0] - st0[0])) $((st1[2] - st0[2]))" >"$TMPDIR/$name.stat"
+	echo "$((st1[0] + st1[1] - st0[0] - st0[1])) $((st1[2] - st0[2]))" >"$TMPDIR/$name.stat"
 	echo "$sqp" >"$TMPDIR/$name.sqp"
 	cp "$(result_files "$TMPDIR/out-$name")" "$TMPDIR/$name.json"
 	assert_eq "$(jget "$TMPDIR/$name.json" '.status, (.errors | length)' | paste -sd' ')" "ok 0" \
