@@ -5,6 +5,12 @@
  * labelled ticks and units, a legend, and values that are NAN drawn as gaps. Pure: no file names, no
  * printing but to the stream given. Every function returns 0, or -EINVAL for an unusable chart (no
  * series, no points, a log axis with no positive value) or -EIO if the stream failed.
+ *
+ * Log axes are labelled at 1, 2 and 5 times each power of ten when they span at most three decades
+ * and the labels stay 18 px apart, else at decades (every n-th one past ten decades), with
+ * unlabelled ticks between them. A chart's key_title, where it has one, heads its legend (the
+ * parameter the entries are values of: "device", "qd"); NULL or "" draws no heading and the chart
+ * exactly as without the field.
  */
 #ifndef SSDBENCH_SVG_H
 #define SSDBENCH_SVG_H
@@ -31,6 +37,7 @@ struct svg_lines {
 	size_t nseries;
 	bool logy;                   /* log10 y axis (IOPS, as the seeds' figures) */
 	bool bars;                   /* grouped bars instead of lines with markers */
+	const char *key_title;       /* NULL, or the legend's heading: what the series are ("device") */
 };
 
 /* A grid of values: z[iy * nx + ix], NAN = not measured; a colour scale with its legend. */
@@ -68,6 +75,7 @@ struct svg_xy {
 	double shade_x0, shade_x1;
 	const char *shade_label;
 	size_t key_chars;            /* legend names are cut to this many characters; 0: 32 */
+	const char *key_title;       /* NULL, or the legend's heading: what the series are ("device") */
 };
 
 /*
@@ -87,6 +95,7 @@ struct svg_strip {
 	const double *median, *lo, *hi;   /* nx each, NAN = none */
 	const char *band;            /* what lo..hi are, for the key: "p5..p95" */
 	bool logy;
+	const char *key_title;       /* NULL, or a heading above the key line */
 };
 
 int svg_lines(FILE *f, const struct svg_lines *c);

@@ -495,6 +495,258 @@ static void test_svg_strip_draws_a_dot_per_drive_and_names_outliers(void **state
 	free(o.buf);
 }
 
+/* ---- Log ticks and legend headings ----------------------------------------------------------- */
+
+#define MAXL 64
+
+/* The tick labels of one axis, in drawing order, with the y of each one's baseline. */
+struct labels {
+	char all[512];   /* the labels joined by single spaces */
+	double y[MAXL];
+	size_t n;
+};
+
+/*
+ * Every <text x=".." y=".."TAIL...</text> whose attributes after y are exactly tail (the y axis:
+ * ` text-anchor="end">`, a colour bar: `>`), skipping the colour bar's "n/a".
+ */
+static struct labels find_labels(const char *svg, const char *tail)
+{
+	struct labels l = { .n = 0 };
+	size_t tl = strlen(tail);
+
+	for (const char *p = strstr(svg, "<text x=\""); p; p = strstr(p + 1, "<text x=\"")) {
+		double x, y;
+		int used = 0;
+		const char *s, *e;
+
+		if (sscanf(p, "<text x=\"%lf\" y=\"%lf\"%n", &x, &y, &used) != 2 || !used ||
+		    strncmp(p + used, tail, tl))
+			continue;
+		s = p + used + tl;
+		e = strchr(s, '<');
+		assert_non_null(e);
+		if (e - s == 3 && !strncmp(s, "n/a", 3))
+			continue;
+		assert_true(l.n < MAXL);
+		l.y[l.n++] = y;
+		if (l.all[0])
+			strcat(l.all, " ");
+		strncat(l.all, s, (size_t)(e - s));
+	}
+	return l;
+}
+
+/* No two labels closer than min pixels (a 12 px font): they cannot overlap. */
+static void check_apart(const struct labels *l, double min)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t j = i + 1; j < l->n; j++)
+			if (fabs(l->y[i] - l->y[j]) < min)
+				fail_msg("labels %zu and %zu of \"%s\" %.1f px apart", i, j, l->all,
+					 fabs(l->y[i] - l->y[j]));
+}
+
+/* The y axis labels of a log-y xy chart of the points (0, lo) and (1, hi). */
+static struct labels logy_labels(double lo, double hi, size_t *minor)
+{
+	const double x[] = { 0, 1 }, y[] = { lo, hi };
+	const struct svg_xy_series se = { .name = "s", .x = x, .y = y, .n = 2 };
+	struct svg_xy c = { .title = "t", .ylabel = "IOPS", .series = &se, .nseries = 1, .logy = true };
+	struct out o = render(XY, &c);
+	struct labels l;
+
+	check_doc(&o, NULL);
+	l = find_labels(o.buf, " text-anchor=\"end\">");
+	*minor = count(o.buf, "stroke=\"#f0f0f0\"");
+	free(o.buf);
+	return l;
+}
+
+static void test_svg_log_axis_labels_1_2_5_over_few_decades(void **state)
+{
+	static const struct {
+		double lo, hi;
+		const char *want;
+		size_t minor;   /* unlabelled ticks: 3 4 6 7 8 9 of each decade, or 2..9 */
+	} cases[] = {
+		{ 1, 1000, "1 2 5 10 20 50 100 200 500 1k", 3 * 6 },
+		{ 3, 40, "1 2 5 10 20 50 100", 2 * 6 },
+		{ 100, 100000, "100 200 500 1k 2k 5k 10k 20k 50k 100k", 3 * 6 },
+		{ 0.05, 0.9, "0.01 0.02 0.05 0.1 0.2 0.5 1", 2 * 6 },
+		/* One value: the decade around it, or the two around a power of ten. */
+		{ 50, 50, "10 20 50 100", 6 },
+		{ 100, 100, "10 20 50 100 200 500 1k", 2 * 6 },
+		/* Past three decades, decades only, with the unlabelled ticks between. */
+		{ 1, 1e4, "1 10 100 1k 10k", 4 * 8 },
+		{ 1, 1e9, "1 10 100 1k 10k 100k 1M 10M 100M 1G", 0 },
+		/* Past ten decades every n-th one, from the bottom (as before). */
+		{ 1e-3, 1e20, "0.001 1 1k 1M 1G 1T 1P 1E", 16 },   /* the other decades */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N(cases); i++) {
+		size_t minor;
+		struct labels l = logy_labels(cases[i].lo, cases[i].hi, &minor);
+
+		if (strcmp(l.all, cases[i].want))
+			fail_msg("%g..%g: labels \"%s\", want \"%s\"", cases[i].lo, cases[i].hi, l.all,
+				 cases[i].want);
+		assert_int_equal(minor, cases[i].minor);
+		check_apart(&l, 18);
+	}
+}
+
+/* The colour bar's labels of a log heatmap of nx by ny values z. */
+static struct labels logz_labels(const double *z, size_t nx, size_t ny)
+{
+	static const char *const xs[] = { "a", "b", "c", "d" }, *const ys[] = { "1", "2", "3", "4" };
+	struct svg_heatmap c = { .title = "t", .zlabel = "MB/s", .xticks = xs, .nx = nx, .yticks = ys,
+				 .ny = ny, .z = z, .logz = true };
+	struct out o = render(HEATMAP, &c);
+	struct labels l;
+
+	check_doc(&o, NULL);
+	l = find_labels(o.buf, ">");
+	free(o.buf);
+	return l;
+}
+
+/* 1-2-5 on a colour bar where they are 18 px apart; on the shortest bar (120 px) decades only. */
+static void test_svg_heatmap_log_scale_labels_fit_the_bar(void **state)
+{
+	const double z[] = { 1, 10, 100, 1000, 2, 700, 3, 4 }, narrow[] = { 380, 690, 1100, 3400 };
+	struct labels l;
+
+	(void)state;
+	l = logz_labels(z, 4, 2);   /* 2 rows of 48 px: the bar is 120 px, 12 px per 1-2-5 step */
+	assert_string_equal(l.all, "1 10 100 1k");
+	check_apart(&l, 18);
+	l = logz_labels(z, 2, 4);   /* 4 rows: 192 px, 19 px per step */
+	assert_string_equal(l.all, "1 2 5 10 20 50 100 200 500 1k");
+	check_apart(&l, 18);
+	l = logz_labels(narrow, 4, 1);   /* within a decade, as before */
+	assert_string_equal(l.all, "500 1k 2k");
+	check_apart(&l, 18);
+}
+
+/* The first legend entry's name: its position. */
+static void first_entry(const char *svg, double *x, double *y)
+{
+	const char *p = strstr(svg, "<g class=\"key\">\n<text x=\"");
+
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "<g class=\"key\">\n<text x=\"%lf\" y=\"%lf\"", x, y), 2);
+}
+
+static double doc_height(const char *svg)
+{
+	double h = 0;
+	const char *p = strstr(svg, "height=\"");
+
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "height=\"%lf\"", &h), 1);
+	return h;
+}
+
+/* The heading: present once, escaped, above the first entry and flush with its sample. */
+static void check_heading(const struct out *o, const struct out *plain, const char *want,
+			  double grown)
+{
+	const char *p = strstr(o->buf, "<text class=\"key-title\" x=\"");
+	double hx, hy, ex, ey, px, py;
+
+	check_doc(o, NULL);
+	assert_non_null(p);
+	assert_int_equal(count(o->buf, "key-title"), 1);
+	assert_int_equal(sscanf(p, "<text class=\"key-title\" x=\"%lf\" y=\"%lf\"", &hx, &hy), 2);
+	check_present(o, want);
+	first_entry(o->buf, &ex, &ey);
+	first_entry(plain->buf, &px, &py);
+	assert_true(hx + 30 == ex);   /* the entry's name is 30 px right of its sample */
+	assert_true(ey - hy == 18);   /* a row (KEY_H) lower than the heading */
+	assert_true(ey - py == 18);   /* and than without one */
+	assert_true(doc_height(o->buf) - doc_height(plain->buf) == grown);
+}
+
+static void test_svg_legend_heading_names_the_parameter(void **state)
+{
+	static const struct svg_series wide[] = {
+		{ .name = "a drive with a rather long name 1", .y = ssd_iops },
+		{ .name = "a drive with a rather long name 2", .y = hdd_iops },
+	};
+	struct svg_lines c = iops_chart();
+	struct svg_xy t = time_chart();
+	struct out plain, o, empty;
+
+	(void)state;
+	/* Right of the plot: the entries move down a row, the chart keeps its height. */
+	plain = render(LINES, &c);
+	assert_null(strstr(plain.buf, "key-title"));
+	c.key_title = "";
+	empty = render(LINES, &c);
+	assert_int_equal(empty.len, plain.len);
+	assert_memory_equal(empty.buf, plain.buf, plain.len);
+	c.key_title = "device <&>";
+	o = render(LINES, &c);
+	check_heading(&o, &plain, ">device &lt;&amp;&gt;</text>", 0);
+	free(plain.buf);
+	free(empty.buf);
+	free(o.buf);
+
+	/* Under the plot (names too wide for a column beside it): the chart grows by the row. */
+	c.series = wide;
+	c.nseries = N(wide);
+	c.key_title = NULL;
+	plain = render(LINES, &c);
+	c.key_title = "device";
+	o = render(LINES, &c);
+	check_heading(&o, &plain, ">device</text>", 18);
+	free(plain.buf);
+	free(o.buf);
+
+	/* An xy chart with its shaded window's entry, on the right. */
+	plain = render(XY, &t);
+	t.key_title = "qd";
+	o = render(XY, &t);
+	check_heading(&o, &plain, ">qd</text>", 0);
+	assert_int_equal(count(o.buf, "class=\"key\""), 3);
+	free(plain.buf);
+	free(o.buf);
+
+	/* A heading too wide for a column beside the plot puts the legend under it. */
+	c = iops_chart();
+	plain = render(LINES, &c);
+	c.key_title = "the request size of every case in bytes";
+	o = render(LINES, &c);
+	check_doc(&o, NULL);
+	assert_true(doc_height(o.buf) > doc_height(plain.buf));
+	check_present(&o, ">the request size of every case in bytes</text>");
+	free(plain.buf);
+	free(o.buf);
+}
+
+static void test_svg_strip_key_heading(void **state)
+{
+	static const char *const cats[] = { "4k" }, *const drives[] = { "d1", "d2" };
+	const double y[] = { 100, 120 }, med[] = { 110 }, lo[] = { 100 }, hi[] = { 120 };
+	struct svg_strip c = { .title = "fleet", .xticks = cats, .nx = 1, .y = y, .npts = 2,
+			       .names = drives, .median = med, .lo = lo, .hi = hi, .band = "p5..p95" };
+	struct out plain = render(STRIP, &c), o;
+
+	(void)state;
+	check_doc(&plain, "fleet");
+	assert_null(strstr(plain.buf, "key-title"));
+	c.key_title = "drives";
+	o = render(STRIP, &c);
+	check_doc(&o, "fleet");
+	assert_int_equal(count(o.buf, "key-title"), 1);
+	check_present(&o, ">drives</text>");
+	assert_true(doc_height(o.buf) - doc_height(plain.buf) == 18);
+	free(plain.buf);
+	free(o.buf);
+}
+
 static void test_svg_failing_stream_is_eio(void **state)
 {
 	struct svg_lines l = iops_chart();
@@ -571,7 +823,7 @@ static void test_svg_random_charts_stay_well_formed(void **state)
 		fill_nasty(x, nx);
 		fill_nasty(z, nx * ny);
 		o = render(LINES, &(struct svg_lines){ names[4], names[5], names[6], names, nx, se, ns,
-						       rnd(2), rnd(2) });
+						       rnd(2), rnd(2), rnd(2) ? names[15] : NULL });
 		check_random(&o);
 		drawn += o.rc == 0;
 		free(o.buf);
@@ -583,7 +835,7 @@ static void test_svg_random_charts_stay_well_formed(void **state)
 		o = render(XY, &(struct svg_xy){ names[11], names[12], names[13], xs, ns,
 						 rnd(2) ? SVG_X_NINES : SVG_X_LINEAR, rnd(2),
 						 nasty[rnd(N(nasty))], nasty[rnd(N(nasty))], names[14],
-						 (size_t)rnd(80) });
+						 (size_t)rnd(80), rnd(2) ? names[16] : NULL });
 		check_random(&o);
 		drawn += o.rc == 0;
 		free(o.buf);
@@ -597,21 +849,25 @@ static void test_svg_files_are_well_formed_xml(void **state)
 {
 	char dir[] = "/tmp/test_svg.XXXXXX", path[64], cmd[256];
 	struct svg_lines l = iops_chart(), b = iops_chart();
-	struct svg_heatmap h = heat_chart();
+	struct svg_heatmap h = heat_chart(), hlog = heat_chart();
 	struct svg_xy lat = lat_chart(), ts = time_chart();
 	bool lint = system("command -v xmllint >/dev/null 2>&1") == 0;
-	const char *names[] = { "lines", "bars", "heatmap", "latency", "timeseries" };
+	const char *names[] = { "lines", "bars", "heatmap", "latency", "timeseries", "heatmap-log" };
 	FILE *f;
 
 	(void)state;
 	b.bars = true;
+	b.key_title = "device <&> \"qd\"";
+	lat.key_title = "device";
+	hlog.logz = true;
 	assert_non_null(mkdtemp(dir));
 	for (size_t i = 0; i < N(names); i++) {
 		snprintf(path, sizeof(path), "%s/%s.svg", dir, names[i]);
 		f = fopen(path, "w");
 		assert_non_null(f);
 		assert_int_equal(i == 0 ? svg_lines(f, &l) : i == 1 ? svg_lines(f, &b) :
-				 i == 2 ? svg_heatmap(f, &h) : svg_xy(f, i == 3 ? &lat : &ts), 0);
+				 i == 2 ? svg_heatmap(f, &h) : i == 5 ? svg_heatmap(f, &hlog) :
+				 svg_xy(f, i == 3 ? &lat : &ts), 0);
 		assert_int_equal(fclose(f), 0);
 		snprintf(cmd, sizeof(cmd), "xmllint --noout %s", path);
 		if (lint && system(cmd) != 0)
@@ -639,6 +895,10 @@ int main(void)
 		cmocka_unit_test(test_svg_xy_without_values_is_einval),
 		cmocka_unit_test(test_svg_random_charts_stay_well_formed),
 		cmocka_unit_test(test_svg_strip_draws_a_dot_per_drive_and_names_outliers),
+		cmocka_unit_test(test_svg_log_axis_labels_1_2_5_over_few_decades),
+		cmocka_unit_test(test_svg_heatmap_log_scale_labels_fit_the_bar),
+		cmocka_unit_test(test_svg_legend_heading_names_the_parameter),
+		cmocka_unit_test(test_svg_strip_key_heading),
 		cmocka_unit_test(test_svg_failing_stream_is_eio),
 		cmocka_unit_test(test_svg_files_are_well_formed_xml),
 	};

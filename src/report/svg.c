@@ -29,6 +29,9 @@
 #define KEY_CHARS 32     /* legend names are cut to this many characters */
 #define TICK_CHARS 22    /* and category names to this many */
 #define MAXT     96
+#define PITCH    18.0    /* least distance in pixels between stacked tick labels (1.5 em) */
+#define DEC125   3       /* log axes of at most this many decades are labelled 1, 2, 5, 10, ... */
+#define HEAD_EM  0.68    /* bold text's estimated width per character, in em (the title's) */
 #define VMAX     1e100
 
 static const char *const colours[] = {
@@ -226,11 +229,24 @@ static void axis_lin(struct axis *a, double dmin, double dmax, bool zero)
 	}
 }
 
-/* A log axis over whole decades around [dmin, dmax] (both positive): labels 1 10 100 1k ... */
-static void axis_log(struct axis *a, double dmin, double dmax)
+/*
+ * Whether labels at 1, 2 and 5 times the powers of ten fit a log scale of span decades drawn over
+ * px pixels: few decades, and the closest two (1 and 2, 5 and 10: log10 2 apart) PITCH apart.
+ */
+static bool log125_fits(double span, double px)
+{
+	return span > 0 && span <= DEC125 + 1e-9 && log10(2) * px / span >= PITCH;
+}
+
+/*
+ * A log axis over whole decades around [dmin, dmax] (both positive), px pixels long: labels 1 2 5
+ * 10 20 50 ... where log125_fits, else 1 10 100 1k ... (every n-th decade past ten of them).
+ */
+static void axis_log(struct axis *a, double dmin, double dmax, double px)
 {
 	int klo = (int)floor(log10(dmin)), khi = (int)ceil(log10(dmax)), every;
 	char buf[24];
+	bool fine;
 
 	if (khi <= klo) {
 		/* All values one power of ten: it goes in the middle. */
@@ -238,6 +254,7 @@ static void axis_log(struct axis *a, double dmin, double dmax)
 		khi++;
 	}
 	every = (khi - klo + 9) / 10;
+	fine = log125_fits(khi - klo, px);
 	a->kind = AX_LOG;
 	a->lo = klo;
 	a->hi = khi;
@@ -249,8 +266,13 @@ static void axis_log(struct axis *a, double dmin, double dmax)
 		fmt_num(buf, sizeof(buf), d, 0);
 		if (label || khi - klo <= 30)
 			add_tick(a, d, label, label ? buf : NULL);
-		for (int m = 2; m <= 9 && k < khi && khi - klo <= 6; m++)
-			add_tick(a, m * d, false, NULL);
+		for (int m = 2; m <= 9 && k < khi && khi - klo <= 6; m++) {
+			bool mid = fine && (m == 2 || m == 5);
+
+			if (mid)
+				fmt_num(buf, sizeof(buf), m * d, 0);
+			add_tick(a, m * d, mid, mid ? buf : NULL);
+		}
 	}
 }
 
@@ -505,19 +527,32 @@ static void end_line(FILE *f, size_t s)
 	fputs("/>\n", f);
 }
 
-/* Where the entries go: a column right of the plot, or rows under everything else. */
+/*
+ * Where the entries go: a column right of the plot, or rows under everything else; either way under
+ * a heading row (head = KEY_H) if the legend has a title, its left edge at x.
+ */
 struct legend {
 	bool below;
-	double x, y, colw;
+	double x, y, colw, head;
+	const char *title;   /* NULL: no heading */
 	size_t ncols, rows;
 };
 
-static void legend_plan(struct legend *lg, double maxw, size_t n)
+/*
+ * n entries, the widest name maxw pixels, under the heading title (NULL or "": none). The heading
+ * must fit a column right of the plot, or it goes below, where it has a row of its own.
+ */
+static void legend_plan(struct legend *lg, double maxw, size_t n, const char *title)
 {
+	lg->title = has_text(title) ? title : NULL;
+	lg->head = lg->title ? KEY_H : 0;
 	lg->colw = maxw + 40;
-	lg->below = lg->colw > 220 || (double)n * KEY_H > PH;
+	if (lg->title)
+		lg->colw = fmax(lg->colw, (double)text_nchars(title) * 12 * HEAD_EM + 6);
+	lg->below = lg->colw > 220 || (double)n * KEY_H + lg->head > PH;
 	lg->ncols = 1;
 	if (lg->below) {
+		lg->colw = maxw + 40;
 		lg->ncols = (size_t)((W - 40) / lg->colw);
 		if (lg->ncols < 1)
 			lg->ncols = 1;
@@ -535,7 +570,22 @@ static double legend_right(const struct legend *lg)
 
 static double legend_below(const struct legend *lg)
 {
-	return lg->below ? (double)lg->rows * KEY_H + 10 : 0;
+	return lg->below ? (double)lg->rows * KEY_H + lg->head + 10 : 0;
+}
+
+/* A bold heading with its baseline at y, cut to the pixels from x to the chart's right edge. */
+static void key_heading(FILE *f, double x, double y, const char *title)
+{
+	fprintf(f, "<text class=\"key-title\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">", x, y);
+	esc_xml_n(f, title, (size_t)fmax(1, (W - 6 - x) / (12 * HEAD_EM)));
+	fputs("</text>\n", f);
+}
+
+/* The legend's heading, if it has one, in the row above its entries, flush with the first sample. */
+static void legend_heading(FILE *f, const struct legend *lg)
+{
+	if (lg->title)
+		key_heading(f, lg->x, lg->y + KEY_H / 2 + 4, lg->title);
 }
 
 /* Entry i: its sample is drawn by the caller left of *x + 28, the name follows. */
@@ -543,7 +593,7 @@ static void legend_entry(FILE *f, const struct legend *lg, size_t i, const char 
 			 double *x, double *y)
 {
 	*x = lg->x + (double)(i % lg->ncols) * lg->colw;
-	*y = lg->y + (double)(i / lg->ncols) * KEY_H + KEY_H / 2;
+	*y = lg->y + lg->head + (double)(i / lg->ncols) * KEY_H + KEY_H / 2;
 	text(f, *x + 30, *y + 4, "start", 0, 12, name, chars);
 }
 
@@ -695,10 +745,10 @@ int svg_lines(FILE *f, const struct svg_lines *c)
 	if (!c || !c->nx || !c->nseries || !c->series || !lines_range(c, &lo, &hi))
 		return -EINVAL;
 	if (c->logy)
-		axis_log(&ya, lo, hi);
+		axis_log(&ya, lo, hi, PH);
 	else
 		axis_lin(&ya, lo, hi, true);
-	legend_plan(&lg, series_names_width(c->series, c->nseries), c->nseries);
+	legend_plan(&lg, series_names_width(c->series, c->nseries), c->nseries, c->key_title);
 
 	/* The first category name may reach left of the plot: widen the margin, then fit again. */
 	fr.t = TOP;
@@ -718,6 +768,7 @@ int svg_lines(FILE *f, const struct svg_lines *c)
 	legend_place(&lg, &fr, under + 4);
 
 	cat_chart_begin(f, height, c->title, &ya, &fr, &ca, c->xticks, c->nx, c->ylabel, c->xlabel);
+	legend_heading(f, &lg);
 	for (size_t s = 0; s < c->nseries; s++) {
 		double x, y;
 
@@ -788,18 +839,11 @@ static double zscale_t(const struct zscale *z, double v)
 	return fmin(fmax(t, 0), 1);
 }
 
-/* Decades, at most seven of them labelled; 1-2-5 steps if fewer than two decades fit. */
-static void zscale_log_ticks(const struct zscale *z, struct axis *a)
+/* The values 1, 2 and 5 times a power of ten within the colour range, all labelled. */
+static void zscale_125_ticks(const struct zscale *z, struct axis *a)
 {
-	int k0 = (int)ceil(z->lo - 1e-9), k1 = (int)floor(z->hi + 1e-9), every = (k1 - k0 + 7) / 7;
 	char buf[24];
 
-	for (int k = k0; k <= k1; k += every > 1 ? every : 1) {
-		fmt_num(buf, sizeof(buf), pow(10, k), 0);
-		add_tick(a, pow(10, k), true, buf);
-	}
-	if (a->nt >= 2)
-		return;
 	a->nt = 0;
 	for (int k = (int)floor(z->lo); k <= (int)ceil(z->hi); k++) {
 		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
@@ -813,15 +857,38 @@ static void zscale_log_ticks(const struct zscale *z, struct axis *a)
 	}
 }
 
-/* Ticks of the colour bar inside the data's range only: the scale is not widened to them. */
-static void zscale_ticks(const struct zscale *z, struct axis *a)
+/*
+ * On a colour bar px pixels high: 1-2-5 steps where log125_fits and at least two of them lie in
+ * the range, else decades, at most seven of them labelled; 1-2-5 steps if fewer than two decades fit.
+ */
+static void zscale_log_ticks(const struct zscale *z, struct axis *a, double px)
+{
+	int k0 = (int)ceil(z->lo - 1e-9), k1 = (int)floor(z->hi + 1e-9), every = (k1 - k0 + 7) / 7;
+	char buf[24];
+
+	if (log125_fits(z->hi - z->lo, px)) {
+		zscale_125_ticks(z, a);
+		if (a->nt >= 2)
+			return;
+		a->nt = 0;
+	}
+	for (int k = k0; k <= k1; k += every > 1 ? every : 1) {
+		fmt_num(buf, sizeof(buf), pow(10, k), 0);
+		add_tick(a, pow(10, k), true, buf);
+	}
+	if (a->nt < 2)
+		zscale_125_ticks(z, a);
+}
+
+/* Ticks of a colour bar px pixels high, inside the data's range only: the scale is not widened. */
+static void zscale_ticks(const struct zscale *z, struct axis *a, double px)
 {
 	double lo = z->log ? pow(10, z->lo) : z->lo, hi = z->log ? pow(10, z->hi) : z->hi;
 	char buf[24];
 
 	a->nt = 0;
 	if (z->log) {
-		zscale_log_ticks(z, a);
+		zscale_log_ticks(z, a, px);
 	} else if (hi - lo > fmax(fabs(lo), fabs(hi)) * 1e-9 && hi - lo > 1e-90) {
 		double step = nice_step((hi - lo) / 4);
 
@@ -954,11 +1021,15 @@ int svg_heatmap(FILE *f, const struct svg_heatmap *c)
 
 	if (!c || !c->nx || !c->ny || !c->z || c->ny > SIZE_MAX / c->nx || !heat_range(c, &z, &any_na))
 		return -EINVAL;
-	zscale_ticks(&z, &zt);
+	/* The colour bar's height first: its ticks depend on it, and the plot's width on them. */
+	fr.t = TOP;
+	ch = fmax(16, fmin(48, 320 / (double)c->ny));
+	fr.b = fr.t + ch * (double)c->ny;
+	cbh = fmin(fmax(fr.b - fr.t, 120), 320);
+	zscale_ticks(&z, &zt, cbh);
 	for (size_t i = 0; c->yticks && i < c->ny; i++)
 		yw = fmax(yw, textw(c->yticks[i], TICK_CHARS, 12));
 
-	fr.t = TOP;
 	fr.l = (has_text(c->ylabel) ? 34 : 10) + yw + 8;
 	fr.r = W - 12 - (21 + ticks_width(&zt) + (has_text(c->zlabel) ? 24 : 0)) - 34;
 	cw = (fr.r - fr.l) / (double)c->nx;
@@ -968,10 +1039,7 @@ int svg_heatmap(FILE *f, const struct svg_heatmap *c)
 		cw = (fr.r - fr.l) / (double)c->nx;
 		cat_layout(&ca, c->xticks, c->nx, cw);
 	}
-	ch = fmax(16, fmin(48, 320 / (double)c->ny));
-	fr.b = fr.t + ch * (double)c->ny;
 	fs = heat_font(c, cw, ch);
-	cbh = fmin(fmax(fr.b - fr.t, 120), 320);
 	height = fmax(fr.b + ca.below + (has_text(c->xlabel) ? 26 : 6),
 		      fr.t + cbh + (any_na ? 30 : 0)) + 8;
 
@@ -1106,7 +1174,7 @@ static double xy_layout(const struct svg_xy *c, struct axis *xa, struct axis *ya
 		w = fmax(w, textw(c->series[s].name, key_chars(c), 12));
 	if (shade)
 		w = fmax(w, textw(c->shade_label, key_chars(c), 12));
-	legend_plan(lg, w, c->nseries + shade);
+	legend_plan(lg, w, c->nseries + shade, c->key_title);
 	fr->t = TOP;
 	fr->l = (has_text(c->ylabel) ? 34 : 10) + ticks_width(ya) + 8;
 	fr->l = fmax(fr->l, ticks_width(xa) / 2 + 6);
@@ -1136,7 +1204,7 @@ int svg_xy(FILE *f, const struct svg_xy *c)
 	else
 		axis_lin(&xa, xlo, xhi, false);
 	if (c->logy)
-		axis_log(&ya, ylo, yhi);
+		axis_log(&ya, ylo, yhi, PH);
 	else
 		axis_lin(&ya, ylo, yhi, true);
 	shade = xy_shade(c, &xa, &t0, &t1);
@@ -1148,6 +1216,7 @@ int svg_xy(FILE *f, const struct svg_xy *c)
 	yaxis_draw(f, &ya, &fr, c->ylabel);
 	xaxis_draw(f, &xa, &fr, c->xlabel);
 	axis_lines(f, &fr);
+	legend_heading(f, &lg);
 	for (size_t s = 0; s < c->nseries; s++) {
 		xy_series(f, c, s, &xa, &ya);
 		fputs("<g class=\"key\">\n", f);
@@ -1229,13 +1298,13 @@ int svg_strip(FILE *f, const struct svg_strip *c)
 	struct axis ya;
 	struct frame fr;
 	struct catax ca;
-	double lo, hi, height;
+	double lo, hi, height, head = has_text(c->key_title) ? KEY_H : 0;
 	char key[160];
 
 	if (!c || !c->nx || !c->npts || !c->y || !c->median || !c->lo || !c->hi || !strip_range(c, &lo, &hi))
 		return -EINVAL;
 	if (c->logy)
-		axis_log(&ya, lo, hi);
+		axis_log(&ya, lo, hi, PH);
 	else
 		axis_lin(&ya, lo, hi, false);
 	fr.t = TOP;
@@ -1245,12 +1314,14 @@ int svg_strip(FILE *f, const struct svg_strip *c)
 	fr.b = fr.t + PH;
 	ya.p0 = fr.b;
 	ya.p1 = fr.t;
-	height = fr.b + ca.below + (has_text(c->xlabel) ? 26 : 6) + KEY_H + 8;
+	height = fr.b + ca.below + (has_text(c->xlabel) ? 26 : 6) + head + KEY_H + 8;
 	cat_chart_begin(f, height, c->title, &ya, &fr, &ca, c->xticks, c->nx, c->ylabel, c->xlabel);
 	for (size_t ix = 0; ix < c->nx; ix++)
 		strip_category(f, c, ix, &ya, &fr);
 	snprintf(key, sizeof(key), "dot: a drive; bar: the median; box: %s; orange, named: an outlier",
 		 has_text(c->band) ? c->band : "the middle");
+	if (head > 0)
+		key_heading(f, fr.l, height - 10 - head, c->key_title);
 	fputs("<g class=\"key\">\n", f);
 	text(f, fr.l, height - 10, "start", 0, 11, key, 120);
 	fputs("</g>\n", f);
