@@ -14,6 +14,7 @@
 
 #include "aggregate.h"
 #include "fleet.h"
+#include "report_hint.h"
 #include "resultset.h"
 
 #define REPORT_MAX_METRICS 8
@@ -82,7 +83,7 @@ struct rtable {
 	char unit[16];              /* "" when the columns differ: see col_unit */
 	char **col_unit;
 	struct metric metric;       /* as asked (may be M_AUTO) */
-	unsigned chart_flags;       /* RC_* */
+	unsigned chart_flags;       /* the kinds of its charts: CHART_BIT of each (report_hint.h), 0: auto */
 	char *note;                 /* a line the report derived from the table (the crossover), or NULL */
 	struct rfleet *fleet;       /* the fleet view of a table with devices in columns (fleet layout), or NULL */
 };
@@ -107,17 +108,6 @@ struct rfleet {
 	struct rfleet_row *rows;    /* by row, then group; a row and group without a drive is left out */
 	size_t nrows;
 	double *z;                  /* nr x nc: each drive's robust z, NAN where it has no value */
-};
-
-enum report_chart_flags {
-	RC_LINES = 1 << 0,
-	RC_BARS = 1 << 1,
-	RC_HEATMAP = 1 << 2,
-	RC_TIMESERIES = 1 << 3,
-	RC_LATENCY = 1 << 4,
-	RC_WSAT = 1 << 5,       /* IOPS against the bytes written so far (SNIA PTS-E WSAT) */
-	RC_DEMAND = 1 << 6,     /* latency against IOPS, a line per column (SNIA PTS-E DIRTH) */
-	RC_SEQUENCE = 1 << 7,   /* a profile's runs in run order on one time axis (SNIA PTS-E HIR, XSR) */
 };
 
 /* The hint's "crossover": where the random column reaches ratio x the sequential one. */
@@ -181,8 +171,6 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt);
 json_t *report_json(const struct report *r);
 /* The self-contained HTML page. */
 int report_write_html(FILE *f, const struct report *r);
-/* Builds the charts of the tables (report_build calls it when opts->charts). */
-int report_charts(struct report *r);
 
 /* A table of a row per case (verification, health), in text or markdown by report_case_table. */
 struct case_table {
@@ -228,11 +216,6 @@ void report_health_html(FILE *f, const struct report *r);
 /* rchart.table of a health chart: it belongs to no table. */
 #define REPORT_CHART_HEALTH ((size_t)-2)
 /*
- * The charts of every case whose runs sampled the temperature (report_charts calls it): its IOPS over
- * time and its temperature over time, a series per run, on the same time axis. 0 or -ENOMEM.
- */
-int report_health_charts(struct report *r, size_t *cap);
-/*
  * The temperature samples of a run (health.temperature.samples, aligned with results.timeseries):
  * x[i] the end of sample i in seconds, y[i] its temperature in C, NAN where none was taken. At most
  * max points; returns how many (0 without samples or a positive interval).
@@ -274,17 +257,6 @@ int report_crossover_note(struct rtable *t, const struct report_crossover *x);
  * sample i, in GB (10^9), y[i] its IOPS. At most max points; returns how many.
  */
 size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max);
-/* The charts of kind wsat, demand and sequence of table ti (report_pts.c); 0 or -ENOMEM. */
-int report_chart_wsat(struct report *r, size_t *cap, size_t ti);
-int report_chart_demand(struct report *r, size_t *cap, size_t ti);
-/*
- * The sequence chart: every measured run of the table's profile on its device, in the order the
- * runs started, on one time axis (seconds since the first run started), the samples of each run's
- * time series in the table's unit (IOPS, MB/s or MiB/s, mean latency), a series per case and a gap
- * after each run, so that idle waits and other cases' runs show as gaps. Drawn once per profile,
- * device and unit (the first table that asks for it).
- */
-int report_chart_sequence(struct report *r, size_t *cap, size_t ti);
 /*
  * Where run's time series starts on a sequence chart, in seconds after t0 (seconds since 1970):
  * its end less its measured runtime (results.runtime_ns), not before its start.
@@ -297,34 +269,6 @@ double report_sequence_origin(const struct rs_run *run, double t0);
  */
 size_t report_sequence_points(const json_t *ts, const char *key, double scale, double origin_s, double *x,
 			      double *y, size_t max);
-/*
- * The percentile curve of h (report_html.c): x the percentiles 1 .. 99.9999 as far into the tail as
- * h's count supports, y their latencies in us. x and y hold REPORT_PCT_POINTS; returns how many.
- */
-#define REPORT_PCT_POINTS 16
-size_t report_percentiles(const struct hist *h, double *x, double *y);
-/*
- * One series of a run's results.timeseries (report_html.c): x[i] the end of sample i in seconds, y[i]
- * its value of key (an array: "iops", "bw_bytes", "lat_mean_ns", "response_mean_ns") divided by div.
- * At most max points; returns how many (0 without the key or a positive interval_ns).
- */
-size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max);
-/*
- * The same of any array of values aligned with results.timeseries ts (a run's temperature samples):
- * y[i] values[i] / div, NAN where it is not a number (no sample).
- */
-size_t report_series_points(const json_t *values, const json_t *ts, double div, double *x, double *y, size_t max);
-struct svg_xy;
-struct svg_xy_series;
-/* Draws c into a chart of r (report_pts.c): svg_xy, then report_add_chart; 0 or -ENOMEM. */
-int report_draw_xy(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
-		   const struct svg_xy *c);
-/* Frees n series' points and names (names may be NULL), then the arrays and s (report_pts.c). */
-void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **names, size_t n);
-/* Adds the chart drawn in buf (from open_memstream, closed) to r (report_html.c); drawn: the writer's return. */
-int report_add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
-		     char *buf, int drawn);
-
 /*
  * The fleet layout (report_fleet.c). report_group_key_valid: whether key is one --group-by knows (model,
  * firmware, serial, host, label, target.FIELD). report_group_value: a drive's value of it from a run
@@ -344,9 +288,6 @@ void report_fleet_write(FILE *f, const struct report *r, const struct rtable *t,
 json_t *report_fleet_json(const struct report *r, const struct rtable *t);
 /* The HTML of a fleet table: the statistics, then the drives. */
 void report_fleet_html(FILE *f, const struct report *r, const struct rtable *t);
-/* The strip chart of a fleet table: a dot per drive and row, the median, p5 and p95, outliers named. */
-int report_chart_strip(struct report *r, size_t *cap, size_t ti);
-
 /* USD per unit in price column k: -1 per GB, else rprice.per[k] (NAN where there is none). */
 double report_price_value(const struct rprice *p, int k);
 /*

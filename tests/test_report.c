@@ -21,6 +21,7 @@
 #include "aggregate.h"
 #include "hist.h"
 #include "report.h"
+#include "report_draw.h"
 #include "result.h"
 #include "resultset.h"
 

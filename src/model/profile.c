@@ -13,6 +13,7 @@
 #include "jsonlines.h"
 #include "parse.h"
 #include "profile.h"
+#include "report_hint.h"
 #include "strlist.h"
 #include "textesc.h"
 
@@ -359,22 +360,20 @@ static int report_metric(struct loader *l, const char *path, json_t *v)
 	return 0;
 }
 
+/* report.charts: a list of chart kinds (report_hint.h). */
 static int report_charts(struct loader *l, json_t *v)
 {
-	static const char *const charts[] = { "lines", "bars", "heatmap", "timeseries", "latency", "wsat",
-					      "demand", "sequence", NULL };
-	char sub[64];
+	char sub[64], kinds[128];
 	size_t i;
 	json_t *c;
 
+	chart_kind_list(kinds, sizeof(kinds));
 	if (!json_is_array(v))
-		return lerr(l, "report.charts", "expected a list of lines, bars, heatmap, timeseries, latency, wsat, "
-			    "demand, sequence");
+		return lerr(l, "report.charts", "expected a list of %s", kinds);
 	json_array_foreach(v, i, c) {
 		snprintf(sub, sizeof(sub), "report.charts[%zu]", i);
-		if (!json_is_string(c) || !str_in_list(json_string_value(c), charts))
-			return lerr(l, sub, "unknown chart (lines, bars, heatmap, timeseries, latency, wsat, demand, "
-				    "sequence)");
+		if (chart_kind_find(json_string_value(c)) < 0)
+			return lerr(l, sub, "unknown chart (%s)", kinds);
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "job.h"
 #include "report.h"
+#include "report_chart.h"
 
 /* Dimensions tried for rows when no hint says, in order. */
 static const char *const row_candidates[] = {
@@ -122,17 +123,6 @@ struct hint {
 	struct report_crossover crossover;
 };
 
-static unsigned chart_flag(const char *s)
-{
-	static const char *const names[] = { "lines", "bars", "heatmap", "timeseries", "latency", "wsat",
-					     "demand", "sequence" };
-
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i]))
-			return 1u << i;
-	return 0;
-}
-
 /* One metric of a hint: "mbps", or {"sequential": "mbps", "random": "iops"}. */
 static void hint_metric(const json_t *m, struct metric *seq, struct metric *rand)
 {
@@ -177,7 +167,9 @@ static void hint_from_json(struct hint *h, const json_t *rep)
 	}
 	json_array_foreach(json_object_get(rep, "charts"), i, c) {
 		if (json_is_string(c)) {
-			h->charts |= chart_flag(json_string_value(c));
+			int k = chart_kind_find(json_string_value(c));
+
+			h->charts |= k < 0 ? 0 : CHART_BIT(k);
 			h->has_charts = true;
 		}
 	}
@@ -502,7 +494,7 @@ static int fill_table(struct builder *b, const struct group *g, const struct lay
 	t->chart_flags = h->charts;
 	/* Time series and latency curves belong to the runs' own tables; a steady-state table is a line. */
 	if ((asked->kind == M_AUTO ? h->mrand.kind : asked->kind) == M_SS_RATIO)
-		t->chart_flags &= RC_LINES | RC_BARS | RC_HEATMAP;
+		t->chart_flags &= CHART_BIT(CHART_LINES) | CHART_BIT(CHART_BARS) | CHART_BIT(CHART_HEATMAP);
 	t->profile = xstrdup(profile);
 	t->pattern = xstrdup(pattern);
 	for (size_t i = 0; i < l->nsplit; i++) {

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_chart.h"
+#include "report_draw.h"
 #include "strlist.h"
 #include "svg.h"
 #include "textesc.h"

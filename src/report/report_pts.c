@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_chart.h"
+#include "report_draw.h"
 #include "svg.h"
 
 static size_t col_index(const struct rtable *t, const char *name)
@@ -94,35 +96,6 @@ size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max)
 		y[i] = json_number_value(json_array_get(iops, i));
 	}
 	return n;
-}
-
-int report_draw_xy(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
-		   const struct svg_xy *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (!f)
-		return -ENOMEM;
-	ret = svg_xy(f, c);
-	fclose(f);
-	return report_add_chart(r, cap, ti, kind, title, buf, ret);
-}
-
-void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(xs[i]);
-		free(ys[i]);
-		if (names)
-			free(names[i]);
-	}
-	free(xs);
-	free(ys);
-	free(names);
-	free(s);
 }
 
 /* "COLUMN" or "COLUMN, ROW" where the table has several rows; NULL on no memory. */
@@ -309,7 +282,7 @@ static bool sequence_drawn(const struct report *r, size_t ti, const char *label)
 	for (size_t k = 0; k < ti; k++) {
 		const struct rtable *o = &r->tables[k];
 
-		if ((o->chart_flags & RC_SEQUENCE) && same(o->profile, t->profile) && !strcmp(o->unit, t->unit) &&
+		if ((o->chart_flags & CHART_BIT(CHART_SEQUENCE)) && same(o->profile, t->profile) && !strcmp(o->unit, t->unit) &&
 		    has_label(o, label, o->nr * o->nc))
 			return true;
 	}

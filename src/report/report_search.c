@@ -2,7 +2,7 @@
 /*
  * The report's latency_target searches: per case that ran one, its probes (offered and achieved IOPS,
  * the targeted response-time percentile, met or not) and the answer, in every format; the HTML adds
- * the latency-versus-load curve that report_charts draws (report_html.c).
+ * the latency-versus-load curve (report_search_charts, run by report_charts).
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,9 @@
 
 #include "parse.h"
 #include "report.h"
+#include "svg.h"
+#include "report_chart.h"
+#include "report_draw.h"
 #include "textesc.h"
 
 #define SCOLS 8
@@ -217,6 +220,88 @@ static void csv_search(FILE *f, const struct report *r)
 		if (c->search)
 			csv_answer(f, c);
 	}
+}
+
+/* Sorts the points (x[i], y[i]) by x: the probes run in search order, the curve reads left to right. */
+static void sort_xy(double *x, double *y, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double tx = x[j], ty = y[j];
+
+			x[j] = x[j - 1];
+			y[j] = y[j - 1];
+			x[j - 1] = tx;
+			y[j - 1] = ty;
+		}
+}
+
+/*
+ * The latency-versus-load curve of a case's latency_target search: x the achieved IOPS of each probe
+ * (in the order of x), y its targeted percentile (log), the target as a horizontal line, the knee
+ * (max_iops, at the percentile of the probe offered it) as a marked point.
+ */
+static int chart_search(struct report *r, size_t *cap, const struct agg_case *c)
+{
+	const json_t *s = c->search, *probes = json_object_get(s, "probes");
+	size_t n = json_array_size(probes), k = 0;
+	double *x = calloc(n + 4, sizeof(*x)), *y = calloc(n + 4, sizeof(*y));
+	double max = (double)json_integer_value(json_object_get(s, "max_iops"));
+	double target = (double)json_integer_value(json_object_get(s, "target_ns")) / 1000.0;
+	double xmin = INFINITY, xmax = 0, kx = NAN, ky = NAN;
+	struct svg_xy_series ser[3];
+	char title[300], name[160], pct[48], tgt[96];
+	int ret = -ENOMEM, ns;
+
+	if (!x || !y)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *p = json_array_get(probes, i);
+		double iops = json_number_value(json_object_get(p, "iops"));
+		const json_t *v = json_object_get(p, "value_ns");
+
+		if (!json_is_integer(v))
+			continue;
+		x[k] = iops;
+		y[k] = (double)json_integer_value(v) / 1000.0;
+		if ((double)json_integer_value(json_object_get(p, "rate_iops")) == max && max > 0) {
+			kx = x[k];
+			ky = y[k];
+		}
+		xmin = fmin(xmin, iops);
+		xmax = fmax(xmax, iops);
+		k++;
+	}
+	sort_xy(x, y, k);
+	snprintf(pct, sizeof(pct), "p%g response time (us)", json_number_value(json_object_get(s, "percentile")));
+	snprintf(tgt, sizeof(tgt), "target %s", json_string_value(json_object_get(s, "target")) ?: "");
+	ser[0] = (struct svg_xy_series){ "probes", x, y, k };
+	x[n] = k ? xmin : 0;
+	x[n + 1] = k ? xmax : 1;
+	y[n] = y[n + 1] = target;
+	ser[1] = (struct svg_xy_series){ tgt, &x[n], &y[n], 2 };
+	x[n + 2] = kx;
+	y[n + 2] = ky;
+	ser[2] = (struct svg_xy_series){ "knee (max_iops)", &x[n + 2], &y[n + 2], 1 };
+	ns = isnan(kx) ? 2 : 3;
+	snprintf(title, sizeof(title), "%s on %s: latency versus load", agg_case_name(c, name, sizeof(name)), c->label);
+	ret = report_draw_xy(r, cap, REPORT_CHART_SEARCH, "search", title, &(struct svg_xy){
+		.title = title, .xlabel = "achieved IOPS", .ylabel = pct, .series = ser, .nseries = (size_t)ns,
+		.xscale = SVG_X_LINEAR, .logy = true });
+out:
+	free(x);
+	free(y);
+	return ret;
+}
+
+int report_search_charts(struct report *r, size_t *cap)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < r->agg.n && !ret; i++)
+		if (r->agg.cases[i].search)
+			ret = chart_search(r, cap, &r->agg.cases[i]);
+	return ret;
 }
 
 int report_search_write(FILE *f, const struct report *r, enum report_format fmt)

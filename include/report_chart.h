@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report's charts (report_chart.c): for each table, the builder of each chart kind its hint asks
+ * for (one table of builders, indexed by enum chart_kind), then the sections' own charts. The
+ * builders that live with their subject (the PTS charts, the fleet's strip chart) are declared here.
+ */
+#ifndef SSDBENCH_REPORT_CHART_H
+#define SSDBENCH_REPORT_CHART_H
+
+#include <stddef.h>
+
+struct report;
+
+/* Builds every chart of r (report_build calls it when opts->charts). 0 or -ENOMEM. */
+int report_charts(struct report *r);
+
+/* The charts of kind wsat, demand and sequence of table ti (report_pts.c); 0 or -ENOMEM. */
+int report_chart_wsat(struct report *r, size_t *cap, size_t ti);
+int report_chart_demand(struct report *r, size_t *cap, size_t ti);
+/*
+ * The sequence chart: every measured run of the table's profile on its device, in the order the
+ * runs started, on one time axis (seconds since the first run started), the samples of each run's
+ * time series in the table's unit (IOPS, MB/s or MiB/s, mean latency), a series per case and a gap
+ * after each run, so that idle waits and other cases' runs show as gaps. Drawn once per profile,
+ * device and unit (the first table that asks for it).
+ */
+int report_chart_sequence(struct report *r, size_t *cap, size_t ti);
+/* The strip chart of a fleet table (report_fleet.c): a dot per drive and row, the median, p5 and p95, outliers named. */
+int report_chart_strip(struct report *r, size_t *cap, size_t ti);
+
+/* The latency-versus-load charts of every case's search (report_search.c). 0 or -ENOMEM. */
+int report_search_charts(struct report *r, size_t *cap);
+/*
+ * The charts of every case whose runs sampled the temperature (report_health.c): its IOPS over time
+ * and its temperature over time, a series per run, on the same time axis. 0 or -ENOMEM.
+ */
+int report_health_charts(struct report *r, size_t *cap);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Drawing the report's charts (report_draw.c): what every chart builder shares, below them all. A
+ * builder draws an SVG (svg.h) and hands it to report_add_chart, which names it and adds it to the
+ * report; it calls nothing above it (no writer, no other builder).
+ */
+#ifndef SSDBENCH_REPORT_DRAW_H
+#define SSDBENCH_REPORT_DRAW_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "hist.h"
+
+struct report;
+struct svg_xy;
+struct svg_xy_series;
+
+/*
+ * Adds the chart drawn in buf (from open_memstream, closed) to r, named "NN-TITLE-KIND" (NN its
+ * number in r); table: rchart.table. drawn: the SVG writer's return: on -EINVAL (nothing to draw) the
+ * chart is dropped and 0 returned, on another error it is dropped and that returned. Takes buf. 0 or
+ * -ENOMEM. cap: the capacity of r->charts, kept by the caller across calls.
+ */
+int report_add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
+		     char *buf, int drawn);
+/* Draws c into a chart of r: svg_xy, then report_add_chart; 0 or -ENOMEM. */
+int report_draw_xy(struct report *r, size_t *cap, size_t ti, const char *kind, const char *title,
+		   const struct svg_xy *c);
+/* Frees n series' points and names (names may be NULL), then the arrays and s. */
+void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **names, size_t n);
+
+/*
+ * The percentile curve of h: x the percentiles 1 .. 99.9999 as far into the tail as h's count
+ * supports, y their latencies in us. x and y hold REPORT_PCT_POINTS; returns how many.
+ */
+#define REPORT_PCT_POINTS 16
+size_t report_percentiles(const struct hist *h, double *x, double *y);
+/*
+ * One series of a run's results.timeseries: x[i] the end of sample i in seconds, y[i] its value of
+ * key (an array: "iops", "bw_bytes", "lat_mean_ns", "response_mean_ns") divided by div. At most max
+ * points; returns how many (0 without the key or a positive interval_ns).
+ */
+size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max);
+/*
+ * The same of any array of values aligned with results.timeseries ts (a run's temperature samples):
+ * y[i] values[i] / div, NAN where it is not a number (no sample).
+ */
+size_t report_series_points(const json_t *values, const json_t *ts, double div, double *x, double *y, size_t max);
+
+#endif

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The charts of the report's tables: a builder per chart kind (enum chart_kind, report_hint.h) in one
+ * table, run for each table over the kinds its hint asks for; then the sections' own charts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_chart.h"
+#include "report_draw.h"
+#include "svg.h"
+
+struct chartbuf {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+/* Adds the chart drawn into cb to r, named after its table and kind; drops it if the writer refused. */
+static int add_chart(struct report *r, size_t *cap, size_t table, const char *kind, const char *title,
+		     struct chartbuf *cb, int drawn)
+{
+	fclose(cb->f);
+	return report_add_chart(r, cap, table, kind, title, cb->buf, drawn);
+}
+
+static int open_buf(struct chartbuf *cb)
+{
+	cb->buf = NULL;
+	cb->len = 0;
+	cb->f = open_memstream(&cb->buf, &cb->len);
+	return cb->f ? 0 : -ENOMEM;
+}
+
+static const char *dim_label(const char *d)
+{
+	if (!strcmp(d, "bs"))
+		return "request size";
+	if (!strcmp(d, "target"))
+		return "device";
+	if (!strcmp(d, "rwmix_write"))
+		return "writes (%)";
+	return d;
+}
+
+/* Lines or bars over the rows, one series per column, for the columns shown in unit. */
+static int chart_lines(struct report *r, size_t *cap, size_t ti, const char *unit, bool bars)
+{
+	const struct rtable *t = &r->tables[ti];
+	struct svg_series *s = calloc(t->nc, sizeof(*s));
+	double *y = calloc(t->nr * t->nc, sizeof(*y)), *e = calloc(t->nr * t->nc, sizeof(*e));
+	char title[300], label[64];
+	struct chartbuf cb;
+	size_t ns = 0;
+	bool any_log = true;
+	int ret = -ENOMEM;
+
+	if (!s || !y || !e)
+		goto out;
+	for (size_t c = 0; c < t->nc; c++) {
+		if (strcmp(t->col_unit[c], unit))
+			continue;
+		for (size_t ri = 0; ri < t->nr; ri++) {
+			const struct rcell *cell = &t->cells[ri * t->nc + c];
+			bool ok = cell->c && !cell->failed && cell->v.n;
+
+			y[ns * t->nr + ri] = ok ? cell->v.mean : NAN;
+			e[ns * t->nr + ri] = ok && cell->v.n > 1 ? cell->v.sd : NAN;
+		}
+		s[ns].name = t->cols[c];
+		s[ns].y = &y[ns * t->nr];
+		s[ns].err = &e[ns * t->nr];
+		ns++;
+	}
+	/* Where the table has one unit, its label says more ("p99 latency in us", "steady state ..."). */
+	snprintf(title, sizeof(title), "%s (%s)", t->title, *t->unit ? report_table_label(t, label, sizeof(label))
+		 : unit);
+	if ((ret = open_buf(&cb)))
+		goto out;
+	any_log = !strcmp(unit, "IOPS") || !strcmp(unit, "us");
+	ret = svg_lines(cb.f, &(struct svg_lines){
+		.title = title, .xlabel = dim_label(t->rowdim), .ylabel = strcmp(unit, "%") ? unit : "% of peak",
+		.xticks = (const char *const *)t->rows, .nx = t->nr, .series = s, .nseries = ns,
+		.logy = any_log && !bars, .bars = bars });
+	fflush(cb.f);
+	ret = add_chart(r, cap, ti, bars ? "bars" : "lines", title, &cb, ret);
+out:
+	free(s);
+	free(y);
+	free(e);
+	return ret;
+}
+
+static int chart_heatmap(struct report *r, size_t *cap, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	double *z = calloc(t->nr * t->nc, sizeof(*z));
+	char title[300];
+	struct chartbuf cb;
+	int ret = -ENOMEM;
+
+	if (!z)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr * t->nc; i++) {
+		const struct rcell *cell = &t->cells[i];
+
+		z[i] = cell->c && !cell->failed && cell->v.n ? cell->v.mean : NAN;
+	}
+	snprintf(title, sizeof(title), "%s (%s)", t->title, *t->unit ? t->unit : "mixed units");
+	if (!open_buf(&cb)) {
+		ret = svg_heatmap(cb.f, &(struct svg_heatmap){
+			.title = title, .xlabel = dim_label(t->coldim), .ylabel = dim_label(t->rowdim),
+			.zlabel = *t->unit ? t->unit : "", .xticks = (const char *const *)t->cols, .nx = t->nc,
+			.yticks = (const char *const *)t->rows, .ny = t->nr, .z = z });
+		fflush(cb.f);
+		ret = add_chart(r, cap, ti, "heatmap", title, &cb, ret);
+	}
+	free(z);
+	return ret;
+}
+
+/* The first run of a cell, for its time series. */
+static const struct rs_run *first_run(const struct rcell *c)
+{
+	return c->c && c->c->nruns ? c->c->runs[0] : NULL;
+}
+
+/* Bandwidth (or IOPS) over time for one row: a series per column, the steady-state window shaded. */
+static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
+{
+	const struct rtable *t = &r->tables[ti];
+	struct svg_xy_series *s = calloc(t->nc, sizeof(*s));
+	double **xs = calloc(t->nc, sizeof(*xs)), **ys = calloc(t->nc, sizeof(*ys));
+	double shade0 = 0, shade1 = 0;
+	const char *shade = NULL, *ylabel = r->mib ? "MiB/s" : "MB/s";
+	bool iops = !strcmp(t->unit, "IOPS");
+	char title[300];
+	size_t ns = 0;
+	int ret = -ENOMEM;
+
+	if (!s || !xs || !ys)
+		goto out;
+	if (iops)
+		ylabel = "IOPS";
+	for (size_t c = 0; c < t->nc; c++) {
+		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
+		const json_t *ts = run ? run->timeseries : NULL;
+		const char *key = iops ? "iops" : "bw_bytes";
+		size_t n = json_array_size(json_object_get(ts, key));
+
+		if (!n)
+			continue;
+		xs[ns] = calloc(n, sizeof(double));
+		ys[ns] = calloc(n, sizeof(double));
+		if (!xs[ns] || !ys[ns]) {
+			ns++;
+			goto out;
+		}
+		n = report_ts_points(ts, key, iops ? 1 : r->mib ? 1048576.0 : 1e6, xs[ns], ys[ns], n);
+		if (!n) {
+			free(xs[ns]);
+			free(ys[ns]);
+			continue;
+		}
+		s[ns] = (struct svg_xy_series){ t->cols[c], xs[ns], ys[ns], n };
+		if (!shade && json_is_true(json_object_get(run->steady, "reached"))) {
+			double round = (double)json_integer_value(json_object_get(run->steady, "round_ns")) / 1e9;
+			json_int_t at = json_integer_value(json_object_get(run->steady, "reached_at_round"));
+			json_int_t w = json_integer_value(json_object_get(run->steady, "window"));
+
+			if (round > 0 && at >= w && w > 0) {
+				shade0 = (double)(at - w) * round;
+				shade1 = (double)at * round;
+				shade = "steady-state window";
+			}
+		}
+		ns++;
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s, %s %s: over time", t->title, dim_label(t->rowdim), t->rows[ri]);
+	ret = report_draw_xy(r, cap, ti, "timeseries", title, &(struct svg_xy){
+		.title = title, .xlabel = "time (s)", .ylabel = ylabel, .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR, .shade_x0 = shade0, .shade_x1 = shade1, .shade_label = shade });
+out:
+	report_xy_free(s, xs, ys, NULL, ns);
+	return ret;
+}
+
+/* Legend names of open-loop curves: the cell's, then ": response (from schedule)" whole. */
+#define KEY_CHARS_OPEN 64
+
+/*
+ * Of an open-loop row (a cell's first run has results.timeseries.response_mean_ns): the mean service
+ * time and the mean response time of each sample, two series per column, on a log axis (a backlog's
+ * response time grows by orders of magnitude). Nothing for a closed-loop row.
+ */
+static int chart_timeseries_latency(struct report *r, size_t *cap, size_t ti, size_t ri)
+{
+	static const char *const keys[2] = { "lat_mean_ns", "response_mean_ns" };
+	static const char *const what[2] = { "service (from submission)", "response (from schedule)" };
+	const struct rtable *t = &r->tables[ti];
+	struct svg_xy_series *s = calloc(2 * t->nc, sizeof(*s));
+	double **xs = calloc(2 * t->nc, sizeof(*xs)), **ys = calloc(2 * t->nc, sizeof(*ys));
+	char **names = calloc(2 * t->nc, sizeof(*names)), title[300];
+	size_t ns = 0;
+	int ret = -ENOMEM;
+
+	if (!s || !xs || !ys || !names)
+		goto out;
+	for (size_t c = 0; c < t->nc; c++) {
+		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
+		const json_t *ts = run ? run->timeseries : NULL;
+
+		if (!json_array_size(json_object_get(ts, keys[1])))
+			continue;   /* closed loop */
+		for (int k = 0; k < 2; k++) {
+			size_t n = json_array_size(json_object_get(ts, keys[k]));
+
+			xs[ns] = calloc(n + 1, sizeof(double));
+			ys[ns] = calloc(n + 1, sizeof(double));
+			if (!xs[ns] || !ys[ns] || asprintf(&names[ns], "%s: %s", t->cols[c], what[k]) < 0) {
+				names[ns] = NULL;
+				ns++;
+				goto out;
+			}
+			n = report_ts_points(ts, keys[k], 1000.0, xs[ns], ys[ns], n);
+			s[ns] = (struct svg_xy_series){ names[ns], xs[ns], ys[ns], n };
+			ns++;
+		}
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s, %s %s: mean latency over time", t->title, dim_label(t->rowdim),
+		 t->rows[ri]);
+	ret = report_draw_xy(r, cap, ti, "timeseries", title, &(struct svg_xy){
+		.title = title, .xlabel = "time (s)", .ylabel = "mean latency (us)", .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR, .logy = true, .key_chars = KEY_CHARS_OPEN });
+out:
+	report_xy_free(s, xs, ys, names, ns);
+	return ret;
+}
+
+/*
+ * Latency percentile curves of one table: a series per measured cell, from the pooled histograms; an
+ * open-loop cell's service time (from submission) followed by its response time (from the scheduled
+ * time), each named so. A closed-loop cell has the one curve, named as the cell.
+ */
+static int chart_latency(struct report *r, size_t *cap, size_t ti)
+{
+	enum { NG = REPORT_PCT_POINTS };
+	const struct rtable *t = &r->tables[ti];
+	size_t cells = t->nr * t->nc, ns = 0;
+	struct svg_xy_series *s = calloc(2 * cells, sizeof(*s));
+	double *x = calloc(2 * cells * NG, sizeof(*x)), *y = calloc(2 * cells * NG, sizeof(*y));
+	char **names = calloc(2 * cells, sizeof(*names)), title[300];
+	bool open = false;
+	int ret = -ENOMEM;
+
+	if (!s || !x || !y || !names)
+		goto out;
+	for (size_t i = 0; i < cells; i++) {
+		const struct rcell *cell = &t->cells[i];
+		const struct hist *h[2];
+		bool resp;
+
+		/* A case without a histogram (imported percentiles only) has no curve to draw. */
+		if (!cell->c || cell->failed || !cell->c->lat[cell->d].count || agg_lat_absent(cell->c, cell->d))
+			continue;
+		h[0] = &cell->c->lat[cell->d];
+		h[1] = &cell->c->resp[cell->d];
+		resp = h[1]->count > 0;
+		for (int k = 0; k < 1 + resp; k++) {
+			size_t n = report_percentiles(h[k], &x[ns * NG], &y[ns * NG]);
+
+			if (!n)
+				continue;
+			/* The column (the device, usually), then the row where there are several. */
+			if (asprintf(&names[ns], "%s%s%s%s", t->cols[i % t->nc], t->nr > 1 ? ", " : "",
+				     t->nr > 1 ? t->rows[i / t->nc] : "", !resp ? "" : k ?
+				     ": response (from schedule)" : ": service (from submission)") < 0) {
+				names[ns] = NULL;
+				goto out;
+			}
+			s[ns] = (struct svg_xy_series){ names[ns], &x[ns * NG], &y[ns * NG], n };
+			ns++;
+		}
+		open |= resp;
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s: latency percentiles%s", t->title,
+		 open ? ", service and response time" : "");
+	ret = report_draw_xy(r, cap, ti, "latency", title, &(struct svg_xy){
+		.title = title, .xlabel = "percentile", .ylabel = "latency (us)", .series = s, .nseries = ns,
+		.xscale = SVG_X_NINES, .logy = true, .key_chars = open ? KEY_CHARS_OPEN : 0 });
+out:
+	for (size_t i = 0; names && i < 2 * cells; i++)
+		free(names[i]);
+	free(names);
+	free(s);
+	free(x);
+	free(y);
+	return ret;
+}
+
+/* The kinds of charts asked for are in kinds (CHART_BIT of each); lines and bars share one builder. */
+static int kind_lines(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	const struct rtable *t = &r->tables[ti];
+	int ret = 0;
+
+	/* One chart per unit among the columns (a table may mix MB/s and IOPS columns). */
+	for (size_t c = 0; c < t->nc && !ret; c++) {
+		size_t k;
+
+		for (k = 0; k < c && strcmp(t->col_unit[k], t->col_unit[c]); k++)
+			;
+		if (k == c && *t->col_unit[c])
+			ret = chart_lines(r, cap, ti, t->col_unit[c], !(kinds & CHART_BIT(CHART_LINES)) || t->nr < 2);
+	}
+	return ret;
+}
+
+/* Bars where lines were not asked for as well (then the lines' builder drew them, as bars where it had to). */
+static int kind_bars(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	return kinds & CHART_BIT(CHART_LINES) ? 0 : kind_lines(r, cap, ti, kinds);
+}
+
+static int kind_heatmap(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	const struct rtable *t = &r->tables[ti];
+
+	(void)kinds;
+	return t->nr > 1 && t->nc > 1 ? chart_heatmap(r, cap, ti) : 0;
+}
+
+static int kind_timeseries(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	int ret = 0;
+
+	(void)kinds;
+	for (size_t ri = 0; !ret && ri < r->tables[ti].nr; ri++)
+		if (!(ret = chart_timeseries(r, cap, ti, ri)))
+			ret = chart_timeseries_latency(r, cap, ti, ri);
+	return ret;
+}
+
+static int kind_latency(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	(void)kinds;
+	return chart_latency(r, cap, ti);
+}
+
+static int kind_wsat(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	(void)kinds;
+	return report_chart_wsat(r, cap, ti);
+}
+
+static int kind_demand(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	(void)kinds;
+	return report_chart_demand(r, cap, ti);
+}
+
+static int kind_sequence(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+{
+	(void)kinds;
+	return report_chart_sequence(r, cap, ti);
+}
+
+/*
+ * The builder of each chart kind: it draws table ti's charts of its kind into r (report_add_chart),
+ * given every kind asked of the table; 0 or -ENOMEM. The kinds are drawn in the order of the enum.
+ */
+static int (*const kind_build[])(struct report *r, size_t *cap, size_t ti, unsigned kinds) = {
+	[CHART_LINES] = kind_lines,
+	[CHART_BARS] = kind_bars,
+	[CHART_HEATMAP] = kind_heatmap,
+	[CHART_TIMESERIES] = kind_timeseries,
+	[CHART_LATENCY] = kind_latency,
+	[CHART_WSAT] = kind_wsat,
+	[CHART_DEMAND] = kind_demand,
+	[CHART_SEQUENCE] = kind_sequence,
+};
+_Static_assert(sizeof(kind_build) / sizeof(kind_build[0]) == CHART_KINDS, "kind_build[] and enum chart_kind differ");
+
+/* The charts of table ti: the kinds its hint asks for, else lines over several rows or bars. */
+static int table_charts(struct report *r, size_t *cap, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	unsigned kinds = t->chart_flags;
+	int ret = 0;
+
+	if (!kinds)
+		kinds = CHART_BIT(t->nr > 1 && strcmp(t->rowdim, "case") ? CHART_LINES : CHART_BARS);
+	if (t->fleet) {
+		/* A line per drive would hide them all: a dot per drive instead. */
+		ret = report_chart_strip(r, cap, ti);
+		kinds &= ~(CHART_BIT(CHART_LINES) | CHART_BIT(CHART_BARS) | CHART_BIT(CHART_HEATMAP));
+	}
+	for (int k = 0; k < CHART_KINDS && !ret; k++)
+		if (kinds & CHART_BIT(k))
+			ret = kind_build[k](r, cap, ti, kinds);
+	return ret;
+}
+
+int report_charts(struct report *r)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	for (size_t ti = 0; ti < r->ntables && !ret; ti++)
+		ret = table_charts(r, &cap, ti);
+	if (!ret)
+		ret = report_search_charts(r, &cap);
+	return ret ? ret : report_health_charts(r, &cap);
+}
