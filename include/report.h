@@ -126,12 +126,17 @@ struct rprice {
 	char at[4][48];                 /* the case each came from ("bs 4k") */
 };
 
+struct report_section;
+
 struct rchart {
 	char *name;                     /* file name without ".svg" */
 	char *title;
 	char *svg;                      /* the document */
-	size_t table;                   /* index of the table it belongs to */
+	size_t table;                   /* index of the table it belongs to, or REPORT_CHART_SECTION */
+	const struct report_section *section;   /* the section that drew it (report_section.h), or NULL */
 };
+/* rchart.table of a section's chart: it belongs to no table. */
+#define REPORT_CHART_SECTION ((size_t)-1)
 
 /* A profile of the report's cases, in first-seen order. */
 struct rprofile {
@@ -172,7 +177,7 @@ json_t *report_json(const struct report *r);
 /* The self-contained HTML page. */
 int report_write_html(FILE *f, const struct report *r);
 
-/* A table of a row per case (verification, health), in text or markdown by report_case_table. */
+/* A table of a row per case (verification, health), in text or markdown by report_case_table (report_case_table.c). */
 struct case_table {
 	const char *title;        /* "data verification" */
 	const char *caption;      /* the line under the title */
@@ -185,65 +190,6 @@ struct case_table {
 /* Writes t with a row per case of r in fmt (RF_TEXT or RF_MARKDOWN; nothing for the others). */
 void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt);
 
-/*
- * The data verification table (report_verify.c): shown, in every format, when some case's runs
- * verified their data (results.verify); a row per case.
- */
-bool report_has_verify(const struct report *r);
-/* A case's verification in a word or two: "ok", "FAILED", "off", "1 of 2 not verified", "nothing checked". */
-const char *report_verify_status(const struct agg_case *c, char *buf, size_t len);
-/* The table in text, markdown or csv (rows after the tables'); nothing without verification. */
-int report_verify_write(FILE *f, const struct report *r, enum report_format fmt);
-/* The "verification" array of --format json: a row per case. New reference, or NULL. */
-json_t *report_verify_json(const struct report *r);
-/* The HTML section (id "verify"). */
-void report_verify_html(FILE *f, const struct report *r);
-
-/*
- * The drive health table (report_health.c): shown, in every format, when some case's runs recorded
- * the drive's health (the top-level health of a result); a row per case, with its deltas added up
- * over every run of the case, its WAF of the sums, its temperature and its warnings.
- */
-bool report_has_health(const struct report *r);
-/* A case's health in a word or two: "ok", "errors", "WARNING", "not recorded", "1 of 2 not recorded". */
-const char *report_health_status(const struct agg_case *c, char *buf, size_t len);
-/* The table in text, markdown or csv (rows after the tables'); nothing without health. */
-int report_health_write(FILE *f, const struct report *r, enum report_format fmt);
-/* The "health" array of --format json: a row per case. New reference, or NULL. */
-json_t *report_health_json(const struct report *r);
-/* The HTML section (id "health"): the table, then each case's IOPS and temperature over time side by side. */
-void report_health_html(FILE *f, const struct report *r);
-/* rchart.table of a health chart: it belongs to no table. */
-#define REPORT_CHART_HEALTH ((size_t)-2)
-/*
- * The temperature samples of a run (health.temperature.samples, aligned with results.timeseries):
- * x[i] the end of sample i in seconds, y[i] its temperature in C, NAN where none was taken. At most
- * max points; returns how many (0 without samples or a positive interval).
- */
-size_t report_temperature_points(const struct rs_run *run, double *x, double *y, size_t max);
-
-/* rchart.table of a latency-versus-load chart (report_charts): it belongs to no table. */
-#define REPORT_CHART_SEARCH ((size_t)-1)
-/* Whether a case is the aggregate of a parallel group (run --parallel; report_group.c). */
-bool report_has_groups(const struct report *r);
-/*
- * Per group case: its members' rates (one more than 20 % below the members' mean flagged), their sum,
- * the aggregate and its stonewall rate: text, markdown or csv (nothing for other formats).
- */
-int report_groups_write(FILE *f, const struct report *r, enum report_format fmt);
-/* The "groups" array of --format json: those rows as objects. New reference, or NULL. */
-json_t *report_groups_json(const struct report *r);
-/* The HTML section (id "groups"). */
-void report_groups_html(FILE *f, const struct report *r);
-
-/* Whether a case holds results.search (a latency_target search). */
-bool report_has_search(const struct report *r);
-/* The probes of every search, and their answer: text, markdown or csv (nothing for other formats). */
-int report_search_write(FILE *f, const struct report *r, enum report_format fmt);
-/* The "searches" array of --format json: {device, profile, case, search} per case. New reference. */
-json_t *report_search_json(const struct report *r);
-/* The HTML section (id "search"): the latency-versus-load charts, then the probes. */
-void report_search_html(FILE *f, const struct report *r);
 /*
  * The crossover of table t (report_pts.c): the first row from which on, at every measured row, the
  * column named x->random holds at least x->ratio times the column x->sequential of the same row.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The report's charts (report_chart.c): for each table, the builder of each chart kind its hint asks
- * for (one table of builders, indexed by enum chart_kind), then the sections' own charts. The
+ * for (one table of builders, indexed by enum chart_kind), then the sections' own charts (their charts
+ * hooks, report_section.h). The
  * builders that live with their subject (the PTS charts, the fleet's strip chart) are declared here.
  */
 #ifndef SSDBENCH_REPORT_CHART_H
@@ -27,13 +28,5 @@ int report_chart_demand(struct report *r, size_t *cap, size_t ti);
 int report_chart_sequence(struct report *r, size_t *cap, size_t ti);
 /* The strip chart of a fleet table (report_fleet.c): a dot per drive and row, the median, p5 and p95, outliers named. */
 int report_chart_strip(struct report *r, size_t *cap, size_t ti);
-
-/* The latency-versus-load charts of every case's search (report_search.c). 0 or -ENOMEM. */
-int report_search_charts(struct report *r, size_t *cap);
-/*
- * The charts of every case whose runs sampled the temperature (report_health.c): its IOPS over time
- * and its temperature over time, a series per run, on the same time axis. 0 or -ENOMEM.
- */
-int report_health_charts(struct report *r, size_t *cap);
 
 #endif

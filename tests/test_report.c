@@ -21,6 +21,7 @@
 #include "aggregate.h"
 #include "hist.h"
 #include "report.h"
+#include "report_section.h"
 #include "report_draw.h"
 #include "result.h"
 #include "resultset.h"
@@ -535,7 +536,7 @@ static void test_report_parallel_group_flags_the_member_far_below_the_mean(void 
 						    "path", "/dev/c", "host", "h", "rank", 2, "label", "C"));
 	add_doc(&set, doc);
 	build(&r, &set, &o);
-	assert_true(report_has_groups(&r));
+	assert_true(report_has_section(&r, "groups"));
 	text = render(&r, RF_TEXT);
 	assert_non_null(strstr(text, "parallel groups"));
 	/* A at 1000 is 50 % below the mean of 2000: flagged; B (at it) and C (above) are not. */
@@ -690,7 +691,7 @@ static void test_report_verification_table_only_where_verified(void **state)
 	rs_init(&set);
 	add(&set, &a);
 	build(&r, &set, &o);
-	assert_false(report_has_verify(&r));
+	assert_false(report_has_section(&r, "verify"));
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 		s = render(&r, fmts[i]);
 		if (strstr(s, "erification"))
@@ -705,7 +706,7 @@ static void test_report_verification_table_only_where_verified(void **state)
 	add_doc(&set, doc_verified(doc_new(&b), 50, bad));
 	add(&set, &c);
 	build(&r, &set, &o);
-	assert_true(report_has_verify(&r));
+	assert_true(report_has_section(&r, "verify"));
 	s = render(&r, RF_TEXT);
 	assert_non_null(strstr(s, "data verification\n"));
 	assert_non_null(strstr(s, "  corrupt at 4096 (readback)  FAILED\n"));

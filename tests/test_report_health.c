@@ -23,6 +23,7 @@
 #include "health.h"
 #include "hist.h"
 #include "report.h"
+#include "report_section.h"
 #include "result.h"
 #include "resultcheck.h"
 #include "resultset.h"
@@ -48,6 +49,12 @@ static void build(struct report *r, const struct rs_set *set, bool charts)
 
 	if (report_build(r, set, &o, err, sizeof(err)))
 		fail_msg("report_build: %s", err);
+}
+
+/* A chart the health section drew: it belongs to no table but to the section (report_section.h). */
+static bool is_health_chart(const struct rchart *c)
+{
+	return c->table == REPORT_CHART_SECTION && c->section && !strcmp(c->section->id, "health");
 }
 
 static void contains(const char *out, const char *want)
@@ -86,7 +93,7 @@ static void test_no_health_no_table(void **state)
 	rs_init(&set);
 	add(&set, &a);
 	build(&r, &set, true);
-	assert_false(report_has_health(&r));
+	assert_false(report_has_section(&r, "health"));
 	for (int fmt = RF_TEXT; fmt <= RF_HTML; fmt++) {
 		render(&r, (enum report_format)fmt, out, sizeof(out));
 		if (strstr(out, "health"))
@@ -96,7 +103,7 @@ static void test_no_health_no_table(void **state)
 	assert_null(json_object_get(o, "health"));
 	json_decref(o);
 	for (size_t i = 0; i < r.ncharts; i++)
-		assert_true(r.charts[i].table != REPORT_CHART_HEALTH);
+		assert_false(is_health_chart(&r.charts[i]));
 	report_release(&r);
 	rs_release(&set);
 }
@@ -111,7 +118,7 @@ static void test_health_table_in_text_and_markdown(void **state)
 	(void)state;
 	two_devices(&set);
 	build(&r, &set, false);
-	assert_true(report_has_health(&r));
+	assert_true(report_has_section(&r, "health"));
 	assert_string_equal(report_health_status(&r.agg.cases[0], buf, sizeof(buf)), "errors");
 	assert_string_equal(report_health_status(&r.agg.cases[1], buf, sizeof(buf)), "not recorded");
 	render(&r, RF_TEXT, out, sizeof(out));
@@ -202,7 +209,7 @@ static void test_temperature_charted_beside_iops(void **state)
 	two_devices(&set);
 	build(&r, &set, true);
 	for (size_t i = 0; i < r.ncharts; i++)
-		if (r.charts[i].table == REPORT_CHART_HEALTH && !n++)
+		if (is_health_chart(&r.charts[i]) && !n++)
 			first = i;
 	assert_int_equal(n, 2);
 	assert_string_equal(r.charts[first].title, "randread 4k qd32 t1 on A: IOPS over time");

@@ -4,6 +4,7 @@
  * table, run for each table over the kinds its hint asks for; then the sections' own charts.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "report.h"
 #include "report_chart.h"
 #include "report_draw.h"
+#include "report_section.h"
 #include "svg.h"
 
 struct chartbuf {
@@ -414,6 +416,38 @@ static int table_charts(struct report *r, size_t *cap, size_t ti)
 	return ret;
 }
 
+/*
+ * The sections' charts, by their chart_rank (then by the table's order), each chart marked with the
+ * section that drew it.
+ */
+static int section_charts(struct report *r, size_t *cap)
+{
+	int ret = 0;
+
+	for (int rank = INT_MIN, next; !ret; rank = next) {
+		next = INT_MAX;
+		for (size_t i = 0; i < report_nsections; i++) {
+			const struct report_section *s = report_sections[i];
+
+			if (s->charts && s->chart_rank > rank && s->chart_rank < next)
+				next = s->chart_rank;
+		}
+		if (next == INT_MAX)
+			break;
+		for (size_t i = 0; i < report_nsections && !ret; i++) {
+			const struct report_section *s = report_sections[i];
+			size_t from = r->ncharts;
+
+			if (!s->charts || s->chart_rank != next)
+				continue;
+			ret = s->charts(r, cap);
+			for (size_t c = from; c < r->ncharts; c++)
+				r->charts[c].section = s;
+		}
+	}
+	return ret;
+}
+
 int report_charts(struct report *r)
 {
 	size_t cap = 0;
@@ -421,7 +455,5 @@ int report_charts(struct report *r)
 
 	for (size_t ti = 0; ti < r->ntables && !ret; ti++)
 		ret = table_charts(r, &cap, ti);
-	if (!ret)
-		ret = report_search_charts(r, &cap);
-	return ret ? ret : report_health_charts(r, &cap);
+	return ret ? ret : section_charts(r, &cap);
 }

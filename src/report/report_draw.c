@@ -60,6 +60,7 @@ int report_add_chart(struct report *r, size_t *cap, size_t table, const char *ki
 	c->title = strdup(title);
 	c->svg = buf;
 	c->table = table;
+	c->section = NULL;
 	if (!c->name || !c->title) {
 		free(c->name);
 		free(c->title);

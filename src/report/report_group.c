@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_section.h"
 #include "textesc.h"
+
+extern const struct report_section report_section_groups;
 
 #define GCOLS 7
 /* A member is flagged when its rate is more than this fraction below the members' mean. */
@@ -41,7 +44,7 @@ static const char *const scaling_heads[GCOLS] = {
 /* What the case names of a scaling profile's steps end with: ", 3 drives" (cmd_run.c). */
 #define STEP_SUFFIX ", %u drives"
 
-bool report_has_groups(const struct report *r)
+static bool has_groups(const struct report *r)
 {
 	for (size_t i = 0; i < r->agg.n; i++)
 		if (r->agg.cases[i].first->group.nmembers)
@@ -400,13 +403,11 @@ static int build(const struct report *r, struct gtable *g, struct gtable *s)
 	return build_groups(r, g) || build_scaling(r, s) ? -ENOMEM : 0;
 }
 
-int report_groups_write(FILE *f, const struct report *r, enum report_format fmt)
+static int write_groups(FILE *f, const struct report *r, enum report_format fmt)
 {
 	struct gtable t[2];
 	int ret;
 
-	if (!report_has_groups(r))
-		return 0;
 	ret = build(r, &t[0], &t[1]);
 	for (int i = 0; !ret && i < 2; i++) {
 		if (!t[i].n)
@@ -423,7 +424,7 @@ int report_groups_write(FILE *f, const struct report *r, enum report_format fmt)
 	return ret ? ret : ferror(f) ? -EIO : 0;
 }
 
-json_t *report_groups_json(const struct report *r)
+static json_t *json_groups(const struct report *r)
 {
 	struct gtable t[2];
 	json_t *o = NULL;
@@ -435,7 +436,7 @@ json_t *report_groups_json(const struct report *r)
 	return o;
 }
 
-void report_groups_html(FILE *f, const struct report *r)
+static void html_groups(FILE *f, const struct report *r)
 {
 	struct gtable t[2];
 
@@ -447,3 +448,13 @@ void report_groups_html(FILE *f, const struct report *r)
 	free(t[0].rows);
 	free(t[1].rows);
 }
+
+const struct report_section report_section_groups = {
+	.id = "groups",
+	.title = "Parallel groups",
+	.json_key = "groups",
+	.present = has_groups,
+	.write = write_groups,
+	.json = json_groups,
+	.html = html_groups,
+};

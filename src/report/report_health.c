@@ -13,11 +13,14 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_section.h"
 #include "report_chart.h"
 #include "report_draw.h"
 #include "strlist.h"
 #include "svg.h"
 #include "textesc.h"
+
+extern const struct report_section report_section_health;
 
 /* A value of the table (a column of heads, in order): a health key (agg_health_value), unit and scale. */
 struct hmetric {
@@ -46,7 +49,7 @@ static const char caption[] =
 	"what the drive counted, added up over every run of each case (failed runs included); WAF of the "
 	"sums (physical over host bytes written); GB = 10^9 bytes";
 
-bool report_has_health(const struct report *r)
+static bool has_health(const struct report *r)
 {
 	for (size_t i = 0; i < r->agg.n; i++)
 		if (r->agg.cases[i].health.runs)
@@ -156,10 +159,8 @@ static void csv_health(FILE *f, const struct report *r)
 	}
 }
 
-int report_health_write(FILE *f, const struct report *r, enum report_format fmt)
+static int write_health(FILE *f, const struct report *r, enum report_format fmt)
 {
-	if (!report_has_health(r))
-		return 0;
 	if (fmt == RF_CSV)
 		csv_health(f, r);
 	else
@@ -205,7 +206,7 @@ static json_t *case_health_json(const struct agg_case *c)
 			 "max", num_or_null(hi.value), "critical_warning", num_or_null(warn.value));
 }
 
-json_t *report_health_json(const struct report *r)
+static json_t *json_health(const struct report *r)
 {
 	json_t *a = json_array();
 
@@ -224,13 +225,13 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-void report_health_html(FILE *f, const struct report *r)
+static void html_health(FILE *f, const struct report *r)
 {
 	char buf[200];
 	bool pair = false;   /* inside the div of a pair */
 
-	fprintf(f, "<section id=\"health\">\n<h2>Drive health</h2>\n<table>\n<caption>%s</caption>\n<tr>",
-		caption);
+	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n<table>\n<caption>%s</caption>\n<tr>",
+		report_section_health.id, report_section_health.title, caption);
 	for (size_t k = 0; k < HCOLS; k++) {
 		fputs("<th>", f);
 		esc_xml(f, heads[k]);
@@ -255,7 +256,7 @@ void report_health_html(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->ncharts; i++) {
 		const struct rchart *ch = &r->charts[i];
 
-		if (ch->table != REPORT_CHART_HEALTH)
+		if (ch->section != &report_section_health)
 			continue;
 		if (pair && ends_with(ch->name, "-iops"))
 			fputs("</div>\n", f);
@@ -327,7 +328,7 @@ static int chart_case(struct report *r, size_t *cap, const struct agg_case *c, b
 		goto out;
 	snprintf(title, sizeof(title), "%s on %s: %s over time", agg_case_name(c, cname, sizeof(cname)), c->label,
 		 temperature ? "temperature" : "IOPS");
-	ret = report_draw_xy(r, cap, REPORT_CHART_HEALTH, temperature ? "temperature" : "iops", title,
+	ret = report_draw_xy(r, cap, REPORT_CHART_SECTION, temperature ? "temperature" : "iops", title,
 			     &(struct svg_xy){ .title = title, .xlabel = "time (s)",
 					       .ylabel = temperature ? "temperature (C)" : "IOPS", .series = s,
 					       .nseries = ns, .xscale = SVG_X_LINEAR });
@@ -336,7 +337,7 @@ out:
 	return ret;
 }
 
-int report_health_charts(struct report *r, size_t *cap)
+static int charts_health(struct report *r, size_t *cap)
 {
 	int ret = 0;
 
@@ -350,3 +351,15 @@ int report_health_charts(struct report *r, size_t *cap)
 	}
 	return ret;
 }
+
+const struct report_section report_section_health = {
+	.id = "health",
+	.title = "Drive health",
+	.json_key = "health",
+	.present = has_health,
+	.write = write_health,
+	.json = json_health,
+	.html = html_health,
+	.charts = charts_health,
+	.chart_rank = 2,
+};

@@ -12,6 +12,7 @@
 
 #include "parse.h"
 #include "report.h"
+#include "report_section.h"
 #include "textesc.h"
 
 static const char css[] =
@@ -437,34 +438,24 @@ int report_write_html(FILE *f, const struct report *r)
 	fputs(css, f);
 	fprintf(f, "</style>\n</head>\n<body>\n<h1>ssdbench report</h1>\n");
 	html_meta(f, r);
-	/* Contents: the tables by title, then the prices. */
+	/* Contents: the tables by title, the sections present, then the prices. */
 	fputs("<nav><ol>\n", f);
 	for (size_t i = 0; i < r->ntables; i++) {
 		fprintf(f, "<li><a href=\"#t%zu\">", i + 1);
 		esc_xml(f, r->tables[i].title);
 		fputs("</a></li>\n", f);
 	}
-	if (report_has_verify(r))
-		fputs("<li><a href=\"#verify\">Data verification</a></li>\n", f);
-	if (report_has_health(r))
-		fputs("<li><a href=\"#health\">Drive health</a></li>\n", f);
-	if (report_has_search(r))
-		fputs("<li><a href=\"#search\">Latency target search</a></li>\n", f);
-	if (report_has_groups(r))
-		fputs("<li><a href=\"#groups\">Parallel groups</a></li>\n", f);
+	for (size_t i = 0; i < report_nsections; i++)
+		if (report_sections[i]->present(r))
+			fprintf(f, "<li><a href=\"#%s\">%s</a></li>\n", report_sections[i]->id, report_sections[i]->title);
 	if (r->nprices)
 		fputs("<li><a href=\"#price\">Price per performance</a></li>\n", f);
 	fputs("</ol></nav>\n", f);
 	for (size_t i = 0; i < r->ntables; i++)
 		html_table(f, r, i);
-	if (report_has_verify(r))
-		report_verify_html(f, r);
-	if (report_has_health(r))
-		report_health_html(f, r);
-	if (report_has_search(r))
-		report_search_html(f, r);
-	if (report_has_groups(r))
-		report_groups_html(f, r);
+	for (size_t i = 0; i < report_nsections; i++)
+		if (report_sections[i]->present(r))
+			report_sections[i]->html(f, r);
 	if (r->nprices)
 		html_prices(f, r);
 	fprintf(f, "<footer><p>ssdbench %s</p></footer>\n</body>\n</html>\n", SSDBENCH_VERSION);

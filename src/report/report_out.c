@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_section.h"
 #include "strlist.h"
 #include "textesc.h"
 
@@ -347,69 +348,12 @@ static void csv_tables(FILE *f, const struct report *r)
 	}
 }
 
-static void case_table_text(FILE *f, const struct report *r, const struct case_table *t)
+/* The sections present (report_section.h), after the tables, in text, markdown or csv. */
+static void sections_write(FILE *f, const struct report *r, enum report_format fmt)
 {
-	size_t *w = calloc(t->ncols, sizeof(*w));
-	char buf[200];
-
-	if (!w)
-		return;
-	for (size_t k = 0; k < t->ncols; k++) {
-		w[k] = esc_text_width(t->heads[k]);
-		for (size_t i = 0; i < r->agg.n; i++) {
-			t->cell(&r->agg.cases[i], k, buf, sizeof(buf));
-			esc_text_widen(&w[k], buf);
-		}
-	}
-	fprintf(f, "%s\n(%s)\n", t->title, t->caption);
-	for (size_t k = 0; k < t->ncols; k++) {
-		esc_text_pad(f, t->heads[k], k + 1 < t->ncols ? w[k] : 0, t->right(k));
-		fputs(k + 1 < t->ncols ? "  " : "\n", f);
-	}
-	for (size_t i = 0; i < r->agg.n; i++)
-		for (size_t k = 0; k < t->ncols; k++) {
-			t->cell(&r->agg.cases[i], k, buf, sizeof(buf));
-			esc_text_pad(f, buf, k + 1 < t->ncols ? w[k] : 0, t->right(k));
-			fputs(k + 1 < t->ncols ? "  " : "\n", f);
-		}
-	fputc('\n', f);
-	free(w);
-}
-
-static void case_table_md(FILE *f, const struct report *r, const struct case_table *t)
-{
-	char buf[200];
-
-	fprintf(f, "### %s\n\n%s\n\n|", t->title, t->caption);
-	for (size_t k = 0; k < t->ncols; k++)
-		fprintf(f, " %s |", t->heads[k]);
-	fputs("\n|", f);
-	for (size_t k = 0; k < t->ncols; k++)
-		fputs(t->right(k) ? " ---: |" : " --- |", f);
-	fputc('\n', f);
-	for (size_t i = 0; i < r->agg.n; i++) {
-		const struct agg_case *c = &r->agg.cases[i];
-
-		fputc('|', f);
-		for (size_t k = 0; k < t->ncols; k++) {
-			const char *bold = t->strong && t->strong(c, k) ? "**" : "";
-
-			t->cell(c, k, buf, sizeof(buf));
-			fprintf(f, " %s", bold);
-			esc_md(f, buf);
-			fprintf(f, "%s |", bold);
-		}
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
-void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt)
-{
-	if (fmt == RF_TEXT)
-		case_table_text(f, r, t);
-	else if (fmt == RF_MARKDOWN)
-		case_table_md(f, r, t);
+	for (size_t i = 0; i < report_nsections; i++)
+		if (report_sections[i]->present(r))
+			report_sections[i]->write(f, r, fmt);
 }
 
 int report_write(FILE *f, const struct report *r, enum report_format fmt)
@@ -421,10 +365,7 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 				report_fleet_write(f, r, &r->tables[i], fmt);
 			else
 				text_table(f, &r->tables[i]);
-		report_verify_write(f, r, fmt);
-		report_health_write(f, r, fmt);
-		report_search_write(f, r, fmt);
-		report_groups_write(f, r, fmt);
+		sections_write(f, r, fmt);
 		if (r->nprices)
 			text_prices(f, r);
 		break;
@@ -434,19 +375,13 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 				report_fleet_write(f, r, &r->tables[i], fmt);
 			else
 				md_table(f, &r->tables[i]);
-		report_verify_write(f, r, fmt);
-		report_health_write(f, r, fmt);
-		report_search_write(f, r, fmt);
-		report_groups_write(f, r, fmt);
+		sections_write(f, r, fmt);
 		if (r->nprices)
 			md_prices(f, r);
 		break;
 	case RF_CSV:
 		csv_tables(f, r);
-		report_verify_write(f, r, fmt);
-		report_health_write(f, r, fmt);
-		report_search_write(f, r, fmt);
-		report_groups_write(f, r, fmt);
+		sections_write(f, r, fmt);
 		break;
 	case RF_JSON: {
 		json_t *o = report_json(r);
@@ -613,13 +548,11 @@ json_t *report_json(const struct report *r)
 	json_object_set_new(o, "cases", cases);
 	json_object_set_new(o, "tables", tables);
 	json_object_set_new(o, "price", prices);
-	if (report_has_verify(r))
-		json_object_set_new(o, "verification", report_verify_json(r));
-	if (report_has_health(r))
-		json_object_set_new(o, "health", report_health_json(r));
-	if (report_has_search(r))
-		json_object_set_new(o, "searches", report_search_json(r));
-	if (report_has_groups(r))
-		json_object_set_new(o, "groups", report_groups_json(r));
+	for (size_t i = 0; i < report_nsections; i++) {
+		const struct report_section *sec = report_sections[i];
+
+		if (sec->present(r))
+			json_object_set_new(o, sec->json_key, sec->json(r));
+	}
 	return o;
 }

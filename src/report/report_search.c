@@ -11,10 +11,13 @@
 
 #include "parse.h"
 #include "report.h"
+#include "report_section.h"
 #include "svg.h"
 #include "report_chart.h"
 #include "report_draw.h"
 #include "textesc.h"
+
+extern const struct report_section report_section_search;
 
 #define SCOLS 8
 
@@ -29,7 +32,7 @@ static const char caption[] =
 	"[max_iops, the lowest failure), confirmed when both rest on two probes; beside it the open "
 	"loop's own wake-up error at max_iops";
 
-bool report_has_search(const struct report *r)
+static bool has_search(const struct report *r)
 {
 	for (size_t i = 0; i < r->agg.n; i++)
 		if (r->agg.cases[i].search)
@@ -285,7 +288,7 @@ static int chart_search(struct report *r, size_t *cap, const struct agg_case *c)
 	ser[2] = (struct svg_xy_series){ "knee (max_iops)", &x[n + 2], &y[n + 2], 1 };
 	ns = isnan(kx) ? 2 : 3;
 	snprintf(title, sizeof(title), "%s on %s: latency versus load", agg_case_name(c, name, sizeof(name)), c->label);
-	ret = report_draw_xy(r, cap, REPORT_CHART_SEARCH, "search", title, &(struct svg_xy){
+	ret = report_draw_xy(r, cap, REPORT_CHART_SECTION, "search", title, &(struct svg_xy){
 		.title = title, .xlabel = "achieved IOPS", .ylabel = pct, .series = ser, .nseries = (size_t)ns,
 		.xscale = SVG_X_LINEAR, .logy = true });
 out:
@@ -294,7 +297,7 @@ out:
 	return ret;
 }
 
-int report_search_charts(struct report *r, size_t *cap)
+static int charts_search(struct report *r, size_t *cap)
 {
 	int ret = 0;
 
@@ -304,10 +307,8 @@ int report_search_charts(struct report *r, size_t *cap)
 	return ret;
 }
 
-int report_search_write(FILE *f, const struct report *r, enum report_format fmt)
+static int write_search(FILE *f, const struct report *r, enum report_format fmt)
 {
-	if (!report_has_search(r))
-		return 0;
 	if (fmt == RF_TEXT)
 		text_search(f, r);
 	else if (fmt == RF_MARKDOWN)
@@ -317,7 +318,7 @@ int report_search_write(FILE *f, const struct report *r, enum report_format fmt)
 	return ferror(f) ? -EIO : 0;
 }
 
-json_t *report_search_json(const struct report *r)
+static json_t *json_search(const struct report *r)
 {
 	json_t *a = json_array();
 	char name[160];
@@ -336,13 +337,13 @@ json_t *report_search_json(const struct report *r)
 	return a;
 }
 
-void report_search_html(FILE *f, const struct report *r)
+static void html_search(FILE *f, const struct report *r)
 {
 	char buf[320];
 
-	fprintf(f, "<section id=\"search\">\n<h2>Latency target search</h2>\n");
+	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", report_section_search.id, report_section_search.title);
 	for (size_t i = 0; i < r->ncharts; i++)
-		if (r->charts[i].table == REPORT_CHART_SEARCH) {
+		if (r->charts[i].section == &report_section_search) {
 			fputs("<figure>", f);
 			fputs(r->charts[i].svg, f);
 			fputs("</figure>\n", f);
@@ -364,3 +365,15 @@ void report_search_html(FILE *f, const struct report *r)
 		}
 	fputs("</table>\n</section>\n", f);
 }
+
+const struct report_section report_section_search = {
+	.id = "search",
+	.title = "Latency target search",
+	.json_key = "searches",
+	.present = has_search,
+	.write = write_search,
+	.json = json_search,
+	.html = html_search,
+	.charts = charts_search,
+	.chart_rank = 1,
+};

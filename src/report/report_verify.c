@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_section.h"
 #include "textesc.h"
+
+extern const struct report_section report_section_verify;
 
 #define VCOLS 12
 
@@ -22,7 +25,7 @@ static const char caption[] =
 	"units checked and mismatches found over every run of each case, failed runs included; "
 	"any mismatch fails its run";
 
-bool report_has_verify(const struct report *r)
+static bool has_verify(const struct report *r)
 {
 	for (size_t i = 0; i < r->agg.n; i++)
 		if (r->agg.cases[i].verify.runs)
@@ -121,10 +124,8 @@ static void csv_verify(FILE *f, const struct report *r)
 	}
 }
 
-int report_verify_write(FILE *f, const struct report *r, enum report_format fmt)
+static int write_verify(FILE *f, const struct report *r, enum report_format fmt)
 {
-	if (!report_has_verify(r))
-		return 0;
 	if (fmt == RF_CSV)
 		csv_verify(f, r);
 	else
@@ -152,7 +153,7 @@ static json_t *case_verify_json(const struct agg_case *c)
 			 "status", report_verify_status(c, status, sizeof(status)), "first", first);
 }
 
-json_t *report_verify_json(const struct report *r)
+static json_t *json_verify(const struct report *r)
 {
 	json_t *a = json_array();
 
@@ -164,12 +165,12 @@ json_t *report_verify_json(const struct report *r)
 	return a;
 }
 
-void report_verify_html(FILE *f, const struct report *r)
+static void html_verify(FILE *f, const struct report *r)
 {
 	char buf[200];
 
-	fprintf(f, "<section id=\"verify\">\n<h2>Data verification</h2>\n<table>\n<caption>%s</caption>\n<tr>",
-		caption);
+	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n<table>\n<caption>%s</caption>\n<tr>",
+		report_section_verify.id, report_section_verify.title, caption);
 	for (int k = 0; k < VCOLS; k++)
 		fprintf(f, "<th>%s</th>", heads[k]);
 	fputs("</tr>\n", f);
@@ -188,3 +189,13 @@ void report_verify_html(FILE *f, const struct report *r)
 	}
 	fputs("</table>\n</section>\n", f);
 }
+
+const struct report_section report_section_verify = {
+	.id = "verify",
+	.title = "Data verification",
+	.json_key = "verification",
+	.present = has_verify,
+	.write = write_verify,
+	.json = json_verify,
+	.html = html_verify,
+};

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/* A section's table of a row per case (verification, health) in text or markdown. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report.h"
+#include "textesc.h"
+
+static void case_table_text(FILE *f, const struct report *r, const struct case_table *t)
+{
+	size_t *w = calloc(t->ncols, sizeof(*w));
+	char buf[200];
+
+	if (!w)
+		return;
+	for (size_t k = 0; k < t->ncols; k++) {
+		w[k] = esc_text_width(t->heads[k]);
+		for (size_t i = 0; i < r->agg.n; i++) {
+			t->cell(&r->agg.cases[i], k, buf, sizeof(buf));
+			esc_text_widen(&w[k], buf);
+		}
+	}
+	fprintf(f, "%s\n(%s)\n", t->title, t->caption);
+	for (size_t k = 0; k < t->ncols; k++) {
+		esc_text_pad(f, t->heads[k], k + 1 < t->ncols ? w[k] : 0, t->right(k));
+		fputs(k + 1 < t->ncols ? "  " : "\n", f);
+	}
+	for (size_t i = 0; i < r->agg.n; i++)
+		for (size_t k = 0; k < t->ncols; k++) {
+			t->cell(&r->agg.cases[i], k, buf, sizeof(buf));
+			esc_text_pad(f, buf, k + 1 < t->ncols ? w[k] : 0, t->right(k));
+			fputs(k + 1 < t->ncols ? "  " : "\n", f);
+		}
+	fputc('\n', f);
+	free(w);
+}
+
+static void case_table_md(FILE *f, const struct report *r, const struct case_table *t)
+{
+	char buf[200];
+
+	fprintf(f, "### %s\n\n%s\n\n|", t->title, t->caption);
+	for (size_t k = 0; k < t->ncols; k++)
+		fprintf(f, " %s |", t->heads[k]);
+	fputs("\n|", f);
+	for (size_t k = 0; k < t->ncols; k++)
+		fputs(t->right(k) ? " ---: |" : " --- |", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+
+		fputc('|', f);
+		for (size_t k = 0; k < t->ncols; k++) {
+			const char *bold = t->strong && t->strong(c, k) ? "**" : "";
+
+			t->cell(c, k, buf, sizeof(buf));
+			fprintf(f, " %s", bold);
+			esc_md(f, buf);
+			fprintf(f, "%s |", bold);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt)
+{
+	if (fmt == RF_TEXT)
+		case_table_text(f, r, t);
+	else if (fmt == RF_MARKDOWN)
+		case_table_md(f, r, t);
+}
