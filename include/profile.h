@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "plan.h"
+#include "report_hint.h"
 
 struct profile_rounds {
 	unsigned max;              /* 0: no rounds (the matrix runs once) */
@@ -34,7 +35,7 @@ struct profile {
 	char **prepare_names;
 	size_t nprepare;
 	struct profile_rounds rounds;
-	json_t *report;            /* the report hint as written, or NULL */
+	struct report_hint *report;   /* the report hint, parsed and checked (report_hint.h), or NULL */
 	enum profile_parallel parallel;
 };
 

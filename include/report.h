@@ -40,7 +40,7 @@ struct report_price {
  */
 struct report_profile {
 	const char *name;
-	const json_t *hint;                      /* its "report" object as written, or NULL */
+	const struct report_hint *hint;          /* its "report" hint (report_hint.h), or NULL */
 	const char *description;                 /* or NULL */
 };
 
@@ -108,12 +108,6 @@ struct rfleet {
 	struct rfleet_row *rows;    /* by row, then group; a row and group without a drive is left out */
 	size_t nrows;
 	double *z;                  /* nr x nc: each drive's robust z, NAN where it has no value */
-};
-
-/* The hint's "crossover": where the random column reaches ratio x the sequential one. */
-struct report_crossover {
-	char random[16], sequential[16];   /* column names (values of the column parameter) */
-	double ratio;                      /* 0 < ratio <= 1; 0: no crossover asked */
 };
 
 struct rprice {

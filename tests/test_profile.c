@@ -301,11 +301,11 @@ static void test_profile_rounds_and_report(void **state)
 	assert_int_equal(p.rounds.metric, SS_IOPS);
 	assert_int_equal(p.rounds.select.n, 2);
 	assert_non_null(p.report);
-	assert_string_equal(json_string_value(json_object_get(p.report, "rows")), "bs");
-	assert_string_equal(json_string_value(json_object_get(p.report, "columns")), "target");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(p.report, "metric"), "random")),
-			    "iops");
-	assert_int_equal(json_array_size(json_object_get(p.report, "charts")), 2);
+	assert_string_equal(p.report->rows, "bs");
+	assert_string_equal(p.report->columns, "target");
+	assert_string_equal(p.report->rand[0], "iops");
+	assert_true(p.report->has_charts);
+	assert_int_equal(p.report->charts, CHART_BIT(CHART_LINES) | CHART_BIT(CHART_HEATMAP));
 	profile_release(&p);
 }
 
@@ -752,7 +752,10 @@ static void test_profile_report_hint_takes_a_list_of_metrics(void **state)
 		      "    { \"sequential\": \"mbps\", \"random\": \"lat-p99\" }] }\n"
 		      "}\n", path, sizeof(path));
 	load_ok(path, &p);
-	assert_int_equal(json_array_size(json_object_get(p.report, "metric")), 3);
+	assert_int_equal(p.report->nmetrics, 3);
+	assert_string_equal(p.report->seq[1], "ss-ratio");
+	assert_string_equal(p.report->seq[2], "mbps");
+	assert_string_equal(p.report->rand[2], "lat-p99");
 	profile_release(&p);
 }
 
@@ -774,7 +777,10 @@ static void test_profile_report_hint_takes_pts_charts_and_a_crossover(void **sta
 		      "    \"crossover\": { \"random\": \"randwrite\", \"sequential\": \"write\", \"ratio\": 0.9 } }\n"
 		      "}\n", path, sizeof(path));
 	load_ok(path, &p);
-	assert_true(json_is_object(json_object_get(p.report, "crossover")));
+	assert_string_equal(p.report->crossover.random, "randwrite");
+	assert_string_equal(p.report->crossover.sequential, "write");
+	assert_true(p.report->crossover.ratio == 0.9);
+	assert_int_equal(p.report->charts, CHART_BIT(CHART_WSAT) | CHART_BIT(CHART_DEMAND) | CHART_BIT(CHART_SEQUENCE));
 	profile_release(&p);
 	load_bad("e-cross-key", HEAD("e-cross-key")
 		 "  \"report\": { \"rows\": \"bs\", \"crossover\": {\n"

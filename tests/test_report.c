@@ -28,6 +28,19 @@
 
 #include "result_doc.h"
 
+/* A profile's report hint as profile_load hands it on: json checked and typed (report_hint.c). */
+static struct report_hint parse_hint(json_t *j)
+{
+	struct report_hint h;
+	struct report_hint_error e;
+
+	assert_non_null(j);
+	if (report_hint_parse(&h, j, &e))
+		fail_msg("hint: %s: %s", e.path, e.msg);
+	json_decref(j);
+	return h;
+}
+
 static void number_is(double v, const char *want)
 {
 	char buf[64];
@@ -339,10 +352,11 @@ static void test_report_open_loop_shows_response_times_beside_service_times(void
  */
 static void test_report_open_loop_twins_the_hints_latency_metrics(void **state)
 {
-	json_t *hint = json_pack("{s:s, s:s, s:[s, s, s]}", "rows", "bs", "columns", "target", "metric", "iops",
-				 "lat-p50", "lat-p99.99");
-	json_t *both = json_pack("{s:[s, s]}", "metric", "lat-p99", "resp-p99");
-	struct report_profile given[] = { { "ol-hint", hint, NULL } };
+	struct report_hint hint = parse_hint(json_pack("{s:s, s:s, s:[s, s, s]}", "rows", "bs", "columns", "target",
+						       "metric", "iops", "lat-p50", "lat-p99.99"));
+	/* resp-p99 is no profile's metric (profile_load refuses it), so this hint is made by hand. */
+	struct report_hint both = { .nmetrics = 2, .seq = { "lat-p99", "resp-p99" }, .rand = { "lat-p99", "resp-p99" } };
+	struct report_profile given[] = { { "ol-hint", &hint, NULL } };
 	struct report_opts o = { .profiles = given, .nprofiles = 1 };
 	struct doc_spec s = read_spec("ol", 1000);
 	static const struct { enum metric_kind k; double pct; } want[] = {
@@ -363,15 +377,13 @@ static void test_report_open_loop_twins_the_hints_latency_metrics(void **state)
 		assert_true(r.tables[i].cells[0].m.pct == want[i].pct);
 	}
 	report_release(&r);
-	given[0].hint = both;
+	given[0].hint = &both;
 	build(&r, &set, &o);
 	assert_int_equal(r.ntables, 2);
 	assert_int_equal(r.tables[0].cells[0].m.kind, M_LAT_PCT);
 	assert_int_equal(r.tables[1].cells[0].m.kind, M_RESP_PCT);
 	report_release(&r);
 	rs_release(&set);
-	json_decref(hint);
-	json_decref(both);
 }
 
 static void check_price(const struct rprice *p, const char *label, double usd, size_t bsi)
@@ -867,17 +879,16 @@ static void test_report_cells_say_their_n_where_it_varies(void **state)
  */
 static void test_report_takes_the_hint_and_description_it_is_given(void **state)
 {
-	json_t *hint = json_pack("{s:s, s:s, s:{s:s, s:s}}", "rows", "target", "columns", "bs", "metric",
-				 "sequential", "iops", "random", "lat-mean");
+	struct report_hint hint = parse_hint(json_pack("{s:s, s:s, s:{s:s, s:s}}", "rows", "target", "columns", "bs",
+						       "metric", "sequential", "iops", "random", "lat-mean"));
 	struct report_profile given[] = { { "other", NULL, "another experiment" },
-					  { "no-such-profile-9f3", hint, "the <matrix> & its hint" } };
+					  { "no-such-profile-9f3", &hint, "the <matrix> & its hint" } };
 	struct report_opts o = { .profiles = given, .nprofiles = 2 };
 	struct rs_set set;
 	struct report r;
 	char *html;
 
 	(void)state;
-	assert_non_null(hint);
 	matrix_of(&set, "no-such-profile-9f3");
 	build(&r, &set, &o);
 	assert_int_equal(r.ntables, 4);
@@ -921,7 +932,6 @@ static void test_report_takes_the_hint_and_description_it_is_given(void **state)
 	free(html);
 	report_release(&r);
 	rs_release(&set);
-	json_decref(hint);
 }
 
 static void test_report_of_prepare_jobs_only_is_refused(void **state)
@@ -1030,9 +1040,10 @@ static void test_report_write_blocksize_golden(void **state)
 		"indirection-unit size\n\n";
 	static const uint64_t bs[] = { 4096, 65536, 1048576 };
 	static const double rand_iops[] = { 100, 900, 950 };
-	json_t *hint = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:f}}", "rows", "bs", "columns", "rw", "metric",
-				 "mbps", "crossover", "random", "randwrite", "sequential", "write", "ratio", 0.9);
-	struct report_profile given = { "write-blocksize", hint, NULL };
+	struct report_hint hint = parse_hint(json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:f}}", "rows", "bs", "columns",
+						       "rw", "metric", "mbps", "crossover", "random", "randwrite",
+						       "sequential", "write", "ratio", 0.9));
+	struct report_profile given = { "write-blocksize", &hint, NULL };
 	struct report_opts o = { .profiles = &given, .nprofiles = 1 };
 	struct rs_set set;
 	struct report r;
@@ -1062,7 +1073,6 @@ static void test_report_write_blocksize_golden(void **state)
 	json_decref(js);
 	report_release(&r);
 	rs_release(&set);
-	json_decref(hint);
 }
 
 /* The write saturation curve: each sample's IOPS at the bytes written up to its end, in GB. */
@@ -1147,14 +1157,13 @@ static void test_report_percentiles_stop_where_the_count_ends(void **state)
 static void charts_of(struct rs_set *set, bool open, struct report *r)
 {
 	static const double lat[] = { 80000, 90000, 100000, 110000 }, resp[] = { 380000, 400000, 2400000, 600000 };
-	json_t *hint = json_pack("{s:s, s:s, s:s, s:[s, s]}", "rows", "bs", "columns", "target", "metric", "iops",
-				 "charts", "latency", "timeseries");
-	struct report_profile given[] = { { "ol-charts", hint, NULL } };
+	struct report_hint hint = parse_hint(json_pack("{s:s, s:s, s:s, s:[s, s]}", "rows", "bs", "columns", "target",
+						       "metric", "iops", "charts", "latency", "timeseries"));
+	struct report_profile given[] = { { "ol-charts", &hint, NULL } };
 	struct report_opts o = { .profiles = given, .nprofiles = 1, .charts = true };
 	struct doc_spec s = read_spec("ol", 1000);
 	json_t *doc, *ts;
 
-	assert_non_null(hint);
 	s.profile = "ol-charts";
 	s.case_name = "c1";
 	doc = doc_new(&s);
@@ -1170,7 +1179,6 @@ static void charts_of(struct rs_set *set, bool open, struct report *r)
 	rs_init(set);
 	add_doc(set, doc);
 	build(r, set, &o);
-	json_decref(hint);
 }
 
 static const struct rchart *chart_titled(const struct report *r, const char *what)

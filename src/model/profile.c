@@ -305,130 +305,19 @@ static int load_rounds(struct loader *l, json_t *root, struct profile *p)
 	return 0;
 }
 
-/* A report axis: a job parameter, "case" (named cases) or "target". */
-static int report_axis(struct loader *l, const char *path, json_t *v)
-{
-	const char *s = json_string_value(v);
-
-	if (!s || (!job_is_param(s) && strcmp(s, "case") && strcmp(s, "target")))
-		return lerr(l, path, "expected a parameter name, \"case\" or \"target\"");
-	return 0;
-}
-
-/* One metric: a name, or {"sequential": NAME, "random": NAME}. */
-static int report_metric_one(struct loader *l, const char *path, json_t *v)
-{
-	static const char *const metrics[] = { "auto", "iops", "mbps", "ss-ratio", "lat-mean", "lat-p50",
-		"lat-p90", "lat-p95", "lat-p99", "lat-p99.9", "lat-p99.99", "lat-p99.999", "lat-max", NULL };
-	static const char *const kinds[] = { "sequential", "random", NULL };
-	static const char *const known = "unknown metric (iops, mbps, ss-ratio, lat-mean, lat-p50 .. lat-p99.999, "
-					  "lat-max)";
-	char sub[128];
-	const char *key;
-	json_t *m;
-
-	if (json_is_string(v))
-		return str_in_list(json_string_value(v), metrics) ? 0 : lerr(l, path, "%s", known);
-	if (!json_is_object(v))
-		return lerr(l, path, "expected a metric or {\"sequential\": ..., \"random\": ...}");
-	json_object_foreach(v, key, m) {
-		snprintf(sub, sizeof(sub), "%s.%s", path, key);
-		if (!str_in_list(key, kinds))
-			return unknown_key(l, path, key, "sequential, random");
-		if (!json_is_string(m) || !str_in_list(json_string_value(m), metrics))
-			return lerr(l, sub, "%s", known);
-	}
-	return 0;
-}
-
-/* report.metric: one metric, or a list of them (one set of tables each, at most 4). */
-static int report_metric(struct loader *l, const char *path, json_t *v)
-{
-	char sub[128];
-	size_t i;
-	json_t *m;
-
-	if (!json_is_array(v))
-		return report_metric_one(l, path, v);
-	if (!json_array_size(v) || json_array_size(v) > 4)
-		return lerr(l, path, "expected 1 to 4 metrics");
-	json_array_foreach(v, i, m) {
-		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-		if (report_metric_one(l, sub, m))
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/* report.charts: a list of chart kinds (report_hint.h). */
-static int report_charts(struct loader *l, json_t *v)
-{
-	char sub[64], kinds[128];
-	size_t i;
-	json_t *c;
-
-	chart_kind_list(kinds, sizeof(kinds));
-	if (!json_is_array(v))
-		return lerr(l, "report.charts", "expected a list of %s", kinds);
-	json_array_foreach(v, i, c) {
-		snprintf(sub, sizeof(sub), "report.charts[%zu]", i);
-		if (chart_kind_find(json_string_value(c)) < 0)
-			return lerr(l, sub, "unknown chart (%s)", kinds);
-	}
-	return 0;
-}
-
-/* report.crossover: {"random": COLUMN, "sequential": COLUMN, "ratio": 0 < R <= 1}, each optional. */
-static int report_crossover(struct loader *l, json_t *v)
-{
-	const char *key;
-	char sub[64];
-	json_t *x;
-
-	if (!json_is_object(v))
-		return lerr(l, "report.crossover", "expected {\"random\": ..., \"sequential\": ..., \"ratio\": R}");
-	json_object_foreach(v, key, x) {
-		snprintf(sub, sizeof(sub), "report.crossover.%s", key);
-		if (!strcmp(key, "random") || !strcmp(key, "sequential")) {
-			if (!json_is_string(x) || !*json_string_value(x) || strlen(json_string_value(x)) > 15)
-				return lerr(l, sub, "expected a column name (a value of the columns' parameter)");
-		} else if (!strcmp(key, "ratio")) {
-			if (!json_is_number(x) || !(json_number_value(x) > 0 && json_number_value(x) <= 1))
-				return lerr(l, sub, "expected a number in (0, 1]");
-		} else {
-			return unknown_key(l, "report.crossover", key, "random, sequential, ratio");
-		}
-	}
-	return 0;
-}
-
+/* The report hint, parsed and checked once (report_hint.c); the report reads it typed. */
 static int load_report(struct loader *l, json_t *root, struct profile *p)
 {
-	json_t *r = json_object_get(root, "report"), *v;
-	const char *key;
-	char sub[64];
-	int ret;
+	json_t *r = json_object_get(root, "report");
+	struct report_hint_error e;
 
 	if (!r)
 		return 0;
-	if (!json_is_object(r))
-		return lerr(l, "report", "expected an object (rows, columns, series, metric, charts, crossover)");
-	json_object_foreach(r, key, v) {
-		snprintf(sub, sizeof(sub), "report.%s", key);
-		if (!strcmp(key, "rows") || !strcmp(key, "columns") || !strcmp(key, "series"))
-			ret = report_axis(l, sub, v);
-		else if (!strcmp(key, "metric"))
-			ret = report_metric(l, sub, v);
-		else if (!strcmp(key, "charts"))
-			ret = report_charts(l, v);
-		else if (!strcmp(key, "crossover"))
-			ret = report_crossover(l, v);
-		else
-			ret = unknown_key(l, "report", key, "rows, columns, series, metric, charts, crossover");
-		if (ret)
-			return ret;
-	}
-	p->report = json_incref(r);
+	p->report = malloc(sizeof(*p->report));
+	if (!p->report)
+		return -ENOMEM;
+	if (report_hint_parse(p->report, r, &e))
+		return lerr(l, e.path, "%s", e.msg);
 	return 0;
 }
 
@@ -611,7 +500,7 @@ void profile_release(struct profile *p)
 	free(p->prepare);
 	free(p->prepare_names);
 	kvlist_release(&p->rounds.select);
-	json_decref(p->report);
+	free(p->report);
 	plan_release(&p->plan);
 	memset(p, 0, sizeof(*p));
 }

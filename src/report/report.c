@@ -23,7 +23,7 @@ static const char *const row_candidates[] = {
 };
 
 /* The hint of a profile: rows, columns, metric for sequential and random patterns, charts. */
-#define HINT_METRICS 4
+#define HINT_METRICS REPORT_HINT_METRICS
 
 struct hint {
 	char rows[32], cols[32];
@@ -35,56 +35,22 @@ struct hint {
 	struct report_crossover crossover;
 };
 
-/* One metric of a hint: "mbps", or {"sequential": "mbps", "random": "iops"}. */
-static void hint_metric(const json_t *m, struct metric *seq, struct metric *rand)
+/* The typed hint the profile gave (report_hint.h), its metric names parsed. */
+static void hint_from(struct hint *h, const struct report_hint *rh)
 {
-	if (json_is_string(m)) {
-		metric_parse(json_string_value(m), seq);
-		*rand = *seq;
-	} else if (json_is_object(m)) {
-		metric_parse(json_string_value(json_object_get(m, "sequential")), seq);
-		metric_parse(json_string_value(json_object_get(m, "random")), rand);
+	snprintf(h->rows, sizeof(h->rows), "%s", rh->rows);
+	snprintf(h->cols, sizeof(h->cols), "%s", rh->columns);
+	h->nmetrics = rh->nmetrics ? rh->nmetrics : 1;
+	for (size_t i = 0; i < h->nmetrics && i < HINT_METRICS; i++) {
+		/* A name left out (a metric object with only one kind) stays as zeroed: auto. */
+		if (*rh->seq[i])
+			metric_parse(rh->seq[i], &h->seq[i]);
+		if (*rh->rand[i])
+			metric_parse(rh->rand[i], &h->rand[i]);
 	}
-}
-
-static void hint_from_json(struct hint *h, const json_t *rep)
-{
-	const json_t *m = json_object_get(rep, "metric"), *c;
-	size_t i;
-
-	if (json_is_string(json_object_get(rep, "rows")))
-		snprintf(h->rows, sizeof(h->rows), "%s", json_string_value(json_object_get(rep, "rows")));
-	if (json_is_string(json_object_get(rep, "columns")))
-		snprintf(h->cols, sizeof(h->cols), "%s", json_string_value(json_object_get(rep, "columns")));
-	h->nmetrics = 1;
-	if (json_is_array(m)) {
-		h->nmetrics = 0;
-		for (i = 0; i < json_array_size(m) && h->nmetrics < HINT_METRICS; i++) {
-			hint_metric(json_array_get(m, i), &h->seq[h->nmetrics], &h->rand[h->nmetrics]);
-			h->nmetrics++;
-		}
-		if (!h->nmetrics)
-			h->nmetrics = 1;
-	} else {
-		hint_metric(m, &h->seq[0], &h->rand[0]);
-	}
-	c = json_object_get(rep, "crossover");
-	if (json_is_object(c)) {
-		snprintf(h->crossover.random, sizeof(h->crossover.random), "%s",
-			 json_string_value(json_object_get(c, "random")) ?: "randwrite");
-		snprintf(h->crossover.sequential, sizeof(h->crossover.sequential), "%s",
-			 json_string_value(json_object_get(c, "sequential")) ?: "write");
-		h->crossover.ratio = json_is_number(json_object_get(c, "ratio")) ?
-				     json_number_value(json_object_get(c, "ratio")) : 0.9;
-	}
-	json_array_foreach(json_object_get(rep, "charts"), i, c) {
-		if (json_is_string(c)) {
-			int k = chart_kind_find(json_string_value(c));
-
-			h->charts |= k < 0 ? 0 : CHART_BIT(k);
-			h->has_charts = true;
-		}
-	}
+	h->crossover = rh->crossover;
+	h->charts = rh->charts;
+	h->has_charts = rh->has_charts;
 }
 
 /* What opts give of profile name (NULL: a plain job), or NULL. */
@@ -104,7 +70,7 @@ static void resolve_hint(struct hint *h, const char *profile, const struct repor
 	memset(h, 0, sizeof(*h));
 	h->nmetrics = 1;
 	if (p && p->hint)
-		hint_from_json(h, p->hint);
+		hint_from(h, p->hint);
 	if (o->rows)
 		snprintf(h->rows, sizeof(h->rows), "%s", o->rows);
 	if (o->columns)
