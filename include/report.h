@@ -20,6 +20,15 @@
 #define REPORT_MAX_METRICS 8
 #define REPORT_MAX_PRICES 64
 #define REPORT_MAX_AT 8
+/*
+ * The charts a table's data calls for besides lines or bars (report_chart.c): latency percentiles for
+ * at most REPORT_AUTO_SERIES cells, time series for at most REPORT_AUTO_SERIES columns and
+ * REPORT_AUTO_ROWS rows where a run has REPORT_AUTO_SAMPLES samples; more only where a hint or
+ * --charts asks.
+ */
+#define REPORT_AUTO_SERIES 12
+#define REPORT_AUTO_ROWS 8
+#define REPORT_AUTO_SAMPLES 3
 
 enum report_format { RF_TEXT, RF_MARKDOWN, RF_CSV, RF_JSON, RF_HTML };
 
@@ -55,6 +64,9 @@ struct report_opts {
 	const char *at[REPORT_MAX_AT];               /* --at NAME=VALUE for the price table */
 	size_t nat;
 	bool charts;                                 /* build charts (html, --plot) */
+	unsigned chart_kinds;                        /* --charts: CHART_BIT of each kind every table gets,
+							instead of those its data and hint choose */
+	bool chart_kinds_given;                      /* --charts was given (chart_kinds may be 0: none) */
 	const struct report_profile *profiles;       /* the hints and descriptions there are */
 	size_t nprofiles;
 	bool no_hint;                                /* leave the profiles' hints out (tests) */
@@ -83,7 +95,9 @@ struct rtable {
 	char unit[16];              /* "" when the columns differ: see col_unit */
 	char **col_unit;
 	struct metric metric;       /* as asked (may be M_AUTO) */
-	unsigned chart_flags;       /* the kinds of its charts: CHART_BIT of each (report_hint.h), 0: auto */
+	unsigned chart_flags;       /* the kinds its hint asks for: CHART_BIT of each (report_hint.h); once
+				       report_charts ran, the kinds it drew (report_chart.c) */
+	bool steady;                /* its cells are steady-state ratios: charts of its cells only */
 	char *note;                 /* a line the report derived from the table (the crossover), or NULL */
 	struct rfleet *fleet;       /* the fleet view of a table with devices in columns (fleet layout), or NULL */
 };
@@ -154,6 +168,8 @@ struct report {
 	struct rprofile *profiles;
 	size_t nprofiles;
 	bool mib;
+	unsigned chart_kinds;           /* report_opts.chart_kinds, where chart_kinds_given */
+	bool chart_kinds_given;
 };
 
 /*

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The report's charts (report_chart.c): for each table, the builder of each chart kind its hint asks
- * for (one table of builders, indexed by enum chart_kind), then the sections' own charts (their charts
+ * for (one table of builders, indexed by enum chart_kind) among those its data calls for, its hint
+ * asks for or --charts gives, then the sections' own charts (their charts
  * hooks, report_section.h). The
  * builders that live with their subject (the PTS charts, the fleet's strip chart) are declared here.
  */
@@ -12,8 +13,18 @@
 
 struct report;
 
-/* Builds every chart of r (report_build calls it when opts->charts). 0 or -ENOMEM. */
+/*
+ * Builds every chart of r (report_build calls it when opts->charts): of each table the kinds --charts
+ * gives, else those its data calls for (lines or bars; latency percentiles and time series within
+ * REPORT_AUTO_SERIES, report.h) and those its hint asks for. 0 or -ENOMEM.
+ */
 int report_charts(struct report *r);
+
+struct rtable;
+/* How a chart names a table dimension ("request size" for bs, "device" for target, ...). */
+const char *report_dim_label(const char *dim);
+/* The legend heading of a series per cell of t: its column dimension, then its row's where it has several rows. */
+const char *report_cell_key(const struct rtable *t, char *buf, size_t len);
 
 /* The charts of kind wsat, demand and sequence of table ti (report_pts.c); 0 or -ENOMEM. */
 int report_chart_wsat(struct report *r, size_t *cap, size_t ti);

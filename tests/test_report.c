@@ -1202,9 +1202,13 @@ static void test_report_charts_of_an_open_loop_run_show_the_response_time(void *
 
 	(void)state;
 	charts_of(&set, true, &r);
-	/* Its tables (IOPS, then p99 service and response time by default) have the three charts each. */
+	/*
+	 * Its tables (IOPS, then p99 service and response time by default) have four charts each: bars
+	 * (one row) from the data, then the hint's latency percentiles and two time series.
+	 */
 	assert_int_equal(r.ntables, 3);
-	assert_int_equal(r.ncharts, 9);
+	assert_int_equal(r.ncharts, 12);
+	assert_non_null(strstr(r.charts[0].name, "-bars"));
 	c = chart_titled(&r, "latency percentiles, service and response time");
 	assert_non_null(c);
 	assert_non_null(strstr(c->svg, "ol: service (from submission)"));
@@ -1223,12 +1227,82 @@ static void test_report_charts_of_an_open_loop_run_show_the_response_time(void *
 
 	charts_of(&set, false, &r);
 	assert_int_equal(r.ntables, 1);
-	assert_int_equal(r.ncharts, 2);
+	assert_int_equal(r.ncharts, 3);   /* bars, latency percentiles, throughput over time */
 	assert_null(chart_titled(&r, "mean latency over time"));
 	assert_null(chart_titled(&r, "service and response"));
 	for (size_t i = 0; i < r.ncharts; i++)
 		assert_null(strstr(r.charts[i].svg, "(from"));
 	assert_non_null(chart_titled(&r, ": latency percentiles"));
+	report_release(&r);
+	rs_release(&set);
+}
+
+/* A plain job's run with nsamples time-series samples, reported with opts o (charts on). */
+static void charts_of_job(struct rs_set *set, size_t nsamples, struct report_opts *o, struct report *r)
+{
+	struct doc_spec s = read_spec("plain", 1000);
+	json_t *doc = doc_new(&s), *ts = json_object_get(json_object_get(doc, "results"), "timeseries");
+	json_t *iops = json_array(), *bw = json_array(), *lat = json_array();
+
+	for (size_t i = 0; i < nsamples; i++) {
+		json_array_append_new(iops, json_real(1000.0));
+		json_array_append_new(bw, json_real(4096e3));
+		json_array_append_new(lat, json_real(90000.0));
+	}
+	json_object_set_new(ts, "iops", iops);
+	json_object_set_new(ts, "bw_bytes", bw);
+	json_object_set_new(ts, "lat_mean_ns", lat);
+	o->charts = true;
+	rs_init(set);
+	add_doc(set, doc);
+	build(r, set, o);
+}
+
+/* The kinds of r's charts, by the end of their names ("-bars"), in order, joined by spaces. */
+static const char *chart_kinds_of(const struct report *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->ncharts && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", strrchr(r->charts[i].name, '-') + 1);
+	return buf;
+}
+
+/*
+ * Without a hint, a table gets the charts its data calls for: bars over one row, the latency
+ * percentiles of its histograms, and its time series from three samples on (not from two).
+ * --charts replaces the choice (none: no chart; a list: only those kinds).
+ */
+static void test_report_charts_chosen_from_the_data(void **state)
+{
+	struct report_opts o = { 0 };
+	struct rs_set set;
+	struct report r;
+	char kinds[256];
+
+	(void)state;
+	charts_of_job(&set, 3, &o, &r);
+	assert_string_equal(chart_kinds_of(&r, kinds, sizeof(kinds)), "bars timeseries latency");
+	assert_int_equal(r.tables[0].chart_flags,
+			 CHART_BIT(CHART_BARS) | CHART_BIT(CHART_TIMESERIES) | CHART_BIT(CHART_LATENCY));
+	report_release(&r);
+	rs_release(&set);
+
+	charts_of_job(&set, 2, &o, &r);
+	assert_string_equal(chart_kinds_of(&r, kinds, sizeof(kinds)), "bars latency");
+	report_release(&r);
+	rs_release(&set);
+
+	o = (struct report_opts){ .chart_kinds_given = true };
+	charts_of_job(&set, 3, &o, &r);
+	assert_int_equal(r.ncharts, 0);
+	report_release(&r);
+	rs_release(&set);
+
+	o = (struct report_opts){ .chart_kinds_given = true, .chart_kinds = CHART_BIT(CHART_TIMESERIES) };
+	charts_of_job(&set, 2, &o, &r);
+	assert_string_equal(chart_kinds_of(&r, kinds, sizeof(kinds)), "timeseries");
 	report_release(&r);
 	rs_release(&set);
 }
@@ -1291,6 +1365,7 @@ int main(void)
 		cmocka_unit_test(test_report_ts_points_are_the_samples_over_time),
 		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
 		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
+		cmocka_unit_test(test_report_charts_chosen_from_the_data),
 		cmocka_unit_test(test_report_sequence_points_place_each_sample_after_the_run_origin),
 	};
 

@@ -13,6 +13,7 @@
 #include "job.h"
 #include "parse.h"
 #include "profile.h"
+#include "report_hint.h"
 #include "report.h"
 #include "results_cli.h"
 #include "resultset.h"
@@ -29,6 +30,7 @@ enum {
 	OPT_COLUMNS,
 	OPT_LAYOUT,
 	OPT_GROUP_BY,
+	OPT_CHARTS,
 };
 
 static const struct option report_options[] = {
@@ -42,6 +44,7 @@ static const struct option report_options[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "charts", required_argument, NULL, OPT_CHARTS },
 	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -111,6 +114,34 @@ static int parse_layout(struct report_opts *o, const char *arg)
 	return -EINVAL;
 }
 
+/* --charts auto, none, or a comma list of chart kinds (report_hint.h). */
+static int parse_charts(struct report_opts *o, const char *arg)
+{
+	char buf[256], names[160], *save = NULL;
+
+	o->chart_kinds = 0;
+	o->chart_kinds_given = strcmp(arg, "auto") != 0;
+	if (!o->chart_kinds_given || !strcmp(arg, "none"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		int kind = chart_kind_find(k);
+
+		if (kind < 0) {
+			cli_error("--charts: '%s': expected auto, none or a comma list of %s", k,
+				  chart_kind_list(names, sizeof(names)));
+			return -EINVAL;
+		}
+		o->chart_kinds |= CHART_BIT(kind);
+	}
+	if (!o->chart_kinds) {
+		cli_error("--charts: '%s': expected auto, none or a comma list of %s", arg,
+			  chart_kind_list(names, sizeof(names)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_report_args(int argc, char **argv, struct report_opts *o, const char **plot,
 			     const char **out)
 {
@@ -150,6 +181,10 @@ static int parse_report_args(int argc, char **argv, struct report_opts *o, const
 			break;
 		case OPT_GROUP_BY:
 			if (parse_group_by(o, optarg))
+				return -EINVAL;
+			break;
+		case OPT_CHARTS:
+			if (parse_charts(o, optarg))
 				return -EINVAL;
 			break;
 		case OPT_PLOT: *plot = optarg; break;
@@ -251,6 +286,9 @@ static int named_profiles_load(struct named_profiles *np, const struct rs_set *s
 		    !profile_load(path, &np->p[i], err, sizeof(err))) {
 			np->given[i].hint = np->p[i].report;
 			np->given[i].description = np->p[i].description;
+		} else {
+			/* Its tables fall back to the layout found in the data, its charts to the data's. */
+			cli_warn("%s: the report leaves out its hint (rows, columns, metrics, charts)", err);
 		}
 	}
 	free(names);

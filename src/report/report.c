@@ -371,8 +371,7 @@ static int fill_table(struct builder *b, const struct group *g, const struct lay
 	t->metric = *asked;
 	t->chart_flags = h->charts;
 	/* Time series and latency curves belong to the runs' own tables; a steady-state table is a line. */
-	if ((asked->kind == M_AUTO ? h->mrand.kind : asked->kind) == M_SS_RATIO)
-		t->chart_flags &= CHART_BIT(CHART_LINES) | CHART_BIT(CHART_BARS) | CHART_BIT(CHART_HEATMAP);
+	t->steady = (asked->kind == M_AUTO ? h->mrand.kind : asked->kind) == M_SS_RATIO;
 	t->profile = xstrdup(profile);
 	t->pattern = xstrdup(pattern);
 	for (size_t i = 0; i < l->nsplit; i++) {
@@ -817,6 +816,8 @@ int report_build(struct report *r, const struct rs_set *s, const struct report_o
 	memset(r, 0, sizeof(*r));
 	r->set = s;
 	r->mib = o->mib;
+	r->chart_kinds = o->chart_kinds;
+	r->chart_kinds_given = o->chart_kinds_given;
 	if ((ret = agg_build(&r->agg, s, true, err, errlen)))
 		goto fail;
 	r->labels = calloc(r->agg.n + 1, sizeof(*r->labels));

@@ -38,7 +38,7 @@ static int open_buf(struct chartbuf *cb)
 	return cb->f ? 0 : -ENOMEM;
 }
 
-static const char *dim_label(const char *d)
+const char *report_dim_label(const char *d)
 {
 	if (!strcmp(d, "bs"))
 		return "request size";
@@ -47,6 +47,12 @@ static const char *dim_label(const char *d)
 	if (!strcmp(d, "rwmix_write"))
 		return "writes (%)";
 	return d;
+}
+
+const char *report_cell_key(const struct rtable *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", report_dim_label(t->coldim), t->nr > 1 ? ", " : "", t->nr > 1 ? report_dim_label(t->rowdim) : "");
+	return buf;
 }
 
 /* Lines or bars over the rows, one series per column, for the columns shown in unit. */
@@ -85,9 +91,9 @@ static int chart_lines(struct report *r, size_t *cap, size_t ti, const char *uni
 		goto out;
 	any_log = !strcmp(unit, "IOPS") || !strcmp(unit, "us");
 	ret = svg_lines(cb.f, &(struct svg_lines){
-		.title = title, .xlabel = dim_label(t->rowdim), .ylabel = strcmp(unit, "%") ? unit : "% of peak",
+		.title = title, .xlabel = report_dim_label(t->rowdim), .ylabel = strcmp(unit, "%") ? unit : "% of peak",
 		.xticks = (const char *const *)t->rows, .nx = t->nr, .series = s, .nseries = ns,
-		.logy = any_log && !bars, .bars = bars });
+		.logy = any_log && !bars, .bars = bars, .key_title = report_dim_label(t->coldim) });
 	fflush(cb.f);
 	ret = add_chart(r, cap, ti, bars ? "bars" : "lines", title, &cb, ret);
 out:
@@ -115,7 +121,7 @@ static int chart_heatmap(struct report *r, size_t *cap, size_t ti)
 	snprintf(title, sizeof(title), "%s (%s)", t->title, *t->unit ? t->unit : "mixed units");
 	if (!open_buf(&cb)) {
 		ret = svg_heatmap(cb.f, &(struct svg_heatmap){
-			.title = title, .xlabel = dim_label(t->coldim), .ylabel = dim_label(t->rowdim),
+			.title = title, .xlabel = report_dim_label(t->coldim), .ylabel = report_dim_label(t->rowdim),
 			.zlabel = *t->unit ? t->unit : "", .xticks = (const char *const *)t->cols, .nx = t->nc,
 			.yticks = (const char *const *)t->rows, .ny = t->nr, .z = z });
 		fflush(cb.f);
@@ -185,10 +191,11 @@ static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
 	ret = 0;
 	if (!ns)
 		goto out;
-	snprintf(title, sizeof(title), "%s, %s %s: over time", t->title, dim_label(t->rowdim), t->rows[ri]);
+	snprintf(title, sizeof(title), "%s, %s %s: over time", t->title, report_dim_label(t->rowdim), t->rows[ri]);
 	ret = report_draw_xy(r, cap, ti, "timeseries", title, &(struct svg_xy){
 		.title = title, .xlabel = "time (s)", .ylabel = ylabel, .series = s, .nseries = ns,
-		.xscale = SVG_X_LINEAR, .shade_x0 = shade0, .shade_x1 = shade1, .shade_label = shade });
+		.xscale = SVG_X_LINEAR, .shade_x0 = shade0, .shade_x1 = shade1, .shade_label = shade,
+		.key_title = report_dim_label(t->coldim) });
 out:
 	report_xy_free(s, xs, ys, NULL, ns);
 	return ret;
@@ -239,11 +246,11 @@ static int chart_timeseries_latency(struct report *r, size_t *cap, size_t ti, si
 	ret = 0;
 	if (!ns)
 		goto out;
-	snprintf(title, sizeof(title), "%s, %s %s: mean latency over time", t->title, dim_label(t->rowdim),
+	snprintf(title, sizeof(title), "%s, %s %s: mean latency over time", t->title, report_dim_label(t->rowdim),
 		 t->rows[ri]);
 	ret = report_draw_xy(r, cap, ti, "timeseries", title, &(struct svg_xy){
 		.title = title, .xlabel = "time (s)", .ylabel = "mean latency (us)", .series = s, .nseries = ns,
-		.xscale = SVG_X_LINEAR, .logy = true, .key_chars = KEY_CHARS_OPEN });
+		.xscale = SVG_X_LINEAR, .logy = true, .key_chars = KEY_CHARS_OPEN, .key_title = report_dim_label(t->coldim) });
 out:
 	report_xy_free(s, xs, ys, names, ns);
 	return ret;
@@ -261,7 +268,7 @@ static int chart_latency(struct report *r, size_t *cap, size_t ti)
 	size_t cells = t->nr * t->nc, ns = 0;
 	struct svg_xy_series *s = calloc(2 * cells, sizeof(*s));
 	double *x = calloc(2 * cells * NG, sizeof(*x)), *y = calloc(2 * cells * NG, sizeof(*y));
-	char **names = calloc(2 * cells, sizeof(*names)), title[300];
+	char **names = calloc(2 * cells, sizeof(*names)), title[300], key[80];
 	bool open = false;
 	int ret = -ENOMEM;
 
@@ -302,7 +309,8 @@ static int chart_latency(struct report *r, size_t *cap, size_t ti)
 		 open ? ", service and response time" : "");
 	ret = report_draw_xy(r, cap, ti, "latency", title, &(struct svg_xy){
 		.title = title, .xlabel = "percentile", .ylabel = "latency (us)", .series = s, .nseries = ns,
-		.xscale = SVG_X_NINES, .logy = true, .key_chars = open ? KEY_CHARS_OPEN : 0 });
+		.xscale = SVG_X_NINES, .logy = true, .key_chars = open ? KEY_CHARS_OPEN : 0,
+		.key_title = report_cell_key(t, key, sizeof(key)) });
 out:
 	for (size_t i = 0; names && i < 2 * cells; i++)
 		free(names[i]);
@@ -396,20 +404,82 @@ static int (*const kind_build[])(struct report *r, size_t *cap, size_t ti, unsig
 };
 _Static_assert(sizeof(kind_build) / sizeof(kind_build[0]) == CHART_KINDS, "kind_build[] and enum chart_kind differ");
 
-/* The charts of table ti: the kinds its hint asks for, else lines over several rows or bars. */
-static int table_charts(struct report *r, size_t *cap, size_t ti)
+/* Kinds that chart a table's cells; the others chart the runs behind them. */
+#define CELL_KINDS (CHART_BIT(CHART_LINES) | CHART_BIT(CHART_BARS) | CHART_BIT(CHART_HEATMAP))
+
+/* Whether an earlier table shows the same cases (another metric of them): its run charts serve both. */
+static bool cases_charted(const struct report *r, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
-	unsigned kinds = t->chart_flags;
+
+	for (size_t k = 0; k < ti; k++) {
+		const struct rtable *o = &r->tables[k];
+		size_t i;
+
+		if (o->nr != t->nr || o->nc != t->nc || o->steady)
+			continue;
+		for (i = 0; i < t->nr * t->nc && o->cells[i].c == t->cells[i].c; i++)
+			;
+		if (i == t->nr * t->nc)
+			return true;
+	}
+	return false;
+}
+
+/* The samples of a run's time series (results.timeseries.iops), 0 without one. */
+static size_t ts_samples(const struct rs_run *run)
+{
+	return run ? json_array_size(json_object_get(run->timeseries, "iops")) : 0;
+}
+
+/*
+ * The kinds table ti's data calls for: lines over several rows (bars over cases or one row); and,
+ * for a table of at most REPORT_AUTO_SERIES cells (columns for time series, over at most
+ * REPORT_AUTO_ROWS rows) whose cases no earlier table showed, the latency percentiles where a case
+ * has a histogram and the time series where a run has REPORT_AUTO_SAMPLES samples or more.
+ */
+static unsigned data_kinds(const struct report *r, size_t ti)
+{
+	const struct rtable *t = &r->tables[ti];
+	unsigned kinds = CHART_BIT(t->nr > 1 && strcmp(t->rowdim, "case") ? CHART_LINES : CHART_BARS);
+	bool lat = false, ts = false;
+
+	if (t->fleet || t->steady || cases_charted(r, ti))
+		return kinds;
+	for (size_t i = 0; i < t->nr * t->nc; i++) {
+		const struct rcell *cell = &t->cells[i];
+
+		if (!cell->c || cell->failed)
+			continue;
+		lat |= cell->c->lat[cell->d].count && !agg_lat_absent(cell->c, cell->d);
+		ts |= ts_samples(first_run(cell)) >= REPORT_AUTO_SAMPLES;
+	}
+	if (lat && t->nr * t->nc <= REPORT_AUTO_SERIES)
+		kinds |= CHART_BIT(CHART_LATENCY);
+	if (ts && t->nc <= REPORT_AUTO_SERIES && t->nr <= REPORT_AUTO_ROWS)
+		kinds |= CHART_BIT(CHART_TIMESERIES);
+	return kinds;
+}
+
+/*
+ * The charts of table ti: the kinds --charts gives, else those its data calls for and its hint asks
+ * for; a steady-state table's only of its cells. Leaves the kinds drawn in rtable.chart_flags.
+ */
+static int table_charts(struct report *r, size_t *cap, size_t ti)
+{
+	struct rtable *t = &r->tables[ti];
+	unsigned kinds = r->chart_kinds_given ? r->chart_kinds : t->chart_flags | data_kinds(r, ti);
 	int ret = 0;
 
-	if (!kinds)
-		kinds = CHART_BIT(t->nr > 1 && strcmp(t->rowdim, "case") ? CHART_LINES : CHART_BARS);
+	if (t->steady)
+		kinds &= CELL_KINDS;
 	if (t->fleet) {
 		/* A line per drive would hide them all: a dot per drive instead. */
-		ret = report_chart_strip(r, cap, ti);
-		kinds &= ~(CHART_BIT(CHART_LINES) | CHART_BIT(CHART_BARS) | CHART_BIT(CHART_HEATMAP));
+		if (kinds & CELL_KINDS)
+			ret = report_chart_strip(r, cap, ti);
+		kinds &= ~CELL_KINDS;
 	}
+	t->chart_flags = kinds;
 	for (int k = 0; k < CHART_KINDS && !ret; k++)
 		if (kinds & CHART_BIT(k))
 			ret = kind_build[k](r, cap, ti, kinds);

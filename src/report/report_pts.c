@@ -115,7 +115,7 @@ int report_chart_wsat(struct report *r, size_t *cap, size_t ti)
 	size_t cells = t->nr * t->nc, ns = 0;
 	struct svg_xy_series *s = calloc(cells + 1, sizeof(*s));
 	double **xs = calloc(cells + 1, sizeof(*xs)), **ys = calloc(cells + 1, sizeof(*ys));
-	char **names = calloc(cells + 1, sizeof(*names)), title[300];
+	char **names = calloc(cells + 1, sizeof(*names)), title[300], key[80];
 	int ret = -ENOMEM;
 
 	if (!s || !xs || !ys || !names)
@@ -143,6 +143,7 @@ int report_chart_wsat(struct report *r, size_t *cap, size_t ti)
 	snprintf(title, sizeof(title), "%s: IOPS against data written", t->title);
 	ret = report_draw_xy(r, cap, ti, "wsat", title, &(struct svg_xy){
 		.title = title, .xlabel = "data written (GB)", .ylabel = "IOPS", .series = s, .nseries = ns,
+		.key_title = report_cell_key(t, key, sizeof(key)),
 		.xscale = SVG_X_LINEAR });
 out:
 	report_xy_free(s, xs, ys, names, ns);
@@ -388,7 +389,7 @@ static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *l
 	snprintf(title, sizeof(title), "%s on %s: the runs in sequence", t->profile ? t->profile : "jobs", label);
 	ret = report_draw_xy(r, cap, ti, "sequence", title, &(struct svg_xy){
 		.title = title, .xlabel = "time since the first run started (s)", .ylabel = ylabel, .series = s,
-		.nseries = ns, .xscale = SVG_X_LINEAR });
+		.nseries = ns, .xscale = SVG_X_LINEAR, .key_title = "case" });
 out:
 	report_xy_free(s, xs, ys, NULL, ns);
 	free(len);

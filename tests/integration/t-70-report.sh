@@ -545,6 +545,56 @@ else
 	skip_part "no chromium, chromium-browser or google-chrome on PATH: the HTML page was not rendered in a browser"
 fi
 
+# --- which charts: the data's, the hint's, --charts ---------------------------------------------
+# kinds DIR: the chart kinds in DIR (the file names end in -KIND.svg), sorted, each once.
+kinds() { find "$1" -name '*.svg' | sed 's/.*-\([a-z]*\)\.svg$/\1/' | LC_ALL=C sort -u | paste -sd' '; }
+# The hint of iozone-matrix asks for lines; its runs' histograms add the latency percentiles, one
+# chart per table (4 patterns); their runs have no time-series sample: no time series.
+assert_eq "$(kinds "$TMPDIR/plots")" "latency lines" "iozone-a+b: the hint's lines and the data's latency percentiles"
+assert_eq "$(find "$TMPDIR/plots" -name '*-latency.svg' | wc -l)" 4 "iozone-a+b: a latency chart per table"
+# A chart of a series per column names the column's parameter over the legend.
+grep -q '<text class="key-title"[^>]*>device</text>' "$(find "$TMPDIR/plots" -name '*-lines.svg' | head -1)" ||
+	fail "a lines chart's legend has no heading naming its columns (device)"
+grep -q '<text class="key-title"[^>]*>device, request size</text>' "$(find "$TMPDIR/plots" -name '*-latency.svg' | head -1)" ||
+	fail "a latency chart's legend has no heading naming its series (device, request size)"
+ok "charts: the hint's and the data's kinds; legends name their parameter"
+# An open-loop run of several samples: its time series (throughput, then service and response over time).
+"$SSDBENCH" report --plot "$TMPDIR/plots-ol" openloop/base >/dev/null 2>"$TMPDIR/ol.err" || fail "report --plot openloop/base: $(cat "$TMPDIR/ol.err")"
+assert_eq "$(kinds "$TMPDIR/plots-ol")" "bars latency timeseries" "open loop: bars, latency percentiles and time series from the data"
+assert_eq "$(find "$TMPDIR/plots-ol" -name '*-timeseries.svg' | wc -l)" 2 "open loop: throughput and latency over time"
+# --charts replaces the choice; none leaves the tables without a chart; a wrong kind is refused.
+"$SSDBENCH" report --charts heatmap,timeseries --plot "$TMPDIR/plots-c" iozone-a iozone-b >/dev/null 2>"$TMPDIR/c.err" ||
+	fail "report --charts heatmap,timeseries: $(cat "$TMPDIR/c.err")"
+assert_eq "$(kinds "$TMPDIR/plots-c")" "heatmap" "--charts heatmap,timeseries: only those kinds (no sample: no time series)"
+assert_eq "$(find "$TMPDIR/plots-c" -name '*-heatmap.svg' | wc -l)" 4 "--charts heatmap: a chart per table (4 patterns)"
+"$SSDBENCH" report --charts timeseries --plot "$TMPDIR/plots-t" openloop/base >/dev/null 2>"$TMPDIR/c.err" ||
+	fail "report --charts timeseries: $(cat "$TMPDIR/c.err")"
+assert_eq "$(kinds "$TMPDIR/plots-t")" "timeseries" "--charts timeseries on an open-loop run: only time series"
+"$SSDBENCH" report --charts none --format html -o "$TMPDIR/none.html" iozone-a iozone-b 2>"$TMPDIR/c.err" ||
+	fail "report --charts none: $(cat "$TMPDIR/c.err")"
+assert_eq "$(count '<svg' "$TMPDIR/none.html")" 0 "--charts none: a page without a chart"
+rc=0
+"$SSDBENCH" report --charts lines,pie --plot "$TMPDIR/plots-bad" iozone-a >"$TMPDIR/bad.out" 2>"$TMPDIR/bad.err" || rc=$?
+assert_eq "$rc" 2 "--charts lines,pie: exit"
+grep -q "^ssdbench: --charts: 'pie': expected auto, none or a comma list of lines, bars, heatmap" "$TMPDIR/bad.err" ||
+	fail "--charts pie: not refused by name: $(cat "$TMPDIR/bad.err")"
+[[ ! -s $TMPDIR/bad.out ]] || fail "a refused --charts printed on stdout"
+[[ ! -e $TMPDIR/plots-bad ]] || fail "a refused --charts left $TMPDIR/plots-bad behind"
+# The help names every kind the option takes (the error lists them from the one table).
+kinds_list=$(sed -n "s/.*comma list of \(.*\)$/\1/p" "$TMPDIR/bad.err")
+[[ -n $kinds_list ]] || fail "the --charts error lists no kind"
+for k in ${kinds_list//,/}; do
+	"$SSDBENCH" help report | grep -q -- "$k" || fail "ssdbench help report does not name chart kind $k"
+done
+ok "--charts: a list replaces the choice, none draws nothing, a wrong kind is refused; the help names every kind"
+# A profile the results name that the profile path does not hold: a warning, the data's layout and charts.
+mkdir -p "$TMPDIR/ownprof"
+for f in iozone-a/00[2-5]-*.json; do jq '.profile.name = "my-own-profile"' "$f" >"$TMPDIR/ownprof/${f##*/}"; done
+"$SSDBENCH" report "$TMPDIR/ownprof" >/dev/null 2>"$TMPDIR/own.err" || fail "report of a profile not found: $(cat "$TMPDIR/own.err")"
+grep -q "^ssdbench: warning: profile 'my-own-profile' not found in .*: the report leaves out its hint" "$TMPDIR/own.err" ||
+	fail "a profile not on the path: no warning that its hint is left out: $(cat "$TMPDIR/own.err")"
+ok "a profile not on the profile path: said, its hint left out"
+
 # --- bad inputs: exit 2, a message naming the culprit, nothing on stdout ---------------------------
 BAD=$TMPDIR/bad
 mkdir -p "$BAD/empty" "$BAD/notjson" "$BAD/unknown" "$BAD/v99"
