@@ -49,6 +49,25 @@ struct rs_sched {
 	uint64_t wake_max_ns;
 };
 
+/*
+ * results.verify.first[0], the first mismatch (docs/result-format.md, mismatch). Its strings point
+ * into the run's kept copy of it (rs_verify.first) and live as long as the run.
+ */
+struct rs_mismatch {
+	uint64_t offset;          /* of the unit on the target */
+	const char *kind;         /* "corrupt", "misplaced", "stale" or "foreign" */
+	const char *phase;        /* "inline", "readback" or "verify" */
+	uint64_t expected_offset;
+	const char *expected_run_id;
+	unsigned gen_lo, gen_hi;  /* expected.gen */
+	bool found;               /* the unit held the header's magic: the found_ fields hold it */
+	const char *found_magic, *found_crc, *found_run_id;
+	uint64_t found_offset, found_len;
+	unsigned found_gen;
+	const char *crc_computed; /* "0x" and 8 hex digits */
+	const char *hex;          /* the unit's first 32 bytes as read */
+};
+
 /* results.verify of one run (docs/result-format.md). */
 struct rs_verify {
 	bool present;             /* the run verified its data */
@@ -56,6 +75,7 @@ struct rs_verify {
 	uint64_t mismatches;      /* the sum of kinds (the reader checked it) */
 	uint64_t kinds[VK_COUNT]; /* by enum vkind */
 	const json_t *first;      /* first[0], the first mismatch in detail, or NULL (in rs_run.kept) */
+	struct rs_mismatch *first_mismatch;   /* the same, typed; NULL where first is (owned) */
 };
 
 /*
@@ -71,6 +91,84 @@ struct rs_health {
 	const json_t *samples;    /* temperature.samples: C or null, one per results.timeseries entry */
 	/* the objects above are in rs_run.kept; source is interned */
 	double waf;               /* physical over host bytes written; NAN where null */
+	size_t ntemps;            /* samples, typed: as many as the run's time series has samples */
+	double *temps;            /* degrees C, NAN where none was read; NULL where ntemps is 0 (owned) */
+};
+
+/*
+ * results.timeseries: one sample per interval_ns of the measured phase (docs/result-format.md). The
+ * reader checked that the series have one length, n, and hold numbers >= 0 (no null: a sample in
+ * which nothing completed has 0 latency). The series are one block the run owns, iops its start.
+ */
+struct rs_timeseries {
+	uint64_t interval_ns;     /* the sample width (job.interval); 0 only for a run without the object */
+	size_t n;                 /* samples in each series; 0: a run shorter than half an interval */
+	double *iops;             /* requests per second, reads and writes together; NULL where n is 0 */
+	double *bw_bytes;         /* bytes per second */
+	double *lat_mean_ns;      /* mean latency of the requests completed in the sample */
+	double *response_mean_ns; /* open loop: mean response time; NULL for a closed loop, or n 0 */
+};
+
+/* results.steady_state where job.steady_state asked for the SNIA PTS rule (docs/result-format.md). */
+struct rs_steady {
+	bool reached;             /* the rule held over some window of the run */
+	bool stopped;             /* the run stopped because it held */
+	const char *metric;       /* "iops", "bw" or "lat" (interned) */
+	uint64_t window;          /* W, rounds in the window */
+	uint64_t round_ns;        /* the length of one round */
+	uint64_t reached_at_round;/* 1-based round that closed the first window that held; 0: never */
+	double value, range, slope, excursion;   /* of that window (else the last): the metric's unit */
+	size_t nrounds;
+	double *rounds;           /* y of every complete round after the ramp (owned); NULL where none */
+	double ratio_to_max;      /* value over the highest round; NAN where null */
+};
+
+/*
+ * The keys below (struct rs_wake, rs_probe, rs_search) are filled from the rows of
+ * src/results/resultkeys.c that the validator checks them by: a new key of results.search is a
+ * member here and one row there (docs/architecture.md, "Result keys").
+ */
+
+/* wake_error_ns of a search: the open loop's own wake-up error at its answer. */
+struct rs_wake {
+	bool present;             /* false where the key is absent (older files) or null (no probe slept) */
+	double mean;              /* ns */
+	uint64_t max;             /* ns */
+};
+
+/* One probe of a latency_target search, in the order run. */
+struct rs_probe {
+	uint64_t rate_iops;       /* offered */
+	double iops;              /* achieved */
+	int64_t value_ns;         /* the targeted percentile; -1 where null (nothing completed) */
+	bool met;
+};
+
+/* results.search: the final result of a latency_target search (docs/result-format.md, docs/search.md). */
+struct rs_search {
+	const char *target;       /* "p99<=20ms" (interned, as are stop and final) */
+	double percentile;
+	uint64_t target_ns, max_iops;
+	size_t nprobes;
+	struct rs_probe *probes;  /* owned; NULL where nprobes is 0 */
+	double peak_iops, tolerance;
+	uint64_t max_probes, min_rate_iops, bracket_hi_iops;
+	const char *stop;         /* "peak_met", "converged", "budget" or "none_met" */
+	uint64_t inconsistent;
+	const char *final;        /* "confirm" or "peak" */
+	int confirmed;            /* 1, 0, or -1 where absent (files from before it) */
+	uint64_t reprobes;        /* 0 where absent */
+	struct rs_wake wake_error_ns;
+	bool harness_bound;       /* false where absent */
+};
+
+/*
+ * The host object (docs/result-format.md, host). Strings point into rs_run.host_info, which the set
+ * holds as long as the run.
+ */
+struct rs_host {
+	const char *hostname, *kernel, *arch, *cpu_model;
+	uint64_t cpu_count, memory_bytes;
 };
 
 /* target.nvme and target.pcie (docs/result-format.md): the drive's identity and its link. */
@@ -109,6 +207,7 @@ struct rs_run {
 				     lat_pct.<dir> of an imported run} */
 	const json_t *target;     /* the target object (shared) */
 	const json_t *host_info;  /* the host object: hostname, kernel, cpu_model, ... (shared) */
+	struct rs_host machine;   /* the same, typed */
 	const char *command_line;
 	const char *started_at;   /* as written (RFC 3339) */
 	const char *status;       /* "ok", "interrupted" or "failed" */
@@ -129,12 +228,15 @@ struct rs_run {
 	uint64_t runtime_ns;
 	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
 	const json_t *timeseries; /* results.timeseries */
+	struct rs_timeseries series;            /* the same, typed */
 	const json_t *steady;     /* results.steady_state, or NULL */
+	struct rs_steady *steady_state;         /* the same, typed (owned); NULL where steady is */
 	uint64_t stalled_ns;      /* results.stalls: how long the process did not run (0: no stall) */
 	struct rs_verify verify;  /* results.verify; present false without it */
 	struct rs_sched sched;    /* results.schedule; present false without it (closed loop) */
 	struct rs_health health;  /* the top-level health; present false without it */
 	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
+	struct rs_search *search_result;        /* the same, typed (owned); NULL where search is */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
 	size_t order;             /* position in load order */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * result_validate: schema/ssdbench-result.schema.json as static tables of field descriptions walked by
- * one checker, and the schema's if/then conditions as a table of rules. Change both files together.
+ * one checker (struct field, include/resultkeys.h; the rows the reader shares are in resultkeys.c),
+ * and the schema's if/then conditions as a table of rules. Change both files together.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,50 +14,7 @@
 #include <string.h>
 
 #include "resultcheck.h"
-
-enum types {
-	T_NULL = 1 << 0,
-	T_TRUE = 1 << 1,
-	T_FALSE = 1 << 2,
-	T_INT = 1 << 3,    /* a JSON integer: no fraction, no exponent */
-	T_NUM = 1 << 4,    /* any JSON number, integers included */
-	T_STR = 1 << 5,
-	T_OBJ = 1 << 6,
-	T_ARR = 1 << 7,
-	T_BOOL = T_TRUE | T_FALSE,
-};
-
-enum field_flags {
-	F_OPTIONAL = 1 << 0,   /* the key may be absent (not in the schema's "required") */
-	F_MIN = 1 << 1,        /* a number >= min */
-	F_MAX = 1 << 2,        /* a number <= max; an array of at most max items */
-	F_NONEMPTY = 1 << 3,   /* a string of minLength 1 */
-};
-
-/* What one key (or one array item) may hold. */
-struct field {
-	const char *key;             /* NULL ends a table of keys */
-	unsigned types;              /* enum types: what the value may be */
-	unsigned flags;              /* enum field_flags */
-	json_int_t min, max;         /* with F_MIN, F_MAX */
-	const char *const *values;   /* NULL-terminated: the only strings allowed (enum, const) */
-	const char *pattern;         /* POSIX extended regex a string must match */
-	const char *what;            /* the expectation in words, where the generated one would be obscure */
-	const struct field *fields;  /* an object's keys, every other key refused; NULL: any object */
-	const struct field *items;   /* every item of an array (or value of an object without fields), or
-				      * with tuple the items in order */
-	unsigned tuple;              /* an array of exactly this many items */
-};
-
-#define ANY(k, t)           { .key = (k), .types = (t) }
-#define OPT(k, t, ...)      { .key = (k), .types = (t), .flags = F_OPTIONAL, __VA_ARGS__ }
-#define MIN(k, t, lo)       { .key = (k), .types = (t), .flags = F_MIN, .min = (lo) }
-#define RANGE(k, t, lo, hi) { .key = (k), .types = (t), .flags = F_MIN | F_MAX, .min = (lo), .max = (hi) }
-#define ONE_OF(k, v)        { .key = (k), .types = T_STR, .values = (v) }
-#define NONEMPTY(k)         { .key = (k), .types = T_STR, .flags = F_NONEMPTY }
-#define OBJECT(k, t, f)     { .key = (k), .types = (t), .fields = (f) }
-#define ARRAY(k, item)      { .key = (k), .types = T_ARR, .items = (item) }
-#define END                 { .key = NULL }
+#include "resultkeys.h"
 
 #define TIMESTAMP_RE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$"
 #define TIMESTAMP(k) { .key = (k), .types = T_STR, .pattern = TIMESTAMP_RE, \
@@ -241,35 +199,11 @@ static const struct field verify_fields[] = {
 	{ .key = "first", .types = T_ARR, .flags = F_MAX, .max = 16, .items = &mismatch_item,
 	  .what = "an array of at most 16 mismatches" }, END
 };
-static const struct field wake_fields[] = { MIN("mean", T_NUM, 0), MIN("max", T_INT, 0), END };
 static const struct field schedule_fields[] = {
 	ONE_OF("arrival", v_arrival), MIN("offered_iops", T_NUM, 0), MIN("scheduled", T_INT, 0),
 	MIN("issued", T_INT, 0), MIN("backlog", T_INT, 0), MIN("late_max_ns", T_INT, 0),
-	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, wake_fields), END
+	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, rk_wake_fields), END
 };
-/* results.search (the final result of a latency_target search) and results.search_probe. */
-static const char *const v_search_stop[] = { "peak_met", "converged", "budget", "none_met", NULL };
-static const char *const v_search_final[] = { "confirm", "peak", NULL };
-static const char *const v_search_kind[] = { "peak", "probe", NULL };
-static const struct field search_probe_fields[] = {
-	MIN("rate_iops", T_INT, 1), MIN("iops", T_NUM, 0), { .key = "value_ns", .types = T_INT | T_NULL,
-	.flags = F_MIN, .min = 0 }, ANY("met", T_BOOL), END
-};
-static const struct field search_probe_item = OBJECT(NULL, T_OBJ, search_probe_fields);
-static const struct field search_fields[] = {
-	{ .key = "target", .types = T_STR, .pattern = "^p[0-9.]+<=[0-9]+(ns|us|ms|s)$",
-	  .what = "a latency target such as \"p99<=20ms\"" },
-	MIN("percentile", T_NUM, 0), MIN("target_ns", T_INT, 1), MIN("max_iops", T_INT, 0),
-	ARRAY("probes", &search_probe_item), MIN("peak_iops", T_NUM, 0), MIN("tolerance", T_NUM, 0),
-	MIN("max_probes", T_INT, 1), MIN("min_rate_iops", T_INT, 0), MIN("bracket_hi_iops", T_INT, 0),
-	ONE_OF("stop", v_search_stop), MIN("inconsistent", T_INT, 0), ONE_OF("final", v_search_final),
-	OPT("confirmed", T_BOOL), { .key = "reprobes", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
-	OPT("wake_error_ns", T_OBJ | T_NULL, .fields = wake_fields), OPT("harness_bound", T_BOOL), END
-};
-static const struct field search_mark_fields[] = {
-	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END
-};
-
 /* results.stonewall of an aggregate result. */
 static const struct field stonewall_fields[] = {
 	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
@@ -281,8 +215,8 @@ static const struct field results_fields[] = {
 	OBJECT("cpu", T_OBJ, cpu_fields), OBJECT("timeseries", T_OBJ, timeseries_fields),
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
-	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = search_fields),
-	OPT("search_probe", T_OBJ, .fields = search_mark_fields), OPT("fixed_buffers", T_BOOL),
+	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
+	OPT("search_probe", T_OBJ, .fields = rk_search_mark_fields), OPT("fixed_buffers", T_BOOL),
 	OPT("stonewall", T_OBJ, .fields = stonewall_fields),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
 };
