@@ -17,6 +17,7 @@
 #include "parse.h"
 #include "result.h"
 #include "resultcheck.h"
+#include "resultkeys.h"
 #include "resultset.h"
 #include "strlist.h"
 
@@ -41,6 +42,15 @@ static void run_release(struct rs_run *r)
 	}
 	free(r->group.labels);
 	free(r->group.paths);
+	free(r->series.iops);   /* the block of every series */
+	if (r->steady_state)
+		free(r->steady_state->rounds);
+	free(r->steady_state);
+	if (r->search_result)
+		rk_release(rk_search_fields, r->search_result);
+	free(r->search_result);
+	free(r->verify.first_mismatch);
+	free(r->health.temps);
 	json_decref(r->kept);
 	free(r->path);
 }
@@ -347,12 +357,108 @@ static int load_sched(struct rs_set *s, struct rs_run *r, const json_t *v)
 	return keep_str(s, json_string_value(json_object_get(v, "arrival")), &r->sched.arrival);
 }
 
-/* results.verify into r->verify (the document is checked: every key is there, of its type). */
-/* A latency_target search: the final result holds results.search; its probes are marked search_probe. */
-static void load_search(struct rs_run *r, const json_t *res)
+/*
+ * A latency_target search: the final result holds results.search (kept, and typed by the rows that
+ * checked it); its probes are marked search_probe. Returns 0 or -ENOMEM.
+ */
+static int load_search(struct rs_set *s, struct rs_run *r, const json_t *res)
 {
-	r->search = keep_part(r, "search", json_object_get(res, "search"));
+	const json_t *v = json_object_get(res, "search");
+	struct rs_search *t;
+
 	r->search_probe = json_object_get(res, "search_probe") != NULL;
+	if (!v)
+		return 0;
+	if (!(r->search = keep_part(r, "search", v)) || !(t = calloc(1, sizeof(*t))))
+		return -ENOMEM;
+	r->search_result = t;
+	return rk_fill(rk_search_fields, v, t, &s->strings);
+}
+
+/* n numbers of array a (numbers; anything else NAN) into d. */
+static void numbers_of(const json_t *a, double *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(a, i);
+
+		d[i] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+}
+
+/* An owned copy of the numbers of array a (NAN for null) into *out, *n. Returns 0 or -ENOMEM. */
+static int numbers_dup(const json_t *a, double **out, size_t *n)
+{
+	*n = json_array_size(a);
+	*out = NULL;
+	if (!*n)
+		return 0;
+	if (!(*out = malloc(*n * sizeof(**out))))
+		return -ENOMEM;
+	numbers_of(a, *out, *n);
+	return 0;
+}
+
+/*
+ * results.timeseries into r->series: every series in one block (one allocation per run: the reader
+ * of 10,000 files makes no more). The validator checked that the arrays have one length.
+ */
+static int load_series(struct rs_run *r, const json_t *ts)
+{
+	static const char *const keys[] = { "iops", "bw_bytes", "lat_mean_ns", "response_mean_ns" };
+	struct rs_timeseries *t = &r->series;
+	double **dst[] = { &t->iops, &t->bw_bytes, &t->lat_mean_ns, &t->response_mean_ns };
+	const json_t *resp = json_object_get(ts, "response_mean_ns");
+	size_t nseries = resp ? 4 : 3;
+	double *block;
+
+	t->interval_ns = (uint64_t)json_integer_value(json_object_get(ts, "interval_ns"));
+	t->n = json_array_size(json_object_get(ts, "iops"));
+	if (!t->n)
+		return 0;
+	if (!(block = malloc(nseries * t->n * sizeof(*block))))
+		return -ENOMEM;
+	for (size_t k = 0; k < nseries; k++) {
+		*dst[k] = block + k * t->n;
+		numbers_of(json_object_get(ts, keys[k]), *dst[k], t->n);
+	}
+	return 0;
+}
+
+/* results.steady_state where it is an object, into an owned r->steady_state. 0 or -ENOMEM. */
+static int load_steady(struct rs_set *s, struct rs_run *r, const json_t *v)
+{
+	struct rs_steady *ss;
+	const json_t *ratio = json_object_get(v, "ratio_to_max");
+
+	if (!json_is_object(v))
+		return 0;
+	if (!(ss = calloc(1, sizeof(*ss))))
+		return -ENOMEM;
+	r->steady_state = ss;
+	ss->reached = json_is_true(json_object_get(v, "reached"));
+	ss->stopped = json_is_true(json_object_get(v, "stopped"));
+	ss->window = (uint64_t)json_integer_value(json_object_get(v, "window"));
+	ss->round_ns = (uint64_t)json_integer_value(json_object_get(v, "round_ns"));
+	ss->reached_at_round = (uint64_t)json_integer_value(json_object_get(v, "reached_at_round"));
+	ss->value = json_number_value(json_object_get(v, "value"));
+	ss->range = json_number_value(json_object_get(v, "range"));
+	ss->slope = json_number_value(json_object_get(v, "slope"));
+	ss->excursion = json_number_value(json_object_get(v, "excursion"));
+	ss->ratio_to_max = json_is_number(ratio) ? json_number_value(ratio) : NAN;
+	if (keep_str(s, json_string_value(json_object_get(v, "metric")), &ss->metric))
+		return -ENOMEM;
+	return numbers_dup(json_object_get(v, "rounds"), &ss->rounds, &ss->nrounds);
+}
+
+/* The host object's fields: strings into host (the set's shared copy, which outlives the run). */
+static void load_host(struct rs_host *h, const json_t *host)
+{
+	h->hostname = json_string_value(json_object_get(host, "hostname"));
+	h->kernel = json_string_value(json_object_get(host, "kernel"));
+	h->arch = json_string_value(json_object_get(host, "arch"));
+	h->cpu_model = json_string_value(json_object_get(host, "cpu_model"));
+	h->cpu_count = (uint64_t)json_integer_value(json_object_get(host, "cpu_count"));
+	h->memory_bytes = (uint64_t)json_integer_value(json_object_get(host, "memory_bytes"));
 }
 
 /*
@@ -380,6 +486,8 @@ static int load_health(struct rs_set *s, struct rs_run *r, const json_t *doc_hea
 	r->health.temp_min = json_is_number(lo) ? json_number_value(lo) : NAN;
 	r->health.temp_max = json_is_number(hi) ? json_number_value(hi) : NAN;
 	r->health.waf = json_is_number(waf) ? json_number_value(waf) : NAN;
+	if (numbers_dup(r->health.samples, &r->health.temps, &r->health.ntemps))
+		return -ENOMEM;
 	return keep_str(s, json_string_value(json_object_get(h, "source")), &r->health.source);
 }
 
@@ -393,19 +501,55 @@ bool rs_health_number(const json_t *snapshot, const char *name, double *v)
 	return true;
 }
 
-static void load_verify(struct rs_run *r, const json_t *v)
+/* m, a mismatch of a checked document that the run keeps, typed: strings point into m. */
+static void load_mismatch(struct rs_mismatch *t, const json_t *m)
 {
-	const json_t *kinds = json_object_get(v, "kinds");
+	const json_t *e = json_object_get(m, "expected"), *f = json_object_get(m, "found");
+	const json_t *gen = json_object_get(e, "gen");
+
+	t->offset = (uint64_t)json_integer_value(json_object_get(m, "offset"));
+	t->kind = json_string_value(json_object_get(m, "kind"));
+	t->phase = json_string_value(json_object_get(m, "phase"));
+	t->expected_offset = (uint64_t)json_integer_value(json_object_get(e, "offset"));
+	t->expected_run_id = json_string_value(json_object_get(e, "run_id"));
+	t->gen_lo = (unsigned)json_integer_value(json_array_get(gen, 0));
+	t->gen_hi = (unsigned)json_integer_value(json_array_get(gen, 1));
+	t->crc_computed = json_string_value(json_object_get(m, "crc_computed"));
+	t->hex = json_string_value(json_object_get(m, "hex"));
+	if (!(t->found = json_is_object(f)))
+		return;
+	t->found_magic = json_string_value(json_object_get(f, "magic"));
+	t->found_crc = json_string_value(json_object_get(f, "crc"));
+	t->found_run_id = json_string_value(json_object_get(f, "run_id"));
+	t->found_offset = (uint64_t)json_integer_value(json_object_get(f, "offset"));
+	t->found_len = (uint64_t)json_integer_value(json_object_get(f, "len"));
+	t->found_gen = (unsigned)json_integer_value(json_object_get(f, "gen"));
+}
+
+/*
+ * results.verify into r->verify (the document is checked: every key is there, of its type), its first
+ * mismatch kept and typed. Returns 0 or -ENOMEM.
+ */
+static int load_verify(struct rs_run *r, const json_t *v)
+{
+	const json_t *kinds = json_object_get(v, "kinds"), *first = json_array_get(json_object_get(v, "first"), 0);
+	struct rs_mismatch *m;
 
 	if (!v)
-		return;
+		return 0;
 	r->verify.present = true;
 	r->verify.blocks = (uint64_t)json_integer_value(json_object_get(v, "blocks_checked"));
 	r->verify.bytes = (uint64_t)json_integer_value(json_object_get(v, "bytes_checked"));
 	r->verify.mismatches = (uint64_t)json_integer_value(json_object_get(v, "mismatches"));
 	for (unsigned k = 0; k < VK_COUNT; k++)
 		r->verify.kinds[k] = (uint64_t)json_integer_value(json_object_get(kinds, vkind_name(k)));
-	r->verify.first = keep_part(r, "verify_first", json_array_get(json_object_get(v, "first"), 0));
+	if (!first)
+		return 0;
+	if (!(r->verify.first = keep_part(r, "verify_first", first)) || !(m = calloc(1, sizeof(*m))))
+		return -ENOMEM;
+	load_mismatch(m, r->verify.first);
+	r->verify.first_mismatch = m;
+	return 0;
 }
 
 /*
@@ -598,6 +742,7 @@ static int fill_shared(struct rs_set *s, struct rs_run *r, json_t *root)
 	r->target = t;
 	r->host_info = h;
 	r->host = json_string_value(json_object_get(h, "hostname"));
+	load_host(&r->machine, h);
 	r->label = json_string_value(json_object_get(t, "label"));
 	if (!*r->label)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));
@@ -705,9 +850,10 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 	r->steady = json_is_null(v) ? NULL : keep_part(r, "steady_state", v);
 	json_array_foreach(json_object_get(res, "stalls"), i, v)
 		r->stalled_ns += (uint64_t)json_integer_value(json_object_get(v, "duration_ns"));
-	load_verify(r, json_object_get(res, "verify"));
-	load_search(r, res);
-	if (load_sched(s, r, json_object_get(res, "schedule")) ||
+	if (load_series(r, json_object_get(res, "timeseries")) ||
+	    load_steady(s, r, json_object_get(res, "steady_state")) ||
+	    load_verify(r, json_object_get(res, "verify")) || load_search(s, r, res) ||
+	    load_sched(s, r, json_object_get(res, "schedule")) ||
 	    load_health(s, r, json_object_get(root, "health")) ||
 	    load_group(&r->group, r->target, res)) {
 		snprintf(err, errlen, "out of memory");
