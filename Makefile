@@ -85,7 +85,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libssdbench.a
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libssdbench.a $(LDLIBS) -lcmocka
 
 # test_worker drives real runs on a spy around the null engine, which the wrapped lookup returns.
-$(BUILD)/tests/test_worker: LDFLAGS += -Wl,--wrap=engine_find
+$(BUILD)/tests/test_worker: LDFLAGS += -Wl,--wrap=engine_get
 
 # The version and git revision are compiled into cli/cli.o, results/result.o and report/report_html.o:
 # a stamp that changes only with them makes those objects rebuild after every commit, so that

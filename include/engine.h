@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "job.h"
 #include "runstats.h"
 #include "syscall_inline.h"
 
@@ -110,10 +111,6 @@ struct engine_ops {
 	int (*reap_wait)(struct engine_ctx *c, uint64_t timeout_ns);
 	/* Releases what init set up, also after a failed init. NULL: nothing to release. */
 	void (*exit)(struct engine_ctx *c);
-	/* True if the engine keeps only one request in flight (psync). */
-	bool sync;
-	/* True if the engine never touches a target (null). */
-	bool no_io;
 	/* True if the engine works on an NVMe generic character device (/dev/ngXnY), and only there. */
 	bool char_dev;
 };
@@ -124,8 +121,11 @@ extern const struct engine_ops engine_psync_ops;
 extern const struct engine_ops engine_null_ops;
 extern const struct engine_ops engine_uring_cmd_ops;
 
-/* The engine of that name (as job_engine_name spells it), or NULL. */
-const struct engine_ops *engine_find(const char *name);
+/*
+ * The backend of engine e (e < ENGINE_COUNT). What an engine is beyond its hooks is the model's:
+ * job_no_io (the null engine never touches a target), job_engine_qd (psync keeps one request in flight).
+ */
+const struct engine_ops *engine_get(enum engine_id e);
 
 /*
  * reap(c, min) of an engine with reap_call and reap_ret: the calls they prepare, made in turn,

@@ -25,7 +25,7 @@ enum rw_pattern {
 };
 
 /*
- * The engines a job can name. The model owns their names (job_engine_name: what jobs, profiles and
+ * The engines a job can name. The model owns their names (job_engine_names: what jobs, profiles and
  * results spell); src/io/engine.c maps each one to its backend, in a table indexed by this enum.
  */
 enum engine_id {
@@ -37,8 +37,33 @@ enum engine_id {
 	ENGINE_COUNT,
 };
 
-/* The name of engine e (e < ENGINE_COUNT), as a job's engine holds it after job_set. */
+/*
+ * The one spelling of each engine's name. job_engine_names is built from them; a list that names only
+ * some engines (the validator's conditions in resultcheck.c) uses them too.
+ */
+#define ENGINE_NAME_URING "io_uring"
+#define ENGINE_NAME_AIO "libaio"
+#define ENGINE_NAME_PSYNC "psync"
+#define ENGINE_NAME_NULL "null"
+#define ENGINE_NAME_URING_CMD "io_uring_cmd"
+
+/* The engines' names, indexed by enum engine_id and ended by NULL (a list for str_in_list). */
+extern const char *const job_engine_names[ENGINE_COUNT + 1];
+
+/* The name of engine e (e < ENGINE_COUNT): what a job's result and its messages spell. */
 const char *job_engine_name(enum engine_id e);
+
+/* Finds the engine named name (exactly as job_engine_name spells it). Returns 0, or -ENOENT. */
+int job_engine_parse(const char *name, enum engine_id *e);
+
+/*
+ * The requests engine e keeps in flight when a job asks for qd: psync makes one call at a time, so
+ * 1; every other engine, qd. The one statement of that rule (preflight's qd, the run, fio's import).
+ */
+static inline unsigned job_engine_qd(enum engine_id e, unsigned qd)
+{
+	return e == ENGINE_PSYNC ? 1 : qd;
+}
 
 enum data_kind {
 	DATA_RANDOM,
@@ -79,7 +104,7 @@ struct job {
 	unsigned qd;
 	unsigned reap_batch;     /* closed loop: completions reaped before the queue is refilled (1..qd) */
 	unsigned threads;
-	char engine[16];
+	enum engine_id engine;
 	bool direct;
 	bool iopoll;                /* io_uring: completions reaped by polling (IORING_SETUP_IOPOLL) */
 	bool sqpoll;                /* io_uring: a kernel thread takes the submissions (IORING_SETUP_SQPOLL) */
@@ -172,7 +197,7 @@ static inline bool job_reads(const struct job *j)
 /* True for the null engine, which measures the harness and never touches its target. */
 static inline bool job_no_io(const struct job *j)
 {
-	return !strcmp(j->engine, job_engine_name(ENGINE_NULL));
+	return j->engine == ENGINE_NULL;
 }
 
 /* True if the job changes the target's contents: writes, trim or fill. */

@@ -115,7 +115,7 @@ static void test_job_init_has_the_spec_defaults(void **state)
 	assert_true(j.rw == RW_RANDREAD && j.rwmix_write == 50 && j.bs == 4096);
 	assert_true(j.stride == 0);                   /* 2 x bs, resolved later */
 	assert_true(j.qd == 1 && j.reap_batch == 1 && j.threads == 1 && j.direct);
-	assert_string_equal(j.engine, "io_uring");
+	assert_string_equal(job_engine_name(j.engine), "io_uring");
 	assert_true(j.span.kind == AMOUNT_PERCENT && j.span.value == 100.0 && !j.span_set);
 	assert_true(j.offset.kind == AMOUNT_BYTES && j.offset.bytes == 0);
 	assert_true(j.runtime_ns == 0 && j.ramp_ns == 0 && !j.trim);
@@ -154,8 +154,8 @@ static void test_job_set_accepts_good_values(void **state)
 	SET("qd", "4096", j.qd == 4096);
 	SET("threads", "1024", j.threads == 1024);
 	for (size_t i = 0; i < 4; i++)
-		SET("engine", engines[i], !strcmp(j.engine, engines[i]));
-	SET("engine", "io-uring", !strcmp(j.engine, "io_uring"));
+		SET("engine", engines[i], !strcmp(job_engine_name(j.engine), engines[i]));
+	SET("engine", "io-uring", j.engine == ENGINE_URING);
 	SET("direct", "false", !j.direct);
 	SET("iopoll", "true", j.iopoll);
 	SET("iopoll", "false", !j.iopoll);
@@ -659,10 +659,47 @@ static void test_plan_refuses_bad_lists_and_truncates_long_names(void **state)
 	plan_release(&p);
 }
 
+/* The one table of engine names: indexed by enum engine_id, NULL at its end, parsed back exactly. */
+static void test_job_engine_names_table(void **state)
+{
+	enum engine_id e = ENGINE_COUNT;
+
+	(void)state;
+	assert_null(job_engine_names[ENGINE_COUNT]);
+	assert_string_equal(job_engine_name(ENGINE_URING), "io_uring");
+	assert_string_equal(job_engine_name(ENGINE_AIO), "libaio");
+	assert_string_equal(job_engine_name(ENGINE_PSYNC), "psync");
+	assert_string_equal(job_engine_name(ENGINE_NULL), "null");
+	assert_string_equal(job_engine_name(ENGINE_URING_CMD), "io_uring_cmd");
+	for (int i = 0; i < ENGINE_COUNT; i++) {
+		assert_non_null(job_engine_names[i]);
+		assert_int_equal(job_engine_parse(job_engine_names[i], &e), 0);
+		assert_int_equal(e, i);
+	}
+	e = ENGINE_AIO;
+	assert_int_equal(job_engine_parse("io-uring", &e), -ENOENT);   /* aliases are job_set's */
+	assert_int_equal(job_engine_parse("", &e), -ENOENT);
+	assert_int_equal(job_engine_parse("psync ", &e), -ENOENT);
+	assert_int_equal(e, ENGINE_AIO);                                /* untouched on failure */
+}
+
+/* psync keeps one request in flight whatever qd asks; every other engine keeps qd. */
+static void test_job_engine_qd_psync_keeps_one(void **state)
+{
+	(void)state;
+	for (int i = 0; i < ENGINE_COUNT; i++) {
+		assert_int_equal(job_engine_qd((enum engine_id)i, 1), 1);
+		assert_int_equal(job_engine_qd((enum engine_id)i, 64), i == ENGINE_PSYNC ? 1 : 64);
+	}
+	assert_int_equal(job_engine_qd(ENGINE_PSYNC, 4096), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_job_init_has_the_spec_defaults),
+		cmocka_unit_test(test_job_engine_names_table),
+		cmocka_unit_test(test_job_engine_qd_psync_keeps_one),
 		cmocka_unit_test(test_job_set_accepts_good_values),
 		cmocka_unit_test(test_job_set_refuses_bad_values_naming_the_parameter),
 		cmocka_unit_test(test_job_set_refuses_numbers_strtod_would_take_and_controls),

@@ -177,7 +177,7 @@ static void test_profile_named_case_overrides_defaults(void **state)
 	fixture("fixture-good", path, sizeof(path));
 	load_ok(path, &p);
 	/* The defaults, as written (io-limit with a dash). */
-	assert_string_equal(p.plan.base.engine, "psync");
+	assert_int_equal(p.plan.base.engine, ENGINE_PSYNC);
 	assert_int_equal(p.plan.base.threads, 2);
 	assert_int_equal(p.plan.base.repeat, 3);
 	assert_int_equal(p.plan.base.span.kind, AMOUNT_BYTES);
@@ -190,7 +190,7 @@ static void test_profile_named_case_overrides_defaults(void **state)
 	case_of(&p.plan, 0, &j, name, sizeof(name));   /* SEQ1M Q8T1: qd 8, threads 1 over 1 and 2 */
 	assert_int_equal(j.qd, 8);
 	assert_int_equal(j.threads, 1);
-	assert_string_equal(j.engine, "psync");       /* not in the case: the default */
+	assert_int_equal(j.engine, ENGINE_PSYNC);       /* not in the case: the default */
 	assert_int_equal(j.span.bytes, 64 * MiB);
 	assert_int_equal(j.repeat, 3);
 	case_of(&p.plan, 1, &j, name, sizeof(name));   /* RND4K Q32T16: its own span */
@@ -221,7 +221,7 @@ static void test_profile_plan_set_wins_over_defaults_and_named_cases(void **stat
 	for (size_t k = 0; k < 6; k++) {
 		case_of(&p.plan, k, &j, name, sizeof(name));
 		assert_int_equal(j.qd, 2);
-		assert_string_equal(j.engine, "libaio");
+		assert_int_equal(j.engine, ENGINE_AIO);
 		assert_int_equal(j.span.bytes, 16 * MiB);
 	}
 	case_of(&p.plan, 1, &j, name, sizeof(name));
@@ -278,7 +278,7 @@ static void test_profile_prepare_jobs_with_and_without_names(void **state)
 	assert_int_equal(j.rw, RW_WRITE);
 	assert_int_equal(j.bs, MiB);
 	assert_true(j.trim);
-	assert_string_equal(j.engine, "psync");                       /* over the defaults */
+	assert_int_equal(j.engine, ENGINE_PSYNC);                       /* over the defaults */
 	j = p.plan.base;
 	assert_int_equal(kvlist_apply(&p.prepare[1], &j, err, sizeof(err)), 0);
 	assert_int_equal(j.bs, 128 * 1024);

@@ -2,7 +2,7 @@
 /*
  * worker: the hot loop, driven the way a run drives it (run_job: the io_limit's split over threads,
  * worker threads, merge) on the null engine, so no device is needed. A spy around the null engine
- * (engine_find is wrapped: -Wl,--wrap=engine_find) counts what each worker has in flight and issues,
+ * (engine_get is wrapped: -Wl,--wrap=engine_get) counts what each worker has in flight and issues,
  * and can complete chosen offsets with an error. It proves: the queue depth is held (never more
  * than qd in flight, and qd in flight while the budget lasts), each thread issues exactly its share
  * of the io_limit (an idle thread, whose share is 0, nothing), and failed I/O is recorded by op,
@@ -50,8 +50,8 @@ static struct {
 	uint64_t cap;               /* more than this many bytes queued by one worker: refuse (a runaway) */
 } rule;
 
-const struct engine_ops *__real_engine_find(const char *name);
-const struct engine_ops *__wrap_engine_find(const char *name);
+const struct engine_ops *__real_engine_get(enum engine_id e);
+const struct engine_ops *__wrap_engine_get(enum engine_id e);
 
 static int spy_init(struct engine_ctx *c)
 {
@@ -136,18 +136,17 @@ static void spy_exit(struct engine_ctx *c)
 	engine_null_ops.exit(c);
 }
 
-/* The null engine's own hooks, observed; no_io like it, so that no target is opened. */
+/* The null engine's own hooks, observed; the job's engine is still null, so no target is opened. */
 static const struct engine_ops spy = {
 	.init = spy_init,
 	.queue = spy_queue,
 	.reap = spy_reap,
 	.exit = spy_exit,
-	.no_io = true,
 };
 
-const struct engine_ops *__wrap_engine_find(const char *name)
+const struct engine_ops *__wrap_engine_get(enum engine_id e)
 {
-	return !strcmp(name, job_engine_name(ENGINE_NULL)) ? &spy : __real_engine_find(name);
+	return e == ENGINE_NULL ? &spy : __real_engine_get(e);
 }
 
 static void set(struct job *j, const char *name, const char *value)

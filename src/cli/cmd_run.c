@@ -277,10 +277,10 @@ static void estimate(const struct job *j, double rate, double *bytes, double *se
 
 		/* An open loop moves what it schedules, if the device can take it. */
 		job_rate(j, &num, &den);
-		if ((double)num / (double)den * (double)j->bs < rate || engine_find(j->engine)->no_io)
+		if ((double)num / (double)den * (double)j->bs < rate || job_no_io(j))
 			rate = (double)num / (double)den * (double)j->bs;
 	}
-	if (engine_find(j->engine)->no_io) {
+	if (job_no_io(j)) {
 		*bytes = 0;
 		*secs = j->runtime_ns ? (double)(j->runtime_ns + j->ramp_ns) / 1e9
 		      : job_open_loop(j) && j->r.io_limit ? (double)j->r.io_limit / rate : 0;

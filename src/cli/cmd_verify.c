@@ -209,7 +209,7 @@ static int build_job(const struct verify_cli *c, const struct journal_info *ji, 
 		return ret;
 	}
 	/* What the lists let through must still leave the target as it is, and read it. */
-	if (job_modifies(j) || !strcmp(j->engine, job_engine_name(ENGINE_NULL))) {
+	if (job_modifies(j) || job_no_io(j)) {
 		cli_error("verify: %s; verify only reads the target", job_modifies(j) ? "the job would write to the "
 			  "target" : "engine null reads nothing");
 		return -EINVAL;

@@ -203,7 +203,7 @@ void format_job(const struct job *j, char *buf, size_t len)
 	format_amount(&j->span, span, sizeof(span));
 	format_amount(&j->offset, off, sizeof(off));
 	APPEND("rw=%s bs=%s qd=%u threads=%u engine=%s span=%s", rw_name(j->rw), bs, j->qd, j->threads,
-	       j->engine, span);
+	       job_engine_name(j->engine), span);
 	if (j->offset.bytes || j->offset.value > 0)
 		APPEND(" offset=%s", off);
 	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)

@@ -77,7 +77,7 @@ static int file_writes(const struct target *t, const struct entry *e, size_t n, 
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = &e[i].job;
 
-		if (engine_find(j->engine)->no_io)
+		if (job_no_io(j))
 			continue;
 		if (!t->exists) {
 			snprintf(why, len, "read job needs to create the file");
@@ -132,7 +132,7 @@ static int check_memory(const struct entry *e, const struct target *t)
 	uint64_t avail = mem_available(), need;
 	char need_s[32], avail_s[32], bs[24];
 
-	if (engine_find(j->engine)->no_io || !avail)
+	if (job_no_io(j) || !avail)
 		return 0;
 	need = worker_buffer_bytes(j->bs, j->qd, t->lbs) * j->threads;
 	/* verify=on: the generation map, a byte per block of the span, its write counts, a journal's copies. */
@@ -272,7 +272,7 @@ int preflight_hold_journals(struct preflight_holds *H, const struct target *tg, 
 		for (size_t i = 0; i < n[ti]; i++) {
 			const struct job *j = &e[(size_t)ti * H->per + i].job;
 
-			if (!j->verify || !j->journal[0] || engine_find(j->engine)->no_io)
+			if (!j->verify || !j->journal[0] || job_no_io(j))
 				continue;
 			if (hold_journal(H, tg, nt, ti, e[(size_t)ti * H->per + i].name, j->journal,
 					 vmap_bytes(j->r.span, j->bs)))
@@ -292,25 +292,26 @@ void preflight_release_journals(struct preflight_holds *H, int nt)
 static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 {
 	struct job *j = &e->job;
-	const struct engine_ops *eng = engine_find(j->engine);
+	const struct engine_ops *eng = engine_get(j->engine);
 	char err[512];
 
 	if (engine_probe(eng)) {
 		if (eng->char_dev)
 			cli_error("engine: %s is not available on this kernel: NVMe passthrough needs io_uring with "
 				  "IORING_OP_URING_CMD and 128-byte SQEs (Linux 5.19 or later); use engine=io_uring on "
-				  "the block device /dev/nvmeXnY", j->engine);
+				  "the block device /dev/nvmeXnY", job_engine_name(j->engine));
 		else
-			cli_error("engine: %s is not available on this kernel (try libaio or psync)", j->engine);
+			cli_error("engine: %s is not available on this kernel (try libaio or psync)", job_engine_name(j->engine));
 		return -EINVAL;
 	}
 	if (engine_probe_job(j, t, err, sizeof(err))) {
 		cli_error("%s: %s", e->name, err);
 		return -EINVAL;
 	}
-	if (eng->sync && j->qd > 1) {
+	if (job_engine_qd(j->engine, j->qd) < j->qd) {
 		if (!*warned_qd)
-			cli_warn("engine %s keeps one request in flight; qd %u recorded as 1", j->engine, j->qd);
+			cli_warn("engine %s keeps one request in flight; qd %u recorded as 1", job_engine_name(j->engine),
+				 j->qd);
 		*warned_qd = true;
 		j->qd = 1;
 		j->reap_batch = 1;   /* at most qd, as job_check holds it */
@@ -344,7 +345,7 @@ static int check_file(const struct target *t, const struct entry *e, size_t n, s
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = &e[i].job;
 
-		if (engine_find(j->engine)->no_io)
+		if (job_no_io(j))
 			continue;   /* the null engine never touches its target */
 		need = j->r.target_size > need ? j->r.target_size : need;
 		direct |= j->direct;
@@ -436,7 +437,7 @@ static size_t drop_unaligned(const struct target *t, struct entry *e, size_t npr
 		const struct job *j = &e[i].job;
 		size_t k;
 
-		if (!j->direct || !t->lbs || j->bs % t->lbs == 0 || engine_find(j->engine)->no_io) {
+		if (!j->direct || !t->lbs || j->bs % t->lbs == 0 || job_no_io(j)) {
 			if (kept != i)
 				e[kept] = e[i];
 			kept++;
@@ -469,7 +470,7 @@ static int check_health(const struct target *t, const struct entry *e, size_t n)
 	char err[512];
 
 	for (size_t i = 0; i < n; i++) {
-		if (engine_find(e[i].job.engine)->no_io)
+		if (job_no_io(&e[i].job))
 			continue;
 		require |= e[i].job.health == HEALTH_REQUIRE;
 		want |= e[i].job.health != HEALTH_OFF;
@@ -510,7 +511,7 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 	for (size_t i = 0; i < *n; i++) {
 		if (check_entry(&e[i], t, &pf->warned_qd))
 			return -EINVAL;
-		modifies |= job_modifies(&e[i].job) && !engine_find(e[i].job.engine)->no_io;
+		modifies |= job_modifies(&e[i].job) && !job_no_io(&e[i].job);
 		capped |= e[i].job.r.span_capped;
 	}
 	if (check_health(t, e, *n))

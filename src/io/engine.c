@@ -21,12 +21,9 @@ static const struct engine_ops *const engines[] = {
 };
 _Static_assert(sizeof(engines) / sizeof(engines[0]) == ENGINE_COUNT, "engines[] and enum engine_id differ");
 
-const struct engine_ops *engine_find(const char *name)
+const struct engine_ops *engine_get(enum engine_id e)
 {
-	for (int i = 0; i < ENGINE_COUNT; i++)
-		if (!strcmp(job_engine_name((enum engine_id)i), name))
-			return engines[i];
-	return NULL;
+	return engines[e];
 }
 
 int engine_probe(const struct engine_ops *e)
@@ -46,24 +43,24 @@ unsigned engine_flags(const struct job *j)
 static int check_kind(const struct job *j, const struct engine_ops *e, const struct target *t, char *err,
 		      size_t errlen)
 {
-	const char *base = strrchr(t->path, '/');
+	const char *base = strrchr(t->path, '/'), *name = job_engine_name(j->engine);
 	char other[80];
 
 	base = base ? base + 1 : t->path;
 	if (e->char_dev && t->kind == TARGET_BLOCK && devinfo_block_to_ng(base, other, sizeof(other))) {
 		snprintf(err, errlen, "engine %s: '%s' is a block device; NVMe passthrough goes through its "
-			 "generic character device /dev/%s", j->engine, t->path, other);
+			 "generic character device /dev/%s", name, t->path, other);
 		return -EINVAL;
 	}
 	if (e->char_dev && t->kind != TARGET_CHAR) {
 		snprintf(err, errlen, "engine %s: '%s' is not an NVMe generic character device (/dev/ngXnY); "
-			 "NVMe passthrough needs one", j->engine, t->path);
+			 "NVMe passthrough needs one", name, t->path);
 		return -EINVAL;
 	}
 	if (!e->char_dev && t->kind == TARGET_CHAR) {
 		snprintf(err, errlen, "engine %s: '%s' is an NVMe generic character device, which only "
-			 "engine=io_uring_cmd can use; for %s use its block device %s", j->engine, t->path,
-			 j->engine, t->bdev);
+			 "engine=io_uring_cmd can use; for %s use its block device %s", name, t->path,
+			 name, t->bdev);
 		return -EINVAL;
 	}
 	return 0;
@@ -74,16 +71,17 @@ static void probe_message(const struct job *j, const struct target *t, const cha
 			  size_t errlen)
 {
 	unsigned flags = engine_flags(j);
-	const char *param = j->iopoll ? "iopoll" : j->sqpoll ? "sqpoll" : j->engine;
+	const char *name = job_engine_name(j->engine);
+	const char *param = j->iopoll ? "iopoll" : j->sqpoll ? "sqpoll" : name;
 	bool block = t->kind != TARGET_FILE;
 
 	if (!strcmp(step, "namespace"))
-		snprintf(err, errlen, "engine %s: '%s': cannot identify the namespace: %s", j->engine, t->path,
+		snprintf(err, errlen, "engine %s: '%s': cannot identify the namespace: %s", name, t->path,
 			 ret == -EOPNOTSUPP ? "its LBA format carries metadata, which io_uring_cmd does not send" :
 			 strerror(-ret));
 	else if (!strcmp(step, "setup") && !flags)
 		snprintf(err, errlen, "engine %s: io_uring refused 128-byte SQEs with 32-byte CQEs: %s (NVMe "
-			 "passthrough needs Linux 5.19 or later)", j->engine, strerror(-ret));
+			 "passthrough needs Linux 5.19 or later)", name, strerror(-ret));
 	else if (!strcmp(step, "setup") && (flags & ENGINE_SQPOLL))
 		snprintf(err, errlen, "sqpoll: io_uring refused a kernel submission thread (IORING_SETUP_SQPOLL%s): "
 			 "%s%s", j->iopoll ? " with IORING_SETUP_IOPOLL" : "", strerror(-ret),
@@ -103,17 +101,18 @@ static void probe_message(const struct job *j, const struct target *t, const cha
 
 int engine_probe_job(const struct job *j, const struct target *t, char *err, size_t errlen)
 {
-	const struct engine_ops *e = engine_find(j->engine);
+	const struct engine_ops *e = engine_get(j->engine);
+	const char *name = job_engine_name(j->engine);
 	unsigned flags = engine_flags(j), len = t->lbs > 4096 ? t->lbs : 4096;
 	const char *step = "setup", *param = j->iopoll ? "iopoll" : "sqpoll";
 	int fd = -1, ret;
 
-	if (e && !e->no_io && (ret = check_kind(j, e, t, err, errlen)))
+	if (!job_no_io(j) && (ret = check_kind(j, e, t, err, errlen)))
 		return ret;
-	if (!flags && !(e && e->char_dev))
+	if (!flags && !e->char_dev)
 		return 0;
-	if (!e || !e->probe_flags) {
-		snprintf(err, errlen, "%s: needs engine=io_uring or io_uring_cmd (not %s)", param, j->engine);
+	if (!e->probe_flags) {
+		snprintf(err, errlen, "%s: needs engine=io_uring or io_uring_cmd (not %s)", param, name);
 		return -EINVAL;
 	}
 	/* A file still to be created has nothing to read: the ring's setup is all that is checked. */
@@ -123,7 +122,7 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 				    0);
 		if (fd < 0) {
 			ret = -errno;
-			snprintf(err, errlen, "%s: '%s': %s", flags ? param : j->engine, t->path, strerror(errno));
+			snprintf(err, errlen, "%s: '%s': %s", flags ? param : name, t->path, strerror(errno));
 			return ret;
 		}
 	}

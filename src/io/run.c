@@ -34,7 +34,7 @@ static uint64_t target_size_for(const struct job *j, const struct target *t)
 {
 	uint64_t need = job_file_size_needed(j);
 
-	if (engine_find(j->engine)->no_io)
+	if (job_no_io(j))
 		return need ? need : RUN_DEFAULT_FILE_SIZE;
 	if (t->kind == TARGET_BLOCK)
 		return t->size;
@@ -46,14 +46,13 @@ static uint64_t target_size_for(const struct job *j, const struct target *t)
 
 int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen)
 {
-	const struct engine_ops *e = engine_find(j->engine);
 	uint64_t size = target_size_for(j, t);
 
 	if (size == 0) {
 		snprintf(err, errlen, "'%s': the target is empty (size 0)", t->path);
 		return -EINVAL;
 	}
-	return job_resolve(j, size, e->no_io ? 0 : t->lbs, err, errlen);
+	return job_resolve(j, size, job_no_io(j) ? 0 : t->lbs, err, errlen);
 }
 
 /* The live counters a sample sums: ios, bytes, lat_sum, resp_sum (open loop), over both ops. */
@@ -450,7 +449,7 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 		w->ec.flags = engine_flags(j);
 		w->ec.fixed_bufs = -1;
 		w->id = i;
-		w->ec.qd = e->sync ? 1 : j->qd;
+		w->ec.qd = job_engine_qd(j->engine, j->qd);
 		w->lbs_align = t->lbs;
 		w->budget = thread_budget(j, i);
 		setup_verify(w, o, j->threads);
@@ -612,7 +611,7 @@ static int fill_phase(const struct job *j, struct target *t, const struct engine
 
 	f.rw = RW_WRITE;
 	f.bs = fill_bs(j->r.fill);
-	f.qd = e->sync ? 1 : 32;
+	f.qd = job_engine_qd(j->engine, 32);
 	f.threads = 1;
 	f.ramp_ns = f.runtime_ns = 0;
 	f.data = DATA_RANDOM;
@@ -699,9 +698,8 @@ static int flush_fd_of(const struct target *t)
 }
 
 /* verify=on: the run's identity and its map (in the journal's file when there is one). */
-static int verify_begin(const struct job *j, const struct target *t, const struct engine_ops *e,
-			const struct run_opts *o, struct vmap *m, struct journal *jn, struct run_result *res,
-			char *err, size_t errlen)
+static int verify_begin(const struct job *j, const struct target *t, const struct run_opts *o, struct vmap *m,
+			struct journal *jn, struct run_result *res, char *err, size_t errlen)
 {
 	struct journal_info ji = { .version = JOURNAL_VERSION, .state = JOURNAL_RUNNING };
 	struct journal_hold *held = NULL;
@@ -710,7 +708,7 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 
 	res->verify.enabled = true;
 	res->verify.run_id = id;
-	if (!j->journal[0] || e->no_io) {
+	if (!j->journal[0] || job_no_io(j)) {
 		if ((ret = vmap_alloc(m, j->r.offset, j->r.span, j->bs, id)) || (ret = vmap_count_writes(m)))
 			snprintf(err, errlen, "cannot allocate the verify map (%llu bytes): %s",
 				 (unsigned long long)vmap_bytes(j->r.span, j->bs), strerror(-ret));
@@ -727,7 +725,7 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 	ji.nblocks = vmap_bytes(j->r.span, j->bs);
 	ji.started_ns = realtime_ns();
 	ji.volatile_cache = flush_fd_of(t) >= 0;
-	snprintf(ji.engine, sizeof(ji.engine), "%s", j->engine);
+	snprintf(ji.engine, sizeof(ji.engine), "%s", job_engine_name(j->engine));
 	ji.window = VGEN_WINDOW;
 	if ((ret = target_identity(t, &ji.target_dev, &ji.target_ino))) {
 		snprintf(err, errlen, "'%s': %s", t->path, strerror(-ret));
@@ -817,17 +815,17 @@ static int run_verified(struct job *j, struct target *t, const struct engine_ops
 	struct run_opts vo = *o;
 	struct journal jn = { .fd = -1 };
 	struct vmap m = { 0 };
-	bool journaled = j->journal[0] && !e->no_io;
+	bool journaled = j->journal[0] && !job_no_io(j);
 	int ret;
 
-	if ((ret = verify_begin(j, t, e, o, &m, &jn, res, err, errlen)))
+	if ((ret = verify_begin(j, t, o, &m, &jn, res, err, errlen)))
 		return ret;
 	vo.vmap = &m;
 	vo.vphase = VPHASE_INLINE;
 	vo.journal = journaled ? &jn : NULL;
-	vo.flush_fd = e->no_io ? -1 : flush_fd_of(t);
+	vo.flush_fd = job_no_io(j) ? -1 : flush_fd_of(t);
 	ret = run_workers(j, t, e, &vo, res, err, errlen);
-	if (!ret && job_writes(j) && !e->no_io && res->status != RUN_INTERRUPTED)
+	if (!ret && job_writes(j) && !job_no_io(j) && res->status != RUN_INTERRUPTED)
 		readback_phase(j, t, e, &vo, res);
 	if (journaled && (ret = journal_close(&jn, vo.flush_fd)) && res->nerrs < RUN_MAX_ERRS) {
 		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1 };
@@ -885,7 +883,7 @@ static struct health_dev *health_begin(const struct job *j, const struct target 
 int run_job(struct job *j, struct target *t, const struct run_opts *o, struct run_result *res,
 	    char *err, size_t errlen)
 {
-	const struct engine_ops *e = engine_find(j->engine);
+	const struct engine_ops *e = engine_get(j->engine);
 	struct run_opts ho = *o;
 	struct health_dev hd = { .fd = -1 };
 	uint64_t mono0;
@@ -893,7 +891,7 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 
 	memset(res, 0, sizeof(*res));
 	res->ts.interval_ns = j->interval_ns;
-	res->qd = e->sync ? 1 : j->qd;
+	res->qd = job_engine_qd(j->engine, j->qd);
 	res->ss.enabled = j->ss_metric != SS_OFF;
 	res->ss.window = j->ss_window;
 	res->ss.round_ns = j->ss_round_ns;
@@ -911,9 +909,9 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	 * step (open, layout, trim, buffers, threads) with the step and errno in errs.
 	 */
 	mono0 = clock_ns();
-	ho.health = e->no_io ? NULL : health_begin(j, t, o, &hd, res);
+	ho.health = job_no_io(j) ? NULL : health_begin(j, t, o, &hd, res);
 	o = &ho;
-	if (!e->no_io && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
+	if (!job_no_io(j) && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
 		if (ret == -EINTR) {
 			res->status = RUN_INTERRUPTED;
 			snprintf(res->message, sizeof(res->message), "%.250s", err);
@@ -930,7 +928,7 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	}
 out:
 	health_dev_close(&hd);
-	if (!e->no_io)
+	if (!job_no_io(j))
 		target_close(t);
 	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */
 	res->finished_at = res->started_at + (clock_ns() - mono0);

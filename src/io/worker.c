@@ -54,7 +54,7 @@ static int alloc_slots(struct worker *w)
 	if (!c->reqs || !w->free || !w->queued || !c->done)
 		return -ENOMEM;
 	/* The null engine has no buffers, but with verify=on it stamps and checksums them all the same. */
-	if ((!w->eng->no_io || w->vmap) && posix_memalign(&c->bufmem, align, c->bufsize * qd))
+	if ((!job_no_io(w->job) || w->vmap) && posix_memalign(&c->bufmem, align, c->bufsize * qd))
 		return -ENOMEM;
 	for (unsigned i = 0; i < qd; i++) {
 		struct ioreq *r = &c->reqs[i];
@@ -275,7 +275,7 @@ static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
 	}
 	if (!ok)
 		return;
-	if (w->eng->no_io) {
+	if (job_no_io(w->job)) {
 		/* Nothing was read: the checksums are computed for their cost only, and count nowhere. */
 		volatile uint32_t sink = 0;
 
@@ -414,7 +414,7 @@ static void start_measuring(struct worker *w)
 static void set_error(struct worker *w, int ret, const char *what)
 {
 	w->ret = ret;
-	snprintf(w->errmsg, sizeof(w->errmsg), "%s engine: %s: %s", w->job->engine, what, strerror(-ret));
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s engine: %s: %s", job_engine_name(w->job->engine), what, strerror(-ret));
 	atomic_store(&w->ctl->stop, 1);
 }
 
@@ -609,7 +609,7 @@ static void finish(struct worker *w)
 {
 	double u, s;
 
-	if (!w->job->direct && job_writes(w->job) && !w->eng->no_io) {
+	if (!w->job->direct && job_writes(w->job) && !job_no_io(w->job)) {
 		/* Buffered writes fail here, if at all (EIO, ENOSPC): the error is the flush's. */
 		if (fdatasync(w->ec.fd) < 0)
 			add_error(w, ERR_OP_FSYNC, errno, 0);

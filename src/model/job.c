@@ -35,9 +35,9 @@ static const char *const rw_names[] = {
 	[RW_STRIDE_READ] = "stride-read", [RW_STRIDE_WRITE] = "stride-write",
 };
 
-static const char *const engine_names[ENGINE_COUNT] = {
-	[ENGINE_URING] = "io_uring", [ENGINE_AIO] = "libaio", [ENGINE_PSYNC] = "psync", [ENGINE_NULL] = "null",
-	[ENGINE_URING_CMD] = "io_uring_cmd",
+const char *const job_engine_names[ENGINE_COUNT + 1] = {
+	[ENGINE_URING] = ENGINE_NAME_URING, [ENGINE_AIO] = ENGINE_NAME_AIO, [ENGINE_PSYNC] = ENGINE_NAME_PSYNC,
+	[ENGINE_NULL] = ENGINE_NAME_NULL, [ENGINE_URING_CMD] = ENGINE_NAME_URING_CMD, [ENGINE_COUNT] = NULL,
 };
 
 const char *rw_name(enum rw_pattern rw)
@@ -47,7 +47,18 @@ const char *rw_name(enum rw_pattern rw)
 
 const char *job_engine_name(enum engine_id e)
 {
-	return engine_names[e];
+	return job_engine_names[e];
+}
+
+int job_engine_parse(const char *name, enum engine_id *e)
+{
+	for (int i = 0; i < ENGINE_COUNT; i++) {
+		if (!strcmp(name, job_engine_names[i])) {
+			*e = (enum engine_id)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
@@ -71,14 +82,11 @@ static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
 static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
 {
 	char q[ESC_SHORT_LEN];
-	for (size_t i = 0; i < ENGINE_COUNT; i++) {
-		if (!strcmp(v, engine_names[i])) {
-			snprintf(j->engine, sizeof(j->engine), "%s", v);
-			return 0;
-		}
-	}
+
+	if (!job_engine_parse(v, &j->engine))
+		return 0;
 	if (!strcmp(v, "io-uring") || !strcmp(v, "uring")) {
-		snprintf(j->engine, sizeof(j->engine), "%s", engine_names[ENGINE_URING]);
+		j->engine = ENGINE_URING;
 		return 0;
 	}
 	snprintf(err, errlen, "'%s': expected io_uring, libaio, psync, null or io_uring_cmd", esc_short(v, q));
@@ -414,7 +422,7 @@ static const struct param params[] = {
 	{ "reap_batch", P_UINT, F(reap_batch), 1, 4096, NULL, "1",
 	  "closed loop: completions to reap before refilling, 1..qd (1: always qd in flight; results.qd_mean says what was)" },
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
-	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, "io_uring",
+	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, ENGINE_NAME_URING,
 	  "io_uring, libaio, psync, null, or io_uring_cmd (NVMe passthrough on /dev/ngXnY)" },
 	{ "direct", P_BOOL, F(direct), 0, 0, NULL, "true", "O_DIRECT (true) or buffered with fsync at the end" },
 	{ "iopoll", P_BOOL, F(iopoll), 0, 0, NULL, "false",
@@ -503,7 +511,7 @@ void job_init(struct job *j)
 	j->qd = 1;
 	j->reap_batch = 1;
 	j->threads = 1;
-	snprintf(j->engine, sizeof(j->engine), "%s", engine_names[ENGINE_URING]);
+	j->engine = ENGINE_URING;
 	j->direct = true;
 	j->span.kind = AMOUNT_PERCENT;
 	j->span.value = 100;
@@ -595,7 +603,7 @@ const char *data_name(const struct job *j, char *buf, size_t len)
 int job_check(const struct job *j, char *err, size_t errlen)
 {
 	bool is_null = job_no_io(j);
-	bool passthru = !strcmp(j->engine, engine_names[ENGINE_URING_CMD]);
+	bool passthru = j->engine == ENGINE_URING_CMD;
 
 	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull) {
 		snprintf(err, errlen, "interval: must be 10ms..1h");
@@ -626,9 +634,9 @@ int job_check(const struct job *j, char *err, size_t errlen)
 			 (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
 		return -EINVAL;
 	}
-	if ((j->iopoll || j->sqpoll) && strcmp(j->engine, engine_names[ENGINE_URING]) && !passthru) {
+	if ((j->iopoll || j->sqpoll) && j->engine != ENGINE_URING && !passthru) {
 		snprintf(err, errlen, "%s: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not %s",
-			 j->iopoll ? "iopoll" : "sqpoll", j->engine);
+			 j->iopoll ? "iopoll" : "sqpoll", job_engine_name(j->engine));
 		return -EINVAL;
 	}
 	if (passthru && !j->direct) {

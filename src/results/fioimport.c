@@ -260,7 +260,7 @@ static json_t *target_json(struct fjob *f)
 		path = json_string_value(json_object_get(f->jb, "jobname")) ?: "fio";
 	if (!strncmp(path, "/dev/", 5))
 		kind = !strncmp(path, "/dev/ng", 7) ? "char" : "block";
-	if (!strcmp(f->j.engine, "null"))
+	if (job_no_io(&f->j))
 		kind = "none";
 	b = strrchr(path, '/');
 	snprintf(label, sizeof(label), "%s (fio)", dev ?: (b ? b + 1 : path));

@@ -180,14 +180,13 @@ static int map_bs(struct fjob *f)
 /* ioengine: the engines ssdbench has; sync and pvsync as psync (one request at a time, no queue). */
 static int map_engine(struct fjob *f)
 {
-	static const char *const same[] = { "io_uring", "libaio", "psync", "null", "io_uring_cmd", NULL };
-	const char *e = fiojob_opt(f, "ioengine") ?: "psync";
+	const char *e = fiojob_opt(f, "ioengine") ?: ENGINE_NAME_PSYNC;
 
 	if (!strcmp(e, "sync") || !strcmp(e, "pvsync")) {
 		fiojob_note(f->notes, "ioengine=%s: recorded as psync (both do one request at a time per job)", e);
-		e = "psync";
+		e = ENGINE_NAME_PSYNC;
 	}
-	if (!str_in_list(e, same))
+	if (!str_in_list(e, job_engine_names))
 		return fiojob_fail(f, "ioengine=%s has no ssdbench engine", e);
 	return set(f, "engine", e);
 }
@@ -199,7 +198,7 @@ static int map_depth(struct fjob *f)
 
 	if ((qd && (fiojob_size(qd, &q) || !q)) || (nj && (fiojob_size(nj, &n) || !n)))
 		return fiojob_fail(f, "iodepth=%s or numjobs=%s: not a count", qd ?: "", nj ?: "");
-	if (!strcmp(f->j.engine, "psync") && q > 1) {
+	if (job_engine_qd(f->j.engine, (unsigned)q) < q) {
 		fiojob_note(f->notes, "iodepth=%s with a synchronous engine: recorded as qd 1, as ssdbench records "
 		      "psync", qd);
 		q = 1;

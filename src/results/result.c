@@ -303,7 +303,7 @@ json_t *result_job(const struct job *j)
 		      " s:i, s:I, s:o, s:I}",
 		      "rw", rw_name(j->rw), "rwmix_write", (int)job_write_pct(j), "bs", (json_int_t)j->bs,
 		      "stride", (json_int_t)j->r.stride, "qd", (int)j->qd, "threads", (int)j->threads,
-		      "engine", j->engine, "direct", j->direct, "span", (json_int_t)j->r.span,
+		      "engine", job_engine_name(j->engine), "direct", j->direct, "span", (json_int_t)j->r.span,
 		      "offset", (json_int_t)j->r.offset, "runtime", (json_int_t)j->runtime_ns,
 		      "io_limit", (json_int_t)j->r.io_limit, "ramp", (json_int_t)j->ramp_ns,
 		      "trim", j->trim, "fill", (json_int_t)j->r.fill, "data", data_name(j, data, sizeof(data)),

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "job.h"
 #include "resultcheck.h"
 #include "resultkeys.h"
 
@@ -32,7 +33,6 @@ static const char *const v_phase[] = { "measure", "prepare", NULL };
 static const char *const v_rw[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
 };
-static const char *const v_engine[] = { "io_uring", "libaio", "psync", "null", "io_uring_cmd", NULL };
 static const char *const v_metric[] = { "iops", "bw", "lat", NULL };
 static const char *const v_scheme[] = { "log-linear", NULL };
 
@@ -106,7 +106,7 @@ static const struct field relative_fields[] = {
 static const struct field job_fields[] = {
 	ONE_OF("rw", v_rw), RANGE("rwmix_write", T_INT, 0, 100), RANGE("bs", T_INT, 512, 67108864),
 	MIN("stride", T_INT, 512), MIN("qd", T_INT, 1), RANGE("threads", T_INT, 1, 1024),
-	ONE_OF("engine", v_engine), ANY("direct", T_BOOL), OPT("iopoll", T_BOOL),
+	ONE_OF("engine", job_engine_names), ANY("direct", T_BOOL), OPT("iopoll", T_BOOL),
 	OPT("sqpoll", T_BOOL), { .key = "reap_batch", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	MIN("span", T_INT | T_NULL, 512),
 	MIN("offset", T_INT | T_NULL, 0), MIN("runtime", T_INT, 0), MIN("io_limit", T_INT | T_NULL, 0),
@@ -272,13 +272,16 @@ struct rule {
 
 static const char *const v_ok[] = { "ok", NULL };
 static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
-static const char *const v_null_engine[] = { "null", NULL };
-static const char *const v_io_engine[] = { "io_uring", "libaio", "psync", "io_uring_cmd", NULL };
+static const char *const v_null_engine[] = { ENGINE_NAME_NULL, NULL };
+static const char *const v_io_engine[] = {
+	ENGINE_NAME_URING, ENGINE_NAME_AIO, ENGINE_NAME_PSYNC, ENGINE_NAME_URING_CMD, NULL
+};
 static const char *const v_none[] = { "none", "group", NULL };
 static const char *const v_real_kind[] = { "block", "file", "char", "group", NULL };
 static const char *const v_read_rw[] = { "read", "randread", "stride-read", NULL };
 static const char *const v_write_rw[] = { "write", "randwrite", "stride-write", NULL };
-static const char *const v_psync[] = { "psync", NULL };
+/* The engines job_engine_qd holds to one request in flight. */
+static const char *const v_psync[] = { ENGINE_NAME_PSYNC, NULL };
 static const char *const v_failed[] = { "failed", NULL };
 
 static const struct field is_ok = ONE_OF(NULL, v_ok), is_not_ok = ONE_OF(NULL, v_not_ok);

@@ -52,5 +52,4 @@ const struct engine_ops engine_null_ops = {
 	.queue = null_queue,
 	.reap = null_reap,
 	.exit = null_exit,
-	.no_io = true,
 };

@@ -77,5 +77,4 @@ const struct engine_ops engine_psync_ops = {
 	.reap_call = psync_reap_call,
 	.reap_ret = psync_reap_ret,
 	.exit = psync_exit,
-	.sync = true,
 };
