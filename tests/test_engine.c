@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "job.h"
 #include "target.h"
+#include "../src/io/engines/uring_internal.h"
 
 static const struct engine_ops *const all_ops[] = {
 	&engine_uring_ops, &engine_aio_ops, &engine_psync_ops, &engine_null_ops, &engine_uring_cmd_ops,

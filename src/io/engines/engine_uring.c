@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 
 #include "engine.h"
+#include "uring_internal.h"
 
 /*
  * How long the submission thread of sqpoll spins without work before it sleeps (ms). A running

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "uring_internal.h"
 #include "nvmens.h"
 
 #define NVME_CMD_WRITE 0x01
