@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "group.h"
 #include "job.h"
 #include "runstats.h"
 #include "search.h"
@@ -49,6 +50,40 @@ struct run_context {
 	unsigned nmembers;
 	const char *group_label;
 };
+
+/* The label a run's result carries (target.label): the job's label, else the target's. */
+const char *result_label(const struct job *j, const struct target *t);
+
+/*
+ * A group's aggregate as its members' runs come in (run --parallel's threads, an MPI run's ranks):
+ * for member i, what group_merge needs (its statistics, its offset after the common start, the name
+ * a message gives it) and what the aggregate's target.members says of it. One builder for both.
+ */
+#define GROUP_BUILD_NAME_MAX 4098   /* a quoted path (PATH_MAX + 2) */
+struct group_build {
+	size_t n;
+	struct group_member_stats *st;
+	struct group_member *gm;
+	char (*names)[GROUP_BUILD_NAME_MAX];
+};
+
+/* Room for n members, zeroed. Returns 0 or -ENOMEM (then nothing is held). */
+int group_build_init(struct group_build *b, size_t n);
+
+/* Member i (< n): res and who are referenced, not copied, until group_build_release; name is copied. */
+void group_build_set(struct group_build *b, size_t i, const struct run_result *res, uint64_t offset_ns,
+		     const char *name, const struct group_member *who);
+
+/*
+ * Merges the n members into agg (group_merge: agg is the caller's to release with group_release)
+ * and makes ctx an aggregate's context: its members and group_label. Returns 0 or group_merge's
+ * -errno with err set.
+ */
+int group_build_merge(struct group_build *b, struct run_result *agg, struct run_context *ctx,
+		      const char *group_label, char *err, size_t errlen);
+
+/* Frees what group_build_init allocated (b may be zeroed, or failed to init). */
+void group_build_release(struct group_build *b);
 
 /*
  * Builds the result object of one run. With ctx->members, an aggregate: t is not read (it may be

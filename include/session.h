@@ -121,6 +121,21 @@ struct run_opts session_run_opts(struct session *s);
 int session_finish(struct session *s, const struct entry *e, struct entry *pe, const struct run_context *ctx,
 		   struct run_result *res, int ret, const char *err, bool print, const char *name);
 
+/*
+ * The name a run of a group is shown as: "CASE @LABEL", CASE being ctx's case (else e's name) and
+ * LABEL the member's label (result_label) or, for the aggregate, the group's.
+ */
+void session_group_run_name(char *buf, size_t len, const struct entry *e, const struct run_context *ctx,
+			    const char *label);
+
+/*
+ * The aggregate agg of a group's runs of entry e, merged into ctx by group_build_merge, written to
+ * group session s and shown, as job with its label dropped (ctx->group_label is the group's).
+ * Returns session_finish's code.
+ */
+int session_finish_group(struct session *s, const struct entry *e, const struct job *job,
+			 const struct run_context *ctx, struct run_result *agg);
+
 /* "ssdbench: WHAT in DIR/" on stderr (what: "results", "aggregate results"). */
 void session_say_results(const char *what, const char *dir);
 

@@ -156,12 +156,6 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 	return 0;
 }
 
-/* The label a rank's result carries (result_build's target.label). */
-static const char *label_of(const struct entry *pe, const struct target *t)
-{
-	return pe->job.label[0] ? pe->job.label : t->label;
-}
-
 /* This rank's run of pe as a wire buffer (*len bytes). Aborts every rank where it cannot be built. */
 static char *rank_wire(struct cluster *cl, struct session *s, const struct entry *pe, const struct run_context *ctx,
 		       const struct run_result *res, int ret, const char *err, uint64_t offset, size_t *len)
@@ -182,7 +176,7 @@ static char *rank_wire(struct cluster *cl, struct session *s, const struct entry
 	w->json_len = text ? strlen(text) : 0;
 	snprintf(w->err, sizeof(w->err), "%s", err);
 	snprintf(w->path, sizeof(w->path), "%s", s->t->path);
-	snprintf(w->label, sizeof(w->label), "%s", label_of(pe, s->t));
+	snprintf(w->label, sizeof(w->label), "%s", result_label(&pe->job, s->t));
 	snprintf(w->host, sizeof(w->host), "%s", cl->host);
 	if (!(buf = pack(w, text ? text : "", len)))
 		cl->abort(cl, "cannot pack this rank's result (out of memory)");
@@ -201,16 +195,14 @@ static int write_all(struct session *s, struct entry *e, const struct run_contex
 {
 	struct cluster *cl = s->cluster;
 	struct target *own = s->t, *tmp = calloc(1, sizeof(*tmp));
-	struct group_member_stats *st = calloc((size_t)cl->size, sizeof(*st));
-	struct group_member *gm = calloc((size_t)cl->size, sizeof(*gm));
-	char (*names)[32] = calloc((size_t)cl->size, sizeof(*names));
+	struct group_build b = { 0 };
 	struct run_context gctx = *ctx;
 	char name[160], err[512];
 	struct entry pe = *e;
 	int worst = 0, ret;
 	bool complete = true;
 
-	if (!tmp || !st || !gm || !names) {
+	if (!tmp || group_build_init(&b, (size_t)cl->size)) {
 		cli_error("%s: out of memory", e->name);
 		worst = EXIT_FAILED;
 		goto out;
@@ -220,7 +212,7 @@ static int write_all(struct session *s, struct entry *e, const struct run_contex
 		json_error_t jerr;
 
 		snprintf(tmp->path, sizeof(tmp->path), "%s", w[r].path);
-		snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, w[r].label);
+		session_group_run_name(name, sizeof(name), e, ctx, w[r].label);
 		s->prebuilt = w[r].ret ? NULL : json_loadb(json[r], w[r].json_len, 0, &jerr);
 		if (!w[r].ret && !s->prebuilt) {
 			cli_error("rank %d: its result does not parse: %s", r, jerr.text);
@@ -234,10 +226,10 @@ static int write_all(struct session *s, struct entry *e, const struct run_contex
 		s->rank_tag = 0;
 		worst = ret > worst ? ret : worst;
 		complete &= !w[r].ret;
-		snprintf(names[r], sizeof(names[r]), "rank %d", r);
-		st[r] = (struct group_member_stats){ &w[r].res, w[r].offset_ns, names[r] };
-		gm[r] = (struct group_member){ w[r].path, w[r].host, r, w[r].label, w[r].size, w[r].lbs, w[r].pbs,
-					       w[r].price };
+		snprintf(name, sizeof(name), "rank %d", r);
+		group_build_set(&b, (size_t)r, &w[r].res, w[r].offset_ns, name,
+				&(struct group_member){ w[r].path, w[r].host, r, w[r].label, w[r].size, w[r].lbs,
+							w[r].pbs, w[r].price });
 		if (s->write_failed)
 			goto out;
 	}
@@ -250,26 +242,17 @@ static int write_all(struct session *s, struct entry *e, const struct run_contex
 		worst = EXIT_FAILED;
 		goto out;
 	}
-	if (group_merge(st, (size_t)cl->size, agg, err, sizeof(err))) {
+	if (group_build_merge(&b, agg, &gctx, s->label, err, sizeof(err))) {
 		cli_error("%s: no aggregate result: %s", e->name, err);
 		worst = EXIT_FAILED;
 		goto out;
 	}
-	s->t = own;
-	gctx.members = gm;
-	gctx.nmembers = (unsigned)cl->size;
-	gctx.group_label = s->label;
-	pe.job.label[0] = '\0';
-	snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, s->label);
 	snprintf(tmp->path, sizeof(tmp->path), "%s", cl->templ);
-	s->t = tmp;
-	ret = session_finish(s, e, &pe, &gctx, agg, 0, "", true, name);
+	ret = session_finish_group(s, e, &e->job, &gctx, agg);
 	worst = ret > worst ? ret : worst;
 out:
 	s->t = own;
-	free(names);
-	free(gm);
-	free(st);
+	group_build_release(&b);
 	free(tmp);
 	return worst;
 }

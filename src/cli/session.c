@@ -337,12 +337,6 @@ static void *member_main(void *arg)
 	return NULL;
 }
 
-/* The label a member's result carries (result_build's target.label). */
-static const char *member_label(const struct member_run *m)
-{
-	return m->pe.job.label[0] ? m->pe.job.label : m->s->t->label;
-}
-
 /*
  * The aggregate of a group's runs (group.h): merged, written to the group's session and shown.
  * Returns 0, EXIT_FAILED or EXIT_INTERRUPTED (its status); agg is the caller's to release.
@@ -351,47 +345,55 @@ static int save_aggregate(struct session *g, const struct entry *e, const struct
 			  struct member_run *m, const struct run_group *grp, struct run_result *agg)
 {
 	unsigned n = g->nmembers;
-	struct group_member_stats *st = calloc(n, sizeof(*st));
-	struct group_member *gm = calloc(n, sizeof(*gm));
-	char (*names)[PATH_MAX + 2] = calloc(n, sizeof(*names));
 	uint64_t origin = grp->t_start ? grp->t_start + e->job.ramp_ns : 0;
 	struct run_context gctx = *ctx;
-	char host[256] = "", err[512], name[160];
-	struct entry pe = *e;
+	char host[256] = "", err[512], name[PATH_MAX + 2];
+	struct group_build b;
 	int ret = EXIT_FAILED;
 
 	gethostname(host, sizeof(host) - 1);
-	if (!st || !gm || !names)
-		goto out;
+	if (group_build_init(&b, n))
+		return EXIT_FAILED;
 	for (unsigned i = 0; i < n; i++) {
 		const struct target *t = m[i].s->t;
+		const struct job *j = &m[i].pe.job;
 
 		if (m[i].ret) {
 			cli_error("%s: no aggregate result: '%s' gave no result", e->name, t->path);
 			goto out;
 		}
-		snprintf(names[i], sizeof(names[i]), "'%s'", t->path);
-		st[i] = (struct group_member_stats){ &m[i].res, origin && m[i].res.mono_start_ns > origin ?
-						     m[i].res.mono_start_ns - origin : 0, names[i] };
-		gm[i] = (struct group_member){ t->path, host, (int)i, member_label(&m[i]), m[i].pe.job.r.target_size,
-					       t->lbs, t->pbs, m[i].pe.job.price };
+		snprintf(name, sizeof(name), "'%s'", t->path);
+		group_build_set(&b, i, &m[i].res, origin && m[i].res.mono_start_ns > origin ?
+				m[i].res.mono_start_ns - origin : 0, name,
+				&(struct group_member){ t->path, host, (int)i, result_label(j, t), j->r.target_size,
+							t->lbs, t->pbs, j->price });
 	}
-	if (group_merge(st, n, agg, err, sizeof(err))) {
+	if (group_build_merge(&b, agg, &gctx, g->label, err, sizeof(err))) {
 		cli_error("%s: no aggregate result: %s", e->name, err);
 		goto out;
 	}
-	gctx.members = gm;
-	gctx.nmembers = n;
-	gctx.group_label = g->label;
-	pe.job = m[0].pe.job;
-	pe.job.label[0] = '\0';
-	snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, g->label);
-	ret = session_finish(g, e, &pe, &gctx, agg, 0, "", true, name);
+	ret = session_finish_group(g, e, &m[0].pe.job, &gctx, agg);
 out:
-	free(names);
-	free(gm);
-	free(st);
+	group_build_release(&b);
 	return ret;
+}
+
+void session_group_run_name(char *buf, size_t len, const struct entry *e, const struct run_context *ctx,
+			    const char *label)
+{
+	snprintf(buf, len, "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name, label);
+}
+
+int session_finish_group(struct session *s, const struct entry *e, const struct job *job,
+			 const struct run_context *ctx, struct run_result *agg)
+{
+	struct entry pe = *e;
+	char name[160];
+
+	pe.job = *job;
+	pe.job.label[0] = '\0';
+	session_group_run_name(name, sizeof(name), e, ctx, s->label);
+	return session_finish(s, e, &pe, ctx, agg, 0, "", true, name);
 }
 
 /* Members stopped because another failed say which one. */
@@ -446,8 +448,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 	progress_clear(&m[0].s->pg);
 	name_failed(m, n, &grp);
 	for (unsigned i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%.100s @%.50s", ctx->case_name ? ctx->case_name : e->name,
-			 member_label(&m[i]));
+		session_group_run_name(name, sizeof(name), e, ctx, result_label(&m[i].pe.job, m[i].s->t));
 		ret = session_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
 		worst = ret > worst ? ret : worst;
 		m[i].s->pg.done++;

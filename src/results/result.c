@@ -397,7 +397,7 @@ static json_t *target_object(const struct job *j, const struct target *t)
 	json_object_set_new(o, "transport", str_or_null(d ? d->transport : NULL));
 	json_object_set_new(o, "scheduler", str_or_null(d ? d->scheduler : NULL));
 	json_object_set_new(o, "device", str_or_null(d ? (d->part[0] ? d->part : d->disk) : NULL));
-	json_object_set_new(o, "label", json_string(j->label[0] ? j->label : t->label));
+	json_object_set_new(o, "label", json_string(result_label(j, t)));
 	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
 	if (d && d->nsid)
 		json_object_set_new(o, "nsid", json_integer(d->nsid));
@@ -808,4 +808,50 @@ int result_write_file(const char *dir, const char *name, const json_t *obj, char
 	if (ret)
 		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
 	return ret;
+}
+
+const char *result_label(const struct job *j, const struct target *t)
+{
+	return j->label[0] ? j->label : t->label;
+}
+
+int group_build_init(struct group_build *b, size_t n)
+{
+	*b = (struct group_build){ .n = n };
+	b->st = calloc(n, sizeof(*b->st));
+	b->gm = calloc(n, sizeof(*b->gm));
+	b->names = calloc(n, sizeof(*b->names));
+	if (b->st && b->gm && b->names)
+		return 0;
+	group_build_release(b);
+	return -ENOMEM;
+}
+
+void group_build_set(struct group_build *b, size_t i, const struct run_result *res, uint64_t offset_ns,
+		     const char *name, const struct group_member *who)
+{
+	snprintf(b->names[i], sizeof(b->names[i]), "%s", name);
+	b->st[i] = (struct group_member_stats){ res, offset_ns, b->names[i] };
+	b->gm[i] = *who;
+}
+
+int group_build_merge(struct group_build *b, struct run_result *agg, struct run_context *ctx,
+		      const char *group_label, char *err, size_t errlen)
+{
+	int ret = group_merge(b->st, b->n, agg, err, errlen);
+
+	if (ret)
+		return ret;
+	ctx->members = b->gm;
+	ctx->nmembers = (unsigned)b->n;
+	ctx->group_label = group_label;
+	return 0;
+}
+
+void group_build_release(struct group_build *b)
+{
+	free(b->names);
+	free(b->gm);
+	free(b->st);
+	*b = (struct group_build){ 0 };
 }
