@@ -4,12 +4,15 @@
  * in a new directory per input file (docs/import.md). The conversion is src/results/fioimport.c's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "fileio.h"
 #include "fioimport.h"
 #include "result.h"
 #include "session.h"
@@ -65,33 +68,24 @@ static int parse_docs(const char *path, const char *buf, json_t *docs, char *err
 
 static json_t *load_fio(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
+	size_t cap = 0, n = 0;
 	json_t *docs = NULL;
 
-	if (!f) {
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	do {
-		if (n + 65536 + 1 > cap) {
-			char *nb = realloc(buf, cap = (cap ? cap * 2 : 65536) + 65536 + 1);
-
-			if (!nb) {
-				snprintf(err, errlen, "'%s': out of memory", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, 65536, f);
-		n += got;
-	} while (got);
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+	ret = fileio_read_fd(fd, &buf, &cap, &n, 0, 1);
+	if (ret == -ENOMEM) {
+		snprintf(err, errlen, "'%s': out of memory", path);
 		goto out;
 	}
-	buf[n] = '\0';
+	if (ret) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(-ret));
+		goto out;
+	}
 	docs = json_array();
 	if (docs && parse_docs(path, buf, docs, err, errlen)) {
 		json_decref(docs);
@@ -101,7 +95,7 @@ static json_t *load_fio(const char *path, char *err, size_t errlen)
 	}
 out:
 	free(buf);
-	fclose(f);
+	close(fd);
 	return docs;
 }
 

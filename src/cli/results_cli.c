@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fileio.h"
 #include "guard.h"
 #include "results_cli.h"
 
@@ -229,24 +230,33 @@ static int write_in_place(const char *path, const char *what, int (*fn)(FILE *, 
 	return ret;
 }
 
-/* fn's output into the open temporary file fd (closed here), flushed and synced. Returns 0 or -errno. */
-static int write_temp(int fd, int (*fn)(FILE *, const void *), const void *arg)
+/* What cli_write_output writes: fn's output of arg. */
+struct output_fill {
+	int (*fn)(FILE *f, const void *arg);
+	const void *arg;
+};
+
+/*
+ * fileio_replace's fill: fn's output into the temporary file fd through a stream of its own (fd
+ * stays open, to be synced and closed by fileio_replace). Returns 0 or -errno.
+ */
+static int write_temp(int fd, const void *p)
 {
-	FILE *f = fdopen(fd, "w");
-	int ret;
+	const struct output_fill *o = p;
+	int dfd = dup(fd), ret;
+	FILE *f = dfd >= 0 ? fdopen(dfd, "w") : NULL;
 
 	if (!f) {
 		ret = -errno;
-		close(fd);
+		if (dfd >= 0)
+			close(dfd);
 		return ret;
 	}
 	errno = 0;
-	ret = fn(f, arg);
+	ret = o->fn(f, o->arg);
 	if (ret == -EIO && errno)
 		ret = -errno;   /* the cause of the stream's error: ENOSPC, EDQUOT, ... */
 	if (!ret && fflush(f))
-		ret = -errno;
-	if (!ret && fsync(fileno(f)))
 		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -errno;
@@ -270,11 +280,11 @@ static void sync_parent(const char *target)
 int cli_write_output(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg)
 {
 	char *real = NULL, *tmp = NULL, *slash;
-	const char *target = path;
+	const char *target = path, *step;
+	struct output_fill o = { fn, arg };
 	struct stat st;
 	FILE *std;
-	mode_t mask;
-	int fd, ret;
+	int ret;
 
 	if ((std = cli_std_stream(path))) {
 		ret = fn(std, arg);
@@ -302,23 +312,12 @@ int cli_write_output(const char *path, const char *what, int (*fn)(FILE *f, cons
 		cli_error("%s: cannot write '%s': %s", what, path, strerror(ENOMEM));
 		goto out;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		cli_error("%s: cannot write '%s': %s", what, path, strerror(errno));
+	ret = fileio_replace(target, tmp, 0666, write_temp, &o, &step);
+	if (ret && !strcmp(step, "create")) {
+		cli_error("%s: cannot write '%s': %s", what, path, strerror(-ret));
 		goto out;
 	}
-	mask = umask(0);
-	umask(mask);
-	ret = fchmod(fd, 0666 & ~mask) ? -errno : 0;
-	if (ret)
-		close(fd);
-	else
-		ret = write_temp(fd, fn, arg);
-	if (!ret && rename(tmp, target))
-		ret = -errno;
 	if (ret) {
-		unlink(tmp);
 		cli_error("%s: writing '%s' failed: %s (the old file, if any, is as it was)", what, path,
 			  strerror(-ret));
 		goto out;

@@ -2,6 +2,7 @@
 /* Result files: building the JSON of a run, histograms in and out, and the atomic writer. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "health_dev.h"
 #include "result.h"
 #include "nvmeid.h"
@@ -717,10 +719,10 @@ static int write_all(int fd, const char *buf, size_t len)
 }
 
 /*
- * Writes the document to fd in one buffer (jansson's fd writer makes one write() per token) and
- * makes it durable. Returns 0 or -1 with errno.
+ * Writes the document to fd in one buffer (jansson's fd writer makes one write() per token).
+ * Returns 0 or -1 with errno.
  */
-static int dump_sync(const json_t *obj, int fd)
+static int dump(const json_t *obj, int fd)
 {
 	char *text = json_dumps(obj, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	size_t len;
@@ -732,7 +734,19 @@ static int dump_sync(const json_t *obj, int fd)
 	text[len] = '\n';   /* json_dumps' terminating NUL becomes the final newline */
 	ret = write_all(fd, text, len + 1);
 	free(text);
-	return ret ? ret : fsync(fd);
+	return ret;
+}
+
+/* dump, made durable. Returns 0 or -1 with errno. */
+static int dump_sync(const json_t *obj, int fd)
+{
+	return dump(obj, fd) ? -1 : fsync(fd);
+}
+
+/* fileio_replace's fill: the document obj. 0 or -errno. */
+static int fill_doc(int fd, const void *obj)
+{
+	return dump(obj, fd) ? -errno : 0;
 }
 
 /*
@@ -760,31 +774,16 @@ static int write_tmpfile(int dfd, const char *name, const json_t *obj)
 	return ret;
 }
 
-/* Without O_TMPFILE: a named temporary file, renamed once whole. */
-static int write_named(int dfd, const char *name, const json_t *obj)
+/* Without O_TMPFILE: a named temporary file (.NAME.tmp.PID), renamed once whole. 0 or -1 with errno. */
+static int write_named(const char *dir, const char *name, const json_t *obj)
 {
-	char tmp[512];
-	int fd, e, ret;
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int ret;
 
-	snprintf(tmp, sizeof(tmp), ".%s.tmp.%d", name, (int)getpid());
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	ret = dump_sync(obj, fd);
-	e = errno;
-	/* Closed whether or not it was written: a failed result must not cost a descriptor. */
-	if (close(fd) < 0 && !ret) {
-		ret = -1;
-		e = errno;
-	}
-	errno = e;
-	if (ret < 0 || renameat(dfd, tmp, dfd, name) < 0) {
-		e = errno;
-		unlinkat(dfd, tmp, 0);
-		errno = e;
-		return -1;
-	}
-	return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid());
+	ret = fileio_replace(path, tmp, 0644, fill_doc, obj, NULL);
+	return ret ? (errno = -ret, -1) : 0;
 }
 
 int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen)
@@ -799,7 +798,7 @@ int result_write_file(const char *dir, const char *name, const json_t *obj, char
 	errno = 0;
 	ret = write_tmpfile(dfd, name, obj);
 	if (ret == 1)
-		ret = write_named(dfd, name, obj);
+		ret = write_named(dir, name, obj);
 	if (ret == 0)
 		fsync(dfd);   /* the new name itself survives a crash */
 	else

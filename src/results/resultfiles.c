@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "grow.h"
 #include "intern.h"
 #include "jsonfast.h"
@@ -239,37 +240,22 @@ static json_t *load_doc(char **buf, size_t *cap, const char *path, uint64_t size
 	json_error_t je;
 	json_t *root;
 	size_t len = 0;
-	ssize_t got = 1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 
-	if (fd < 0 || GROW(*buf, *cap, (size_t)size + 1 + JSONFAST_PADDING)) {
-		snprintf(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) : "out of memory");
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	/*
-	 * Read to the end, even past the size stat gave: the file may have grown since. A read shorter
-	 * than asked is the end (of a regular file), which saves the read that would return 0.
+	 * Read to the end, even past the size stat gave: the file may have grown since. With a size, a
+	 * read shorter than asked is the end (of a regular file), which saves the read that would return 0.
 	 */
-	while (got > 0) {
-		size_t want;
-
-		if (len == *cap && GROW(*buf, *cap, len + 1))
-			break;
-		want = *cap - len;
-		got = read(fd, *buf + len, want);
-		if (got > 0)
-			len += (size_t)got;
-		if (got > 0 && (size_t)got < want)
-			got = 0;
-	}
-	if (got) {
-		snprintf(err, errlen, "%s: %s", path, got < 0 ? strerror(errno) : "out of memory");
-		close(fd);
+	ret = fileio_read_fd(fd, buf, cap, &len, (size_t)size, 1 + JSONFAST_PADDING);
+	close(fd);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, ret == -ENOMEM ? "out of memory" : strerror(-ret));
 		return NULL;
 	}
-	close(fd);
 	root = jsonfast_loadb(*buf, len, *cap);
 	if (!root)
 		root = json_loadb(*buf, len, JSON_REJECT_DUPLICATES, &je);

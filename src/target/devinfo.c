@@ -16,6 +16,7 @@
 
 #include "devinfo.h"
 #include "errmsg.h"
+#include "fileio.h"
 
 /* The device and its whole disk, relative to the sysfs root ("devices/.../block/sda/sda1"). */
 struct devpaths {
@@ -48,21 +49,10 @@ static void trim(char *s)
 static ssize_t read_raw(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	size_t got = 0;
-	ssize_t n = 0;
-	int fd;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (got < len && (n = read(fd, buf + got, len - got)) > 0)
-		got += (size_t)n;
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? n : (ssize_t)got;
+	return fileio_read_some(path, buf, len);
 }
 
 /* Reads the text attribute dir/name into buf, trimmed. Returns true if it exists and is not empty. */
@@ -75,15 +65,12 @@ static bool read_attr(const char *dir, const char *name, char *buf, size_t len)
 	return buf[0] != '\0';
 }
 
+/* The number dir/name holds (fileio_read_u64). False where it cannot be read or is not a number. */
 static bool read_u64(const char *dir, const char *name, uint64_t *v)
 {
-	char buf[32], *end;
+	char path[PATH_MAX];
 
-	if (!read_attr(dir, name, buf, sizeof(buf)))
-		return false;
-	errno = 0;
-	*v = strtoull(buf, &end, 10);
-	return errno == 0 && *end == '\0' && buf[0] != '-';
+	return (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path) && !fileio_read_u64(path, v);
 }
 
 static unsigned read_uint(const char *dir, const char *name)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "fileio.h"
 #include "guard.h"
 
 #define MAX_PARTS 128
@@ -51,20 +52,14 @@ static void join(char *dst, size_t len, const char *part)
 	strncat(dst + n, part, len - n - 1);
 }
 
-/* A number from a sysfs attribute dir/name, or 0. */
+/* A number from a sysfs attribute dir/name (fileio_read_u64), or 0 where there is none. */
 static uint64_t read_u64(const char *dir, const char *name)
 {
 	char path[700];
-	unsigned long long v = 0;
-	FILE *f;
+	uint64_t v;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if ((f = fopen(path, "r"))) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
+	return fileio_read_u64(path, &v) ? 0 : v;
 }
 
 static dev_t read_devnum(const char *path)
@@ -261,14 +256,11 @@ static void probe_signatures(const char *name, struct guard *g)
 static bool loop_backing(const char *sysfs, const char *name, struct stat *st)
 {
 	char path[600], file[4096];
-	FILE *f;
-	size_t n;
+	ssize_t n;
 
 	snprintf(path, sizeof(path), "%.300s/block/%.200s/loop/backing_file", sysfs, name);
-	if (!(f = fopen(path, "r")))
+	if ((n = fileio_read_some(path, file, sizeof(file) - 1)) < 0)
 		return false;
-	n = fread(file, 1, sizeof(file) - 1, f);
-	fclose(f);
 	file[n] = 0;
 	file[strcspn(file, "\n")] = 0;
 	return file[0] && stat(file, st) == 0;
