@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "errmsg.h"
 #include "fileio.h"
 #include "fioimport.h"
 #include "result.h"
@@ -51,18 +52,16 @@ static int parse_docs(const char *path, const char *buf, json_t *docs, char *err
 		if (!*p)
 			break;
 		doc = json_loads(p, JSON_DISABLE_EOF_CHECK, &je);
-		if (!doc) {
-			snprintf(err, errlen, "'%s' line %d: %s%s", path, line_of(buf, p) + je.line - 1, je.text,
-				 json_array_size(docs) ? " (the document after a whole one: cut short?)" : "");
-			return -EINVAL;
-		}
+		if (!doc)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "'%s' line %d: %s%s", path, line_of(buf, p) + je.line - 1, je.text,
+					  json_array_size(docs) ? " (the document after a whole one: cut short?)" : "");
 		json_array_append_new(docs, doc);
 		p += je.position;
 	}
-	if (!json_array_size(docs)) {
-		snprintf(err, errlen, "'%s': no JSON object (not fio's --output-format=json or json+)", path);
-		return -EINVAL;
-	}
+	if (!json_array_size(docs))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': no JSON object (not fio's --output-format=json or json+)", path);
 	return 0;
 }
 

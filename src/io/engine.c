@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "errmsg.h"
 #include "job.h"
 #include "devinfo.h"
 #include "target.h"
@@ -47,22 +48,19 @@ static int check_kind(const struct job *j, const struct engine_ops *e, const str
 	char other[80];
 
 	base = base ? base + 1 : t->path;
-	if (e->char_dev && t->kind == TARGET_BLOCK && devinfo_block_to_ng(base, other, sizeof(other))) {
-		snprintf(err, errlen, "engine %s: '%s' is a block device; NVMe passthrough goes through its "
-			 "generic character device /dev/%s", name, t->path, other);
-		return -EINVAL;
-	}
-	if (e->char_dev && t->kind != TARGET_CHAR) {
-		snprintf(err, errlen, "engine %s: '%s' is not an NVMe generic character device (/dev/ngXnY); "
-			 "NVMe passthrough needs one", name, t->path);
-		return -EINVAL;
-	}
-	if (!e->char_dev && t->kind == TARGET_CHAR) {
-		snprintf(err, errlen, "engine %s: '%s' is an NVMe generic character device, which only "
-			 "engine=io_uring_cmd can use; for %s use its block device %s", name, t->path,
-			 name, t->bdev);
-		return -EINVAL;
-	}
+	if (e->char_dev && t->kind == TARGET_BLOCK && devinfo_block_to_ng(base, other, sizeof(other)))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "engine %s: '%s' is a block device; NVMe passthrough goes through its "
+				  "generic character device /dev/%s", name, t->path, other);
+	if (e->char_dev && t->kind != TARGET_CHAR)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "engine %s: '%s' is not an NVMe generic character device (/dev/ngXnY); "
+				  "NVMe passthrough needs one", name, t->path);
+	if (!e->char_dev && t->kind == TARGET_CHAR)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "engine %s: '%s' is an NVMe generic character device, which only "
+				  "engine=io_uring_cmd can use; for %s use its block device %s", name, t->path,
+				  name, t->bdev);
 	return 0;
 }
 
@@ -111,10 +109,9 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 		return ret;
 	if (!flags && !e->char_dev)
 		return 0;
-	if (!e->probe_flags) {
-		snprintf(err, errlen, "%s: needs engine=io_uring or io_uring_cmd (not %s)", param, name);
-		return -EINVAL;
-	}
+	if (!e->probe_flags)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s: needs engine=io_uring or io_uring_cmd (not %s)", param, name);
 	/* A file still to be created has nothing to read: the ring's setup is all that is checked. */
 	if (t->kind != TARGET_FILE || t->exists) {
 		/* A character device refuses O_DIRECT; its commands bypass the page cache anyway. */
@@ -122,8 +119,8 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 				    0);
 		if (fd < 0) {
 			ret = -errno;
-			snprintf(err, errlen, "%s: '%s': %s", flags ? param : name, t->path, strerror(errno));
-			return ret;
+			return errmsg_set(err, errlen, ret,
+					  "%s: '%s': %s", flags ? param : name, t->path, strerror(errno));
 		}
 	}
 	ret = e->probe_flags(flags, fd, len, &step);

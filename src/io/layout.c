@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "data.h"
+#include "errmsg.h"
 #include "layout.h"
 
 #define LAYOUT_CHUNK (1u << 20)
 
 static int fail(char *err, size_t errlen, const char *path, int e)
 {
-	snprintf(err, errlen, "'%s': %s", path, strerror(e));
-	return -e;
+	return errmsg_set(err, errlen, -e, "'%s': %s", path, strerror(e));
 }
 
 struct layout {
@@ -70,10 +70,8 @@ int layout_holes(struct target *t, uint64_t from, uint64_t to, target_progress_f
 	*written = l.done;
 	if (!ret && l.done && fdatasync(t->fd) < 0)
 		ret = -errno;
-	if (ret == -EINTR) {
-		snprintf(err, errlen, "'%s': interrupted while laying out the file", t->path);
-		return ret;
-	}
+	if (ret == -EINTR)
+		return errmsg_set(err, errlen, ret, "'%s': interrupted while laying out the file", t->path);
 	if (ret)
 		return fail(err, errlen, t->path, -ret);
 	return 0;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "grow.h"
 #include "group.h"
 #include "health_dev.h"
@@ -48,10 +49,8 @@ int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen)
 {
 	uint64_t size = target_size_for(j, t);
 
-	if (size == 0) {
-		snprintf(err, errlen, "'%s': the target is empty (size 0)", t->path);
-		return -EINVAL;
-	}
+	if (size == 0)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': the target is empty (size 0)", t->path);
 	return job_resolve(j, size, job_no_io(j) ? 0 : t->lbs, err, errlen);
 }
 
@@ -453,11 +452,10 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 		w->lbs_align = t->lbs;
 		w->budget = thread_budget(j, i);
 		setup_verify(w, o, j->threads);
-		if ((ret = worker_init(w, j->r.offset, j->r.span))) {
-			snprintf(err, errlen, "cannot set up worker %u (its buffers: qd %u x bs %llu bytes): %s", i,
-				 w->ec.qd, (unsigned long long)j->bs, strerror(-ret));
-			return ret;
-		}
+		if ((ret = worker_init(w, j->r.offset, j->r.span)))
+			return errmsg_set(err, errlen, ret,
+					  "cannot set up worker %u (its buffers: qd %u x bs %llu bytes): %s", i,
+					  w->ec.qd, (unsigned long long)j->bs, strerror(-ret));
 		/* More threads than requests in the io_limit: this one has nothing to do. */
 		w->idle = j->r.io_limit && !w->budget;
 	}
@@ -525,10 +523,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	unsigned started = 0;
 	int ret;
 
-	if (!ws) {
-		snprintf(err, errlen, "cannot allocate %u workers: %s", j->threads, strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!ws)
+		return errmsg_set(err, errlen, -ENOMEM, "cannot allocate %u workers: %s", j->threads, strerror(ENOMEM));
 	ctl_init(&ctl, j->threads, o->continue_on_error);
 	ctl.ext_stop = o->stop;
 	ret = setup_workers(j, t, e, o, &ctl, ws, err, errlen);
@@ -727,10 +723,8 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 	ji.volatile_cache = flush_fd_of(t) >= 0;
 	snprintf(ji.engine, sizeof(ji.engine), "%s", job_engine_name(j->engine));
 	ji.window = VGEN_WINDOW;
-	if ((ret = target_identity(t, &ji.target_dev, &ji.target_ino))) {
-		snprintf(err, errlen, "'%s': %s", t->path, strerror(-ret));
-		return ret;
-	}
+	if ((ret = target_identity(t, &ji.target_dev, &ji.target_ino)))
+		return errmsg_set(err, errlen, ret, "'%s': %s", t->path, strerror(-ret));
 	/* The file cmd_run held (guarded, locked, allocated) before any write; else made here. */
 	for (size_t i = 0; i < o->njournal_holds && !held; i++)
 		if (journal_hold_is(&o->journal_holds[i], j->journal))

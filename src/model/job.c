@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "job.h"
 #include "textesc.h"
 
@@ -74,9 +75,8 @@ static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
 		j->rw = v[7] == 'r' ? RW_STRIDE_READ : RW_STRIDE_WRITE;
 		return 0;
 	}
-	snprintf(err, errlen, "'%s': expected read, write, randread, randwrite, rw, randrw, "
-		 "stride-read or stride-write", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected read, write, randread, randwrite, rw, randrw, "
+			  "stride-read or stride-write", esc_short(v, q));
 }
 
 static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
@@ -89,8 +89,8 @@ static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
 		j->engine = ENGINE_URING;
 		return 0;
 	}
-	snprintf(err, errlen, "'%s': expected io_uring, libaio, psync, null or io_uring_cmd", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL,
+			  "'%s': expected io_uring, libaio, psync, null or io_uring_cmd", esc_short(v, q));
 }
 
 /* Bytes ("68k"), or a multiple of bs ("17x", IOzone's -j 17), which then follows bs across a matrix. */
@@ -106,19 +106,17 @@ static int set_stride(struct job *j, const char *v, char *err, size_t errlen)
 		char num[8];
 
 		snprintf(num, sizeof(num), "%.*s", (int)(n - 1), v);
-		if (parse_uint(num, 1, 65536, &m, err, errlen)) {
-			snprintf(err, errlen, "'%s': a multiple of bs is 1x..65536x", esc_short(v, q));
-			return -EINVAL;
-		}
+		if (parse_uint(num, 1, 65536, &m, err, errlen))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "'%s': a multiple of bs is 1x..65536x", esc_short(v, q));
 		j->stride_bs = (unsigned)m;
 		return 0;
 	}
 	if (parse_size(v, &j->stride, err, errlen))
 		return -EINVAL;
-	if (j->stride < 512 || j->stride > (1ull << 40)) {
-		snprintf(err, errlen, "'%s': out of range 512..1t (or a multiple of bs: 17x)", esc_short(v, q));
-		return -EINVAL;
-	}
+	if (j->stride < 512 || j->stride > (1ull << 40))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': out of range 512..1t (or a multiple of bs: 17x)", esc_short(v, q));
 	return 0;
 }
 
@@ -141,10 +139,8 @@ static int set_span(struct job *j, const char *v, char *err, size_t errlen)
 	if (set_amount(&j->span, false, v, err, errlen))
 		return -EINVAL;
 	if ((j->span.kind == AMOUNT_BYTES && j->span.bytes == 0) ||
-	    (j->span.kind == AMOUNT_PERCENT && j->span.value <= 0)) {
-		snprintf(err, errlen, "'%s': must be more than 0", esc_short(v, q));
-		return -EINVAL;
-	}
+	    (j->span.kind == AMOUNT_PERCENT && j->span.value <= 0))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': must be more than 0", esc_short(v, q));
 	j->span_set = true;
 	return 0;
 }
@@ -196,8 +192,8 @@ static int set_data(struct job *j, const char *v, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "'%s': expected random, zero or compress:NN (NN = 0..100)", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL,
+			  "'%s': expected random, zero or compress:NN (NN = 0..100)", esc_short(v, q));
 }
 
 static int set_seed(struct job *j, const char *v, char *err, size_t errlen)
@@ -213,11 +209,9 @@ static int set_label(struct job *j, const char *v, char *err, size_t errlen)
 	char q[ESC_SHORT_LEN];
 
 	/* The limit is of the buffer, so it is stated in bytes (a character of UTF-8 takes 1..4). */
-	if (strlen(v) >= sizeof(j->label) || !*v) {
-		snprintf(err, errlen, "'%s': must be 1..%zu bytes (this is %zu)", esc_short(v, q),
-			 sizeof(j->label) - 1, strlen(v));
-		return -EINVAL;
-	}
+	if (strlen(v) >= sizeof(j->label) || !*v)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': must be 1..%zu bytes (this is %zu)", esc_short(v, q),
+				  sizeof(j->label) - 1, strlen(v));
 	snprintf(j->label, sizeof(j->label), "%s", v);
 	return 0;
 }
@@ -231,11 +225,10 @@ static int set_price(struct job *j, const char *v, char *err, size_t errlen)
 
 	if (*v == '$')
 		v++;
-	if ((ret = parse_decimal(v, &p, &end)) || *end) {
-		snprintf(err, errlen, "'%s': expected a price in USD, e.g. 370 or 129.99%s%s", esc_short(v, q),
-			 ret ? ": " : "", ret ? parse_decimal_error(ret) : "");
-		return -EINVAL;
-	}
+	if ((ret = parse_decimal(v, &p, &end)) || *end)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': expected a price in USD, e.g. 370 or 129.99%s%s", esc_short(v, q),
+				  ret ? ": " : "", ret ? parse_decimal_error(ret) : "");
 	j->price = p;
 	return 0;
 }
@@ -270,9 +263,9 @@ static int set_steady_state(struct job *j, const char *v, char *err, size_t errl
 		}
 	}
 bad:
-	snprintf(err, errlen, "'%s': expected off or METRIC:WxROUND[:track], e.g. iops:5x60s "
-		 "(METRIC iops, bw or lat; W 2..1000 rounds; :track records without stopping)", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected off or METRIC:WxROUND[:track], e.g. iops:5x60s "
+			  "(METRIC iops, bw or lat; W 2..1000 rounds; :track records without stopping)",
+			  esc_short(v, q));
 }
 
 static int set_verify(struct job *j, const char *v, char *err, size_t errlen)
@@ -285,18 +278,16 @@ static int set_verify(struct job *j, const char *v, char *err, size_t errlen)
 	}
 	if (!parse_bool(v, &j->verify, err, errlen))
 		return 0;
-	snprintf(err, errlen, "'%s': expected on or off", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected on or off", esc_short(v, q));
 }
 
 static int set_journal(struct job *j, const char *v, char *err, size_t errlen)
 {
 	char q[ESC_SHORT_LEN];
 
-	if (strlen(v) >= sizeof(j->journal)) {
-		snprintf(err, errlen, "'%s': a path of at most %zu bytes", esc_short(v, q), sizeof(j->journal) - 1);
-		return -EINVAL;
-	}
+	if (strlen(v) >= sizeof(j->journal))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': a path of at most %zu bytes", esc_short(v, q), sizeof(j->journal) - 1);
 	snprintf(j->journal, sizeof(j->journal), "%s", v);
 	return 0;
 }
@@ -327,9 +318,9 @@ static int set_rate_iops(struct job *j, const char *v, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "'%s': expected a whole number of requests a second, 0..100m (50000, 50k, 1.5m; "
-		 "k = 1000)", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL,
+			  "'%s': expected a whole number of requests a second, 0..100m (50000, 50k, 1.5m; "
+			  "k = 1000)", esc_short(v, q));
 }
 
 static int set_rate_bw(struct job *j, const char *v, char *err, size_t errlen)
@@ -338,8 +329,8 @@ static int set_rate_bw(struct job *j, const char *v, char *err, size_t errlen)
 
 	if (parse_size(v, &j->rate_bw, err, errlen) == 0 && j->rate_bw <= (1ull << 40))
 		return 0;
-	snprintf(err, errlen, "'%s': expected bytes a second, 0..1t (200m = 200 MiB/s)", esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL,
+			  "'%s': expected bytes a second, 0..1t (200m = 200 MiB/s)", esc_short(v, q));
 }
 
 /* v as an index of names (n of them) in *out; else -EINVAL, err saying "expected " and allowed. */
@@ -354,13 +345,12 @@ static int set_choice(const char *const *names, unsigned n, const char *v, unsig
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "'%s': expected %s", esc_short(v, q), allowed);
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected %s", esc_short(v, q), allowed);
 }
 
 static int set_arrival(struct job *j, const char *v, char *err, size_t errlen)
 {
-	unsigned a;
+	unsigned a = 0;   /* set_choice's failure is errmsg_set's -EINVAL, which the compiler cannot see */
 	int ret = set_choice(arrival_names, ARRIVAL_POISSON + 1, v, &a, "uniform or poisson", err, errlen);
 
 	if (!ret)
@@ -378,7 +368,7 @@ const char *health_mode_name(enum health_mode m)
 
 static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 {
-	unsigned m;
+	unsigned m = 0;
 	int ret = set_choice(health_names, HEALTH_REQUIRE + 1, v, &m, "auto, off or require", err, errlen);
 
 	if (!ret)
@@ -405,9 +395,9 @@ static int set_latency_target(struct job *j, const char *v, char *err, size_t er
 		j->lt_ns = ns;
 		return 0;
 	}
-	snprintf(err, errlen, "'%s': expected pNN<=DURATION, e.g. p99<=5ms or p99.99<=1ms (NN above 0, below 100)",
-		 esc_short(v, q));
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL,
+			  "'%s': expected pNN<=DURATION, e.g. p99<=5ms or p99.99<=1ms (NN above 0, below 100)",
+			  esc_short(v, q));
 }
 
 #define F(field) offsetof(struct job, field)
@@ -541,8 +531,7 @@ static int set_typed(const struct param *p, struct job *j, const char *v, char *
 		if (x < p->min || x > p->max) {
 			format_size(p->min, lo, sizeof(lo));
 			format_size(p->max, hi, sizeof(hi));
-			snprintf(err, errlen, "'%s': out of range %s..%s", esc_short(v, q), lo, hi);
-			return -EINVAL;
+			return errmsg_set(err, errlen, -EINVAL, "'%s': out of range %s..%s", esc_short(v, q), lo, hi);
 		}
 		*(uint64_t *)(void *)base = x;
 		return 0;
@@ -566,21 +555,15 @@ int job_set(struct job *j, const char *name, const char *value, char *err, size_
 	const struct param *p = find_param(name);
 	char msg[256], q[ESC_SHORT_LEN];
 
-	if (!p) {
-		snprintf(err, errlen, "unknown parameter '%s'", esc_short(name, q));
-		return -ENOENT;
-	}
+	if (!p)
+		return errmsg_set(err, errlen, -ENOENT, "unknown parameter '%s'", esc_short(name, q));
 	/* Values reach reports, file names and terminals: none may hold a control character. */
-	if (text_has_control(value)) {
-		snprintf(err, errlen, "%s: '%s': holds a control character (tab, line break, escape, "
-			 "broken UTF-8, ...); write plain text", p->name, esc_short(value, q));
-		return -EINVAL;
-	}
+	if (text_has_control(value))
+		return errmsg_set(err, errlen, -EINVAL, "%s: '%s': holds a control character (tab, line break, escape, "
+				  "broken UTF-8, ...); write plain text", p->name, esc_short(value, q));
 	msg[0] = '\0';
-	if (set_typed(p, j, value, msg, sizeof(msg))) {
-		snprintf(err, errlen, "%s: %s", p->name, msg);
-		return -EINVAL;
-	}
+	if (set_typed(p, j, value, msg, sizeof(msg)))
+		return errmsg_set(err, errlen, -EINVAL, "%s: %s", p->name, msg);
 	return 0;
 }
 
@@ -605,87 +588,65 @@ int job_check(const struct job *j, char *err, size_t errlen)
 	bool is_null = job_no_io(j);
 	bool passthru = j->engine == ENGINE_URING_CMD;
 
-	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull) {
-		snprintf(err, errlen, "interval: must be 10ms..1h");
-		return -EINVAL;
-	}
-	if (j->stride && (j->stride < j->bs || j->stride % j->bs)) {
-		snprintf(err, errlen, "stride: %llu must be a multiple of bs (%llu) and at least bs "
-			 "(a multiple of bs such as 17x follows bs)",
-			 (unsigned long long)j->stride, (unsigned long long)j->bs);
-		return -EINVAL;
-	}
-	if (job_stride(j) > (1ull << 40)) {
-		snprintf(err, errlen, "stride: %ux bs (%llu) is %llu bytes, more than 1t", j->stride_bs,
-			 (unsigned long long)j->bs, (unsigned long long)job_stride(j));
-		return -EINVAL;
-	}
-	if (is_null && (j->trim || j->fill.bytes || j->fill.value > 0)) {
-		snprintf(err, errlen, "%s: the null engine does no I/O; use a real engine to %s",
-			 j->trim ? "trim" : "fill", j->trim ? "trim" : "fill");
-		return -EINVAL;
-	}
-	if (j->ss_metric != SS_OFF && j->runtime_ns == 0 && !j->io_limit_set) {
-		snprintf(err, errlen, "steady_state: needs a runtime or an io_limit as an upper bound");
-		return -EINVAL;
-	}
-	if (j->ss_metric != SS_OFF && j->ss_round_ns < j->interval_ns) {
-		snprintf(err, errlen, "steady_state: a round (%.3g s) is shorter than the interval (%.3g s)",
-			 (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
-		return -EINVAL;
-	}
-	if ((j->iopoll || j->sqpoll) && j->engine != ENGINE_URING && !passthru) {
-		snprintf(err, errlen, "%s: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not %s",
-			 j->iopoll ? "iopoll" : "sqpoll", job_engine_name(j->engine));
-		return -EINVAL;
-	}
-	if (passthru && !j->direct) {
-		snprintf(err, errlen, "direct: io_uring_cmd sends NVMe commands, which never pass through the "
-			 "page cache; leave direct=true");
-		return -EINVAL;
-	}
-	if (passthru && j->trim) {
-		snprintf(err, errlen, "trim: io_uring_cmd sends reads and writes only; trim through the block "
-			 "device (/dev/nvmeXnY) with another engine, or set trim=false");
-		return -EINVAL;
-	}
-	if (j->iopoll && !j->direct) {
-		snprintf(err, errlen, "iopoll: polled completions need direct I/O (direct=true); the page cache "
-			 "cannot be polled");
-		return -EINVAL;
-	}
-	if (j->rate_iops && j->rate_bw) {
-		snprintf(err, errlen, "rate_bw: rate_iops already sets the rate; give one of them");
-		return -EINVAL;
-	}
-	if (j->arrival == ARRIVAL_POISSON && !job_open_loop(j) && !j->lt_ns) {
-		snprintf(err, errlen, "arrival: poisson spaces the requests of an open loop; give its rate "
-			 "(rate_iops or rate_bw) or a latency_target");
-		return -EINVAL;
-	}
-	if (j->lt_ns && job_open_loop(j)) {
-		snprintf(err, errlen, "latency_target: the search chooses the rate; leave out rate_iops and rate_bw");
-		return -EINVAL;
-	}
-	if (j->lt_ns && !j->runtime_ns) {
-		snprintf(err, errlen, "latency_target: every probe of the search runs for the runtime; set one "
-			 "(e.g. runtime=10s)");
-		return -EINVAL;
-	}
-	if (j->reap_batch > 1 && (job_open_loop(j) || j->lt_ns)) {
-		snprintf(err, errlen, "reap_batch: an open loop (rate_iops, rate_bw, latency_target) issues each "
-			 "request when it is due and reaps what has completed; leave reap_batch at 1");
-		return -EINVAL;
-	}
-	if (j->reap_batch > j->qd) {
-		snprintf(err, errlen, "reap_batch: %u is more than qd (%u): a worker never has more in flight",
-			 j->reap_batch, j->qd);
-		return -EINVAL;
-	}
-	if (j->journal[0] && !j->verify) {
-		snprintf(err, errlen, "journal: records what verify=on writes; add verify=on");
-		return -EINVAL;
-	}
+	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull)
+		return errmsg_set(err, errlen, -EINVAL, "interval: must be 10ms..1h");
+	if (j->stride && (j->stride < j->bs || j->stride % j->bs))
+		return errmsg_set(err, errlen, -EINVAL, "stride: %llu must be a multiple of bs (%llu) and at least bs "
+				  "(a multiple of bs such as 17x follows bs)",
+				  (unsigned long long)j->stride, (unsigned long long)j->bs);
+	if (job_stride(j) > (1ull << 40))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "stride: %ux bs (%llu) is %llu bytes, more than 1t", j->stride_bs,
+				  (unsigned long long)j->bs, (unsigned long long)job_stride(j));
+	if (is_null && (j->trim || j->fill.bytes || j->fill.value > 0))
+		return errmsg_set(err, errlen, -EINVAL, "%s: the null engine does no I/O; use a real engine to %s",
+				  j->trim ? "trim" : "fill", j->trim ? "trim" : "fill");
+	if (j->ss_metric != SS_OFF && j->runtime_ns == 0 && !j->io_limit_set)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "steady_state: needs a runtime or an io_limit as an upper bound");
+	if (j->ss_metric != SS_OFF && j->ss_round_ns < j->interval_ns)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "steady_state: a round (%.3g s) is shorter than the interval (%.3g s)",
+				  (double)j->ss_round_ns / 1e9, (double)j->interval_ns / 1e9);
+	if ((j->iopoll || j->sqpoll) && j->engine != ENGINE_URING && !passthru)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s: an io_uring setup flag: needs engine=io_uring or io_uring_cmd, not %s",
+				  j->iopoll ? "iopoll" : "sqpoll", job_engine_name(j->engine));
+	if (passthru && !j->direct)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "direct: io_uring_cmd sends NVMe commands, which never pass through the "
+				  "page cache; leave direct=true");
+	if (passthru && j->trim)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "trim: io_uring_cmd sends reads and writes only; trim through the block "
+				  "device (/dev/nvmeXnY) with another engine, or set trim=false");
+	if (j->iopoll && !j->direct)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "iopoll: polled completions need direct I/O (direct=true); the page cache "
+				  "cannot be polled");
+	if (j->rate_iops && j->rate_bw)
+		return errmsg_set(err, errlen, -EINVAL, "rate_bw: rate_iops already sets the rate; give one of them");
+	if (j->arrival == ARRIVAL_POISSON && !job_open_loop(j) && !j->lt_ns)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "arrival: poisson spaces the requests of an open loop; give its rate "
+				  "(rate_iops or rate_bw) or a latency_target");
+	if (j->lt_ns && job_open_loop(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "latency_target: the search chooses the rate; leave out rate_iops and rate_bw");
+	if (j->lt_ns && !j->runtime_ns)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "latency_target: every probe of the search runs for the runtime; set one "
+				  "(e.g. runtime=10s)");
+	if (j->reap_batch > 1 && (job_open_loop(j) || j->lt_ns))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "reap_batch: an open loop (rate_iops, rate_bw, latency_target) issues each "
+				  "request when it is due and reaps what has completed; leave reap_batch at 1");
+	if (j->reap_batch > j->qd)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "reap_batch: %u is more than qd (%u): a worker never has more in flight",
+				  j->reap_batch, j->qd);
+	if (j->journal[0] && !j->verify)
+		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
 	return 0;
 }
 
@@ -696,11 +657,10 @@ static uint64_t of_percent(double pct, uint64_t whole)
 
 static int check_aligned(const char *name, uint64_t v, unsigned lbs, char *err, size_t errlen)
 {
-	if (lbs && v % lbs) {
-		snprintf(err, errlen, "%s: %llu is not a multiple of the target's logical block size %u "
-			 "(required with direct=true)", name, (unsigned long long)v, lbs);
-		return -EINVAL;
-	}
+	if (lbs && v % lbs)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s: %llu is not a multiple of the target's logical block size %u "
+				  "(required with direct=true)", name, (unsigned long long)v, lbs);
 	return 0;
 }
 
@@ -718,16 +678,13 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 	if (r->offset >= size) {
 		format_size(r->offset, a, sizeof(a));
 		format_size(size, b, sizeof(b));
-		snprintf(err, errlen, "offset: %s is at or past the end of the target (%s)", a, b);
-		return -EINVAL;
+		return errmsg_set(err, errlen, -EINVAL, "offset: %s is at or past the end of the target (%s)", a, b);
 	}
 	r->fill = j->fill.kind == AMOUNT_PERCENT ? of_percent(j->fill.value, size) : j->fill.bytes;
 	r->fill = r->fill / 4096 * 4096;   /* whole sectors of any logical block size up to 4 KiB */
-	if (r->fill > size) {
-		snprintf(err, errlen, "fill: %llu bytes is more than the target holds (%llu)",
-			 (unsigned long long)r->fill, (unsigned long long)size);
-		return -EINVAL;
-	}
+	if (r->fill > size)
+		return errmsg_set(err, errlen, -EINVAL, "fill: %llu bytes is more than the target holds (%llu)",
+				  (unsigned long long)r->fill, (unsigned long long)size);
 	if (j->span.kind == AMOUNT_PERCENT) {
 		r->span = of_percent(j->span.value, size);
 		if (r->span > size - r->offset)
@@ -740,9 +697,9 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 		} else if (r->span > size - r->offset) {
 			format_size(r->offset, a, sizeof(a));
 			format_size(r->span, b, sizeof(b));
-			snprintf(err, errlen, "span: offset %s + span %s runs past the end of the target "
-				 "(%llu bytes)", a, b, (unsigned long long)size);
-			return -EINVAL;
+			return errmsg_set(err, errlen, -EINVAL,
+					  "span: offset %s + span %s runs past the end of the target "
+					  "(%llu bytes)", a, b, (unsigned long long)size);
 		}
 	}
 	/* A fill bounds the measured phase to the filled region unless span was given. */
@@ -772,11 +729,10 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 		return -EINVAL;
 	if (r->span < j->bs * slices) {
 		format_size(j->bs, a, sizeof(a));
-		snprintf(err, errlen, "span: %llu bytes holds fewer than %u request%s of bs %s%s",
-			 (unsigned long long)(j->span.kind == AMOUNT_BYTES ? j->span.bytes : r->span), slices,
-			 slices == 1 ? "" : "s", a,
-			 slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
-		return -EINVAL;
+		return errmsg_set(err, errlen, -EINVAL, "span: %llu bytes holds fewer than %u request%s of bs %s%s",
+				  (unsigned long long)(j->span.kind == AMOUNT_BYTES ? j->span.bytes : r->span), slices,
+				  slices == 1 ? "" : "s", a,
+				  slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
 	}
 	r->stride = job_stride(j);
 	if (j->io_limit_set) {
@@ -785,20 +741,18 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 		else if (j->io_limit.kind == AMOUNT_MULTIPLE) {
 			long double b = (long double)size * j->io_limit.value;
 
-			if (b >= 18446744073709551615.0L) {
-				snprintf(err, errlen, "io_limit: %gx of %llu bytes is more than 16 EiB",
-					 j->io_limit.value, (unsigned long long)size);
-				return -EINVAL;
-			}
+			if (b >= 18446744073709551615.0L)
+				return errmsg_set(err, errlen, -EINVAL,
+						  "io_limit: %gx of %llu bytes is more than 16 EiB",
+						  j->io_limit.value, (unsigned long long)size);
 			r->io_limit = (uint64_t)b;
 		}
 		else
 			r->io_limit = j->io_limit.bytes;
-		if (r->io_limit < j->bs) {
-			snprintf(err, errlen, "io_limit: %llu bytes is less than one request (bs %llu)",
-				 (unsigned long long)r->io_limit, (unsigned long long)j->bs);
-			return -EINVAL;
-		}
+		if (r->io_limit < j->bs)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "io_limit: %llu bytes is less than one request (bs %llu)",
+					  (unsigned long long)r->io_limit, (unsigned long long)j->bs);
 	} else if (j->runtime_ns == 0) {
 		r->io_limit = r->span;
 	}

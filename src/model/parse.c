@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errmsg.h"
 #include "parse.h"
 #include "textesc.h"
 
@@ -69,8 +70,7 @@ static int bad(char *err, size_t errlen, const char *s, const char *what)
 {
 	char q[ESC_SHORT_LEN];
 
-	snprintf(err, errlen, "'%s': %s", esc_short(s, q), what);
-	return -EINVAL;
+	return errmsg_set(err, errlen, -EINVAL, "'%s': %s", esc_short(s, q), what);
 }
 
 static int size_shift(const char *suf, unsigned *shift)
@@ -235,11 +235,9 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err
 	x = strtoull(s, &end, 10);
 	if (errno || *end)
 		return bad(err, errlen, s, "not a whole number");
-	if (x < min || x > max) {
-		snprintf(err, errlen, "'%s': out of range %llu..%llu", s, (unsigned long long)min,
-			 (unsigned long long)max);
-		return -EINVAL;
-	}
+	if (x < min || x > max)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': out of range %llu..%llu", s, (unsigned long long)min,
+				  (unsigned long long)max);
 	*v = x;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "grow.h"
 #include "plan.h"
 
@@ -107,10 +108,9 @@ static size_t cases_with(const struct plan *p, const char *name, size_t n)
 /* Appends a (or replaces the axis of the same name in place, keeping the order). */
 static int put_axis(struct plan *p, struct axis *a, char *err, size_t errlen)
 {
-	if (!cases_with(p, a->name, a->n)) {
-		snprintf(err, errlen, "%s: the matrix would have more than %d cases", a->name, PLAN_MAX_CASES);
-		return -EINVAL;
-	}
+	if (!cases_with(p, a->name, a->n))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s: the matrix would have more than %d cases", a->name, PLAN_MAX_CASES);
 	for (size_t i = 0; i < p->naxes; i++) {
 		if (!strcmp(p->axes[i].name, a->name)) {
 			axis_release(&p->axes[i]);
@@ -143,10 +143,8 @@ static int make_axis(const char *name, char *const *values, size_t n, struct axi
 		if (!(a->values[a->n] = strdup(values[a->n])))
 			return -ENOMEM;
 	}
-	if (n == 0) {
-		snprintf(err, errlen, "%s: empty list of values", name);
-		return -EINVAL;
-	}
+	if (n == 0)
+		return errmsg_set(err, errlen, -EINVAL, "%s: empty list of values", name);
 	return 0;
 }
 
@@ -156,10 +154,8 @@ int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, cha
 	struct axis a;
 	int ret;
 
-	if (!canon) {
-		snprintf(err, errlen, "unknown parameter '%s'", name);
-		return -ENOENT;
-	}
+	if (!canon)
+		return errmsg_set(err, errlen, -ENOENT, "unknown parameter '%s'", name);
 	ret = make_axis(canon, values, n, &a, err, errlen);
 	if (!ret)
 		ret = put_axis(p, &a, err, errlen);
@@ -219,10 +215,8 @@ int plan_set(struct plan *p, const char *name, const char *value, char *err, siz
 	size_t n = 0;
 	int ret;
 
-	if (!canon) {
-		snprintf(err, errlen, "unknown parameter '%s'", name);
-		return -ENOENT;
-	}
+	if (!canon)
+		return errmsg_set(err, errlen, -ENOENT, "unknown parameter '%s'", name);
 	if (!strchr(value, ',') || !strcmp(canon, "label") || !strcmp(canon, "price")) {
 		job_init(&scratch);
 		if ((ret = job_set(&scratch, canon, value, err, errlen)))

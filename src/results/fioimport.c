@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "fioimport.h"
 #include "fiojob.h"
 #include "hist.h"
@@ -578,11 +579,10 @@ int fio_import(const json_t *fio, const char *file, const char *cmdline, const s
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!is_fio(fio)) {
-		snprintf(err, errlen, "not fio's JSON output (no \"fio version\" and \"jobs\"; client/server "
-			 "output is not read)");
-		return -EINVAL;
-	}
+	if (!is_fio(fio))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "not fio's JSON output (no \"fio version\" and \"jobs\"; client/server "
+				  "output is not read)");
 	ret = import_begin(out) ?: import_doc(fio, file, cmdline, opts, NULL, out);
 	if (ret)
 		fio_import_release(out);
@@ -652,11 +652,10 @@ int fio_import_docs(const json_t *docs, const char *file, const char *cmdline, c
 
 	memset(out, 0, sizeof(*out));
 	for (size_t k = 0; k < n; k++) {
-		if (!is_fio(json_array_get(docs, k))) {
-			snprintf(err, errlen, "document %zu of %zu: not fio's JSON output (no \"fio version\" and "
-				 "\"jobs\"; client/server output is not read)", k + 1, n);
-			return -EINVAL;
-		}
+		if (!is_fio(json_array_get(docs, k)))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "document %zu of %zu: not fio's JSON output (no \"fio version\" and "
+					  "\"jobs\"; client/server output is not read)", k + 1, n);
 		runs += k + 1 == n || !fio_doc_continues(json_array_get(docs, k), json_array_get(docs, k + 1));
 	}
 	if ((ret = import_begin(out)))

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "fileio.h"
 #include "health_dev.h"
 #include "result.h"
@@ -580,18 +581,14 @@ static int load_moments(const json_t *lat, const char *name, struct hist *h, uin
 	double sum = mean * (double)count, sq;
 
 	if (lo < 0 || hi < lo || !isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0 ||
-	    !(sum < 1.8e19)) {
-		snprintf(err, errlen, "%s_ns: min, max, mean or stddev out of range", name);
-		return -EINVAL;
-	}
+	    !(sum < 1.8e19))
+		return errmsg_set(err, errlen, -EINVAL, "%s_ns: min, max, mean or stddev out of range", name);
 	h->min = count ? (uint64_t)lo : UINT64_MAX;
 	h->max = (uint64_t)hi;
 	h->sum = (uint64_t)(sum + 0.5);
 	sq = count > 1 ? sd * sd * (double)(count - 1) + (double)count * mean * mean : sum * sum;
-	if (!(sq < 1.7e38)) {
-		snprintf(err, errlen, "%s_ns: stddev out of range", name);
-		return -EINVAL;
-	}
+	if (!(sq < 1.7e38))
+		return errmsg_set(err, errlen, -EINVAL, "%s_ns: stddev out of range", name);
 	h->sumsq = (unsigned __int128)(sq + 0.5);
 	return 0;
 }
@@ -642,25 +639,22 @@ int result_load_hist_range(const json_t *op_obj, const char *name, struct hist *
 	size_t i;
 
 	range[0] = range[1] = 0;
-	if (!json_is_array(b) || bits != HIST_SUB_BITS || !json_is_object(lat)) {
-		snprintf(err, errlen, "%s_hist: missing, or not a log-linear histogram of %u sub-bucket bits",
-			 name, HIST_SUB_BITS);
-		return -EINVAL;
-	}
+	if (!json_is_array(b) || bits != HIST_SUB_BITS || !json_is_object(lat))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s_hist: missing, or not a log-linear histogram of %u sub-bucket bits",
+				  name, HIST_SUB_BITS);
 	json_array_foreach(b, i, pair) {
 		json_int_t lo = json_integer_value(json_array_get(pair, 0));
 		json_int_t n = json_integer_value(json_array_get(pair, 1));
 
-		if (json_array_size(pair) != 2 || lo < 0 || n < 0) {
-			snprintf(err, errlen, "%s_hist: bucket %zu is not [lower_ns, count]", name, i);
-			return -EINVAL;
-		}
+		if (json_array_size(pair) != 2 || lo < 0 || n < 0)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "%s_hist: bucket %zu is not [lower_ns, count]", name, i);
 		/* Bounded before adding, so that counts cannot wrap around to match ios. */
-		if ((uint64_t)n > (uint64_t)RESULT_IOS_MAX - h->count) {
-			snprintf(err, errlen, "%s_hist: the counts add up to more than 2^53 at bucket %zu", name,
-				 i);
-			return -EINVAL;
-		}
+		if ((uint64_t)n > (uint64_t)RESULT_IOS_MAX - h->count)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "%s_hist: the counts add up to more than 2^53 at bucket %zu", name,
+					  i);
 		hist_add_bucket(h, (uint64_t)lo, (uint64_t)n);
 		if (range[0] == range[1]) {
 			range[0] = hist_index((uint64_t)lo);
@@ -680,20 +674,15 @@ int result_check_schema(const json_t *root, char *err, size_t errlen)
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	const json_t *v = json_object_get(root, "schema_version");
 
-	if (!schema || strcmp(schema, RESULT_SCHEMA)) {
-		snprintf(err, errlen, "not an ssdbench result (schema is '%s', expected '%s')",
-			 schema ? schema : "missing", RESULT_SCHEMA);
-		return -EINVAL;
-	}
-	if (!json_is_integer(v) || json_integer_value(v) < 1) {
-		snprintf(err, errlen, "schema_version: missing or not a positive integer");
-		return -EINVAL;
-	}
-	if (json_integer_value(v) > RESULT_SCHEMA_VERSION) {
-		snprintf(err, errlen, "schema_version %lld is newer than this ssdbench reads (up to %d); "
-			 "upgrade ssdbench", (long long)json_integer_value(v), RESULT_SCHEMA_VERSION);
-		return -EINVAL;
-	}
+	if (!schema || strcmp(schema, RESULT_SCHEMA))
+		return errmsg_set(err, errlen, -EINVAL, "not an ssdbench result (schema is '%s', expected '%s')",
+				  schema ? schema : "missing", RESULT_SCHEMA);
+	if (!json_is_integer(v) || json_integer_value(v) < 1)
+		return errmsg_set(err, errlen, -EINVAL, "schema_version: missing or not a positive integer");
+	if (json_integer_value(v) > RESULT_SCHEMA_VERSION)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "schema_version %lld is newer than this ssdbench reads (up to %d); "
+				  "upgrade ssdbench", (long long)json_integer_value(v), RESULT_SCHEMA_VERSION);
 	return 0;
 }
 
@@ -792,8 +781,7 @@ int result_write_file(const char *dir, const char *name, const json_t *obj, char
 
 	if (dfd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
-		return ret;
+		return errmsg_set(err, errlen, ret, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
 	}
 	errno = 0;
 	ret = write_tmpfile(dfd, name, obj);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "job.h"
 #include "resultcheck.h"
 #include "resultkeys.h"
@@ -708,17 +709,15 @@ static int check_open_loop(const json_t *root, char *err, size_t errlen)
 
 	for (int d = 0; d < 3; d++)
 		for (int k = 0; k < 2; k++)
-			if (!json_object_get(json_object_get(res, dirs[d]), keys[k]) == open) {
-				snprintf(err, errlen, "results.%s.%s: %s, since results.schedule is %s", dirs[d],
-					 keys[k], open ? "missing" : "unexpected", open ? "present (an open-loop run)"
-					 : "absent (a closed-loop run)");
-				return -EINVAL;
-			}
-	if (!open && json_object_get(json_object_get(res, "timeseries"), "response_mean_ns")) {
-		snprintf(err, errlen, "results.timeseries.response_mean_ns: unexpected, since results.schedule "
-			 "is absent (a closed-loop run)");
-		return -EINVAL;
-	}
+			if (!json_object_get(json_object_get(res, dirs[d]), keys[k]) == open)
+				return errmsg_set(err, errlen, -EINVAL,
+						  "results.%s.%s: %s, since results.schedule is %s", dirs[d], keys[k],
+						  open ? "missing" : "unexpected",
+						  open ? "present (an open-loop run)" : "absent (a closed-loop run)");
+	if (!open && json_object_get(json_object_get(res, "timeseries"), "response_mean_ns"))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "results.timeseries.response_mean_ns: unexpected, since results.schedule "
+				  "is absent (a closed-loop run)");
 	return 0;
 }
 
@@ -795,18 +794,15 @@ static int check_times(const json_t *root, long long *elapsed_ns, char *err, siz
 	for (int i = 0; i < 2; i++) {
 		const char *t = json_string_value(json_object_get(root, keys[i]));
 
-		if (!instant(t, &s[i], &ns[i])) {
-			snprintf(err, errlen, "%s: '%.40s' is no date and time (month 01..12, a day of that "
-				 "month, hours 00..23, minutes 00..59, seconds 00..60)", keys[i], t);
-			return -EINVAL;
-		}
+		if (!instant(t, &s[i], &ns[i]))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "%s: '%.40s' is no date and time (month 01..12, a day of that "
+					  "month, hours 00..23, minutes 00..59, seconds 00..60)", keys[i], t);
 	}
-	if (s[1] < s[0] || (s[1] == s[0] && ns[1] < ns[0])) {
-		snprintf(err, errlen, "finished_at: %s is before started_at %s",
-			 json_string_value(json_object_get(root, "finished_at")),
-			 json_string_value(json_object_get(root, "started_at")));
-		return -EINVAL;
-	}
+	if (s[1] < s[0] || (s[1] == s[0] && ns[1] < ns[0]))
+		return errmsg_set(err, errlen, -EINVAL, "finished_at: %s is before started_at %s",
+				  json_string_value(json_object_get(root, "finished_at")),
+				  json_string_value(json_object_get(root, "started_at")));
 	*elapsed_ns = s[1] - s[0] < INT64_MAX / 1000000000 - 1 ? (s[1] - s[0]) * 1000000000 + ns[1] - ns[0]
 							     : INT64_MAX;
 	return 0;
@@ -864,18 +860,13 @@ static int check_direction(const json_t *res, const char *dir, long long bs, lon
 	long long bytes = json_integer_value(json_object_get(o, "bytes"));
 	long long want;
 
-	if (ios > RESULT_IOS_MAX) {
-		snprintf(err, errlen, "results.%s.ios: %lld is more than 2^53", dir, ios);
-		return -EINVAL;
-	}
-	if (__builtin_mul_overflow(ios, bs, &want) || bytes != want) {
-		snprintf(err, errlen, "results.%s.bytes: %lld is not ios %lld x job.bs %lld", dir, bytes, ios, bs);
-		return -EINVAL;
-	}
-	if (ios && !rt) {
-		snprintf(err, errlen, "results.runtime_ns: 0, but results.%s.ios is %lld", dir, ios);
-		return -EINVAL;
-	}
+	if (ios > RESULT_IOS_MAX)
+		return errmsg_set(err, errlen, -EINVAL, "results.%s.ios: %lld is more than 2^53", dir, ios);
+	if (__builtin_mul_overflow(ios, bs, &want) || bytes != want)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "results.%s.bytes: %lld is not ios %lld x job.bs %lld", dir, bytes, ios, bs);
+	if (ios && !rt)
+		return errmsg_set(err, errlen, -EINVAL, "results.runtime_ns: 0, but results.%s.ios is %lld", dir, ios);
 	return 0;
 }
 
@@ -895,11 +886,10 @@ static int check_sums(const json_t *root, char *err, size_t errlen)
 		long long t = json_integer_value(json_object_get(json_object_get(res, "total"), keys[k]));
 		long long sum;
 
-		if (__builtin_add_overflow(r, w, &sum) || sum != t) {
-			snprintf(err, errlen, "results.total.%s: %lld is not read %lld + write %lld", keys[k], t,
-				 r, w);
-			return -EINVAL;
-		}
+		if (__builtin_add_overflow(r, w, &sum) || sum != t)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "results.total.%s: %lld is not read %lld + write %lld", keys[k], t,
+					  r, w);
 	}
 	return 0;
 }
@@ -912,11 +902,10 @@ static int check_runtime(const json_t *res, long long elapsed_ns, char *err, siz
 {
 	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
 
-	if (elapsed_ns < INT64_MAX - 1000000 && rt > elapsed_ns + 1000000) {
-		snprintf(err, errlen, "results.runtime_ns: %lld is longer than the run (finished_at - "
-			 "started_at is %lld ns)", rt, elapsed_ns);
-		return -EINVAL;
-	}
+	if (elapsed_ns < INT64_MAX - 1000000 && rt > elapsed_ns + 1000000)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "results.runtime_ns: %lld is longer than the run (finished_at - "
+				  "started_at is %lld ns)", rt, elapsed_ns);
 	return 0;
 }
 
@@ -938,11 +927,10 @@ static int check_rates(const json_t *res, char *err, size_t errlen)
 			double got = json_number_value(json_object_get(o, rate[k]));
 			double want = rt ? (double)n * 1e9 / (double)rt : 0;
 
-			if (!(fabs(got - want) <= RESULT_RATE_TOLERANCE * want)) {
-				snprintf(err, errlen, "results.%s.%s: %.12g is not %s %lld in runtime_ns %lld "
-					 "(%.12g per second)", dir, rate[k], got, count[k], n, rt, want);
-				return -EINVAL;
-			}
+			if (!(fabs(got - want) <= RESULT_RATE_TOLERANCE * want))
+				return errmsg_set(err, errlen, -EINVAL,
+						  "results.%s.%s: %.12g is not %s %lld in runtime_ns %lld "
+						  "(%.12g per second)", dir, rate[k], got, count[k], n, rt, want);
 		}
 	}
 	return 0;
@@ -958,11 +946,10 @@ static int check_series(const json_t *res, char *err, size_t errlen)
 	for (int k = 0; k < 3; k++) {
 		size_t m = json_array_size(json_object_get(ts, keys[k]));
 
-		if (m != n && (k < 2 || json_object_get(ts, keys[k]))) {
-			snprintf(err, errlen, "results.timeseries.%s: %zu values, but iops has %zu (one of "
-				 "each per sample)", keys[k], m, n);
-			return -EINVAL;
-		}
+		if (m != n && (k < 2 || json_object_get(ts, keys[k])))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "results.timeseries.%s: %zu values, but iops has %zu (one of "
+					  "each per sample)", keys[k], m, n);
 	}
 	return 0;
 }
@@ -983,27 +970,24 @@ static int check_verify(const json_t *res, char *err, size_t errlen)
 	for (int k = 0; v_vkind[k]; k++)
 		if (__builtin_add_overflow(sum, json_integer_value(json_object_get(kinds, v_vkind[k])), &sum))
 			sum = -1;
-	if (sum != total) {
-		snprintf(err, errlen, "results.verify.mismatches: %lld is not the sum of its kinds (%lld)", total,
-			 sum);
-		return -EINVAL;
-	}
-	if ((long long)json_array_size(first) > total) {
-		snprintf(err, errlen, "results.verify.first: %zu mismatches listed, but mismatches is %lld",
-			 json_array_size(first), total);
-		return -EINVAL;
-	}
+	if (sum != total)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "results.verify.mismatches: %lld is not the sum of its kinds (%lld)", total,
+				  sum);
+	if ((long long)json_array_size(first) > total)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "results.verify.first: %zu mismatches listed, but mismatches is %lld",
+				  json_array_size(first), total);
 	json_array_foreach(first, i, m) {
 		const char *kind = json_string_value(json_object_get(m, "kind"));
 
 		for (int k = 0; v_vkind[k]; k++)
 			if (!strcmp(kind, v_vkind[k]) &&
-			    ++n[k] > json_integer_value(json_object_get(kinds, v_vkind[k]))) {
-				snprintf(err, errlen, "results.verify.first[%zu]: more '%s' mismatches listed than "
-					 "kinds.%s counts (%lld)", i, kind, kind,
-					 (long long)json_integer_value(json_object_get(kinds, kind)));
-				return -EINVAL;
-			}
+			    ++n[k] > json_integer_value(json_object_get(kinds, v_vkind[k])))
+				return errmsg_set(err, errlen, -EINVAL,
+						  "results.verify.first[%zu]: more '%s' mismatches listed than "
+						  "kinds.%s counts (%lld)", i, kind, kind,
+						  (long long)json_integer_value(json_object_get(kinds, kind)));
 	}
 	return 0;
 }
@@ -1034,11 +1018,10 @@ static int check_response(const json_t *res, char *err, size_t errlen)
 			continue;   /* closed loop: nothing to add up */
 		lat = hist_total(json_object_get(o, "lat_hist"));
 		resp = hist_total(json_object_get(o, "response_hist"));
-		if (resp != lat) {
-			snprintf(err, errlen, "results.%s.response_hist: holds %lld I/Os, lat_hist %lld (every "
-				 "completion has both times)", dirs[d], resp, lat);
-			return -EINVAL;
-		}
+		if (resp != lat)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "results.%s.response_hist: holds %lld I/Os, lat_hist %lld (every "
+					  "completion has both times)", dirs[d], resp, lat);
 	}
 	return 0;
 }
@@ -1054,16 +1037,14 @@ static int check_health(const json_t *root, char *err, size_t errlen)
 
 	if (!t)
 		return 0;
-	if (m != n) {
-		snprintf(err, errlen, "health.temperature.samples: %zu values, but the time series has %zu (one "
-			 "per entry)", m, n);
-		return -EINVAL;
-	}
+	if (m != n)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "health.temperature.samples: %zu values, but the time series has %zu (one "
+				  "per entry)", m, n);
 	if (json_is_number(lo) != json_is_number(hi) ||
-	    (json_is_number(lo) && json_number_value(lo) > json_number_value(hi))) {
-		snprintf(err, errlen, "health.temperature: min and max are both numbers, min <= max, or both null");
-		return -EINVAL;
-	}
+	    (json_is_number(lo) && json_number_value(lo) > json_number_value(hi)))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "health.temperature: min and max are both numbers, min <= max, or both null");
 	return 0;
 }
 
@@ -1082,16 +1063,14 @@ static int check_unknowns(const json_t *root, char *err, size_t errlen)
 
 		if (!json_is_null(at(root, paths[i])))
 			continue;
-		if (!imported) {
-			snprintf(err, errlen, "%s: null, which only an imported result (with import) may have",
-				 paths[i]);
-			return -EINVAL;
-		}
-		if (rel && !json_object_get(json_object_get(job, "relative"), rel)) {
-			snprintf(err, errlen, "%s: null without job.relative.%s (a size not known must be "
-				 "relative)", paths[i], rel);
-			return -EINVAL;
-		}
+		if (!imported)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "%s: null, which only an imported result (with import) may have",
+					  paths[i]);
+		if (rel && !json_object_get(json_object_get(job, "relative"), rel))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "%s: null without job.relative.%s (a size not known must be "
+					  "relative)", paths[i], rel);
 	}
 	return 0;
 }
@@ -1110,18 +1089,16 @@ static int check_absent(const json_t *root, const char *dir, const char *name, c
 	snprintf(key, sizeof(key), "%s_hist", name);
 	absent = json_is_true(json_object_get(json_object_get(o, key), "absent"));
 	if (absent && (!json_object_get(root, "import") ||
-		       json_array_size(json_object_get(json_object_get(o, key), "buckets")))) {
-		snprintf(err, errlen, "results.%s.%s.absent: only an imported result's histogram may be absent, "
-			 "and then it has no bucket", dir, key);
-		return -EINVAL;
-	}
+		       json_array_size(json_object_get(json_object_get(o, key), "buckets"))))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "results.%s.%s.absent: only an imported result's histogram may be absent, "
+				  "and then it has no bucket", dir, key);
 	snprintf(key, sizeof(key), "%s_ns", name);
 	json_object_foreach(json_object_get(json_object_get(o, key), "percentiles"), k, v)
-		if (json_is_null(v) && !absent) {
-			snprintf(err, errlen, "results.%s.%s.percentiles.%s: null, but the histogram is not absent",
-				 dir, key, k);
-			return -EINVAL;
-		}
+		if (json_is_null(v) && !absent)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "results.%s.%s.percentiles.%s: null, but the histogram is not absent",
+					  dir, key, k);
 	return 0;
 }
 
@@ -1142,7 +1119,7 @@ int result_check_values(const json_t *root, char *err, size_t errlen)
 {
 	const json_t *res = json_object_get(root, "results");
 	struct walk quiet = { .quiet = true }, w = { .err = err, .errlen = errlen };
-	long long elapsed;
+	long long elapsed = 0;   /* check_times sets it or fails (through errmsg_set, which the compiler cannot see) */
 
 	if (check_times(root, &elapsed, err, errlen) ||
 	    (check_magnitudes(&quiet, root) && check_magnitudes(&w, root)) ||

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "fileio.h"
 #include "grow.h"
 #include "intern.h"
@@ -225,8 +226,7 @@ static int add_result(struct rs_set *s, json_t *root, const struct rs_checks *ch
 nomem:
 	json_decref(root);
 nomem_root_gone:
-	snprintf(err, errlen, "%s: out of memory", path);
-	return -ENOMEM;
+	return errmsg_set(err, errlen, -ENOMEM, "%s: out of memory", path);
 }
 
 /*
@@ -365,10 +365,8 @@ static int add_file(struct rs_set *s, const char *path, const struct stat *st, c
 	struct item it = { .path = (char *)(uintptr_t)path };
 	json_t *root = NULL;
 
-	if (item_note(s, &it, st)) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
+	if (item_note(s, &it, st))
+		return errmsg_set(err, errlen, -ENOMEM, "%s: out of memory", path);
 	if (item_parsed(s, &it) &&
 	    !(root = load_doc(&s->buf, &s->buf_cap, path, (uint64_t)st->st_size, err, errlen)))
 		return -EINVAL;
@@ -649,10 +647,8 @@ static int add_item(struct rs_set *s, struct item *it, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", it->msg ? it->msg : "out of memory");
 		return it->err ? it->err : -EINVAL;
 	}
-	if (!it->seen && !root) {
-		snprintf(err, errlen, "%s", it->msg);
-		return -EINVAL;
-	}
+	if (!it->seen && !root)
+		return errmsg_set(err, errlen, -EINVAL, "%s", it->msg);
 	if (it->seen && item_parsed(s, it) &&
 	    !(root = load_doc(&s->buf, &s->buf_cap, it->path, (uint64_t)it->st.st_size, err, errlen)))
 		return -EINVAL;
@@ -668,10 +664,8 @@ static int add_listed(struct rs_set *s, struct walk_list *l, char *err, size_t e
 	int ret = 0;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].path && item_note(s, &l->items[i], &l->items[i].st)) {
-			snprintf(err, errlen, "%s: out of memory", l->items[i].path);
-			return -ENOMEM;
-		}
+		if (l->items[i].path && item_note(s, &l->items[i], &l->items[i].st))
+			return errmsg_set(err, errlen, -ENOMEM, "%s: out of memory", l->items[i].path);
 	json_object_seed(0);
 	arenas_start();
 	pthread_mutex_init(&rd.lock, NULL);
@@ -722,23 +716,18 @@ int rs_add_path(struct rs_set *s, const char *path, char *err, size_t errlen)
 
 	if (stat(path, &st)) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
+		return errmsg_set(err, errlen, ret, "%s: %s", path, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s: not a result file or a directory of them", path);
-			return -EINVAL;
-		}
+		if (!S_ISREG(st.st_mode))
+			return errmsg_set(err, errlen, -EINVAL, "%s: not a result file or a directory of them", path);
 		return add_file(s, path, &st, err, errlen);
 	}
 	ret = list_dir(&list, path, 0, err, errlen);
 	if (ret >= 0)
 		ret = add_listed(s, &list, err, errlen);
 	list_release(&list);
-	if (!ret && s->n + s->duplicates == before) {
-		snprintf(err, errlen, "%s: no result files in this directory", path);
-		return -ENOENT;
-	}
+	if (!ret && s->n + s->duplicates == before)
+		return errmsg_set(err, errlen, -ENOENT, "%s: no result files in this directory", path);
 	return ret;
 }

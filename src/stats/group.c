@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "group.h"
 
 void group_release(struct run_result *agg)
@@ -101,11 +102,10 @@ static int merge_series(const struct group_member_stats *m, size_t n, struct run
 	for (size_t i = 0; i < n; i++) {
 		const struct series *s = &m[i].res->ts;
 
-		if (s->interval_ns != d->interval_ns) {
-			snprintf(err, errlen, "member %zu: time-series interval %llu ns, member 0's %llu ns", i,
-				 (unsigned long long)s->interval_ns, (unsigned long long)d->interval_ns);
-			return -EINVAL;
-		}
+		if (s->interval_ns != d->interval_ns)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "member %zu: time-series interval %llu ns, member 0's %llu ns", i,
+					  (unsigned long long)s->interval_ns, (unsigned long long)d->interval_ns);
 		len = s->n < len ? s->n : len;
 		resp &= s->resp_mean != NULL;
 	}
@@ -213,10 +213,8 @@ int group_merge(const struct group_member_stats *m, size_t n, struct run_result 
 	int ret;
 
 	memset(agg, 0, sizeof(*agg));
-	if (!n) {
-		snprintf(err, errlen, "a group needs at least one member");
-		return -EINVAL;
-	}
+	if (!n)
+		return errmsg_set(err, errlen, -EINVAL, "a group needs at least one member");
 	r0 = m[0].res;
 	agg->qd = r0->qd;
 	agg->started_at = UINT64_MAX;

@@ -323,11 +323,10 @@ int guard_inspect(const struct target *t, struct guard *g, char *err, size_t err
 	memset(g, 0, sizeof(*g));
 	if (t->kind == TARGET_FILE)
 		return inspect_file(t, g);
-	if (!t->has_devinfo) {
-		snprintf(err, errlen, "'%s': sysfs has no record of this device; cannot check that it is unused",
-			 t->path);
-		return -ENOENT;
-	}
+	if (!t->has_devinfo)
+		return errmsg_set(err, errlen, -ENOENT,
+				  "'%s': sysfs has no record of this device; cannot check that it is unused",
+				  t->path);
 	if (!(s = calloc(1, sizeof(*s))))
 		return -ENOMEM;
 	collect(t, s);

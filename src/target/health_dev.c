@@ -15,6 +15,7 @@
 
 #include <libnvme.h>
 
+#include "errmsg.h"
 #include "grow.h"
 #include "health_dev.h"
 
@@ -41,10 +42,9 @@ static int nvme_fail(const struct health_dev *hd, const char *what, int ret, cha
 {
 	int e = ret < 0 ? errno : 0;
 
-	if (ret > 0) {
-		snprintf(err, errlen, "'%s': the drive refused the %s (NVMe status 0x%x)", hd->path, what, ret);
-		return -EIO;
-	}
+	if (ret > 0)
+		return errmsg_set(err, errlen, -EIO,
+				  "'%s': the drive refused the %s (NVMe status 0x%x)", hd->path, what, ret);
 	if (e == EACCES || e == EPERM)
 		snprintf(err, errlen, "'%s': reading the %s needs CAP_SYS_ADMIN (run as root)", hd->path, what);
 	else
@@ -83,25 +83,22 @@ int health_dev_open(struct health_dev *hd, const struct target *t, char *err, si
 	int ret;
 
 	*hd = (struct health_dev){ .source = HEALTH_SRC_NONE, .fd = -1 };
-	if (!t->has_devinfo) {
-		snprintf(err, errlen, "'%s': no disk behind it (%s)", t->path, t->kind == TARGET_FILE ?
-			 "a file on a filesystem without one, such as tmpfs" : "sysfs has no entry for the device");
-		return -ENODEV;
-	}
+	if (!t->has_devinfo)
+		return errmsg_set(err, errlen, -ENODEV, "'%s': no disk behind it (%s)", t->path,
+				  t->kind == TARGET_FILE ? "a file on a filesystem without one, such as tmpfs" :
+				  "sysfs has no entry for the device");
 	hd->source = health_source_of(&t->di);
 	snprintf(hd->path, sizeof(hd->path), "/dev/%.60s", t->di.disk);
-	if (hd->source == HEALTH_SRC_NONE) {
-		snprintf(err, errlen, "'%s': %s%s is not a drive that reports its health (only NVMe, and SATA or "
-			 "SAS through smartctl)", t->path, t->di.transport[0] ? t->di.transport : "the disk ",
-			 t->di.transport[0] ? " device" : t->di.disk);
-		return -ENODEV;
-	}
+	if (hd->source == HEALTH_SRC_NONE)
+		return errmsg_set(err, errlen, -ENODEV,
+				  "'%s': %s%s is not a drive that reports its health (only NVMe, and SATA or "
+				  "SAS through smartctl)", t->path, t->di.transport[0] ? t->di.transport : "the disk ",
+				  t->di.transport[0] ? " device" : t->di.disk);
 	if (hd->source == HEALTH_SRC_SMARTCTL)
 		return 0;
 	if ((hd->fd = open(hd->path, O_RDONLY | O_CLOEXEC)) < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "'%s': %s", hd->path, strerror(-ret));
-		return ret;
+		return errmsg_set(err, errlen, ret, "'%s': %s", hd->path, strerror(-ret));
 	}
 	health_init(&s, HEALTH_SRC_NVME);
 	if ((ret = read_smart(hd, &s, err, errlen))) {
@@ -148,9 +145,8 @@ static int run_smartctl(const char *dev, char **out, size_t *len, char *err, siz
 	close(p[1]);
 	if (ret) {
 		close(p[0]);
-		snprintf(err, errlen, "cannot run smartctl for '%s': %s%s", dev, strerror(-ret),
-			 ret == -ENOENT ? " (install smartmontools)" : "");
-		return ret;
+		return errmsg_set(err, errlen, ret, "cannot run smartctl for '%s': %s%s", dev, strerror(-ret),
+				  ret == -ENOENT ? " (install smartmontools)" : "");
 	}
 	deadline = mono_ns() + health_smartctl_timeout_ms * 1000000ull;
 	for (;;) {
@@ -185,14 +181,12 @@ static int run_smartctl(const char *dev, char **out, size_t *len, char *err, siz
 		ret = -ENOENT;   /* the shell's "not found" of a wrapper */
 	if (ret == -ETIMEDOUT) {
 		free(buf);
-		snprintf(err, errlen, "smartctl --json -a '%s' did not finish in %u ms; killed", dev,
-			 health_smartctl_timeout_ms);
-		return ret;
+		return errmsg_set(err, errlen, ret, "smartctl --json -a '%s' did not finish in %u ms; killed", dev,
+				  health_smartctl_timeout_ms);
 	}
 	if (ret) {
 		free(buf);
-		snprintf(err, errlen, "smartctl --json -a '%s': %s", dev, strerror(-ret));
-		return ret;
+		return errmsg_set(err, errlen, ret, "smartctl --json -a '%s': %s", dev, strerror(-ret));
 	}
 	buf[n] = '\0';
 	*out = buf;
@@ -215,10 +209,8 @@ int health_dev_snapshot(struct health_dev *hd, struct health_snapshot *s, char *
 		free(text);
 		return ret;
 	}
-	if (hd->source != HEALTH_SRC_NVME || hd->fd < 0) {
-		snprintf(err, errlen, "no drive open for health reads");
-		return -EBADF;
-	}
+	if (hd->source != HEALTH_SRC_NVME || hd->fd < 0)
+		return errmsg_set(err, errlen, -EBADF, "no drive open for health reads");
 	health_init(s, HEALTH_SRC_NVME);
 	/* C0 first: so the SMART log's counters are the later of the two reads. */
 	if (hd->c0 && (ret = read_c0(hd, s, err, errlen)))

@@ -14,14 +14,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "target.h"
 
 #define CONFIGFS_MAGIC 0x62656570   /* not in <linux/magic.h> */
 
 static int fail(char *err, size_t errlen, const char *path, int e)
 {
-	snprintf(err, errlen, "'%s': %s", path, strerror(e));
-	return -e;
+	return errmsg_set(err, errlen, -e, "'%s': %s", path, strerror(e));
 }
 
 /*
@@ -47,9 +47,9 @@ static void set_label(struct target *t)
 
 static int device_busy(const struct target *t, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "'%s': device is in use (mounted, or held by another driver or program); "
-		 "refusing to write to it", t->path);
-	return -EBUSY;
+	return errmsg_set(err, errlen, -EBUSY,
+			  "'%s': device is in use (mounted, or held by another driver or program); "
+			  "refusing to write to it", t->path);
 }
 
 static int probe_block(struct target *t, const struct stat *st, const char *sysfs, char *err,
@@ -99,15 +99,12 @@ static int probe_char(struct target *t, const struct stat *st, const char *sysfs
 	int ret = devinfo_read_nvme_generic(sysfs, major(st->st_rdev), minor(st->st_rdev), &t->di, msg,
 					    sizeof(msg));
 
-	if (ret == -ENODEV) {
-		snprintf(err, errlen, "'%s': a character device, not a block device, a regular file or an NVMe "
-			 "generic device (/dev/ngXnY)", t->path);
-		return -EINVAL;
-	}
-	if (ret) {
-		snprintf(err, errlen, "'%s': %s", t->path, msg);
-		return ret;
-	}
+	if (ret == -ENODEV)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': a character device, not a block device, a regular file or an NVMe "
+				  "generic device (/dev/ngXnY)", t->path);
+	if (ret)
+		return errmsg_set(err, errlen, ret, "'%s': %s", t->path, msg);
 	t->kind = TARGET_CHAR;
 	t->has_devinfo = true;
 	t->size = t->di.size_bytes;
@@ -195,22 +192,17 @@ static int probe_new(struct target *t, const char *path, char *err, size_t errle
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		n = readlink(path, link, sizeof(link) - 1);
 		link[n > 0 ? n : 0] = '\0';
-		snprintf(err, errlen, "'%s': a symbolic link to '%s', which does not exist", path, link);
-		return -ENOENT;
+		return errmsg_set(err, errlen, -ENOENT,
+				  "'%s': a symbolic link to '%s', which does not exist", path, link);
 	}
-	if (!parent_dir(path, dir, sizeof(dir))) {
-		snprintf(err, errlen, "'%s': no such file, and its directory does not exist", path);
-		return -ENOENT;
-	}
-	if ((fs = target_path_pseudo_fs(dir)) && !strcmp(fs, "devtmpfs")) {
-		snprintf(err, errlen, "'%s': no such block device", path);
-		return -ENOENT;
-	}
-	if (fs) {
-		snprintf(err, errlen, "'%s': no such file, and its directory is on %s, where no file for data "
-			 "can be created", path, fs);
-		return -ENOENT;
-	}
+	if (!parent_dir(path, dir, sizeof(dir)))
+		return errmsg_set(err, errlen, -ENOENT, "'%s': no such file, and its directory does not exist", path);
+	if ((fs = target_path_pseudo_fs(dir)) && !strcmp(fs, "devtmpfs"))
+		return errmsg_set(err, errlen, -ENOENT, "'%s': no such block device", path);
+	if (fs)
+		return errmsg_set(err, errlen, -ENOENT,
+				  "'%s': no such file, and its directory is on %s, where no file for data "
+				  "can be created", path, fs);
 	/* A file to create later, at the size the job needs. */
 	t->kind = TARGET_FILE;
 	t->lbs = t->pbs = 512;
@@ -236,10 +228,8 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 	t->claim_fd = -1;
 	t->bdev_fd = -1;
 	t->sysfs = sysfs;
-	if (!*path) {
-		snprintf(err, errlen, "'': an empty path is not a target");
-		return -EINVAL;
-	}
+	if (!*path)
+		return errmsg_set(err, errlen, -EINVAL, "'': an empty path is not a target");
 	if (strlen(path) >= sizeof(t->path))
 		return fail(err, errlen, path, ENAMETOOLONG);
 	snprintf(t->path, sizeof(t->path), "%s", path);
@@ -265,8 +255,8 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 		if ((ret = probe_char(t, &st, sysfs, err, errlen)))
 			return ret;
 	} else {
-		snprintf(err, errlen, "'%s': %s, not a block device or a regular file", path, kind_of(st.st_mode));
-		return -EINVAL;
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': %s, not a block device or a regular file", path, kind_of(st.st_mode));
 	}
 	set_label(t);
 	return 0;
@@ -286,20 +276,18 @@ static int open_file(struct target *t, bool write, int flags, uint64_t need, cha
 	struct stat st;
 
 	t->fd = target_open_io(t->path, flags | (write ? O_RDWR | O_CREAT : O_RDONLY), 0644);
-	if (t->fd < 0 && errno == EINVAL && (flags & O_DIRECT)) {
-		snprintf(err, errlen, "'%s': the filesystem does not support O_DIRECT (use --direct false)",
-			 t->path);
-		return -EINVAL;
-	}
+	if (t->fd < 0 && errno == EINVAL && (flags & O_DIRECT))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': the filesystem does not support O_DIRECT (use --direct false)",
+				  t->path);
 	if (t->fd < 0)
 		return fail(err, errlen, t->path, errno);
 	if (fstat(t->fd, &st) < 0)
 		return fail(err, errlen, t->path, errno);
-	if ((uint64_t)st.st_size < need && !write) {
-		snprintf(err, errlen, "'%s': the file shrank to %llu bytes after it was checked", t->path,
-			 (unsigned long long)st.st_size);
-		return -EINVAL;
-	}
+	if ((uint64_t)st.st_size < need && !write)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': the file shrank to %llu bytes after it was checked", t->path,
+				  (unsigned long long)st.st_size);
 	if ((uint64_t)st.st_size < need) {
 		if (ftruncate(t->fd, (off_t)need) < 0)
 			return fail(err, errlen, t->path, errno);
@@ -372,9 +360,9 @@ static int claim_file(struct target *t, char *err, size_t errlen)
 	/* A filesystem without flock (some FUSE and network ones) leaves only the fd as the claim. */
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
 		close(fd);
-		snprintf(err, errlen, "'%s': file is in use: another program (another ssdbench run?) holds a "
-			 "lock on it; refusing to write to it", t->path);
-		return -EBUSY;
+		return errmsg_set(err, errlen, -EBUSY,
+				  "'%s': file is in use: another program (another ssdbench run?) holds a "
+				  "lock on it; refusing to write to it", t->path);
 	}
 	t->claim_fd = fd;
 	return 0;
