@@ -123,7 +123,8 @@ struct agg_case {
 	const struct rs_run **all;    /* every run of the case, whatever its status or round (health) */
 	size_t nall, all_cap;
 	struct agg_health health;
-	const json_t *search;     /* results.search of its last run that holds one (latency_target), or NULL */
+	const struct rs_search *search;   /* results.search of its last run that holds one (latency_target), or
+					     NULL (in that run: rs_run.search_result) */
 };
 
 struct agg {

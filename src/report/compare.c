@@ -464,7 +464,7 @@ void cmp_release(struct cmp *c)
 static void metric_label(const struct cmp_row *r, bool mib, char *buf, size_t len)
 {
 	char name[32];
-	const char *tgt = json_string_value(json_object_get(r->base->search, "target"));
+	const char *tgt = r->base->search ? r->base->search->target : NULL;
 
 	if (r->m.kind == M_IOPS || r->m.kind == M_MBPS)
 		snprintf(buf, len, "%s %s", rs_dir_name[r->d], report_unit(&r->m, mib));

@@ -43,47 +43,43 @@ static bool has_search(const struct report *r)
 /* Rows of case c: one a probe, then the answer. */
 static size_t nrows(const struct agg_case *c)
 {
-	return c->search ? json_array_size(json_object_get(c->search, "probes")) + 1 : 0;
+	return c->search ? c->search->nprobes + 1 : 0;
 }
 
 /*
  * The answer's verdict: the stop rule, the knee's bracket, whether both ends were probed twice, and
  * the open loop's wake-up error there (keys a result of an earlier build may lack are left out).
  */
-static void answer(const json_t *s, char *buf, size_t len)
+static void answer(const struct rs_search *s, char *buf, size_t len)
 {
-	const json_t *hi = json_object_get(s, "bracket_hi_iops"), *c = json_object_get(s, "confirmed");
-	const json_t *w = json_object_get(s, "wake_error_ns");
 	char mean[32], max[32];
 	int n;
 
-	n = snprintf(buf, len, "%s", json_string_value(json_object_get(s, "stop")) ?: "");
-	if (json_integer_value(hi) > 0 && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, "; knee in [%lld, %lld)",
-			      (long long)json_integer_value(json_object_get(s, "max_iops")),
-			      (long long)json_integer_value(hi));
-	if (json_is_boolean(c) && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, "; %s", json_is_true(c) ? "confirmed" : "not confirmed");
-	if (!json_is_object(w) || n < 0 || (size_t)n >= len)
+	n = snprintf(buf, len, "%s", s->stop ?: "");
+	if (s->bracket_hi_iops > 0 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "; knee in [%lld, %lld)", (long long)s->max_iops,
+			      (long long)s->bracket_hi_iops);
+	if (s->confirmed >= 0 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "; %s", s->confirmed ? "confirmed" : "not confirmed");
+	if (!s->wake_error_ns.present || n < 0 || (size_t)n >= len)
 		return;
-	format_duration((uint64_t)json_number_value(json_object_get(w, "mean")), mean, sizeof(mean));
-	format_duration((uint64_t)json_integer_value(json_object_get(w, "max")), max, sizeof(max));
+	format_duration((uint64_t)s->wake_error_ns.mean, mean, sizeof(mean));
+	format_duration(s->wake_error_ns.max, max, sizeof(max));
 	snprintf(buf + n, len - (size_t)n, "; wake-up error mean %s, max %s%s", mean, max,
-		 json_is_true(json_object_get(s, "harness_bound")) ? " (comparable to the target: the knee may be "
-		 "the harness's)" : "");
+		 s->harness_bound ? " (comparable to the target: the knee may be the harness's)" : "");
 }
 
 /* Column col of row k of case c. */
 static void cell(const struct agg_case *c, size_t k, int col, char *buf, size_t len)
 {
-	const json_t *s = c->search, *p = json_array_get(json_object_get(s, "probes"), k);
-	const json_t *v = json_object_get(p, "value_ns");
+	const struct rs_search *s = c->search;
+	const struct rs_probe *p = k < s->nprobes ? &s->probes[k] : NULL;
 
 	buf[0] = '\0';
 	switch (col) {
 	case 0: agg_case_name(c, buf, len); return;
 	case 1: snprintf(buf, len, "%s", c->label); return;
-	case 2: snprintf(buf, len, "%s", json_string_value(json_object_get(s, "target")) ?: ""); return;
+	case 2: snprintf(buf, len, "%s", s->target ?: ""); return;
 	case 3:
 		if (p)
 			snprintf(buf, len, "%zu", k + 1);
@@ -91,22 +87,21 @@ static void cell(const struct agg_case *c, size_t k, int col, char *buf, size_t 
 			snprintf(buf, len, "max_iops");
 		return;
 	case 4:
-		snprintf(buf, len, "%lld", (long long)json_integer_value(json_object_get(p ? p : s,
-											    p ? "rate_iops" : "max_iops")));
+		snprintf(buf, len, "%lld", (long long)(p ? p->rate_iops : s->max_iops));
 		return;
 	case 5:
 		if (p)
-			report_number(json_number_value(json_object_get(p, "iops")), buf, len);
+			report_number(p->iops, buf, len);
 		return;
 	case 6:
-		if (p && json_is_integer(v))
-			format_duration((uint64_t)json_integer_value(v), buf, len);
+		if (p && p->value_ns >= 0)
+			format_duration((uint64_t)p->value_ns, buf, len);
 		else if (p)
 			snprintf(buf, len, "-");
 		return;
 	default:
 		if (p)
-			snprintf(buf, len, "%s", json_is_true(json_object_get(p, "met")) ? "met" : "not met");
+			snprintf(buf, len, "%s", p->met ? "met" : "not met");
 		else
 			answer(s, buf, len);
 	}
@@ -170,7 +165,7 @@ static void csv_row(FILE *f, const struct agg_case *c, const char *metric, const
 {
 	char name[160], tgt[120];
 
-	snprintf(tgt, sizeof(tgt), "latency target search %s", json_string_value(json_object_get(c->search, "target")) ?: "");
+	snprintf(tgt, sizeof(tgt), "latency target search %s", c->search->target ?: "");
 	esc_csv(f, tgt);
 	fputs(",case,", f);
 	esc_csv(f, agg_case_name(c, name, sizeof(name)));
@@ -185,17 +180,17 @@ static void csv_row(FILE *f, const struct agg_case *c, const char *metric, const
 /* CSV: the answer, its bracket's top, and (where recorded) the confirmation and the wake-up error. */
 static void csv_answer(FILE *f, const struct agg_case *c)
 {
-	const json_t *s = c->search, *w = json_object_get(s, "wake_error_ns");
+	const struct rs_search *s = c->search;
 
-	csv_row(f, c, "max_iops", "IOPS", json_number_value(json_object_get(s, "max_iops")));
-	csv_row(f, c, "bracket_hi_iops", "IOPS", json_number_value(json_object_get(s, "bracket_hi_iops")));
-	if (json_is_boolean(json_object_get(s, "confirmed")))
-		csv_row(f, c, "confirmed", "bool", json_is_true(json_object_get(s, "confirmed")));
-	if (!json_is_object(w))
+	csv_row(f, c, "max_iops", "IOPS", (double)s->max_iops);
+	csv_row(f, c, "bracket_hi_iops", "IOPS", (double)s->bracket_hi_iops);
+	if (s->confirmed >= 0)
+		csv_row(f, c, "confirmed", "bool", s->confirmed);
+	if (!s->wake_error_ns.present)
 		return;
-	csv_row(f, c, "wake_error_mean_ns", "ns", json_number_value(json_object_get(w, "mean")));
-	csv_row(f, c, "wake_error_max_ns", "ns", json_number_value(json_object_get(w, "max")));
-	csv_row(f, c, "harness_bound", "bool", json_is_true(json_object_get(s, "harness_bound")));
+	csv_row(f, c, "wake_error_mean_ns", "ns", s->wake_error_ns.mean);
+	csv_row(f, c, "wake_error_max_ns", "ns", (double)s->wake_error_ns.max);
+	csv_row(f, c, "harness_bound", "bool", s->harness_bound);
 }
 
 /* CSV: per probe its offered rate, achieved rate, percentile and verdict (1 met, 0 not); then max_iops. */
@@ -205,23 +200,22 @@ static void csv_search(FILE *f, const struct report *r)
 
 	for (size_t i = 0; i < r->agg.n; i++) {
 		const struct agg_case *c = &r->agg.cases[i];
-		const json_t *probes = json_object_get(c->search, "probes"), *p;
-		size_t k;
 
-		json_array_foreach(probes, k, p) {
-			const json_t *v = json_object_get(p, "value_ns");
+		if (!c->search)
+			continue;
+		for (size_t k = 0; k < c->search->nprobes; k++) {
+			const struct rs_probe *p = &c->search->probes[k];
 
 			snprintf(m, sizeof(m), "probe%zu_rate_iops", k + 1);
-			csv_row(f, c, m, "IOPS", json_number_value(json_object_get(p, "rate_iops")));
+			csv_row(f, c, m, "IOPS", (double)p->rate_iops);
 			snprintf(m, sizeof(m), "probe%zu_iops", k + 1);
-			csv_row(f, c, m, "IOPS", json_number_value(json_object_get(p, "iops")));
+			csv_row(f, c, m, "IOPS", p->iops);
 			snprintf(m, sizeof(m), "probe%zu_value_ns", k + 1);
-			csv_row(f, c, m, "ns", json_is_integer(v) ? (double)json_integer_value(v) : NAN);
+			csv_row(f, c, m, "ns", p->value_ns >= 0 ? (double)p->value_ns : NAN);
 			snprintf(m, sizeof(m), "probe%zu_met", k + 1);
-			csv_row(f, c, m, "bool", json_is_true(json_object_get(p, "met")));
+			csv_row(f, c, m, "bool", p->met);
 		}
-		if (c->search)
-			csv_answer(f, c);
+		csv_answer(f, c);
 	}
 }
 
@@ -246,11 +240,11 @@ static void sort_xy(double *x, double *y, size_t n)
  */
 static int chart_search(struct report *r, size_t *cap, const struct agg_case *c)
 {
-	const json_t *s = c->search, *probes = json_object_get(s, "probes");
-	size_t n = json_array_size(probes), k = 0;
+	const struct rs_search *s = c->search;
+	size_t n = s->nprobes, k = 0;
 	double *x = calloc(n + 4, sizeof(*x)), *y = calloc(n + 4, sizeof(*y));
-	double max = (double)json_integer_value(json_object_get(s, "max_iops"));
-	double target = (double)json_integer_value(json_object_get(s, "target_ns")) / 1000.0;
+	double max = (double)s->max_iops;
+	double target = (double)s->target_ns / 1000.0;
 	double xmin = INFINITY, xmax = 0, kx = NAN, ky = NAN;
 	struct svg_xy_series ser[3];
 	char title[300], name[160], pct[48], tgt[96];
@@ -259,15 +253,14 @@ static int chart_search(struct report *r, size_t *cap, const struct agg_case *c)
 	if (!x || !y)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		const json_t *p = json_array_get(probes, i);
-		double iops = json_number_value(json_object_get(p, "iops"));
-		const json_t *v = json_object_get(p, "value_ns");
+		const struct rs_probe *p = &s->probes[i];
+		double iops = p->iops;
 
-		if (!json_is_integer(v))
+		if (p->value_ns < 0)
 			continue;
 		x[k] = iops;
-		y[k] = (double)json_integer_value(v) / 1000.0;
-		if ((double)json_integer_value(json_object_get(p, "rate_iops")) == max && max > 0) {
+		y[k] = (double)p->value_ns / 1000.0;
+		if ((double)p->rate_iops == max && max > 0) {
 			kx = x[k];
 			ky = y[k];
 		}
@@ -276,8 +269,8 @@ static int chart_search(struct report *r, size_t *cap, const struct agg_case *c)
 		k++;
 	}
 	sort_xy(x, y, k);
-	snprintf(pct, sizeof(pct), "p%g response time (us)", json_number_value(json_object_get(s, "percentile")));
-	snprintf(tgt, sizeof(tgt), "target %s", json_string_value(json_object_get(s, "target")) ?: "");
+	snprintf(pct, sizeof(pct), "p%g response time (us)", s->percentile);
+	snprintf(tgt, sizeof(tgt), "target %s", s->target ?: "");
 	ser[0] = (struct svg_xy_series){ "probes", x, y, k };
 	x[n] = k ? xmin : 0;
 	x[n + 1] = k ? xmax : 1;
@@ -318,6 +311,19 @@ static int write_search(FILE *f, const struct report *r, enum report_format fmt)
 	return ferror(f) ? -EIO : 0;
 }
 
+/*
+ * results.search of case c as its file holds it: --format json repeats the object, keys in the file's
+ * order and numbers as written (an integer percentile stays one), which the typed view cannot give
+ * back. The run that holds it is the last of the case's that has one, as agg_case.search is.
+ */
+static const json_t *search_json(const struct agg_case *c)
+{
+	for (size_t i = c->nall; i-- > 0;)
+		if (c->all[i]->search_result == c->search)
+			return c->all[i]->search;
+	return NULL;
+}
+
 static json_t *json_search(const struct report *r)
 {
 	json_t *a = json_array();
@@ -329,7 +335,7 @@ static json_t *json_search(const struct report *r)
 		if (c->search && json_array_append_new(a, json_pack("{s:s, s:s?, s:s, s:O}", "device", c->label,
 								     "profile", c->first->profile, "case",
 								     agg_case_name(c, name, sizeof(name)),
-								     "search", c->search))) {
+								     "search", search_json(c)))) {
 			json_decref(a);
 			return NULL;
 		}

@@ -142,7 +142,7 @@ static unsigned rounds_window(const struct rs_set *s, const char *profile)
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rs_run *r = &s->runs[i];
-		json_int_t v = json_integer_value(json_object_get(r->steady, "window"));
+		uint64_t v = r->steady_state ? r->steady_state->window : 0;
 
 		if (r->round && r->profile && profile && !strcmp(r->profile, profile) && v > 0 && v < 1000 &&
 		    (unsigned)v > w)
@@ -231,8 +231,8 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 	if (r->health.present && !c->health.runs++)
 		c->health.source = r->health.source;
 	c->health.missing += !r->health.present && !strcmp(r->status, "ok");
-	if (r->search)
-		c->search = r->search;
+	if (r->search_result)
+		c->search = r->search_result;
 	if (strcmp(r->status, "ok")) {
 		c->nfailed++;
 		c->failed = r;
@@ -397,10 +397,10 @@ static bool search_value(const struct agg_case *c, struct agg_stat *out)
 	if (!v)
 		return false;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const json_t *m = json_object_get(c->runs[i]->search, "max_iops");
+		const struct rs_search *se = c->runs[i]->search_result;
 
-		if (json_is_number(m))
-			v[n++] = json_number_value(m);
+		if (se)
+			v[n++] = (double)se->max_iops;
 	}
 	agg_stat_of(v, n, out);
 	free(v);
@@ -434,16 +434,15 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct rs_op *op = &c->runs[i]->op[d];
 
-		const json_t *ss = c->runs[i]->steady;
+		const struct rs_steady *ss = c->runs[i]->steady_state;
 
 		if (m->kind == M_IOPS)
 			v[n++] = op->iops;
 		else if (m->kind == M_MBPS)
 			v[n++] = op->bw;
 		else if (m->kind == M_SS_RATIO) {
-			if (json_is_true(json_object_get(ss, "reached")) &&
-			    json_is_number(json_object_get(ss, "ratio_to_max")))
-				v[n++] = json_number_value(json_object_get(ss, "ratio_to_max"));
+			if (ss && ss->reached && !isnan(ss->ratio_to_max))
+				v[n++] = ss->ratio_to_max;
 		} else if (resp && op->resp.data && op->resp.count)
 			v[n++] = run_lat_of(&op->resp, m);
 		else if (!resp && op->lat.count)
