@@ -209,22 +209,23 @@ int report_crossover(const struct rtable *t, const struct report_crossover *x, s
 /* The table's note for it ("random meets sequential at ..."): t->note set, 0 or -ENOMEM. */
 int report_crossover_note(struct rtable *t, const struct report_crossover *x);
 /*
- * A write saturation curve from a run's results.timeseries: x[i] the bytes moved up to the end of
- * sample i, in GB (10^9), y[i] its IOPS. At most max points; returns how many.
+ * A write saturation curve from a run's time series: x[i] the bytes moved up to the end of sample i,
+ * in GB (10^9), y[i] its IOPS. At most max points; returns how many (0 without a positive interval).
  */
-size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max);
+size_t report_wsat_points(const struct rs_timeseries *ts, double *x, double *y, size_t max);
 /*
  * Where run's time series starts on a sequence chart, in seconds after t0 (seconds since 1970):
  * its end less its measured runtime (results.runtime_ns), not before its start.
  */
 double report_sequence_origin(const struct rs_run *run, double t0);
 /*
- * The points of one run on a sequence chart: sample i of results.timeseries ts at x = origin_s +
- * (i + 1) x the interval (its end), y = its value of key ("iops", "bw_bytes", "lat_mean_ns") x scale.
- * At most max points; returns how many (0 without a positive interval).
+ * The points of one run on a sequence chart: sample i of values (n of them, one of the run's struct
+ * rs_timeseries series, interval_ns each) at x = origin_s + (i + 1) x the interval (its end), y =
+ * values[i] x scale. At most max points; returns how many (0 without values, a positive interval or
+ * a finite origin).
  */
-size_t report_sequence_points(const json_t *ts, const char *key, double scale, double origin_s, double *x,
-			      double *y, size_t max);
+size_t report_sequence_points(const double *values, size_t n, uint64_t interval_ns, double scale, double origin_s,
+			      double *x, double *y, size_t max);
 /*
  * The fleet layout (report_fleet.c). report_group_key_valid: whether key is one --group-by knows (model,
  * firmware, serial, host, label, target.FIELD). report_group_value: a drive's value of it from a run

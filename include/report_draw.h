@@ -7,8 +7,8 @@
 #ifndef SSDBENCH_REPORT_DRAW_H
 #define SSDBENCH_REPORT_DRAW_H
 
-#include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hist.h"
 
@@ -37,15 +37,12 @@ void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **na
 #define REPORT_PCT_POINTS 16
 size_t report_percentiles(const struct hist *h, double *x, double *y);
 /*
- * One series of a run's results.timeseries: x[i] the end of sample i in seconds, y[i] its value of
- * key (an array: "iops", "bw_bytes", "lat_mean_ns", "response_mean_ns") divided by div. At most max
- * points; returns how many (0 without the key or a positive interval_ns).
+ * One series of n values aligned with a run's results.timeseries (one of struct rs_timeseries, or the
+ * temperature samples): x[i] the end of sample i in seconds (interval_ns each), y[i] values[i] / div
+ * (NAN stays NAN: no sample). At most max points; returns how many (0 without values or a positive
+ * interval).
  */
-size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max);
-/*
- * The same of any array of values aligned with results.timeseries ts (a run's temperature samples):
- * y[i] values[i] / div, NAN where it is not a number (no sample).
- */
-size_t report_series_points(const json_t *values, const json_t *ts, double div, double *x, double *y, size_t max);
+size_t report_series_points(const double *values, size_t n, uint64_t interval_ns, double div, double *x,
+			    double *y, size_t max);
 
 #endif

@@ -346,6 +346,12 @@ int rs_add_checked(struct rs_set *s, json_t *root, const struct rs_checks *check
  * a number: true with *v set, false where the object does not give it (unknown, which is not 0).
  */
 bool rs_health_number(const json_t *snapshot, const char *name, double *v);
+/*
+ * The names of the fields health.delta gives (an open set: docs/health.md; aggregate.h reads each by
+ * name), one a call in the result's order: start with *it NULL; NULL after the last, or without health.
+ * The names live as long as the run.
+ */
+const char *rs_health_delta_next(const struct rs_health *h, void **it);
 
 /*
  * Field name of the run's target ("model", "nvme.firmware", "pcie.width") as text: strings as they are,

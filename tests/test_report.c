@@ -1078,45 +1078,45 @@ static void test_report_write_blocksize_golden(void **state)
 /* The write saturation curve: each sample's IOPS at the bytes written up to its end, in GB. */
 static void test_report_wsat_points_add_up_the_bytes_of_each_sample(void **state)
 {
-	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f]}", "interval_ns", (json_int_t)2000000000, "iops",
-			       100.0, 50.0, 25.0, "bw_bytes", 409600.0, 204800.0, 102400.0);
+	double iops[] = { 100.0, 50.0, 25.0 }, bw[] = { 409600.0, 204800.0, 102400.0 };
+	struct rs_timeseries ts = { .interval_ns = 2000000000, .n = 3, .iops = iops, .bw_bytes = bw };
 	double x[4], y[4];
 
 	(void)state;
-	assert_int_equal(report_wsat_points(ts, x, y, 4), 3);
+	assert_int_equal(report_wsat_points(&ts, x, y, 4), 3);
 	assert_float_equal(x[0], 819200 / 1e9, 1e-15);
 	assert_float_equal(x[1], 1228800 / 1e9, 1e-15);
 	assert_float_equal(x[2], 1433600 / 1e9, 1e-15);
 	assert_float_equal(y[0], 100, 0);
 	assert_float_equal(y[2], 25, 0);
-	assert_int_equal(report_wsat_points(ts, x, y, 2), 2);
-	json_object_set_new(ts, "interval_ns", json_integer(0));
-	assert_int_equal(report_wsat_points(ts, x, y, 4), 0);
-	json_decref(ts);
+	assert_int_equal(report_wsat_points(&ts, x, y, 2), 2);
+	ts.interval_ns = 0;
+	assert_int_equal(report_wsat_points(&ts, x, y, 4), 0);
 }
 
 /* A time series of the end of each sample (s) and its values over div; 0 without a positive interval. */
-static void test_report_ts_points_are_the_samples_over_time(void **state)
+static void test_report_series_points_are_the_samples_over_time(void **state)
 {
-	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f], s:[]}", "interval_ns", (json_int_t)500000000,
-			       "lat_mean_ns", 80000.0, 90000.0, 100000.0, "response_mean_ns", 380000.0, 0.0,
-			       2400000.0, "iops");
+	double lat[] = { 80000.0, 90000.0, 100000.0 }, resp[] = { 380000.0, 0.0, 2400000.0 };
+	double temps[] = { 40.0, NAN, 42.0 };
 	double x[4], y[4];
 
 	(void)state;
-	assert_int_equal(report_ts_points(ts, "response_mean_ns", 1000, x, y, 4), 3);
+	assert_int_equal(report_series_points(resp, 3, 500000000, 1000, x, y, 4), 3);
 	assert_float_equal(x[0], 0.5, 0);
 	assert_float_equal(x[2], 1.5, 0);
 	assert_float_equal(y[0], 380, 0);
 	assert_float_equal(y[1], 0, 0);        /* no completion in the sample: drawn as a gap (log axis) */
 	assert_float_equal(y[2], 2400, 0);
-	assert_int_equal(report_ts_points(ts, "lat_mean_ns", 1, x, y, 2), 2);
+	assert_int_equal(report_series_points(lat, 3, 500000000, 1, x, y, 2), 2);
 	assert_float_equal(y[1], 90000, 0);
-	assert_int_equal(report_ts_points(ts, "iops", 1, x, y, 4), 0);
-	assert_int_equal(report_ts_points(ts, "bw_bytes", 1, x, y, 4), 0);
-	json_object_set_new(ts, "interval_ns", json_integer(0));
-	assert_int_equal(report_ts_points(ts, "lat_mean_ns", 1, x, y, 4), 0);
-	json_decref(ts);
+	assert_int_equal(report_series_points(NULL, 0, 500000000, 1, x, y, 4), 0);   /* a closed loop's response */
+	assert_int_equal(report_series_points(NULL, 3, 500000000, 1, x, y, 4), 0);
+	assert_int_equal(report_series_points(lat, 0, 500000000, 1, x, y, 4), 0);
+	assert_int_equal(report_series_points(lat, 3, 0, 1, x, y, 4), 0);
+	assert_int_equal(report_series_points(temps, 3, 500000000, 1, x, y, 4), 3);
+	assert_true(isnan(y[1]));              /* no sample taken: NAN, a gap */
+	assert_float_equal(y[2], 42, 0);
 }
 
 /* The percentile curve goes only as far into the tail as the count supports: 1/(1 - p) I/Os. */
@@ -1309,9 +1309,8 @@ static void test_report_charts_chosen_from_the_data(void **state)
 
 static void test_report_sequence_points_place_each_sample_after_the_run_origin(void **state)
 {
-	json_t *ts = json_pack("{s:I, s:[f,f,f], s:[f,f,f], s:[f,f,f]}", "interval_ns", (json_int_t)500000000,
-			       "iops", 100.0, 50.0, 25.0, "bw_bytes", 409600.0, 204800.0, 102400.0,
-			       "lat_mean_ns", 1000.0, 2000.0, 4000.0);
+	double iops[] = { 100.0, 50.0, 25.0 }, bw[] = { 409600.0, 204800.0, 102400.0 };
+	double lat[] = { 1000.0, 2000.0, 4000.0 };
 	struct rs_run run = { .started_s = 1000.0, .finished_s = 1012.5, .runtime_ns = 2000000000 };
 	double x[4], y[4];
 
@@ -1321,18 +1320,17 @@ static void test_report_sequence_points_place_each_sample_after_the_run_origin(v
 	/* Never before its own start (a runtime longer than the cut timestamps show). */
 	run.runtime_ns = 20000000000ull;
 	assert_float_equal(report_sequence_origin(&run, 990.0), 10.0, 1e-9);
-	assert_int_equal(report_sequence_points(ts, "iops", 1, 10.5, x, y, 4), 3);
+	assert_int_equal(report_sequence_points(iops, 3, 500000000, 1, 10.5, x, y, 4), 3);
 	assert_float_equal(x[0], 11.0, 1e-12);
 	assert_float_equal(x[2], 12.0, 1e-12);
 	assert_float_equal(y[1], 50, 0);
-	assert_int_equal(report_sequence_points(ts, "bw_bytes", 1e-6, 0, x, y, 2), 2);
+	assert_int_equal(report_sequence_points(bw, 3, 500000000, 1e-6, 0, x, y, 2), 2);
 	assert_float_equal(y[0], 0.4096, 1e-12);
-	assert_int_equal(report_sequence_points(ts, "lat_mean_ns", 1e-3, 0, x, y, 4), 3);
+	assert_int_equal(report_sequence_points(lat, 3, 500000000, 1e-3, 0, x, y, 4), 3);
 	assert_float_equal(y[2], 4, 1e-12);
-	assert_int_equal(report_sequence_points(ts, "iops", 1, NAN, x, y, 4), 0);
-	json_object_set_new(ts, "interval_ns", json_integer(0));
-	assert_int_equal(report_sequence_points(ts, "iops", 1, 0, x, y, 4), 0);
-	json_decref(ts);
+	assert_int_equal(report_sequence_points(iops, 3, 500000000, 1, NAN, x, y, 4), 0);
+	assert_int_equal(report_sequence_points(iops, 3, 0, 1, 0, x, y, 4), 0);
+	assert_int_equal(report_sequence_points(NULL, 0, 500000000, 1, 0, x, y, 4), 0);
 }
 
 int main(void)
@@ -1362,7 +1360,7 @@ int main(void)
 		cmocka_unit_test(test_report_crossover_is_where_random_stays_at_the_ratio),
 		cmocka_unit_test(test_report_write_blocksize_golden),
 		cmocka_unit_test(test_report_wsat_points_add_up_the_bytes_of_each_sample),
-		cmocka_unit_test(test_report_ts_points_are_the_samples_over_time),
+		cmocka_unit_test(test_report_series_points_are_the_samples_over_time),
 		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
 		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
 		cmocka_unit_test(test_report_charts_chosen_from_the_data),

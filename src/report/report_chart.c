@@ -156,9 +156,9 @@ static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
 		ylabel = "IOPS";
 	for (size_t c = 0; c < t->nc; c++) {
 		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
-		const json_t *ts = run ? run->timeseries : NULL;
-		const char *key = iops ? "iops" : "bw_bytes";
-		size_t n = json_array_size(json_object_get(ts, key));
+		const struct rs_timeseries *ts = run ? &run->series : NULL;
+		const double *v = !ts ? NULL : iops ? ts->iops : ts->bw_bytes;
+		size_t n = v ? ts->n : 0;
 
 		if (!n)
 			continue;
@@ -168,21 +168,20 @@ static int chart_timeseries(struct report *r, size_t *cap, size_t ti, size_t ri)
 			ns++;
 			goto out;
 		}
-		n = report_ts_points(ts, key, iops ? 1 : r->mib ? 1048576.0 : 1e6, xs[ns], ys[ns], n);
+		n = report_series_points(v, n, ts->interval_ns, iops ? 1 : r->mib ? 1048576.0 : 1e6, xs[ns], ys[ns], n);
 		if (!n) {
 			free(xs[ns]);
 			free(ys[ns]);
 			continue;
 		}
 		s[ns] = (struct svg_xy_series){ t->cols[c], xs[ns], ys[ns], n };
-		if (!shade && json_is_true(json_object_get(run->steady, "reached"))) {
-			double round = (double)json_integer_value(json_object_get(run->steady, "round_ns")) / 1e9;
-			json_int_t at = json_integer_value(json_object_get(run->steady, "reached_at_round"));
-			json_int_t w = json_integer_value(json_object_get(run->steady, "window"));
+		if (!shade && run->steady_state && run->steady_state->reached) {
+			const struct rs_steady *ss = run->steady_state;
+			double round = (double)ss->round_ns / 1e9;
 
-			if (round > 0 && at >= w && w > 0) {
-				shade0 = (double)(at - w) * round;
-				shade1 = (double)at * round;
+			if (round > 0 && ss->reached_at_round >= ss->window && ss->window > 0) {
+				shade0 = (double)(ss->reached_at_round - ss->window) * round;
+				shade1 = (double)ss->reached_at_round * round;
 				shade = "steady-state window";
 			}
 		}
@@ -211,7 +210,6 @@ out:
  */
 static int chart_timeseries_latency(struct report *r, size_t *cap, size_t ti, size_t ri)
 {
-	static const char *const keys[2] = { "lat_mean_ns", "response_mean_ns" };
 	static const char *const what[2] = { "service (from submission)", "response (from schedule)" };
 	const struct rtable *t = &r->tables[ti];
 	struct svg_xy_series *s = calloc(2 * t->nc, sizeof(*s));
@@ -224,12 +222,13 @@ static int chart_timeseries_latency(struct report *r, size_t *cap, size_t ti, si
 		goto out;
 	for (size_t c = 0; c < t->nc; c++) {
 		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
-		const json_t *ts = run ? run->timeseries : NULL;
+		const struct rs_timeseries *ts = run ? &run->series : NULL;
 
-		if (!json_array_size(json_object_get(ts, keys[1])))
+		if (!ts || !ts->response_mean_ns)
 			continue;   /* closed loop */
 		for (int k = 0; k < 2; k++) {
-			size_t n = json_array_size(json_object_get(ts, keys[k]));
+			const double *v = k ? ts->response_mean_ns : ts->lat_mean_ns;
+			size_t n = ts->n;
 
 			xs[ns] = calloc(n + 1, sizeof(double));
 			ys[ns] = calloc(n + 1, sizeof(double));
@@ -238,7 +237,7 @@ static int chart_timeseries_latency(struct report *r, size_t *cap, size_t ti, si
 				ns++;
 				goto out;
 			}
-			n = report_ts_points(ts, keys[k], 1000.0, xs[ns], ys[ns], n);
+			n = report_series_points(v, n, ts->interval_ns, 1000.0, xs[ns], ys[ns], n);
 			s[ns] = (struct svg_xy_series){ names[ns], xs[ns], ys[ns], n };
 			ns++;
 		}
@@ -429,7 +428,7 @@ static bool cases_charted(const struct report *r, size_t ti)
 /* The samples of a run's time series (results.timeseries.iops), 0 without one. */
 static size_t ts_samples(const struct rs_run *run)
 {
-	return run ? json_array_size(json_object_get(run->timeseries, "iops")) : 0;
+	return run ? run->series.n : 0;
 }
 
 /*

@@ -100,27 +100,20 @@ void report_xy_free(struct svg_xy_series *s, double **xs, double **ys, char **na
 	free(s);
 }
 
-size_t report_series_points(const json_t *values, const json_t *ts, double div, double *x, double *y, size_t max)
+size_t report_series_points(const double *values, size_t n, uint64_t interval_ns, double div, double *x,
+			    double *y, size_t max)
 {
-	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
-	size_t n = json_array_size(values);
+	double step = (double)interval_ns / 1e9;
 
-	if (!(step > 0))
+	if (!(step > 0) || !values)
 		return 0;
 	if (n > max)
 		n = max;
 	for (size_t i = 0; i < n; i++) {
-		const json_t *v = json_array_get(values, i);
-
 		x[i] = (double)(i + 1) * step;
-		y[i] = json_is_number(v) ? json_number_value(v) / div : NAN;
+		y[i] = values[i] / div;
 	}
 	return n;
-}
-
-size_t report_ts_points(const json_t *ts, const char *key, double div, double *x, double *y, size_t max)
-{
-	return report_series_points(json_object_get(ts, key), ts, div, x, y, max);
 }
 
 size_t report_percentiles(const struct hist *h, double *x, double *y)

@@ -174,13 +174,13 @@ static json_t *delta_json(const struct agg_case *c)
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < c->nall; i++) {
+		void *it = NULL;
 		const char *k;
-		json_t *v;
 
-		/* jansson iterates only through a json_t *; nothing here changes the document. */
-		json_object_foreach((json_t *)(uintptr_t)c->all[i]->health.delta, k, v) {
+		while ((k = rs_health_delta_next(&c->all[i]->health, &it))) {
 			struct agg_hval h;
 
+			/* o is the output: each field once, where the first run that gives it comes. */
 			if (!json_object_get(o, k) && agg_health_value(c, k, &h) && !isnan(h.value))
 				json_object_set_new(o, k, json_real(h.value));
 		}
@@ -274,17 +274,14 @@ static void html_health(FILE *f, const struct report *r)
 
 size_t report_temperature_points(const struct rs_run *run, double *x, double *y, size_t max)
 {
-	return report_series_points(run->health.samples, run->timeseries, 1, x, y, max);
+	return report_series_points(run->health.temps, run->health.ntemps, run->series.interval_ns, 1, x, y, max);
 }
 
 /* Whether run took a temperature sample. */
 static bool sampled(const struct rs_run *run)
 {
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(run->health.samples, i, v)
-		if (json_is_number(v))
+	for (size_t i = 0; i < run->health.ntemps; i++)
+		if (!isnan(run->health.temps[i]))
 			return true;
 	return false;
 }
@@ -305,7 +302,7 @@ static int chart_case(struct report *r, size_t *cap, const struct agg_case *c, b
 		goto out;
 	for (size_t i = 0; i < c->nall; i++) {
 		const struct rs_run *run = c->all[i];
-		size_t n = json_array_size(run->health.samples);
+		size_t n = run->health.ntemps;
 
 		if (!run->health.present || !sampled(run))
 			continue;
@@ -319,7 +316,8 @@ static int chart_case(struct report *r, size_t *cap, const struct agg_case *c, b
 			goto out;
 		}
 		n = temperature ? report_temperature_points(run, xs[ns], ys[ns], n) :
-				  report_ts_points(run->timeseries, "iops", 1, xs[ns], ys[ns], n);
+				  report_series_points(run->series.iops, run->series.n, run->series.interval_ns, 1,
+						       xs[ns], ys[ns], n);
 		s[ns] = (struct svg_xy_series){ names[ns], xs[ns], ys[ns], n };
 		ns++;
 	}

@@ -77,23 +77,20 @@ int report_crossover_note(struct rtable *t, const struct report_crossover *x)
 	return 0;
 }
 
-size_t report_wsat_points(const json_t *ts, double *x, double *y, size_t max)
+size_t report_wsat_points(const struct rs_timeseries *ts, double *x, double *y, size_t max)
 {
-	const json_t *iops = json_object_get(ts, "iops"), *bw = json_object_get(ts, "bw_bytes");
-	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9, sum = 0;
-	size_t n = json_array_size(iops);
+	double step = (double)ts->interval_ns / 1e9, sum = 0;
+	size_t n = ts->n;
 
-	if (json_array_size(bw) < n)
-		n = json_array_size(bw);
 	if (n > max)
 		n = max;
 	if (!(step > 0))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		/* A last, partial sample's rate is over its own length: taking the full step overstates it a little. */
-		sum += json_number_value(json_array_get(bw, i)) * step;
+		sum += ts->bw_bytes[i] * step;
 		x[i] = sum / 1e9;
-		y[i] = json_number_value(json_array_get(iops, i));
+		y[i] = ts->iops[i];
 	}
 	return n;
 }
@@ -122,8 +119,8 @@ int report_chart_wsat(struct report *r, size_t *cap, size_t ti)
 		goto out;
 	for (size_t i = 0; i < cells; i++) {
 		const struct rcell *cell = &t->cells[i];
-		const json_t *ts = cell->c && cell->c->nruns ? cell->c->runs[0]->timeseries : NULL;
-		size_t n = json_array_size(json_object_get(ts, "iops"));
+		const struct rs_timeseries *ts = cell->c && cell->c->nruns ? &cell->c->runs[0]->series : NULL;
+		size_t n = ts ? ts->n : 0;
 
 		if (!n)
 			continue;
@@ -243,20 +240,18 @@ double report_sequence_origin(const struct rs_run *run, double t0)
 	return (origin > run->started_s ? origin : run->started_s) - t0;
 }
 
-size_t report_sequence_points(const json_t *ts, const char *key, double scale, double origin_s, double *x,
-			      double *y, size_t max)
+size_t report_sequence_points(const double *values, size_t n, uint64_t interval_ns, double scale, double origin_s,
+			      double *x, double *y, size_t max)
 {
-	const json_t *v = json_object_get(ts, key);
-	double step = (double)json_integer_value(json_object_get(ts, "interval_ns")) / 1e9;
-	size_t n = json_array_size(v);
+	double step = (double)interval_ns / 1e9;
 
-	if (!(step > 0) || !isfinite(origin_s))
+	if (!(step > 0) || !values || !isfinite(origin_s))
 		return 0;
 	if (n > max)
 		n = max;
 	for (size_t i = 0; i < n; i++) {
 		x[i] = origin_s + (double)(i + 1) * step;
-		y[i] = json_number_value(json_array_get(v, i)) * scale;
+		y[i] = values[i] * scale;
 	}
 	return n;
 }
@@ -311,7 +306,7 @@ static size_t sequence_runs(const struct rs_set *s, const char *profile, const c
 		const struct rs_run *run = &s->runs[i];
 
 		if (run->prepare || run->search_probe || !same(run->profile, profile) || !same(run->label, label) ||
-		    !json_array_size(json_object_get(run->timeseries, "iops")) || !isfinite(run->started_s))
+		    !run->series.n || !isfinite(run->started_s))
 			continue;
 		runs[n] = run;
 		idx[n] = n;
@@ -332,11 +327,17 @@ static size_t series_of(const char **names, size_t *ns, const char *name)
 	return (*ns)++;
 }
 
+/* The series a sequence chart in unit draws: IOPS, mean latency ("us"), else bandwidth. */
+static const double *sequence_values(const struct rs_timeseries *ts, const char *unit)
+{
+	return !strcmp(unit, "IOPS") ? ts->iops : !strcmp(unit, "us") ? ts->lat_mean_ns : ts->bw_bytes;
+}
+
 /* The sequence chart of table ti's profile on device label. */
 static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *label)
 {
 	const struct rtable *t = &r->tables[ti];
-	const char *key = "bw_bytes", *ylabel = r->mib ? "MiB/s" : "MB/s";
+	const char *ylabel = r->mib ? "MiB/s" : "MB/s";
 	const struct rs_run **runs = calloc(r->set->n + 1, sizeof(*runs));
 	const char **names = calloc(r->set->n + 1, sizeof(*names));
 	size_t *idx = calloc(r->set->n + 1, sizeof(*idx)), n, ns = 0, *len = NULL;
@@ -351,11 +352,9 @@ static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *l
 	if (!(n = sequence_runs(r->set, t->profile, label, runs, idx)))
 		goto out;
 	if (!strcmp(t->unit, "IOPS")) {
-		key = "iops";
 		ylabel = "IOPS";
 		scale = 1;
 	} else if (!strcmp(t->unit, "us")) {
-		key = "lat_mean_ns";
 		ylabel = "mean latency (us)";
 		scale = 1e-3;
 	}
@@ -368,7 +367,7 @@ static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *l
 		goto out;
 	/* Room per case: its runs' samples and a gap after each run. */
 	for (size_t i = 0; i < n; i++)
-		len[series_of(names, &ns, runs[i]->case_name)] += json_array_size(json_object_get(runs[i]->timeseries, key)) + 1;
+		len[series_of(names, &ns, runs[i]->case_name)] += runs[i]->series.n + 1;
 	for (size_t k = 0; k < ns; k++) {
 		if (!(xs[k] = calloc(len[k], sizeof(double))) || !(ys[k] = calloc(len[k], sizeof(double))))
 			goto out;
@@ -380,7 +379,8 @@ static int draw_sequence(struct report *r, size_t *cap, size_t ti, const char *l
 		struct svg_xy_series *se = &s[series_of(names, &ns, run->case_name)];
 		size_t k = se - s, got;
 
-		got = report_sequence_points(run->timeseries, key, scale, report_sequence_origin(run, t0),
+		got = report_sequence_points(sequence_values(&run->series, t->unit), run->series.n,
+					     run->series.interval_ns, scale, report_sequence_origin(run, t0),
 					     xs[k] + se->n, ys[k] + se->n, len[k] - se->n - 1);
 		se->n += got;
 		xs[k][se->n] = ys[k][se->n] = NAN;   /* the idle or the other cases' runs: a gap */

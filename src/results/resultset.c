@@ -501,6 +501,15 @@ bool rs_health_number(const json_t *snapshot, const char *name, double *v)
 	return true;
 }
 
+const char *rs_health_delta_next(const struct rs_health *h, void **it)
+{
+	/* jansson iterates only through a json_t *; nothing here changes the object. */
+	json_t *d = (json_t *)(uintptr_t)h->delta;
+
+	*it = *it ? json_object_iter_next(d, *it) : json_object_iter(d);
+	return *it ? json_object_iter_key(*it) : NULL;
+}
+
 /* m, a mismatch of a checked document that the run keeps, typed: strings point into m. */
 static void load_mismatch(struct rs_mismatch *t, const json_t *m)
 {
