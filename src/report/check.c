@@ -308,7 +308,7 @@ static int parse_criterion(struct criterion *c, json_t *o, const char *where, ch
 static bool tracked_steady(const struct agg_case *ac)
 {
 	for (size_t i = 0; i < ac->nruns; i++)
-		if (json_is_object(ac->runs[i]->steady))
+		if (ac->runs[i]->steady_state)
 			return true;
 	return false;
 }

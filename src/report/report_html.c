@@ -309,7 +309,7 @@ static void html_hosts(FILE *f, const struct report *r)
 
 	fputs("<tr><td>hosts</td><td>", f);
 	for (size_t i = 0, n = 0; i < s->n; i++) {
-		const json_t *h = s->runs[i].host_info;
+		const struct rs_host *h = &s->runs[i].machine;
 		const char *name = s->runs[i].host ? s->runs[i].host : "?";
 		size_t k;
 
@@ -321,10 +321,10 @@ static void html_hosts(FILE *f, const struct report *r)
 		fputs(n++ ? "; " : "", f);
 		esc_xml(f, name);
 		fputs(" (Linux ", f);
-		esc_xml(f, json_string_value(json_object_get(h, "kernel")) ?: "?");
+		esc_xml(f, h->kernel ?: "?");
 		fputs(", ", f);
-		esc_xml(f, json_string_value(json_object_get(h, "cpu_model")) ?: "?");
-		fprintf(f, ", %lld CPUs)", (long long)json_integer_value(json_object_get(h, "cpu_count")));
+		esc_xml(f, h->cpu_model ?: "?");
+		fprintf(f, ", %lld CPUs)", (long long)h->cpu_count);
 	}
 	fputs("</td></tr>\n", f);
 }

@@ -53,13 +53,11 @@ const char *report_verify_status(const struct agg_case *c, char *buf, size_t len
 /* "stale at 1052672 (readback)": the first mismatch of the case's first run that had one, or "". */
 static void first_text(const struct agg_case *c, char *buf, size_t len)
 {
-	const json_t *m = c->verify.first_bad ? c->verify.first_bad->verify.first : NULL;
+	const struct rs_mismatch *m = c->verify.first_bad ? c->verify.first_bad->verify.first_mismatch : NULL;
 
 	buf[0] = '\0';
 	if (m)
-		snprintf(buf, len, "%s at %lld (%s)", json_string_value(json_object_get(m, "kind")) ?: "?",
-			 (long long)json_integer_value(json_object_get(m, "offset")),
-			 json_string_value(json_object_get(m, "phase")) ?: "?");
+		snprintf(buf, len, "%s at %lld (%s)", m->kind ?: "?", (long long)m->offset, m->phase ?: "?");
 }
 
 /* Column col of case c as the tables show it: "-" for the numbers of a case that did not verify. */
