@@ -88,10 +88,10 @@ struct rs_health {
 	const char *source;       /* "nvme" or "smartctl" */
 	const json_t *before, *after, *delta;   /* objects: field name -> value (unknown fields absent) */
 	double temp_min, temp_max;              /* degrees C over the run; NAN where null */
-	const json_t *samples;    /* temperature.samples: C or null, one per results.timeseries entry */
-	/* the objects above are in rs_run.kept; source is interned */
+	/* the objects above are in rs_run.kept (its temperature without samples: see temps); source is
+	   interned */
 	double waf;               /* physical over host bytes written; NAN where null */
-	size_t ntemps;            /* samples, typed: as many as the run's time series has samples */
+	size_t ntemps;            /* temperature.samples: as many as the run's time series has samples */
 	double *temps;            /* degrees C, NAN where none was read; NULL where ntemps is 0 (owned) */
 };
 
@@ -198,13 +198,14 @@ struct rs_group {
  * One result file, reduced to what reports, compare and check use: its document is freed once read.
  * Strings are interned in the set (struct intern) or point into the JSON the run holds: target, host
  * and job are copies shared by the runs whose objects are equal, kept holds copies of the run's own
- * small objects (what the per-run views need: time-series and health charts, steady state, a search's
- * probes, the first mismatch). Nothing points into the document.
+ * small objects that a typed view does not replace (a search and the first mismatch as --format json
+ * repeats them, the health counters by name). The rest is typed: time series, steady state, the
+ * search, the mismatch, the temperatures. Nothing points into the document.
  */
 struct rs_run {
 	char *path;               /* the file it came from */
-	json_t *kept;             /* owned copies: {timeseries, steady_state, search, verify_first, health,
-				     lat_pct.<dir> of an imported run} */
+	json_t *kept;             /* owned copies of what --format json repeats or an open set holds: {search,
+				     verify_first, health (without its samples), lat_pct.<dir> of an import} */
 	const json_t *target;     /* the target object (shared) */
 	const json_t *host_info;  /* the host object: hostname, kernel, cpu_model, ... (shared) */
 	struct rs_host machine;   /* the same, typed */
@@ -227,10 +228,8 @@ struct rs_run {
 	struct rs_op op[RS_NDIR];
 	uint64_t runtime_ns;
 	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
-	const json_t *timeseries; /* results.timeseries */
-	struct rs_timeseries series;            /* the same, typed */
-	const json_t *steady;     /* results.steady_state, or NULL */
-	struct rs_steady *steady_state;         /* the same, typed (owned); NULL where steady is */
+	struct rs_timeseries series;            /* results.timeseries */
+	struct rs_steady *steady_state;         /* results.steady_state (owned); NULL where it is null */
 	uint64_t stalled_ns;      /* results.stalls: how long the process did not run (0: no stall) */
 	struct rs_verify verify;  /* results.verify; present false without it */
 	struct rs_sched sched;    /* results.schedule; present false without it (closed loop) */

@@ -467,7 +467,8 @@ static void load_host(struct rs_host *h, const json_t *host)
  */
 static int load_health(struct rs_set *s, struct rs_run *r, const json_t *doc_health)
 {
-	const json_t *h, *t, *waf, *lo, *hi;
+	const json_t *h, *waf, *lo, *hi;
+	json_t *t;
 
 	r->health.temp_min = r->health.temp_max = r->health.waf = NAN;
 	if (!json_is_object(doc_health))
@@ -475,6 +476,10 @@ static int load_health(struct rs_set *s, struct rs_run *r, const json_t *doc_hea
 	if (!(h = keep_part(r, "health", doc_health)))
 		return -ENOMEM;
 	t = json_object_get(h, "temperature");
+	/* The samples are typed below (health.temps): the copy need not hold them twice. */
+	if (numbers_dup(json_object_get(t, "samples"), &r->health.temps, &r->health.ntemps))
+		return -ENOMEM;
+	json_object_del(t, "samples");
 	waf = json_object_get(h, "waf");
 	lo = json_object_get(t, "min");
 	hi = json_object_get(t, "max");
@@ -482,12 +487,9 @@ static int load_health(struct rs_set *s, struct rs_run *r, const json_t *doc_hea
 	r->health.before = json_object_get(h, "before");
 	r->health.after = json_object_get(h, "after");
 	r->health.delta = json_object_get(h, "delta");
-	r->health.samples = json_object_get(t, "samples");
 	r->health.temp_min = json_is_number(lo) ? json_number_value(lo) : NAN;
 	r->health.temp_max = json_is_number(hi) ? json_number_value(hi) : NAN;
 	r->health.waf = json_is_number(waf) ? json_number_value(waf) : NAN;
-	if (numbers_dup(r->health.samples, &r->health.temps, &r->health.ntemps))
-		return -ENOMEM;
 	return keep_str(s, json_string_value(json_object_get(h, "source")), &r->health.source);
 }
 
@@ -854,9 +856,6 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 	}
 	if (result_check_values(root, err, errlen))
 		return -EINVAL;
-	r->timeseries = keep_part(r, "timeseries", json_object_get(res, "timeseries"));
-	v = json_object_get(res, "steady_state");
-	r->steady = json_is_null(v) ? NULL : keep_part(r, "steady_state", v);
 	json_array_foreach(json_object_get(res, "stalls"), i, v)
 		r->stalled_ns += (uint64_t)json_integer_value(json_object_get(v, "duration_ns"));
 	if (load_series(r, json_object_get(res, "timeseries")) ||
