@@ -2,6 +2,7 @@
 /* Profile files: the search path, loading, and checking every key against the format. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "grow.h"
 #include "jsonlines.h"
 #include "parse.h"
@@ -386,20 +388,23 @@ static int check_cases(struct loader *l, struct profile *p)
 	return 0;
 }
 
+/* The whole file at path, NUL-terminated (the caller frees it), or NULL with errno set. */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	size_t cap = 0, len = 0;
 	char *text = NULL;
-	long size;
+	struct stat st;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (text = calloc(1, (size_t)size + 1)) && fread(text, 1, (size_t)size, f) != (size_t)size) {
+	ret = fileio_read_fd(fd, &text, &cap, &len, !fstat(fd, &st) && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, 1);
+	close(fd);
+	if (ret) {
 		free(text);
-		text = NULL;
+		errno = -ret;
+		return NULL;
 	}
-	fclose(f);
 	return text;
 }
 

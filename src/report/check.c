@@ -2,12 +2,17 @@
 /* check: the criteria file, its evaluation against the cases, and the writers. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "errmsg.h"
+#include "fileio.h"
 #include "grow.h"
 #include "job.h"
 #include "junit.h"
@@ -415,35 +420,35 @@ int criteria_parse(struct criteria *cr, const char *path, const char *text, char
 	return ret;
 }
 
+#define CRITERIA_MAX (16u << 20)
+
 int criteria_load(struct criteria *cr, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	size_t len = 0, cap = 0;
 	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-	char buf[4096];
-	int ret;
+	struct stat st = { 0 };
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "--criteria: cannot read '%s': %s", path, strerror(errno));
-		return ret;
+	if (fd < 0)
+		return errmsg_set(err, errlen, -errno, "--criteria: cannot read '%s': %s", path, strerror(errno));
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > CRITERIA_MAX) {
+		close(fd);
+		return errmsg_set(err, errlen, -EINVAL, "%s: too large for a criteria file", path);
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (len + n > (16u << 20) || GROW(text, cap, len + n + 1)) {
-			free(text);
-			fclose(f);
-			snprintf(err, errlen, "%s: too large for a criteria file", path);
-			return -EINVAL;
-		}
-		memcpy(text + len, buf, n);
-		len += n;
+	ret = fileio_read_fd(fd, &text, &cap, &len, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, 1);
+	close(fd);
+	if (!ret && len > CRITERIA_MAX)
+		ret = -EFBIG;
+	if (ret) {
+		free(text);
+		if (ret == -EFBIG || ret == -ENOMEM)
+			return errmsg_set(err, errlen, -EINVAL, "%s: too large for a criteria file", path);
+		return errmsg_set(err, errlen, ret, "--criteria: cannot read '%s': %s", path, strerror(-ret));
 	}
-	fclose(f);
-	if (!text) {
-		snprintf(err, errlen, "%s: empty", path);
-		return -EINVAL;
+	if (!len) {
+		free(text);
+		return errmsg_set(err, errlen, -EINVAL, "%s: empty", path);
 	}
-	text[len] = '\0';
 	ret = criteria_parse(cr, path, text, err, errlen);
 	free(text);
 	return ret;
