@@ -279,6 +279,13 @@ struct rs_set {
 	struct canon canon;       /* where canonical forms are made */
 	const json_t *key_job;    /* the job and case name of the last case key made, and the key */
 	const char *key_case, *key;
+	/*
+	 * Where set, called with each result document read from a file before it is reduced (not for a
+	 * copy of one already in the set), with the file's path; its nonzero return (-errno, the message
+	 * in err) stops the reading with that error. The results store keeps the documents so (store.h).
+	 */
+	int (*on_doc)(void *arg, const json_t *root, const char *path, char *err, size_t errlen);
+	void *on_doc_arg;
 };
 
 void rs_init(struct rs_set *s);
@@ -317,6 +324,18 @@ const char *rs_input_path(const struct rs_set *s, uint64_t dev, uint64_t ino);
  * are s's. Returns how many.
  */
 size_t rs_profiles(const struct rs_set *s, const char **names);
+
+/*
+ * The reading arenas of rs_add_path, for another reader of documents (store.c): between start and
+ * stop, a thread that calls rs_arena_use(i) has the values jansson makes go into arena i (of
+ * RS_READ_AHEAD + 2, reused by i modulo their number: document i must be freed before document
+ * i + RS_READ_AHEAD + 2 is parsed) until rs_arena_use(-1). start is false where no memory was had:
+ * then jansson allocates as ever. Start and stop with no other thread using jansson.
+ */
+enum { RS_READ_AHEAD = 32 };
+bool rs_arenas_start(void);
+void rs_arenas_stop(void);
+void rs_arena_use(long i);
 
 /* Adds one parsed document (stolen, even on error: freed once read) named name. */
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen);

@@ -214,6 +214,10 @@ static int add_result(struct rs_set *s, json_t *root, const struct rs_checks *ch
 			goto nomem_root_gone;
 		return 0;
 	}
+	if (s->on_doc && (ret = s->on_doc(s->on_doc_arg, root, path, err, errlen))) {
+		json_decref(root);
+		return ret;
+	}
 	ret = rs_add_checked(s, root, checks, path, err, errlen);
 	if (ret)
 		return ret;
@@ -481,7 +485,7 @@ static int list_dir(struct walk_list *l, const char *path, unsigned depth, char 
  * set before the thread starts). Half of reading results is json_loadb: on two cores, it overlaps
  * the checks and the reduction of the previous files.
  */
-enum { AHEAD = 32 };
+enum { AHEAD = RS_READ_AHEAD };
 
 struct reader {
 	struct walk_list *list;
@@ -555,6 +559,24 @@ static void arenas_stop(void)
 	json_set_alloc_funcs(arena_next_malloc, arena_next_free);
 	munmap(arena_pool, (size_t)NARENAS * ARENA_BYTES);
 	arena_pool = NULL;
+}
+
+bool rs_arenas_start(void)
+{
+	json_object_seed(0);
+	return arenas_start();
+}
+
+void rs_arenas_stop(void)
+{
+	arenas_stop();
+}
+
+void rs_arena_use(long i)
+{
+	arena_cur = arena_pool && i >= 0 ? (int)(i % NARENAS) : -1;
+	if (arena_cur >= 0)
+		arena_used[arena_cur] = 0;
 }
 
 /* The document of item i, a file read for the first time (it->seen is set before the thread starts). */
