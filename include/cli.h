@@ -21,6 +21,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_store(int argc, char **argv);
 
 /*
  * SIGINT and SIGTERM (a second one exits at once with 130), SIGPIPE ignored, and a standard output

@@ -21,10 +21,16 @@ int cli_parse_units(const char *s, bool *mib);
 /* --metric LIST ("iops,lat-p99"), at most max. Returns 0, -EINVAL or -ENOMEM. */
 int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n);
 /*
- * Result files and directories into s; what (may be NULL) heads the messages ("baseline"). Warns
+ * Result files and directories, or databases' stored runs, into s; what (may be NULL) heads the messages ("baseline"). Warns
  * of runs that stalled and of result files reached twice. Returns 0 or -EINVAL.
  */
 int cli_load_results(struct rs_set *s, char **paths, int n, const char *what);
+/*
+ * --where KEY=VALUE (docs/store.md): a filter of every database input cli_load_results reads from
+ * then on (an input "sqlite:FILE", "postgresql://...", or a SQLite file); with it, an input that is
+ * not a database is refused. Returns 0 or -EINVAL (said).
+ */
+int cli_where_add(const char *arg);
 
 /*
  * Before any work: can path (a file, or a directory when dir) be written where it is, and may it be

@@ -198,6 +198,9 @@ static const char usage_report[] =
 	"      --charts LIST      the kinds of chart each table gets: lines, bars, heatmap,\n"
 	"                         timeseries, latency, wsat, demand, sequence (comma-separated), or\n"
 	"                         none [auto: those its data calls for, and its profile's hint's]\n"
+	"      --where KEY=VALUE  of a database input (sqlite:FILE, postgresql://...): only the runs\n"
+	"                         of drive, host, model, firmware, profile or label VALUE, or started\n"
+	"                         since or until a time (docs/store.md); repeatable, all must hold\n"
 	"  -o, --output FILE      write the report to FILE instead of stdout\n"
 	"\n"
 	"Outputs (-o, --plot) never replace an input file, and are written whole (a temporary file\n"
@@ -242,6 +245,9 @@ static const char usage_compare[] =
 	"                         (a case left with no run on a side is skipped)\n"
 	"      --allow-inconclusive  a change past the threshold that the test cannot confirm\n"
 	"                         is shown 'inconclusive', not a failure\n"
+	"      --where KEY=VALUE  of a database input (sqlite:FILE, postgresql://...): only the runs\n"
+	"                         of drive, host, model, firmware, profile or label VALUE, or started\n"
+	"                         since or until a time (docs/store.md); repeatable, all must hold\n"
 	"\n"
 	"Outputs (--junit) never replace an input file, and are written whole (a temporary file\n"
 	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
@@ -273,6 +279,9 @@ static const char usage_check[] =
 	"      --allow-failed     failed or interrupted runs are left out, not a violation\n"
 	"      --allow-empty      runs that completed no I/O are left out, not a violation\n"
 	"                         (a case left with no run is skipped)\n"
+	"      --where KEY=VALUE  of a database input (sqlite:FILE, postgresql://...): only the runs\n"
+	"                         of drive, host, model, firmware, profile or label VALUE, or started\n"
+	"                         since or until a time (docs/store.md); repeatable, all must hold\n"
 	"\n"
 	"Outputs (--junit) never replace an input file, and are written whole (a temporary file\n"
 	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
@@ -299,6 +308,23 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	}
 	fputc('\n', out);
 }
+
+static const char usage_store[] =
+	"usage: ssdbench store DB RESULT...\n"
+	"\n"
+	"Stores result files (or directories of them) in a database (docs/store.md): each run's whole\n"
+	"document, from which report, compare and check read it back as from its file, and its numbers\n"
+	"in typed tables (hosts, drives, runs, op_stats, timeseries, health, verify, search,\n"
+	"group_members) for SQL and dashboards. A run stored already (the same document) is not\n"
+	"stored again, and one invocation is one transaction: interrupted or failed, it leaves the\n"
+	"database as it was. The schema is made, or migrated to this version, on the way.\n"
+	"\n"
+	"DB is a SQLite file (FILE or sqlite:FILE, made where it does not exist) or a PostgreSQL\n"
+	"URL (postgresql://USER@HOST/NAME, postgresql:///NAME?host=/run/postgresql).\n"
+	"Then: ssdbench report sqlite:FILE [--where firmware=F ...].\n"
+	"\n"
+	"exit: 0 stored, 1 the database failed (nothing of this invocation is kept), 2 bad usage or a\n"
+	"file that is not a result (nothing stored), 130 interrupted (nothing stored).\n";
 
 static const char usage_import[] =
 	"usage: ssdbench import [--output DIR] FILE...\n"
@@ -436,6 +462,8 @@ static const struct cmd {
 	  usage_check, NULL },
 	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
 	  cmd_verify, usage_verify, NULL },
+	{ "store", "DB RESULT...", "results into a database (SQLite, PostgreSQL) that report reads",
+	  cmd_store, usage_store, NULL },
 	{ "import", "[-o DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
 	  usage_import, NULL },
 	{ "help", "[COMMAND|--commands]", "help for one command; --commands lists them for scripts",

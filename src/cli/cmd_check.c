@@ -11,7 +11,7 @@
 #include "results_cli.h"
 #include "resultset.h"
 
-enum { OPT_CRITERIA = 256, OPT_JUNIT, OPT_FORMAT, OPT_ALLOW_MISSING, OPT_ALLOW_FAILED, OPT_ALLOW_EMPTY };
+enum { OPT_CRITERIA = 256, OPT_JUNIT, OPT_FORMAT, OPT_ALLOW_MISSING, OPT_ALLOW_FAILED, OPT_ALLOW_EMPTY, OPT_WHERE };
 
 static const struct option check_options[] = {
 	{ "criteria", required_argument, NULL, OPT_CRITERIA },
@@ -20,6 +20,7 @@ static const struct option check_options[] = {
 	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
 	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
 	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
+	{ "where", required_argument, NULL, OPT_WHERE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -58,6 +59,10 @@ int cmd_check(int argc, char **argv)
 		case OPT_ALLOW_MISSING: o.allow_missing = true; break;
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
+		case OPT_WHERE:
+			if (cli_where_add(optarg))
+				return EXIT_USAGE;
+			break;
 		default:
 			return cli_option_error(ch, argv, "check");
 		}

@@ -24,6 +24,7 @@ enum {
 	OPT_ALLOW_FAILED,
 	OPT_ALLOW_EMPTY,
 	OPT_ALLOW_INCONCLUSIVE,
+	OPT_WHERE,
 };
 
 static const struct option compare_options[] = {
@@ -36,6 +37,7 @@ static const struct option compare_options[] = {
 	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
 	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "allow-inconclusive", no_argument, NULL, OPT_ALLOW_INCONCLUSIVE },
+	{ "where", required_argument, NULL, OPT_WHERE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -100,6 +102,10 @@ int cmd_compare(int argc, char **argv)
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
 		case OPT_ALLOW_INCONCLUSIVE: o.allow_inconclusive = true; break;
+		case OPT_WHERE:
+			if (cli_where_add(optarg))
+				return EXIT_USAGE;
+			break;
 		default:
 			return cli_option_error(ch, argv, "compare");
 		}

@@ -31,6 +31,7 @@ enum {
 	OPT_LAYOUT,
 	OPT_GROUP_BY,
 	OPT_CHARTS,
+	OPT_WHERE,
 };
 
 static const struct option report_options[] = {
@@ -45,6 +46,7 @@ static const struct option report_options[] = {
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "charts", required_argument, NULL, OPT_CHARTS },
+	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -185,6 +187,10 @@ static int parse_report_args(int argc, char **argv, struct report_opts *o, const
 			break;
 		case OPT_CHARTS:
 			if (parse_charts(o, optarg))
+				return -EINVAL;
+			break;
+		case OPT_WHERE:
+			if (cli_where_add(optarg))
 				return -EINVAL;
 			break;
 		case OPT_PLOT: *plot = optarg; break;

@@ -15,8 +15,10 @@
 
 #include "cli.h"
 #include "fileio.h"
+#include "grow.h"
 #include "guard.h"
 #include "results_cli.h"
+#include "store.h"
 
 static const char *const format_names[] = { "text", "markdown", "csv", "json", "html" };
 
@@ -112,13 +114,83 @@ static void warn_stalled(const struct rs_set *s, const char *what)
 			 (double)eg->runtime_ns / 1e9);
 }
 
-int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
+/* --- databases as inputs (docs/store.md) --- */
+
+static struct store_filter g_where;   /* --where, for every database input */
+static char **g_db_files;             /* the SQLite files read, which no output may replace */
+static size_t g_ndb_files, g_db_files_cap;
+
+int cli_where_add(const char *arg)
 {
+	char err[512];
+
+	if (store_where_add(&g_where, arg, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A plain file that begins as every SQLite database does, taken for one ("results.db"). */
+static bool sqlite_file(const char *path)
+{
+	char magic[16];
+	FILE *f = fopen(path, "rb");
+	bool yes = f && fread(magic, 1, 16, f) == 16 && !memcmp(magic, "SQLite format 3", 16);
+
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+/* The runs of database input arg that --where selects, into s. Returns 0 or -errno (said). */
+static int load_db(struct rs_set *s, const char *arg, const struct store_db *db, const char *what)
+{
+	struct store st;
+	char err[1024];
+	long n;
+
+	if (db->ops == &store_sqlite_ops && !GROW(g_db_files, g_db_files_cap, g_ndb_files + 1) &&
+	    (g_db_files[g_ndb_files] = strdup(db->where)))
+		g_ndb_files++;
+	if (store_open(&st, db, false, err, sizeof(err))) {
+		cli_error("%s%s%s", what ? what : "", what ? ": " : "", err);
+		return -EINVAL;
+	}
+	n = store_load(&st, &g_where, s, err, sizeof(err));
+	store_close(&st, false, NULL, 0);
+	if (n < 0)
+		cli_error("%s%s%s: %s", what ? what : "", what ? ": " : "", arg, err);
+	else if (!n)
+		cli_error("%s%s%s: no stored run%s", what ? what : "", what ? ": " : "", arg,
+			  g_where.n ? " matches --where" : "");
+	return n > 0 ? 0 : -EINVAL;
+}
+
+/* One input: a database (sqlite:FILE, postgresql://..., a SQLite file) or result files. */
+static int load_input(struct rs_set *s, const char *path, const char *what)
+{
+	struct store_db db = { .ops = &store_sqlite_ops, .where = path };
 	char err[1024];
 
+	if (store_db_parse(path, &db) || sqlite_file(path))
+		return load_db(s, path, &db, what);
+	if (g_where.n) {
+		cli_error("%s%s'%s': --where filters databases (sqlite:FILE, postgresql://...), not result files",
+			  what ? what : "", what ? ": " : "", path);
+		return -EINVAL;
+	}
+	if (rs_add_path(s, path, err, sizeof(err))) {
+		cli_error("%s%s%s", what ? what : "", what ? ": " : "", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
+{
 	for (int i = 0; i < n; i++) {
-		if (rs_add_path(s, paths[i], err, sizeof(err))) {
-			cli_error("%s%s%s", what ? what : "", what ? ": " : "", err);
+		if (load_input(s, paths[i], what)) {
 			return -EINVAL;
 		}
 	}
@@ -200,6 +272,9 @@ int cli_check_not_input(const char *path, const char *what, const struct rs_set 
 		return 0;   /* a new file replaces nothing */
 	for (size_t i = 0; i < nsets && !hit; i++)
 		hit = rs_input_path(sets[i], (uint64_t)out.st_dev, (uint64_t)out.st_ino);
+	for (size_t i = 0; i < g_ndb_files && !hit; i++)
+		if (!stat(g_db_files[i], &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			hit = g_db_files[i];
 	if (!hit && extra && !stat(extra, &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
 		hit = extra;
 	if (!hit)
