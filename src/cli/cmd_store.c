@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "guard.h"
 #include "results_cli.h"
 #include "resultset.h"
 #include "store.h"
@@ -30,7 +31,7 @@ int cmd_store(int argc, char **argv)
 	struct store_db db;
 	struct store st;
 	struct rs_set s;
-	char err[1024];
+	char err[1024] = "";
 	size_t added, present;
 	int ch, ret = 0;
 
@@ -46,8 +47,12 @@ int cmd_store(int argc, char **argv)
 		db.ops = &store_sqlite_ops;   /* a plain file name is a SQLite file */
 		db.where = argv[optind];
 	}
-	if (db.ops == &store_sqlite_ops && cli_check_writable(db.where, "store", false))
+	if (db.ops == &store_sqlite_ops && (guard_output(db.where, GUARD_OUT_REGULAR, err, sizeof(err)) ||
+					    cli_check_writable(db.where, "store", false))) {
+		if (*err)
+			cli_error("store: %s (nothing written)", err);
 		return EXIT_USAGE;
+	}
 	cli_install_signals();
 	if (store_open(&st, &db, true, err, sizeof(err))) {
 		cli_error("store: %s", err);
