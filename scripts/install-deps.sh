@@ -52,8 +52,8 @@ if [[ -r /etc/os-release ]]; then
 fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
-        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid isa-l libnvme simdjson (headers)," \
-        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace" >&2
+        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid isa-l libnvme simdjson sqlite3 libpq (headers)," \
+        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace sqlite3 postgresql (server)" >&2
     exit 1
 fi
 
@@ -64,23 +64,27 @@ case $family in
         # libnvme-dev: the NVMe log page layouts (struct nvme_smart_log) and admin commands of health.
         # libsimdjson-dev and g++: simdjson parses the result files report, compare and check read
         # (src/results/jsonfast.cc, the one C++ file).
+        # libsqlite3-dev and libpq-dev: the results store's two databases (ssdbench store, docs/store.md).
         build_pkgs=(gcc g++ make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
-                    libblkid-dev libisal-dev libnvme-dev libsimdjson-dev)
+                    libblkid-dev libisal-dev libnvme-dev libsimdjson-dev libsqlite3-dev libpq-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
         # fuse3 and libfuse3-dev build tests/tools/vanishfs, the target that disappears mid-run (t-64);
         # librsvg2-bin's rsvg-convert renders every chart of the report test (t-70); strace counts the
         # system calls of many small runs (t-66).
+        # sqlite3 reads the store's databases in t-98; postgresql is the server t-99 starts a private
+        # cluster of (initdb, pg_ctl), and its psql.
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
-                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace)
+                   "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace sqlite3
+                   postgresql)
         ;;
     fedora)
         build_pkgs=(gcc gcc-c++ make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
-                    libblkid-devel isa-l-devel libnvme-devel simdjson-devel)
+                    libblkid-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
-                   fuse3-devel librsvg2-tools strace)
+                   fuse3-devel librsvg2-tools strace sqlite postgresql-server)
         ;;
 esac
 # The test VM of `make check-vm` (tests/vm/README.md): QEMU, a static busybox for the initramfs, cpio

@@ -78,7 +78,7 @@ ok "compare and check from PostgreSQL (text, markdown, json)"
 
 # --- a fleet, --where, a store that fails halfway ---
 python3 "$FIX/fleet/gen-fleet.py" "$TMPDIR/fleet" --drives 20 --firmware FW-A:10,FW-B:10 --scale FW-B:1.2 \
-	--repeats 2 >/dev/null
+	--slow fleet-007:0.5 --repeats 2 >/dev/null
 assert_exit 2 "$SSDBENCH" store "$FURL" "$TMPDIR/fleet" "$CRIT" 2>/dev/null >/dev/null
 assert_eq "$(sql "SELECT count(*) FROM pg_tables WHERE tablename = 'runs'" | tr -d ' ')" 1 "the other database untouched"
 assert_eq "$("$PSQL" -X -A -t -q -d "$FURL" -c "SELECT count(*) FROM pg_tables WHERE tablename = 'runs'")" 0 \
@@ -96,6 +96,20 @@ ok "report --where firmware=FW-B from PostgreSQL equals the report of those file
 grep -q '^FW-A|10|' "$TMPDIR/xfw.txt" && grep -q '^FW-B|10|' "$TMPDIR/xfw.txt" ||
 	fail "the cross-firmware query: $(cat "$TMPDIR/xfw.txt")"
 ok "a cross-firmware p99.99 query: $(tr '\n' ' ' <"$TMPDIR/xfw.txt")"
+# The Grafana dashboard's queries (contrib/grafana/): each runs on the fleet, Grafana's macros and
+# variables given values; the outliers panel finds the slow drive first.
+DASH=$REPO/contrib/grafana/ssdbench-fleet.json
+need_cmd jq
+jq -r '.panels[].targets[].rawSql + ";", .templating.list[].query + ";"' "$DASH" |
+	sed -e 's/\$__timeFilter(\([^)]*\))/\1 IS NOT NULL/g' -e "s/\$model/'ACME X1'/g" \
+	    -e "s/\$firmware/'FW-A', 'FW-B'/g" -e "s/'\$rw'/'randread'/g" -e 's/\$bs/4096/g' >"$TMPDIR/dash.sql"
+! grep -n '\$' "$TMPDIR/dash.sql" || fail "a Grafana macro or variable left in the dashboard's queries"
+"$PSQL" -X -A -q -v ON_ERROR_STOP=1 -d "$FURL" -f "$TMPDIR/dash.sql" >"$TMPDIR/dash.out" 2>&1 ||
+	fail "the dashboard's queries: $(tail -n 5 "$TMPDIR/dash.out")"
+slow=$(jq -r '.target.serial + "@" + .host.hostname' "$TMPDIR/fleet/fleet-007-0-r1.json")
+[[ $(grep -m1 -A1 '^drive|model|firmware|iops' "$TMPDIR/dash.out" | tail -n 1) == "$slow|"* ]] ||
+	fail "the slow drive is not the first outlier: $(grep -A2 '^drive|model' "$TMPDIR/dash.out")"
+ok "the Grafana dashboard's $(jq '[.panels[].targets[]] | length' "$DASH") panel queries and its variables run; the slow drive is the first outlier"
 assert_exit 2 "$SSDBENCH" report "postgresql:///nosuch?host=$PGDIR&port=5433&user=ssdbench" 2>"$TMPDIR/err" >/dev/null
 grep -q 'cannot open postgresql database' "$TMPDIR/err" || fail "no such database: $(cat "$TMPDIR/err")"
 pass
