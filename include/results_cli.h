@@ -21,8 +21,9 @@ int cli_parse_units(const char *s, bool *mib);
 /* --metric LIST ("iops,lat-p99"), at most max. Returns 0, -EINVAL or -ENOMEM. */
 int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n);
 /*
- * Result files and directories, or databases' stored runs, into s; what (may be NULL) heads the messages ("baseline"). Warns
- * of runs that stalled and of result files reached twice. Returns 0 or -EINVAL.
+ * Result files and directories, or the stored runs of databases (docs/store.md), into s; what (may
+ * be NULL) heads the messages ("baseline"). Warns of runs that stalled and of result files reached
+ * twice. Returns 0 or -EINVAL.
  */
 int cli_load_results(struct rs_set *s, char **paths, int n, const char *what);
 /*

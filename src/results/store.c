@@ -200,8 +200,11 @@ int store_open(struct store *st, const struct store_db *db, bool write, char *er
 
 	memset(st, 0, sizeof(*st));
 	st->ops = db->ops;
-	if ((ret = st->ops->open(st, db->where, write, msg, sizeof(msg))))
-		return errmsg_set(err, errlen, ret, "cannot open %s database '%s': %s", st->ops->name, db->where, msg);
+	if ((ret = st->ops->open(st, db->where, write, msg, sizeof(msg)))) {
+		st->ops->close(st);
+		st->ops = NULL;
+		return errmsg_set(err, errlen, ret, "cannot open %s database '%s': %s", db->ops->name, db->where, msg);
+	}
 	if (write) {
 		ret = st->ops->exec(st, st->ops->begin, msg, sizeof(msg));
 		st->in_tx = !ret;
@@ -236,7 +239,7 @@ static void cache_release(struct store_cache *c)
 
 int store_close(struct store *st, bool commit, char *err, size_t errlen)
 {
-	char msg[512];
+	char msg[512], ignored[512];
 	int ret = 0;
 
 	if (!st->ops)
@@ -244,7 +247,7 @@ int store_close(struct store *st, bool commit, char *err, size_t errlen)
 	if (st->in_tx && commit)
 		ret = st->ops->exec(st, "COMMIT", msg, sizeof(msg));
 	if (st->in_tx && (!commit || ret))
-		st->ops->exec(st, "ROLLBACK", msg + (ret ? 256 : 0), 256);
+		st->ops->exec(st, "ROLLBACK", ignored, sizeof(ignored));   /* closing undoes it anyway */
 	st->ops->close(st);
 	canon_release(&st->canon);
 	cache_release(&st->hosts);
