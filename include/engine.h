@@ -50,12 +50,17 @@ struct ioreq {
 enum {
 	ENGINE_IOPOLL = 1u << 0,   /* completions reaped by polling the device (IORING_SETUP_IOPOLL) */
 	ENGINE_SQPOLL = 1u << 1,   /* a kernel thread takes the submissions (IORING_SETUP_SQPOLL) */
+	ENGINE_FUA = 1u << 2,      /* writes with forced unit access (RWF_DSYNC), the job's fua */
+	ENGINE_BLKDEV = 1u << 3,   /* the target is a block device (a trim is a discard, not a hole) */
 };
+
+/* engine_ctx.async_ops: the operations beside reads and writes that an engine queues itself. */
+#define ENGINE_ASYNC(op) (1u << (op))
 
 struct engine_ctx {
 	int fd;                  /* the target, open (not for a no_io engine) */
 	unsigned qd;             /* request slots, and the most requests in flight */
-	unsigned flags;          /* ENGINE_IOPOLL, ENGINE_SQPOLL */
+	unsigned flags;          /* ENGINE_IOPOLL, ENGINE_SQPOLL, ENGINE_FUA, ENGINE_BLKDEV */
 	void *priv;              /* the engine's state: set by init, freed by exit */
 	struct ioreq *reqs;      /* the qd slots; reqs[i].idx == i */
 	void *bufmem;            /* their buffers, qd x bufsize bytes; NULL for a no_io engine */
@@ -63,7 +68,19 @@ struct engine_ctx {
 	struct ioreq **done;     /* room for qd; reap appends each completed request here */
 	unsigned ndone;
 	int8_t fixed_bufs;       /* set by init of the io_uring engines: 1 registered buffers, 0 plain; else -1 */
+	/*
+	 * Set by init: ENGINE_ASYNC(OP_TRIM), ENGINE_ASYNC(OP_FLUSH) for the operations the engine's queue
+	 * takes (its completion's res: 0, or len, or -errno). The worker makes the others itself, one at a
+	 * time from its thread, with engine_sync_op.
+	 */
+	uint8_t async_ops;
 };
+
+/*
+ * Makes r, a trim or a flush, synchronously on c->fd: a trim as ioctl BLKDISCARD on a block device
+ * (ENGINE_BLKDEV), else fallocate(PUNCH_HOLE | KEEP_SIZE); a flush as fdatasync. Returns 0 or -errno.
+ */
+int engine_sync_op(const struct engine_ctx *c, const struct ioreq *r);
 
 /*
  * An engine fills queue and reap; every other hook is optional: it leaves a hook NULL when it has

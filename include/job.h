@@ -22,6 +22,8 @@ enum rw_pattern {
 	RW_RANDMIX,    /* "randrw" */
 	RW_STRIDE_READ,
 	RW_STRIDE_WRITE,
+	RW_TRIM,       /* "trim": sequential discards of bs, measured as operations (results.trim) */
+	RW_RANDTRIM,   /* "randtrim" */
 };
 
 /*
@@ -138,6 +140,10 @@ struct job {
 	double lt_pct;              /* latency_target: the response-time percentile (99.99), 0 = no search */
 	uint64_t lt_ns;             /* ... and the most it may be */
 	enum health_mode health;    /* the drive's health before, after and during the run */
+	unsigned fsync;             /* a flush (fdatasync) after every fsync writes a thread issues; 0 = none */
+	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
+	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
+	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
 
 	/* Filled by job_resolve against a target. */
 	struct job_resolved {
@@ -184,14 +190,20 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 /* Size a file target that does not exist yet must have for this job, or 0 if the job does not say. */
 uint64_t job_file_size_needed(const struct job *j);
 
+/* True for the trim patterns (trim, randtrim): every request a discard. */
+static inline bool job_trims(const struct job *j)
+{
+	return j->rw == RW_TRIM || j->rw == RW_RANDTRIM;
+}
+
 static inline bool job_writes(const struct job *j)
 {
-	return j->rw != RW_READ && j->rw != RW_RANDREAD && j->rw != RW_STRIDE_READ;
+	return j->rw != RW_READ && j->rw != RW_RANDREAD && j->rw != RW_STRIDE_READ && !job_trims(j);
 }
 
 static inline bool job_reads(const struct job *j)
 {
-	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE && j->rw != RW_STRIDE_WRITE;
+	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE && j->rw != RW_STRIDE_WRITE && !job_trims(j);
 }
 
 /* True for the null engine, which measures the harness and never touches its target. */
@@ -200,10 +212,10 @@ static inline bool job_no_io(const struct job *j)
 	return j->engine == ENGINE_NULL;
 }
 
-/* True if the job changes the target's contents: writes, trim or fill. */
+/* True if the job changes the target's contents: writes, trims (the trim patterns or trim) or fill. */
 static inline bool job_modifies(const struct job *j)
 {
-	return job_writes(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
+	return job_writes(j) || job_trims(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
 }
 
 /* True if requests are scheduled at a rate (open loop) rather than kept qd deep (closed loop). */

@@ -13,10 +13,27 @@
 
 #include "hist.h"
 
+/*
+ * The operations a run measures, each with its own struct opstats. Reads and writes make results.total;
+ * trims (rw=trim, randtrim) and flushes (fsync=N) are measured alike and written beside them
+ * (results.trim, results.flush) where the job did them. A set of OP_COUNT opstats is what one
+ * workload measures (a run's, later a stream's).
+ */
 enum op {
 	OP_READ = 0,
 	OP_WRITE = 1,
+	OP_TRIM = 2,             /* a discard of len bytes at offset */
+	OP_FLUSH = 3,            /* an fdatasync of the target (offset 0, no bytes) */
+	OP_COUNT,
 };
+
+/* The name of an enum op in results and messages: read, write, trim, flush. */
+static inline const char *op_name(unsigned op)
+{
+	static const char *const names[] = { "read", "write", "trim", "flush" };
+
+	return op < OP_COUNT ? names[op] : "read";
+}
 
 struct opstats {
 	struct hist lat;         /* service time: from submission to completion */
@@ -34,6 +51,7 @@ enum err_op {
 	ERR_OP_OPEN,             /* opening (or creating) the target */
 	ERR_OP_SETUP,            /* buffers, threads, the engine's ring or context */
 };
+_Static_assert(ERR_OP_TRIM == (int)OP_TRIM && ERR_OP_FSYNC == (int)OP_FLUSH, "an I/O's error record is its op");
 
 /* The name of an enum err_op in result files and messages. */
 static inline const char *err_op_name(unsigned op)
@@ -215,7 +233,8 @@ struct run_result {
 	uint64_t runtime_ns;                /* the measured phase */
 	uint64_t mono_start_ns;             /* CLOCK_MONOTONIC ns of its start (the earliest worker's) */
 	unsigned qd;                        /* as run (psync: 1) */
-	struct opstats op[2];               /* OP_READ, OP_WRITE, merged over threads */
+	struct opstats op[OP_COUNT];        /* by enum op, merged over threads; trim and flush histograms
+					       only where the job did those (buckets NULL otherwise) */
 	double cpu_user, cpu_sys;
 	double qd_mean;                     /* the queue depth achieved: requests in flight, mean over the measured phase, all threads */
 	struct series ts;

@@ -78,6 +78,16 @@ struct worker {
 	struct mixgen mix;
 	struct rng data_rng;
 	unsigned write_pct;
+	/*
+	 * The requests that are not a plain read or write (readback, trim patterns, fsync) come from
+	 * next_special, behind this one test in the hot loop.
+	 */
+	bool special;
+	bool flush_due;          /* fsync: the next request is a flush */
+	bool synced;             /* fill_queue made a request synchronously (engine_sync_op) */
+	bool idle_due;           /* thinktime: idle once nothing is in flight */
+	unsigned since_flush;    /* fsync: writes issued since the last flush */
+	unsigned since_think;    /* thinktime: completions since the last idle */
 	unsigned rand_bytes;     /* random bytes at the start of each 4 KiB of a write buffer */
 
 	/* Verification (verify=on, ssdbench verify); vmap NULL and vscan false when off. */
@@ -97,7 +107,7 @@ struct worker {
 	struct sched_result sched;   /* this worker's part; offered_iops and arrival are the run's */
 
 	/* Results, valid after worker_main returns. */
-	struct opstats st[2];
+	struct opstats st[OP_COUNT];   /* by enum op; trim and flush only where worker_op_used */
 	uint64_t issued;
 	uint64_t t_measure;      /* when this worker's measured phase began */
 	uint64_t t_end;          /* last completion (after the final fsync of a buffered run) */
@@ -116,6 +126,15 @@ struct worker {
 	uint64_t ramp_base[4][2]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */
 	pthread_t tid;
 };
+
+/*
+ * True if a run of j measures op: reads and writes always (results.read, write, total), trims for
+ * the trim patterns, flushes for fsync. Only those get histograms (run_result.op, worker.st).
+ */
+static inline bool worker_op_used(const struct job *j, unsigned op)
+{
+	return op < OP_TRIM || (op == OP_TRIM && job_trims(j)) || (op == OP_FLUSH && j->fsync);
+}
 
 /* Bytes of I/O buffers worker_init allocates for qd requests of bs bytes aligned to lbs. */
 uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs);

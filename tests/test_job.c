@@ -25,7 +25,7 @@ static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
-	"health", "reap_batch",
+	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -495,6 +495,25 @@ static void test_job_stride_multiple_follows_bs(void **state)
 	assert_true(j.r.stride == 68 * 1024);
 }
 
+/* job_check takes every job of good and refuses each of bad[i][0] with a message naming bad[i][1]. */
+static void checks_are(const char *const *good, size_t ngood, const char *const (*bad)[2], size_t nbad)
+{
+	char err[256];
+	struct job j;
+
+	for (size_t i = 0; i < ngood; i++) {
+		job_of(&j, good[i]);
+		if (job_check(&j, err, sizeof(err)))
+			fail_msg("%s: job_check refused: %s", good[i], err);
+	}
+	for (size_t i = 0; i < nbad; i++) {
+		job_of(&j, bad[i][0]);
+		err[0] = '\0';
+		assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+		assert_names(err, bad[i][1]);
+	}
+}
+
 static void test_job_check_bounds_interval_and_stride(void **state)
 {
 	static const char *const good[] = { "", "interval=10ms", "interval=1h", "bs=8k stride=8k",
@@ -523,21 +542,9 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 		{ "qd=8 reap_batch=2 rate_iops=1000", "reap_batch" },   /* an open loop reaps what is there */
 		{ "qd=8 reap_batch=2 latency_target=p99<=5ms runtime=10s", "reap_batch" },
 	};
-	char err[256];
-	struct job j;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		job_of(&j, good[i]);
-		if (job_check(&j, err, sizeof(err)))
-			fail_msg("%s: job_check refused: %s", good[i], err);
-	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		job_of(&j, bad[i][0]);
-		err[0] = '\0';
-		assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
-		assert_names(err, bad[i][1]);
-	}
+	checks_are(good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_job_write_pct_of_every_pattern(void **state)
@@ -556,6 +563,76 @@ static void test_job_write_pct_of_every_pattern(void **state)
 		assert_int_equal(job_writes(&j), want[rw] > 0);
 		assert_int_equal(job_reads(&j), want[rw] < 100);
 	}
+}
+
+/* The trim patterns neither read nor write, yet modify the target; they issue no write (write_pct 0). */
+static void test_job_trim_patterns_are_neither_reads_nor_writes(void **state)
+{
+	static const char *const names[] = { "trim", "randtrim" };
+	struct job j;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		job_init(&j);
+		set_ok(&j, "rw", names[i]);
+		assert_int_equal(j.rw, i ? RW_RANDTRIM : RW_TRIM);
+		assert_string_equal(rw_name(j.rw), names[i]);
+		assert_true(job_trims(&j));
+		assert_false(job_writes(&j));
+		assert_false(job_reads(&j));
+		assert_true(job_modifies(&j));
+		assert_int_equal(job_write_pct(&j), 0);
+	}
+	job_init(&j);
+	assert_false(job_trims(&j));
+	set_bad("rw", "discard", "trim or randtrim");
+}
+
+/* fsync, fua, thinktime and thinktime_blocks parse as their kinds (count, bool, duration, count). */
+static void test_job_set_operation_parameters(void **state)
+{
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(j.fsync, 0);
+	assert_false(j.fua);
+	assert_int_equal(j.thinktime_ns, 0);
+	assert_int_equal(j.thinktime_blocks, 0);
+	SET("fsync", "8", j.fsync == 8);
+	SET("fua", "true", j.fua);
+	SET("thinktime", "1ms", j.thinktime_ns == 1000000);
+	SET("thinktime_blocks", "16", j.thinktime_blocks == 16);
+	SET("fsync", "0", j.fsync == 0);
+	set_bad("fsync", "-1", NULL);
+	set_bad("fsync", "x", NULL);
+	set_bad("fua", "maybe", NULL);
+	set_bad("thinktime", "1 parsec", NULL);
+	set_bad("thinktime_blocks", "0", NULL);
+}
+
+/*
+ * The combination rules: a trim cannot be verified, fsync and fua need writes, thinktime_blocks needs
+ * thinktime, an open loop has no thinktime, io_uring_cmd sends reads and writes only.
+ */
+static void test_job_check_operation_rules(void **state)
+{
+	static const char *const good[] = {
+		"rw=trim", "rw=randtrim qd=32", "rw=randtrim engine=null", "rw=randtrim engine=psync",
+		"rw=randwrite fsync=8", "rw=randrw fsync=1 fua=true", "rw=write fua=true engine=psync",
+		"rw=write fsync=4 verify=on", "thinktime=1ms", "thinktime=1ms thinktime_blocks=8",
+		"rw=randwrite fsync=2 engine=null", "rw=write fua=true engine=libaio",
+	};
+	static const char *const bad[][2] = {
+		{ "rw=randtrim verify=on", "verify" }, { "rw=trim engine=io_uring_cmd", "rw" },
+		{ "rw=randread fua=true", "fua" }, { "rw=stride-read fua=true", "fua" },
+		{ "rw=trim fua=true", "fua" }, { "rw=read fsync=4", "fsync" }, { "rw=randtrim fsync=4", "fsync" },
+		{ "rw=write fsync=2 engine=io_uring_cmd", "fsync" }, { "rw=write fua=true engine=io_uring_cmd", "fua" },
+		{ "thinktime_blocks=4", "thinktime_blocks" }, { "thinktime=1ms rate_iops=100", "thinktime" },
+	};
+
+	(void)state;
+	checks_are(good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void plan_ok(struct plan *p, const char *name, const char *value)
@@ -717,6 +794,9 @@ int main(void)
 		cmocka_unit_test(test_job_stride_multiple_follows_bs),
 		cmocka_unit_test(test_job_check_bounds_interval_and_stride),
 		cmocka_unit_test(test_job_write_pct_of_every_pattern),
+		cmocka_unit_test(test_job_trim_patterns_are_neither_reads_nor_writes),
+		cmocka_unit_test(test_job_set_operation_parameters),
+		cmocka_unit_test(test_job_check_operation_rules),
 		cmocka_unit_test(test_plan_cases_are_the_cross_product_first_axis_outermost),
 		cmocka_unit_test(test_plan_axis_can_be_replaced),
 		cmocka_unit_test(test_plan_label_never_splits),

@@ -87,7 +87,12 @@ void summary_rows(FILE *f, const char *case_name, const struct run_result *res)
 		    res->op[0].bytes + res->op[1].bytes, res->runtime_ns);
 		hist_release(&total);
 	}
-	if (!res->op[0].ios && !res->op[1].ios) {
+	/* Trims and flushes beside reads and writes (not in total), where the job did them. */
+	for (int op = OP_TRIM; op < OP_COUNT; op++)
+		if (res->op[op].lat.buckets)
+			row(f, case_name, op_name((unsigned)op), &res->op[op].lat, res->op[op].ios, res->op[op].bytes,
+			    res->runtime_ns);
+	if (!res->op[0].ios && !res->op[1].ios && !res->op[OP_TRIM].ios && !res->op[OP_FLUSH].ios) {
 		esc_text_pad(f, case_name, 24, false);
 		fprintf(f, " %-5s %12s\n", "-", "no I/O completed");
 	}

@@ -2,6 +2,8 @@
 /* The table of engines, indexed by the model's engine ids, and the lookup by name. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +27,20 @@ _Static_assert(sizeof(engines) / sizeof(engines[0]) == ENGINE_COUNT, "engines[] 
 const struct engine_ops *engine_get(enum engine_id e)
 {
 	return engines[e];
+}
+
+int engine_sync_op(const struct engine_ctx *c, const struct ioreq *r)
+{
+	uint64_t range[2] = { r->offset, r->len };
+	int ret;
+
+	if (r->op == OP_FLUSH)
+		ret = fdatasync(c->fd);
+	else if (c->flags & ENGINE_BLKDEV)
+		ret = ioctl(c->fd, BLKDISCARD, range);
+	else
+		ret = fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)r->offset, (off_t)r->len);
+	return ret < 0 ? -errno : 0;
 }
 
 int engine_probe(const struct engine_ops *e)

@@ -445,7 +445,8 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 		w->eng = e;
 		w->ctl = ctl;
 		w->ec.fd = t->fd;
-		w->ec.flags = engine_flags(j);
+		w->ec.flags = engine_flags(j) | (j->fua ? ENGINE_FUA : 0u) |
+			      (t->kind == TARGET_BLOCK ? ENGINE_BLKDEV : 0u);
 		w->ec.fixed_bufs = -1;
 		w->id = i;
 		w->ec.qd = job_engine_qd(j->engine, j->qd);
@@ -481,7 +482,9 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		struct worker *w = &ws[i];
 
 		qd_area += (double)w->qd_area;
-		for (int op = 0; op < 2; op++) {
+		for (int op = 0; op < OP_COUNT; op++) {
+			if (!w->st[op].lat.buckets || !res->op[op].lat.buckets)
+				continue;   /* an operation the job does not do */
 			hist_merge(&res->op[op].lat, &w->st[op].lat);
 			if (w->open)
 				hist_merge(&res->op[op].resp, &w->st[op].resp);
@@ -592,6 +595,15 @@ static uint64_t fill_bs(uint64_t n)
 	return bs;
 }
 
+/* A phase (fill, read-back) makes plain reads or writes: no flush, no FUA, no idle. */
+static void plain_phase(struct job *f)
+{
+	f->fsync = 0;
+	f->fua = false;
+	f->thinktime_ns = 0;
+	f->thinktime_blocks = 0;
+}
+
 /*
  * The fill phase: [0, fill) written once, sequentially, with large requests and a deep queue of
  * incompressible data, through the job's engine. Its errors fail the run.
@@ -613,6 +625,7 @@ static int fill_phase(const struct job *j, struct target *t, const struct engine
 	f.data = DATA_RANDOM;
 	f.ss_metric = SS_OFF;
 	f.rate_iops = f.rate_bw = 0;   /* a phase runs as fast as it can */
+	plain_phase(&f);
 	f.r.offset = 0;
 	f.r.span = f.r.io_limit = j->r.fill;
 	f.r.stride = f.bs;
@@ -762,6 +775,7 @@ static void readback_phase(const struct job *j, struct target *t, const struct e
 	f.runtime_ns = f.ramp_ns = 0;
 	f.ss_metric = SS_OFF;
 	f.rate_iops = f.rate_bw = 0;   /* a phase runs as fast as it can */
+	plain_phase(&f);
 	f.r.io_limit = 0;
 	/* Buffered: what is read back must come from the target, not from the page cache. */
 	if (!j->direct && fdatasync(t->fd) == 0)
@@ -891,7 +905,9 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	res->ss.round_ns = j->ss_round_ns;
 	if (job_open_loop(j))
 		sched_begin(j, &res->sched);
-	for (int op = 0; op < 2; op++) {
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (!worker_op_used(j, (unsigned)op))
+			continue;
 		if ((ret = hist_init(&res->op[op].lat)))
 			return ret;
 		if (job_open_loop(j) && (ret = hist_init(&res->op[op].resp)))

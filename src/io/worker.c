@@ -19,6 +19,7 @@ static enum access pattern_access(enum rw_pattern rw)
 	case RW_RANDREAD:
 	case RW_RANDWRITE:
 	case RW_RANDMIX:
+	case RW_RANDTRIM:
 		return ACCESS_RANDOM;
 	case RW_STRIDE_READ:
 	case RW_STRIDE_WRITE:
@@ -86,7 +87,10 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
 	w->write_pct = job_write_pct(j);
 	w->rand_bytes = j->data == DATA_ZERO ? 0 : data_rand_bytes(j->data == DATA_COMPRESS ? j->compress_pct : 0);
 	w->open = job_open_loop(j);
-	for (int op = 0; op < 2; op++) {
+	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns;
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (!worker_op_used(j, (unsigned)op))
+			continue;
 		if ((ret = hist_init(&w->st[op].lat)))
 			return ret;
 		if (w->open && (ret = hist_init(&w->st[op].resp)))
@@ -97,7 +101,7 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
 
 void worker_release(struct worker *w)
 {
-	for (int op = 0; op < 2; op++) {
+	for (int op = 0; op < OP_COUNT; op++) {
 		hist_release(&w->st[op].lat);
 		hist_release(&w->st[op].resp);
 	}
@@ -163,20 +167,66 @@ static bool next_written(struct worker *w, uint64_t *off)
 	return true;
 }
 
-/* The offset and operation of the next request into r. Returns false if there is none now. */
-static bool next_request(struct worker *w, struct ioreq *r)
+static inline unsigned next_op(struct worker *w)
 {
+	return w->write_pct == 0 ? OP_READ
+	     : w->write_pct == 100 ? OP_WRITE
+	     : mixgen_next(&w->mix) ? OP_WRITE : OP_READ;
+}
+
+static void sync_request(struct worker *w, struct ioreq *r, bool measuring);
+
+/*
+ * next_request of a worker with w->special: the read-back pass, trims, a flush after every fsync
+ * writes, and the idle of thinktime after every thinktime_blocks requests (w->idle_due: the loop lets
+ * what is in flight complete, then idles). A trim or flush the engine does not queue is made here,
+ * synchronously (w->synced), and the slot stays free. Returns false if there is no request to queue now.
+ */
+static bool next_special(struct worker *w, struct ioreq *r, bool measuring)
+{
+	const struct job *j = w->job;
+
+	if (j->thinktime_ns && !w->readback && w->since_think >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
+		w->idle_due = true;
+		return false;
+	}
 	if (w->readback) {
 		r->op = OP_READ;
-		if (!next_written(w, &r->offset))
+		return next_written(w, &r->offset);
+	}
+	w->since_think++;
+	if (w->flush_due) {
+		w->flush_due = false;
+		r->op = OP_FLUSH;
+		r->offset = 0;
+		r->len = 0;
+	} else {
+		r->offset = offgen_next(&w->og);
+		r->len = (uint32_t)j->bs;
+		r->op = (uint8_t)(job_trims(j) ? OP_TRIM : next_op(w));
+		if (r->op == OP_WRITE && j->fsync && ++w->since_flush >= j->fsync) {
+			w->since_flush = 0;
+			w->flush_due = true;
+		}
+	}
+	if (r->op >= OP_TRIM && !(w->ec.async_ops & ENGINE_ASYNC(r->op))) {
+		sync_request(w, r, measuring);
+		return false;
+	}
+	return true;
+}
+
+/* The offset and operation of the next request into r. Returns false if there is none now. */
+static inline bool next_request(struct worker *w, struct ioreq *r, bool measuring)
+{
+	if (w->special) {
+		if (!next_special(w, r, measuring))
 			return false;
 	} else {
 		r->offset = offgen_next(&w->og);
-		r->op = w->write_pct == 0 ? OP_READ
-		      : w->write_pct == 100 ? OP_WRITE
-		      : mixgen_next(&w->mix) ? OP_WRITE : OP_READ;
+		r->op = (uint8_t)next_op(w);
 	}
-	if (w->vmap && !verify_claim(w, r)) {
+	if (w->vmap && r->op < OP_TRIM && !verify_claim(w, r)) {
 		w->vconflict = true;
 		return false;
 	}
@@ -209,16 +259,18 @@ static void take_due(struct worker *w, struct ioreq *r, bool measuring)
 static int fill_queue(struct worker *w, bool measuring)
 {
 	w->vconflict = false;
+	w->synced = false;
 	while (w->nfree) {
 		struct ioreq *r;
 		int ret;
 
-		if (w->budget && measuring && w->issued >= w->budget)
+		/* The flush due after the last writes still goes: it moves no bytes. */
+		if (w->budget && measuring && w->issued >= w->budget && !w->flush_due)
 			break;
 		if (w->open && w->tt.next > w->now)
 			break;
 		r = w->free[w->nfree - 1];
-		if (!next_request(w, r))
+		if (!next_request(w, r, measuring))
 			break;
 		w->nfree--;
 		if (r->op == OP_WRITE)
@@ -273,6 +325,8 @@ static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
 		vmap_write_end(w->vmap, idx, r->vgen, ok);
 		return;
 	}
+	if (r->op != OP_READ)
+		return;   /* a flush: nothing to check */
 	if (!ok)
 		return;
 	if (job_no_io(w->job)) {
@@ -319,6 +373,35 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 }
 
 /*
+ * Accounts request r completed at now (late: after the deadline, not counted). A trim succeeds with
+ * res 0 (a discard moves no data) or len. Returns true if it failed.
+ */
+static inline __attribute__((always_inline)) bool complete_one(struct worker *w, struct ioreq *r, uint64_t now,
+							       bool late)
+{
+	struct opstats *s = &w->st[r->op];
+	uint64_t lat = now - r->issue_ns;
+	bool ok = r->res == (int64_t)r->len || (r->op == OP_TRIM && r->res == 0);
+
+	if (w->vmap)
+		verify_done(w, r, ok);
+	else if (w->vscan && ok)
+		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
+	if (!ok) {
+		record_error(w, r);
+		return true;
+	}
+	if (!late) {
+		hist_add(&s->lat, lat);
+		if (w->open)
+			hist_add(&s->resp, now - r->sched_ns);
+		s->ios++;
+		s->bytes += r->len;
+	}
+	return false;
+}
+
+/*
  * Accounts one reaped batch completed at now. I/O completing after the deadline is drained, not
  * counted: a time-bound run measures what completed inside its window. Returns true if an I/O failed.
  */
@@ -329,29 +412,54 @@ static bool complete_batch(struct worker *w, uint64_t now)
 	qd_account(w, now, w->inflight);   /* every request queued was submitted before this reap */
 	for (unsigned i = 0; i < w->ec.ndone; i++) {
 		struct ioreq *r = w->ec.done[i];
-		struct opstats *s = &w->st[r->op];
-		uint64_t lat = now - r->issue_ns;
-		bool ok = r->res == (int64_t)r->len;
 
-		if (w->vmap)
-			verify_done(w, r, ok);
-		else if (w->vscan && ok)
-			verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
-		if (!ok) {
-			record_error(w, r);
-			failed = true;
-		} else if (!late) {
-			hist_add(&s->lat, lat);
-			if (w->open)
-				hist_add(&s->resp, now - r->sched_ns);
-			s->ios++;
-			s->bytes += r->len;
-		}
+		failed |= complete_one(w, r, now, late);
 		w->free[w->nfree++] = r;
 	}
 	w->inflight -= w->ec.ndone;
 	w->ec.ndone = 0;
 	return failed;
+}
+
+static void take_due(struct worker *w, struct ioreq *r, bool measuring);
+
+/*
+ * A trim or flush the engine does not queue, made now from this thread (engine_sync_op) in slot r,
+ * which stays free; its latency is the system call's. A failure stops the run unless
+ * continue_on_error, as a failed I/O stops its worker.
+ */
+static void sync_request(struct worker *w, struct ioreq *r, bool measuring)
+{
+	uint64_t t0 = clock_ns(), t1;
+
+	w->now = t0;
+	if (w->open)
+		take_due(w, r, measuring);
+	if (measuring)
+		w->issued += r->len;
+	qd_account(w, t0, w->inflight);
+	r->issue_ns = t0;
+	r->res = engine_sync_op(&w->ec, r);
+	t1 = clock_ns();
+	qd_account(w, t1, w->inflight + 1);
+	if (complete_one(w, r, t1, t1 > w->ctl->t_deadline) && !w->ctl->continue_on_error)
+		atomic_store(&w->ctl->stop, 1);
+	w->synced = true;
+}
+
+/* thinktime: what was in flight has completed; the thread idles (up to the deadline). */
+static void think(struct worker *w)
+{
+	uint64_t until = clock_ns() + w->job->thinktime_ns;
+	struct timespec ts;
+
+	if (until > w->ctl->t_deadline)
+		until = w->ctl->t_deadline;
+	ts = (struct timespec){ .tv_sec = (time_t)(until / 1000000000ull), .tv_nsec = (long)(until % 1000000000ull) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	w->since_think = 0;
+	w->idle_due = false;
 }
 
 static void publish(struct worker *w)
@@ -381,7 +489,9 @@ static void cpu_times(double *user, double *sys)
 /* What the ramp did is not measured. */
 static void forget_ramp(struct worker *w)
 {
-	for (int op = 0; op < 2; op++) {
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (!w->st[op].lat.buckets)
+			continue;
 		hist_reset(&w->st[op].lat);
 		if (w->open)
 			hist_reset(&w->st[op].resp);
@@ -511,7 +621,7 @@ static bool tick(struct worker *w, bool *measuring)
 	w->t_end = w->now < ctl->t_deadline ? w->now : ctl->t_deadline;
 	return w->now >= ctl->t_deadline || atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) ||
 	       (ctl->ext_stop && atomic_load_explicit(ctl->ext_stop, memory_order_relaxed)) ||
-	       (w->budget && *measuring && w->issued >= w->budget);
+	       (w->budget && *measuring && w->issued >= w->budget && !w->flush_due);
 }
 
 /*
@@ -571,6 +681,14 @@ static int worker_loop(struct worker *w)
 			if (w->vmap->floor && atomic_load_explicit(&w->vmap->floor_wait, memory_order_relaxed))
 				wake_monitor(w->ctl);
 			sched_yield();
+			w->now = clock_ns();
+			stopping = tick(w, &measuring);
+			continue;
+		}
+		if (!w->inflight && !stopping && (w->synced || w->idle_due)) {
+			/* A request made synchronously, or the idle of thinktime: no reap to wait for. */
+			if (w->idle_due)
+				think(w);
 			w->now = clock_ns();
 			stopping = tick(w, &measuring);
 			continue;

@@ -34,6 +34,7 @@ static const char *const rw_names[] = {
 	[RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
 	[RW_RANDWRITE] = "randwrite", [RW_MIX] = "rw", [RW_RANDMIX] = "randrw",
 	[RW_STRIDE_READ] = "stride-read", [RW_STRIDE_WRITE] = "stride-write",
+	[RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim",
 };
 
 const char *const job_engine_names[ENGINE_COUNT + 1] = {
@@ -76,7 +77,7 @@ static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
 		return 0;
 	}
 	return errmsg_set(err, errlen, -EINVAL, "'%s': expected read, write, randread, randwrite, rw, randrw, "
-			  "stride-read or stride-write", esc_short(v, q));
+			  "stride-read, stride-write, trim or randtrim", esc_short(v, q));
 }
 
 static int set_engine(struct job *j, const char *v, char *err, size_t errlen)
@@ -403,7 +404,7 @@ static int set_latency_target(struct job *j, const char *v, char *err, size_t er
 #define F(field) offsetof(struct job, field)
 static const struct param params[] = {
 	{ "rw", P_SPECIAL, 0, 0, 0, set_rw, "randread",
-	  "read, write, randread, randwrite, rw, randrw, stride-read, stride-write" },
+	  "read, write, randread, randwrite, rw, randrw, stride-read, stride-write, trim, randtrim (discards of bs, results.trim)" },
 	{ "rwmix_write", P_UINT, F(rwmix_write), 0, 100, NULL, "50", "percent of writes in a mix" },
 	{ "bs", P_SIZE, F(bs), 512, 64ull << 20, NULL, "4k", "request size, 512..64m" },
 	{ "stride", P_SPECIAL, 0, 0, 0, set_stride, "2x",
@@ -448,6 +449,14 @@ static const struct param params[] = {
 	  "search the highest rate whose response-time percentile meets it, e.g. p99<=5ms (needs a runtime; docs/search.md)" },
 	{ "health", P_SPECIAL, 0, 0, 0, set_health, "auto",
 	  "the drive's SMART/health log before and after, temperature during: auto, off, require (docs/health.md)" },
+	{ "fsync", P_UINT, F(fsync), 0, 1u << 30, NULL, "0",
+	  "a flush (fdatasync, through the engine) after every N writes of a thread, measured as results.flush; 0 = none" },
+	{ "fua", P_BOOL, F(fua), 0, 0, NULL, "false",
+	  "writes with forced unit access (RWF_DSYNC: REQ_FUA where the device caches writes); io_uring, libaio, psync" },
+	{ "thinktime", P_DURATION, F(thinktime_ns), 0, 0, NULL, "0",
+	  "after every thinktime_blocks requests a thread lets them complete and idles this long (0 = never)" },
+	{ "thinktime_blocks", P_UINT, F(thinktime_blocks), 1, 1u << 30, NULL, "1",
+	  "requests between two idles of thinktime (needs thinktime)" },
 };
 #undef F
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
@@ -583,6 +592,42 @@ const char *data_name(const struct job *j, char *buf, size_t len)
 	return buf;
 }
 
+/* The rules of the operations beside reads and writes: trim patterns, fsync, fua, thinktime. */
+static int job_check_ops(const struct job *j, char *err, size_t errlen)
+{
+	bool passthru = j->engine == ENGINE_URING_CMD;
+
+	if (job_trims(j) && j->verify)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "verify: a trimmed block reads back as the device likes (zeroes, old data), "
+				  "which nothing can check; verify a read or write pattern");
+	if (job_trims(j) && passthru)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "rw: io_uring_cmd sends reads and writes only; trim through the block device "
+				  "(/dev/nvmeXnY) with another engine");
+	if (j->fsync && !job_writes(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "fsync: flushes after every %u writes, and rw=%s writes nothing; use a write "
+				  "pattern or leave fsync at 0", j->fsync, rw_name(j->rw));
+	if (j->fua && !job_writes(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "fua: forces unit access on writes, and rw=%s writes nothing; use a write "
+				  "pattern or leave fua off", rw_name(j->rw));
+	if ((j->fsync || j->fua) && passthru)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s: io_uring_cmd sends reads and writes only; use the block device "
+				  "(/dev/nvmeXnY) with io_uring, libaio or psync", j->fsync ? "fsync" : "fua");
+	if (j->thinktime_blocks && !j->thinktime_ns)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "thinktime_blocks: counts the completions between two idles of thinktime; "
+				  "set thinktime (e.g. thinktime=1ms)");
+	if (j->thinktime_ns && job_open_loop(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "thinktime: an open loop (rate_iops, rate_bw) issues each request when it is "
+				  "due; leave thinktime at 0");
+	return 0;
+}
+
 int job_check(const struct job *j, char *err, size_t errlen)
 {
 	bool is_null = job_no_io(j);
@@ -647,7 +692,7 @@ int job_check(const struct job *j, char *err, size_t errlen)
 				  j->reap_batch, j->qd);
 	if (j->journal[0] && !j->verify)
 		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
-	return 0;
+	return job_check_ops(j, err, errlen);
 }
 
 static uint64_t of_percent(double pct, uint64_t whole)
@@ -712,7 +757,8 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
 {
 	struct job_resolved *r = &j->r;
-	unsigned slices = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDMIX)
+	unsigned slices = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDMIX ||
+			   j->rw == RW_RANDTRIM)
 				  ? 1 : j->threads;
 	char a[24];
 

@@ -10,7 +10,7 @@
 
 void group_release(struct run_result *agg)
 {
-	for (int op = 0; op < 2; op++) {
+	for (int op = 0; op < OP_COUNT; op++) {
 		hist_release(&agg->op[op].lat);
 		hist_release(&agg->op[op].resp);
 	}
@@ -70,14 +70,23 @@ static int merge_ops(const struct group_member_stats *m, size_t n, struct run_re
 
 	for (size_t i = 0; i < n; i++)
 		open &= m[i].res->op[0].resp.buckets && m[i].res->op[1].resp.buckets;
-	for (int op = 0; op < 2; op++) {
+	for (int op = 0; op < OP_COUNT; op++) {
+		bool used = op < OP_TRIM;
+
+		/* Trims and flushes where some member did them (their histograms exist only there). */
+		for (size_t i = 0; i < n && !used; i++)
+			used = m[i].res->op[op].lat.buckets != NULL;
+		if (!used)
+			continue;
 		if ((ret = hist_init(&agg->op[op].lat)) || (open && (ret = hist_init(&agg->op[op].resp))))
 			return ret;
 		for (size_t i = 0; i < n; i++) {
 			const struct opstats *s = &m[i].res->op[op];
 
+			if (!s->lat.buckets)
+				continue;
 			hist_merge(&agg->op[op].lat, &s->lat);
-			if (open)
+			if (open && s->resp.buckets)
 				hist_merge(&agg->op[op].resp, &s->resp);
 			agg->op[op].ios += s->ios;
 			agg->op[op].bytes += s->bytes;

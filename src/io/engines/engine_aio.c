@@ -2,6 +2,7 @@
 /* libaio engine: batched io_submit, io_getevents for at least min and up to everything in flight. */
 #include <errno.h>
 #include <libaio.h>
+#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -60,6 +61,8 @@ static int aio_init_engine(struct engine_ctx *c)
 		ret = io_setup((int)c->qd, &a->ctx);
 	if (ret)
 		aio_exit_engine(c);
+	else   /* IOCB_CMD_FDSYNC (Linux 4.18); a trim has no aio command: the worker makes it */
+		c->async_ops = ENGINE_ASYNC(OP_FLUSH);
 	return ret;
 }
 
@@ -68,10 +71,15 @@ static int aio_queue(struct engine_ctx *c, struct ioreq *r)
 	struct aio *a = c->priv;
 	struct iocb *cb = &a->iocbs[r->idx];
 
-	if (r->op == OP_WRITE)
+	if (r->op == OP_WRITE) {
 		io_prep_pwrite(cb, c->fd, r->buf, r->len, (long long)r->offset);
-	else
+		if (c->flags & ENGINE_FUA)
+			cb->aio_rw_flags = RWF_DSYNC;   /* Linux 4.13 */
+	} else if (r->op == OP_READ) {
 		io_prep_pread(cb, c->fd, r->buf, r->len, (long long)r->offset);
+	} else {
+		io_prep_fdsync(cb, c->fd);
+	}
 	cb->data = r;
 	a->pending[a->npending++] = cb;
 	return 0;

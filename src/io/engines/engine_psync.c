@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
-/* psync engine: pread/pwrite, one request at a time, as IOZone does. The run forces qd to 1. */
+/*
+ * psync engine: pread/pwrite, one request at a time, as IOZone does. The run forces qd to 1. fua writes
+ * are pwritev2 with RWF_DSYNC; trims and flushes the worker makes itself (engine_sync_op).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "engine.h"
 
 struct psync {
 	struct ioreq *pending;
+	struct iovec iov;        /* fua: the pending write's buffer for pwritev2 */
 };
 
 static int psync_init(struct engine_ctx *c)
@@ -39,6 +44,12 @@ static int psync_reap_call(struct engine_ctx *c, unsigned min, struct sys_call *
 	(void)min;
 	if (!r)
 		return 0;
+	if (r->op == OP_WRITE && (c->flags & ENGINE_FUA)) {
+		/* pwritev2's offset is two longs (low, high): one on a 64-bit ABI with the high half 0. */
+		p->iov = (struct iovec){ r->buf, r->len };
+		*call = (struct sys_call){ __NR_pwritev2, { c->fd, (long)&p->iov, 1, (long)r->offset, 0, RWF_DSYNC } };
+		return 1;
+	}
 	*call = (struct sys_call){ r->op == OP_WRITE ? __NR_pwrite64 : __NR_pread64,
 				   { c->fd, (long)r->buf, (long)r->len, (long)r->offset, 0, 0 } };
 	return 1;

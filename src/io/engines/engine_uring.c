@@ -9,13 +9,23 @@
  * its teardown: its requests are NVMe commands in 128-byte SQEs (uring_pt_init).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
 
 #include "engine.h"
 #include "uring_internal.h"
+
+/*
+ * A discard through IORING_OP_URING_CMD on a block device (Linux 6.12, the kernel UAPI <linux/blkdev.h>):
+ * sqe->addr the first byte, sqe->addr3 the length. Defined here where the installed headers lack it.
+ */
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
+#endif
 
 /*
  * How long the submission thread of sqpoll spins without work before it sleeps (ms). A running
@@ -36,6 +46,8 @@ struct uring {
 	bool iopoll;
 	bool passthru;           /* io_uring_cmd: NVMe commands for ns */
 	bool reg_ring;           /* the ring's fd is registered: enter_ring_fd is its index */
+	bool trim_cmd;           /* a trim is BLOCK_URING_CMD_DISCARD (a block device that takes it) */
+	int write_rwf;           /* RWF_DSYNC for fua, else 0 */
 	unsigned reap_to;        /* a reap in progress is done at this c->ndone */
 	struct uring_ns ns;
 };
@@ -123,14 +135,78 @@ static int ring_init(struct engine_ctx *c, unsigned extra, struct uring **out)
 	return 0;
 }
 
+/*
+ * Whether the block device behind the ring takes io_uring commands (Linux 6.12): it refuses a command
+ * of number 0 with EINVAL, where a kernel without them answers EOPNOTSUPP. The caller checked that
+ * the kernel has IORING_OP_URING_CMD at all (older ones refuse the opcode with EINVAL too).
+ */
+static bool blk_takes_cmds(struct engine_ctx *c, struct uring *u)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_cqe *cqe;
+	int res;
+
+	if (!sqe)
+		return false;
+	io_uring_prep_rw(IORING_OP_URING_CMD, sqe, u->fixed_file ? 0 : c->fd, NULL, 0, 0);
+	sqe->cmd_op = 0;
+	if (u->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, 0);
+	if (io_uring_submit_and_wait(&u->ring, 1) < 1 || io_uring_peek_cqe(&u->ring, &cqe))
+		return false;
+	res = cqe->res;
+	io_uring_cqe_seen(&u->ring, cqe);
+	return res == -EINVAL;
+}
+
+/*
+ * Which trims and flushes the ring takes (c->async_ops): a flush as IORING_OP_FSYNC (datasync); a
+ * trim as a block device's discard command or, on a file, IORING_OP_FALLOCATE punching a hole. An
+ * IOPOLL ring takes neither (they cannot be polled): the worker makes them (engine_sync_op).
+ */
+static void uring_ops_probe(struct engine_ctx *c, struct uring *u)
+{
+	struct io_uring_probe *p;
+
+	u->write_rwf = c->flags & ENGINE_FUA ? RWF_DSYNC : 0;
+	if (u->iopoll || !(p = io_uring_get_probe_ring(&u->ring)))
+		return;
+	if (io_uring_opcode_supported(p, IORING_OP_FSYNC))
+		c->async_ops |= ENGINE_ASYNC(OP_FLUSH);
+	if (c->flags & ENGINE_BLKDEV)
+		u->trim_cmd = io_uring_opcode_supported(p, IORING_OP_URING_CMD) && blk_takes_cmds(c, u);
+	if (u->trim_cmd || (!(c->flags & ENGINE_BLKDEV) && io_uring_opcode_supported(p, IORING_OP_FALLOCATE)))
+		c->async_ops |= ENGINE_ASYNC(OP_TRIM);
+	io_uring_free_probe(p);
+}
+
 static int uring_init(struct engine_ctx *c)
 {
 	struct uring *u;
 	int ret = ring_init(c, 0, &u);
 
-	if (!ret)
+	if (!ret) {
 		c->fixed_bufs = u->fixed_buf;
+		uring_ops_probe(c, u);
+	}
 	return ret;
+}
+
+/* A trim or a flush in sqe (uring_ops_probe said the ring takes it). */
+static void prep_other(const struct uring *u, struct io_uring_sqe *sqe, int fd, const struct ioreq *r)
+{
+	if (r->op == OP_FLUSH) {
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+	} else if (u->trim_cmd) {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+		sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+		sqe->addr = r->offset;
+		sqe->addr3 = r->len;
+	} else {
+		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)r->offset,
+					(off_t)r->len);
+	}
 }
 
 /*
@@ -194,13 +270,18 @@ static int queue_sqe(struct engine_ctx *c, struct ioreq *r, bool retry)
 
 		if (ret)
 			return ret;
+	} else if (r->op > OP_WRITE) {
+		prep_other(u, sqe, fd, r);
 	} else if (u->fixed_buf) {
-		if (r->op == OP_WRITE)
+		if (r->op == OP_WRITE) {
 			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->offset, r->idx);
-		else
+			sqe->rw_flags = u->write_rwf;
+		} else {
 			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->offset, r->idx);
+		}
 	} else if (r->op == OP_WRITE) {
 		io_uring_prep_write(sqe, fd, r->buf, r->len, r->offset);
+		sqe->rw_flags = u->write_rwf;
 	} else {
 		io_uring_prep_read(sqe, fd, r->buf, r->len, r->offset);
 	}
