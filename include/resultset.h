@@ -21,9 +21,14 @@ enum rs_dir {
 	RS_WRITE,
 	RS_TOTAL,
 	RS_NDIR,
+	/* Beyond the directions: results.trim and results.flush, optional (rs_op.present), not in total. */
+	RS_TRIM = RS_NDIR,
+	RS_FLUSH,
+	RS_NOP,
 };
 
-extern const char *const rs_dir_name[RS_NDIR];
+/* The key of each rs_dir in results (read, write, total, trim, flush). */
+extern const char *const rs_dir_name[RS_NOP];
 
 /*
  * One direction of one run, as stored: the latency histogram loaded exactly, kept packed (a run's own
@@ -35,6 +40,7 @@ struct rs_op {
 	struct hist_packed lat;   /* with lat_absent: count and moments only, no bucket (len 0) */
 	struct hist_packed resp;  /* response_hist of an open-loop run; data NULL without one */
 	bool lat_absent;          /* an imported result without a histogram (lat_hist.absent) */
+	bool present;             /* in the result: always for read, write, total; trim, flush where the run did them */
 	const json_t *lat_pct;    /* then a copy of its lat_ns.percentiles, held in the run's kept (values
 				     null where the source had none) */
 };
@@ -225,7 +231,7 @@ struct rs_run {
 	json_t *job;              /* the job object (shared with the runs of an equal job: never change it) */
 	const char *rw;           /* job.rw */
 	const char *key;          /* the case: job parameters, target-relative amounts as given (interned) */
-	struct rs_op op[RS_NDIR];
+	struct rs_op op[RS_NOP];  /* by enum rs_dir; aggregates and reports use the first RS_NDIR */
 	uint64_t runtime_ns;
 	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
 	struct rs_timeseries series;            /* results.timeseries */

@@ -953,6 +953,95 @@ static void test_result_closed_loop_writes_no_response_keys(void **state)
 	run_result_release(&res);
 }
 
+/*
+ * Trims and flushes: results.trim and results.flush shaped as read (bytes ios x bs for a trim, 0 for a
+ * flush), beside total and not in it; the validator takes them and the reader types them.
+ */
+static void test_result_trim_and_flush_round_trip(void **state)
+{
+	static const uint64_t trims[] = { 30000, 45000, 90000 }, flushes[] = { 2000000, 3000000 };
+	struct run_context ctx = { .command_line = "ssdbench run x", .repeat_index = 1, .repeat_count = 1 };
+	struct target t = { .path = "/tmp/x.dat", .kind = TARGET_FILE, .exists = true, .fd = -1,
+			    .size = 1ull << 30, .lbs = 512, .pbs = 512, .label = "x.dat" };
+	struct run_result res;
+	struct rs_set set;
+	const struct rs_run *r;
+	json_t *o, *tr, *fl;
+	char *text, err[512] = "";
+	struct job j;
+
+	(void)state;
+	empty_result(&res);
+	res.runtime_ns = 1000000000;
+	res.started_at = 1700000000000000000ull;
+	res.finished_at = res.started_at + 2000000000ull;
+	for (int op = OP_TRIM; op < OP_COUNT; op++)
+		assert_int_equal(hist_init(&res.op[op].lat), 0);
+	for (size_t i = 0; i < 3; i++)
+		hist_add(&res.op[OP_TRIM].lat, trims[i]);
+	for (size_t i = 0; i < 2; i++)
+		hist_add(&res.op[OP_FLUSH].lat, flushes[i]);
+	res.op[OP_TRIM].ios = 3;
+	res.op[OP_TRIM].bytes = 3 * 4096;
+	res.op[OP_FLUSH].ios = 2;
+	job_init(&j);
+	assert_int_equal(job_set(&j, "rw", "randtrim", err, sizeof(err)), 0);
+	assert_int_equal(job_resolve(&j, 1ull << 30, 512, err, sizeof(err)), 0);
+	o = result_build(&j, &t, &res, &ctx);
+	assert_non_null(o);
+	if (result_validate(o, err, sizeof(err)))
+		fail_msg("result_validate: %s", err);
+	tr = json_object_get(json_object_get(o, "results"), "trim");
+	fl = json_object_get(json_object_get(o, "results"), "flush");
+	assert_int_equal(json_integer_value(json_object_get(tr, "ios")), 3);
+	assert_int_equal(json_integer_value(json_object_get(tr, "bytes")), 3 * 4096);
+	assert_true(json_number_value(json_object_get(tr, "iops")) == 3.0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(tr, "lat_ns"), "max")), 90000);
+	assert_int_equal(json_integer_value(json_object_get(fl, "ios")), 2);
+	assert_int_equal(json_integer_value(json_object_get(fl, "bytes")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(o, "results"), "total"),
+							    "ios")), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "job"), "rw")), "randtrim");
+
+	/* A flush moves no data: bytes other than 0 are refused, naming the key. */
+	text = json_dumps(o, JSON_COMPACT);
+	json_object_set_new(fl, "bytes", json_integer(4096));
+	assert_int_equal(result_check_values(o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "results.flush.bytes"));
+	json_decref(o);
+
+	/* The reader: op[RS_TRIM] and op[RS_FLUSH] present and exact, the directions as before. */
+	o = json_loads(text, 0, NULL);
+	free(text);
+	assert_non_null(o);
+	rs_init(&set);
+	if (rs_add_json(&set, o, "doc", err, sizeof(err)))
+		fail_msg("rs_add_json: %s", err);
+	r = &set.runs[0];
+	assert_true(r->op[RS_READ].present && r->op[RS_TOTAL].present);
+	assert_true(r->op[RS_TRIM].present && r->op[RS_FLUSH].present);
+	assert_int_equal(r->op[RS_TRIM].ios, 3);
+	assert_int_equal(r->op[RS_TRIM].bytes, 3 * 4096);
+	assert_int_equal(r->op[RS_TRIM].lat.count, 3);
+	assert_int_equal(r->op[RS_FLUSH].ios, 2);
+	assert_int_equal(r->op[RS_FLUSH].lat.count, 2);
+	assert_int_equal(r->op[RS_TOTAL].ios, 0);
+	rs_release(&set);
+	run_result_release(&res);
+
+	/* A result without them (an older build's) reads as before: neither present. */
+	empty_result(&res);
+	o = built_result(&res);
+	assert_null(json_object_get(json_object_get(o, "results"), "trim"));
+	assert_null(json_object_get(json_object_get(o, "results"), "flush"));
+	rs_init(&set);
+	if (rs_add_json(&set, o, "doc", err, sizeof(err)))
+		fail_msg("rs_add_json: %s", err);
+	assert_false(set.runs[0].op[RS_TRIM].present || set.runs[0].op[RS_FLUSH].present);
+	rs_release(&set);
+	run_result_release(&res);
+}
+
 /* job.rate_*, arrival, and latency_target in its canonical text, which job_set reads back exactly. */
 static void test_result_job_open_loop_parameters_read_back(void **state)
 {
@@ -1198,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_result_verify_off_writes_no_verify_keys),
 		cmocka_unit_test(test_result_open_loop_round_trips),
 		cmocka_unit_test(test_result_closed_loop_writes_no_response_keys),
+		cmocka_unit_test(test_result_trim_and_flush_round_trip),
 		cmocka_unit_test(test_result_job_open_loop_parameters_read_back),
 		cmocka_unit_test(test_result_write_open_loop_fixtures),
 		cmocka_unit_test(test_result_nvme_identity_round_trips),

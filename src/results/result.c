@@ -255,6 +255,10 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 		json_object_set_new(o, "schedule", schedule_object(&res->sched));
 	if (o)
 		json_object_set_new(o, "qd_mean", json_real(res->qd_mean));
+	/* results.trim, results.flush: where the job did them (their histograms exist), beside total. */
+	for (int op = OP_TRIM; o && op < OP_COUNT; op++)
+		if (res->op[op].lat.buckets)
+			json_object_set_new(o, op_name((unsigned)op), op_object(&res->op[op], res->runtime_ns, open));
 	if (o && res->nstalls) {
 		json_t *a = json_array();
 
@@ -324,6 +328,15 @@ json_t *result_job(const struct job *j)
 	json_object_set_new(o, "rate_bw", json_integer((json_int_t)j->rate_bw));
 	json_object_set_new(o, "arrival", json_string(arrival_name(j->arrival)));
 	json_object_set_new(o, "health", json_string(health_mode_name(j->health)));
+	/* The operations beside reads and writes: written where the job asks for them (older readers never see them). */
+	if (j->fsync)
+		json_object_set_new(o, "fsync", json_integer(j->fsync));
+	if (j->fua)
+		json_object_set_new(o, "fua", json_true());
+	if (j->thinktime_ns) {
+		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
+		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));
+	}
 	if (j->lt_ns) {
 		char target[64];
 

@@ -32,8 +32,15 @@ static const char *const v_error_op[] = { "read", "write", "trim", "fsync", "ope
 static const char *const v_kind[] = { "block", "file", "char", "none", "group", NULL };
 static const char *const v_phase[] = { "measure", "prepare", NULL };
 static const char *const v_rw[] = {
-	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", NULL
+	"read", "write", "randread", "randwrite", "rw", "randrw", "stride-read", "stride-write", "trim", "randtrim",
+	NULL
 };
+/*
+ * The measured operations: read, write and their total always; trim and flush (optional) where the run
+ * did them. A check over OPS_ALL skips an absent one; bytes per I/O: job.bs, but 0 for a flush.
+ */
+static const char *const ops_all[] = { "read", "write", "total", "trim", "flush" };
+#define OPS_ALL 5
 static const char *const v_metric[] = { "iops", "bw", "lat", NULL };
 static const char *const v_scheme[] = { "log-linear", NULL };
 
@@ -123,7 +130,10 @@ static const struct field job_fields[] = {
 	{ .key = "rate_bw", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	OPT("arrival", T_STR, .values = v_arrival), OPT("health", T_STR, .values = v_health_mode),
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
-	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""), END
+	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
+	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
+	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, END
 };
 static const struct field phase_fields[] = {
 	MIN("bytes", T_INT, 0), MIN("seconds", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
@@ -212,7 +222,8 @@ static const struct field stonewall_fields[] = {
 };
 static const struct field results_fields[] = {
 	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
-	OBJECT("total", T_OBJ, op_fields), MIN("runtime_ns", T_INT, 0),
+	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
+	OPT("flush", T_OBJ, .fields = op_fields), MIN("runtime_ns", T_INT, 0),
 	OBJECT("cpu", T_OBJ, cpu_fields), OBJECT("timeseries", T_OBJ, timeseries_fields),
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
@@ -702,13 +713,12 @@ static int check_rule(const json_t *root, const struct rule *r, char *err, size_
  */
 static int check_open_loop(const json_t *root, char *err, size_t errlen)
 {
-	static const char *const dirs[] = { "read", "write", "total" }, *const keys[] = { "response_ns",
-											    "response_hist" };
+	static const char *const *const dirs = ops_all, *const keys[] = { "response_ns", "response_hist" };
 	const json_t *res = json_object_get(root, "results");
 	bool open = json_object_get(res, "schedule") != NULL;
 
-	for (int d = 0; d < 3; d++)
-		for (int k = 0; k < 2; k++)
+	for (int d = 0; d < OPS_ALL; d++)
+		for (int k = 0; k < 2 && (d < 3 || json_object_get(res, dirs[d])); k++)
 			if (!json_object_get(json_object_get(res, dirs[d]), keys[k]) == open)
 				return errmsg_set(err, errlen, -EINVAL,
 						  "results.%s.%s: %s, since results.schedule is %s", dirs[d], keys[k],
@@ -877,8 +887,9 @@ static int check_sums(const json_t *root, char *err, size_t errlen)
 	long long bs = json_integer_value(json_object_get(json_object_get(root, "job"), "bs"));
 	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
 
-	for (int d = 0; d < 3; d++)
-		if (check_direction(res, d == 0 ? "read" : d == 1 ? "write" : "total", bs, rt, err, errlen))
+	for (int d = 0; d < OPS_ALL; d++)
+		if ((d < 3 || json_object_get(res, ops_all[d])) &&
+		    check_direction(res, ops_all[d], d == 4 ? 0 : bs, rt, err, errlen))
 			return -EINVAL;
 	for (int k = 0; k < 2; k++) {
 		long long r = json_integer_value(json_object_get(json_object_get(res, "read"), keys[k]));
@@ -918,9 +929,9 @@ static int check_rates(const json_t *res, char *err, size_t errlen)
 	static const char *const count[] = { "ios", "bytes" }, *const rate[] = { "iops", "bw_bytes" };
 	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
 
-	for (int d = 0; d < 3; d++) {
-		const char *dir = d == 0 ? "read" : d == 1 ? "write" : "total";
-		const json_t *o = json_object_get(res, dir);
+	for (int d = 0; d < OPS_ALL; d++) {
+		const char *dir = ops_all[d];
+		const json_t *o = json_object_get(res, dir);   /* an absent trim or flush: 0 of 0 */
 
 		for (int k = 0; k < 2; k++) {
 			long long n = json_integer_value(json_object_get(o, count[k]));
@@ -1008,9 +1019,9 @@ static long long hist_total(const json_t *hist)
 /* Every completion counted has a service and a response time: response_hist counts what lat_hist counts. */
 static int check_response(const json_t *res, char *err, size_t errlen)
 {
-	static const char *const dirs[] = { "read", "write", "total" };
+	static const char *const *const dirs = ops_all;
 
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < OPS_ALL; d++) {
 		const json_t *o = json_object_get(res, dirs[d]);
 		long long lat, resp;
 

@@ -21,7 +21,7 @@
 #include "resultset.h"
 #include "strlist.h"
 
-const char *const rs_dir_name[RS_NDIR] = { "read", "write", "total" };
+const char *const rs_dir_name[RS_NOP] = { "read", "write", "total", "trim", "flush" };
 
 static const char *const relative_keys[] = { "span", "offset", "io_limit", "fill", NULL };
 
@@ -32,7 +32,7 @@ void rs_init(struct rs_set *s)
 
 static void run_release(struct rs_run *r)
 {
-	for (int d = 0; d < RS_NDIR; d++) {
+	for (int d = 0; d < RS_NOP; d++) {
 		hist_packed_release(&r->op[d].lat);
 		hist_packed_release(&r->op[d].resp);
 	}
@@ -308,6 +308,7 @@ static int load_op(struct rs_set *s, struct rs_run *r, enum rs_dir d, const json
 	int ret;
 
 	snprintf(where, sizeof(where), "results.%s", rs_dir_name[d]);
+	op->present = true;
 	op->ios = (uint64_t)json_integer_value(json_object_get(o, "ios"));
 	op->bytes = (uint64_t)json_integer_value(json_object_get(o, "bytes"));
 	op->iops = json_number_value(json_object_get(o, "iops"));
@@ -848,8 +849,8 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 	r->runtime_ns = (uint64_t)json_integer_value(json_object_get(res, "runtime_ns"));
 	r->started_s = result_time_s(r->started_at);
 	r->finished_s = result_time_s(json_string_value(json_object_get(root, "finished_at")));
-	for (int d = 0; d < RS_NDIR; d++) {
-		int ret = load_op(s, r, d, res, err, errlen);
+	for (int d = 0; d < RS_NOP; d++) {
+		int ret = d < RS_NDIR || json_object_get(res, rs_dir_name[d]) ? load_op(s, r, d, res, err, errlen) : 0;
 
 		if (ret)
 			return ret;
