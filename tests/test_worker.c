@@ -6,7 +6,8 @@
  * and can complete chosen offsets with an error. It proves: the queue depth is held (never more
  * than qd in flight, and qd in flight while the budget lasts), each thread issues exactly its share
  * of the io_limit (an idle thread, whose share is 0, nothing), and failed I/O is recorded by op,
- * errno, first offset and count, stopping the worker unless continue_on_error.
+ * errno, first offset and count, stopping the worker unless continue_on_error; a flush follows every
+ * fsync writes of a thread, trims count as trims, and thinktime bounds the rate.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -36,6 +37,9 @@ struct seen {
 	unsigned nerr[2][2];        /* requests failed, by op and rule (3 or 7) */
 	uint64_t first_err[2][2];   /* offset of the first failed one, by op and rule */
 	uint64_t issued_at_err;     /* bytes issued before the first failed request; UINT64_MAX: none */
+	unsigned writes, flushes, trims;    /* requests queued, by op */
+	unsigned since_flush;       /* writes queued since the last flush */
+	unsigned flush_off_rule;    /* flushes queued after other than fsync writes */
 };
 
 static struct seen seen[MAX_WORKERS];
@@ -48,6 +52,7 @@ static struct {
 	uint64_t bs;
 	int err3, err7;
 	uint64_t cap;               /* more than this many bytes queued by one worker: refuse (a runaway) */
+	unsigned fsync;             /* the job's fsync: a flush is due after this many writes */
 } rule;
 
 const struct engine_ops *__real_engine_get(enum engine_id e);
@@ -95,7 +100,15 @@ static int spy_queue(struct engine_ctx *c, struct ioreq *r)
 	}
 	if ((ret = engine_null_ops.queue(c, r)))
 		return ret;
-	if (err) {
+	if (r->op == OP_FLUSH) {
+		me->flushes++;
+		me->flush_off_rule += me->since_flush != rule.fsync;
+		me->since_flush = 0;
+	}
+	me->writes += r->op == OP_WRITE;
+	me->since_flush += r->op == OP_WRITE;
+	me->trims += r->op == OP_TRIM;
+	if (err && r->op < OP_TRIM) {
 		r->res = err < 0 ? err : (int64_t)r->len - err;
 		if (!me->nerr[r->op][k]++)
 			me->first_err[r->op][k] = r->offset;
@@ -171,6 +184,7 @@ static void run(struct job *j, bool continue_on_error, struct run_result *res)
 	atomic_store(&nseen, 0);
 	rule.bs = j->bs;
 	rule.cap = j->r.io_limit + 64 * j->bs;
+	rule.fsync = j->fsync;
 	if (run_job(j, &t, &o, res, err, sizeof(err)))
 		fail_msg("run_job: %s", err);
 	assert_int_equal(atomic_load(&nseen), j->threads);
@@ -393,6 +407,60 @@ static void test_worker_counts_what_completes_after_the_ramp(void **state)
 	run_result_release(&res);
 }
 
+/*
+ * fsync=N: each thread queues a flush after every N of its writes (through the engine, which takes
+ * flushes), floor(its writes / N) of them, the one after its last write included; they count in
+ * results.flush with no bytes, and neither flushes nor trims count in reads and writes.
+ */
+static void test_worker_flushes_after_every_n_writes_of_each_thread(void **state)
+{
+	struct run_result res;
+	struct job j;
+	unsigned flushes = 0;
+
+	(void)state;
+	make_job(&j, "randwrite", "4k", 4, 3, "64m", "4m");   /* 1024 writes: 342, 341, 341 */
+	set(&j, "fsync", "4");
+	run(&j, false, &res);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(seen[i].flushes, seen[i].writes / 4);
+		assert_int_equal(seen[i].flush_off_rule, 0);
+		flushes += seen[i].flushes;
+	}
+	assert_int_equal(flushes, 255);
+	assert_int_equal(res.op[OP_FLUSH].ios, 255);
+	assert_int_equal(res.op[OP_FLUSH].bytes, 0);
+	assert_int_equal(res.op[OP_FLUSH].lat.count, 255);
+	assert_int_equal(res.op[OP_WRITE].ios, 1024);
+	assert_null(res.op[OP_TRIM].lat.buckets);
+	run_result_release(&res);
+
+	make_job(&j, "randtrim", "4k", 8, 2, "64m", "4m");
+	run(&j, false, &res);
+	assert_int_equal(seen[0].trims + seen[1].trims, 1024);
+	assert_int_equal(res.op[OP_TRIM].ios, 1024);
+	assert_int_equal(res.op[OP_TRIM].bytes, 4ull << 20);
+	assert_int_equal(res.op[OP_READ].ios + res.op[OP_WRITE].ios, 0);
+	assert_null(res.op[OP_FLUSH].lat.buckets);
+	run_result_release(&res);
+}
+
+/* thinktime=1ms, thinktime_blocks=10 for 200 ms: at most 10 requests a thread per idle, about 2000. */
+static void test_worker_thinktime_idles_after_every_n_requests(void **state)
+{
+	struct run_result res;
+	struct job j;
+
+	(void)state;
+	make_job(&j, "randread", "4k", 4, 1, "64m", "1g");   /* time-bound: the io_limit caps the spy only */
+	set(&j, "runtime", "200ms");
+	set(&j, "thinktime", "1ms");
+	set(&j, "thinktime_blocks", "10");
+	run(&j, false, &res);
+	assert_in_range(res.op[OP_READ].ios, 100, 2010);
+	run_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +468,8 @@ int main(void)
 		cmocka_unit_test(test_worker_records_errors_by_op_errno_first_offset_and_count),
 		cmocka_unit_test(test_worker_stops_at_the_first_failed_batch),
 		cmocka_unit_test(test_worker_counts_what_completes_after_the_ramp),
+		cmocka_unit_test(test_worker_flushes_after_every_n_writes_of_each_thread),
+		cmocka_unit_test(test_worker_thinktime_idles_after_every_n_requests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
