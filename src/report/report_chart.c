@@ -320,8 +320,8 @@ out:
 	return ret;
 }
 
-/* The kinds of charts asked for are in kinds (CHART_BIT of each); lines and bars share one builder. */
-static int kind_lines(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+/* Lines or bars: the table's kinds (rtable.chart_flags) say which; lines and bars share one builder. */
+static int kind_lines(struct report *r, size_t *cap, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
 	int ret = 0;
@@ -333,73 +333,49 @@ static int kind_lines(struct report *r, size_t *cap, size_t ti, unsigned kinds)
 		for (k = 0; k < c && strcmp(t->col_unit[k], t->col_unit[c]); k++)
 			;
 		if (k == c && *t->col_unit[c])
-			ret = chart_lines(r, cap, ti, t->col_unit[c], !(kinds & CHART_BIT(CHART_LINES)) || t->nr < 2);
+			ret = chart_lines(r, cap, ti, t->col_unit[c],
+					  !(t->chart_flags & CHART_BIT(CHART_LINES)) || t->nr < 2);
 	}
 	return ret;
 }
 
 /* Bars where lines were not asked for as well (then the lines' builder drew them, as bars where it had to). */
-static int kind_bars(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+static int kind_bars(struct report *r, size_t *cap, size_t ti)
 {
-	return kinds & CHART_BIT(CHART_LINES) ? 0 : kind_lines(r, cap, ti, kinds);
+	return r->tables[ti].chart_flags & CHART_BIT(CHART_LINES) ? 0 : kind_lines(r, cap, ti);
 }
 
-static int kind_heatmap(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+static int kind_heatmap(struct report *r, size_t *cap, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
 
-	(void)kinds;
 	return t->nr > 1 && t->nc > 1 ? chart_heatmap(r, cap, ti) : 0;
 }
 
-static int kind_timeseries(struct report *r, size_t *cap, size_t ti, unsigned kinds)
+static int kind_timeseries(struct report *r, size_t *cap, size_t ti)
 {
 	int ret = 0;
 
-	(void)kinds;
 	for (size_t ri = 0; !ret && ri < r->tables[ti].nr; ri++)
 		if (!(ret = chart_timeseries(r, cap, ti, ri)))
 			ret = chart_timeseries_latency(r, cap, ti, ri);
 	return ret;
 }
 
-static int kind_latency(struct report *r, size_t *cap, size_t ti, unsigned kinds)
-{
-	(void)kinds;
-	return chart_latency(r, cap, ti);
-}
-
-static int kind_wsat(struct report *r, size_t *cap, size_t ti, unsigned kinds)
-{
-	(void)kinds;
-	return report_chart_wsat(r, cap, ti);
-}
-
-static int kind_demand(struct report *r, size_t *cap, size_t ti, unsigned kinds)
-{
-	(void)kinds;
-	return report_chart_demand(r, cap, ti);
-}
-
-static int kind_sequence(struct report *r, size_t *cap, size_t ti, unsigned kinds)
-{
-	(void)kinds;
-	return report_chart_sequence(r, cap, ti);
-}
-
 /*
- * The builder of each chart kind: it draws table ti's charts of its kind into r (report_add_chart),
- * given every kind asked of the table; 0 or -ENOMEM. The kinds are drawn in the order of the enum.
+ * The builder of each chart kind: it draws table ti's charts of its kind into r (report_add_chart);
+ * every kind drawn for the table is in its rtable.chart_flags. 0 or -ENOMEM. The kinds are drawn in
+ * the order of the enum.
  */
-static int (*const kind_build[])(struct report *r, size_t *cap, size_t ti, unsigned kinds) = {
+static int (*const kind_build[])(struct report *r, size_t *cap, size_t ti) = {
 	[CHART_LINES] = kind_lines,
 	[CHART_BARS] = kind_bars,
 	[CHART_HEATMAP] = kind_heatmap,
 	[CHART_TIMESERIES] = kind_timeseries,
-	[CHART_LATENCY] = kind_latency,
-	[CHART_WSAT] = kind_wsat,
-	[CHART_DEMAND] = kind_demand,
-	[CHART_SEQUENCE] = kind_sequence,
+	[CHART_LATENCY] = chart_latency,
+	[CHART_WSAT] = report_chart_wsat,
+	[CHART_DEMAND] = report_chart_demand,
+	[CHART_SEQUENCE] = report_chart_sequence,
 };
 _Static_assert(sizeof(kind_build) / sizeof(kind_build[0]) == CHART_KINDS, "kind_build[] and enum chart_kind differ");
 
@@ -481,7 +457,7 @@ static int table_charts(struct report *r, size_t *cap, size_t ti)
 	t->chart_flags = kinds;
 	for (int k = 0; k < CHART_KINDS && !ret; k++)
 		if (kinds & CHART_BIT(k))
-			ret = kind_build[k](r, cap, ti, kinds);
+			ret = kind_build[k](r, cap, ti);
 	return ret;
 }
 
