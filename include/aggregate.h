@@ -145,6 +145,8 @@ struct agg {
  */
 int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, size_t errlen);
 void agg_release(struct agg *a);
+/* Keeps the cases of a (an agg of stream views, rs_set.streams) that are stream stream's; releases the rest. */
+void agg_keep_stream(struct agg *a, const char *stream);
 
 /*
  * The value of metric m (not M_AUTO) in direction d over the case's runs: rates as mean and stddev of

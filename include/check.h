@@ -26,7 +26,8 @@ struct crit_req {
 	enum rs_dir d;
 	struct metric m;
 	enum crit_op op;
-	double value;         /* IOPS, bytes/s or ns */
+	double value;         /* IOPS, bytes/s or ns; relative: the factor */
+	bool relative;        /* "<= 1.05x baseline": value times the baseline case's (profile.baseline) */
 	char *text;           /* as written: ">= 2ms" */
 };
 
@@ -71,6 +72,8 @@ struct check_row {
 	bool unsteady;        /* ss_ratio: steady state tracked but never reached */
 	struct agg_hval hv;   /* a health key's value over the case's runs */
 	enum check_problem problem;
+	const struct agg_case *base;  /* a relative requirement: the baseline's case (or stream), else NULL */
+	double base_value;    /* ... and its value of the metric, raw units */
 };
 
 struct check_opts {
@@ -81,6 +84,7 @@ struct check_opts {
 
 struct check {
 	struct agg agg;
+	struct agg streams;       /* the stream views' cases (rs_set.streams), for a select naming a stream */
 	struct check_row *rows;
 	size_t nrows, violations, skipped;
 	const struct criteria *cr;

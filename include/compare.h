@@ -28,6 +28,7 @@ struct cmp_opts {
 	bool allow_failed;    /* failed or interrupted runs are left out, not a gate failure */
 	bool allow_empty;     /* runs that completed no I/O are left out, not a gate failure */
 	bool allow_inconclusive; /* a change past the threshold the test cannot confirm is shown, not a gate failure */
+	const char *stream;   /* --stream: compare the streams of cases of several (this one, or "all"), not the cases */
 };
 
 enum cmp_verdict {

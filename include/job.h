@@ -144,6 +144,12 @@ struct job {
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
 	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
+	/*
+	 * A case of several streams (docs/streams.md): workloads run at once on the target, with one start, one
+	 * time axis and one measured window; NULL for a case of one workload, the job itself. Made by
+	 * plan_case and freed by job_release; copies of the job share it (only its maker releases it).
+	 */
+	struct job_streams *streams;
 
 	/* Filled by job_resolve against a target. */
 	struct job_resolved {
@@ -157,6 +163,43 @@ struct job {
 };
 
 #define JOB_DEFAULT_SEED 0x55d8e7c4a1f3b269ull
+
+/* Most streams a case may hold. */
+#define JOB_MAX_STREAMS 16
+
+/*
+ * One stream of a case: its name ([A-Za-z0-9_.-], unique in the case) and its whole job, the case's
+ * parameters with the stream's own over them. What the streams of a case share (one target opened
+ * once, one measured window, one preparation) are the case's parameters only (job_stream_param).
+ */
+struct job_stream {
+	char name[JOB_NAME_MAX];
+	struct job job;
+};
+
+struct job_streams {
+	unsigned n;
+	struct job_stream s[];
+};
+
+/* A set of n streams (zeroed names, jobs from job_init), or NULL. Free with free(). */
+struct job_streams *job_streams_new(unsigned n);
+/* Frees what j owns (its streams) and leaves j without streams. */
+void job_release(struct job *j);
+/*
+ * True if a stream may set parameter name (dashes or underscores): false for those of the case as a
+ * whole (runtime, ramp, interval, repeat, steady_state, latency_target, trim, fill, engine, direct,
+ * iopoll, sqpoll, health, label, price, journal).
+ */
+bool job_stream_param(const char *name);
+/* The worker threads a run of j starts: its threads, or every stream's. */
+unsigned job_nthreads(const struct job *j);
+/*
+ * The region verify=on maps and reads back, with its block size: the job's own, or for a case of
+ * streams the smallest region that holds every verifying stream's (resolved; job_resolve checked
+ * they share bs and align to it).
+ */
+void job_verify_region(const struct job *j, uint64_t *offset, uint64_t *span, uint64_t *bs);
 
 /* Fills the defaults (those `ssdbench help run` shows). */
 void job_init(struct job *j);
@@ -212,9 +255,14 @@ static inline bool job_no_io(const struct job *j)
 	return j->engine == ENGINE_NULL;
 }
 
+/* True if some stream of a case (j->streams) writes or trims. */
+bool job_streams_modify(const struct job *j);
+
 /* True if the job changes the target's contents: writes, trims (the trim patterns or trim) or fill. */
 static inline bool job_modifies(const struct job *j)
 {
+	if (j->streams)
+		return job_streams_modify(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
 	return job_writes(j) || job_trims(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
 }
 

@@ -14,7 +14,7 @@ void summary_header(FILE *f);
  * One row per op that moved data (read, write) and a total row for mixes; a line for stalls, and
  * one for the verification where verify was on (blocks checked, mismatches by kind, the first).
  */
-void summary_rows(FILE *f, const char *case_name, const struct run_result *res);
+void summary_rows(FILE *f, const char *case_name, const struct job *j, const struct run_result *res);
 
 struct progress {
 	bool enabled;

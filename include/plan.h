@@ -19,6 +19,13 @@ struct kvlist {
 	size_t n, cap;
 };
 
+/* The streams of a case (docs/streams.md): each one's name and its own parameters, over the case's. */
+struct streamdefs {
+	char **names;
+	struct kvlist *params;
+	size_t n;
+};
+
 /* Most cases a plan may expand to: far more than any experiment, small enough to list at load. */
 #define PLAN_MAX_CASES 100000
 
@@ -27,6 +34,8 @@ struct axis {
 	char **values;       /* parameter values, or case names */
 	struct kvlist *cases;/* for "cases": the parameters of each case; else NULL */
 	uint64_t *idle_ns;   /* for "cases": the idle before each run of each case (NULL: none) */
+	struct streamdefs *streams; /* for "cases": each case's streams (n 0: none); NULL: no case has any */
+	char **baselines;    /* for "cases": the name of the case each is measured against (NULL: none) */
 	size_t n;
 };
 
@@ -35,6 +44,7 @@ struct plan {
 	struct axis *axes;
 	size_t naxes, axes_cap;
 	struct kvlist over;  /* --set and command-line options, applied after the axes */
+	struct streamdefs streams;   /* --stream: the streams of every case (n 0: none) */
 };
 
 void plan_init(struct plan *p);
@@ -69,6 +79,40 @@ int plan_set_idle(struct plan *p, const uint64_t *idle_ns, size_t n);
  */
 uint64_t plan_case_idle(const struct plan *p, size_t k);
 
+/*
+ * Sets the streams of the named cases (profiles: a case's "streams"): sd[i] for case i of the cases
+ * axis, n of them; takes ownership of sd and what it holds. Returns 0, or -EINVAL when the plan has
+ * no cases axis of n cases.
+ */
+int plan_set_case_streams(struct plan *p, struct streamdefs *sd, size_t n);
+
+/*
+ * Sets the baselines of the named cases (profiles: a case's "baseline", the case it is measured
+ * against): names[i] for case i of the cases axis (NULL: none), n of them; takes ownership of names
+ * and its strings. Returns 0, or -EINVAL when the plan has no cases axis of n cases.
+ */
+int plan_set_baselines(struct plan *p, char **names, size_t n);
+
+/*
+ * The name of the case that case k is measured against (a named case's "baseline"): the baseline's
+ * case with case k's values of the other axes, as plan_case names it, in name; NULL for none.
+ */
+const char *plan_case_baseline(const struct plan *p, size_t k, char *name, size_t namelen);
+
+/*
+ * Adds a stream to every case from its text, 'name=NAME,PARAM=VALUE,...' (--stream; a value holds no
+ * comma). Every parameter is checked with job_set and job_stream_param. Returns 0, -ENOMEM or
+ * -EINVAL with a message.
+ */
+int plan_add_stream(struct plan *p, const char *spec, char *err, size_t errlen);
+
+/*
+ * Adds a stream name with its parameters (moved out of params, which is left empty) to sd, after
+ * checking that a stream may set each one (job_stream_param) and that the name is new.
+ */
+int streamdefs_add(struct streamdefs *sd, const char *name, struct kvlist *params, char *err, size_t errlen);
+void streamdefs_release(struct streamdefs *sd);
+
 /* Appends a pair to a list (copies both). Returns 0 or -ENOMEM. */
 int kvlist_add(struct kvlist *l, const char *key, const char *val);
 void kvlist_release(struct kvlist *l);
@@ -81,6 +125,9 @@ size_t plan_ncases(const struct plan *p);
 /*
  * Case k (0-based): the base, the axes' values of that case, then the overrides. name gets a short
  * name of the case ("randread-4k", a named case's name), or the rw pattern where there are no axes.
+ * A case with streams (its own, or --stream's) gets j->streams: each stream the case's job, then the
+ * stream's own parameters, then the overrides the stream does not set itself; the caller frees it
+ * with job_release.
  */
 int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t namelen, char *err,
 	      size_t errlen);

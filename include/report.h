@@ -154,6 +154,7 @@ struct rprofile {
 
 struct report {
 	struct agg agg;
+	struct agg streams;             /* the streams of cases of several (rs_set.streams), each a case */
 	const struct rs_set *set;
 	struct rtable *tables;
 	size_t ntables;

@@ -40,6 +40,7 @@ struct run_context {
 	const char *phase;       /* "prepare" for a profile's prepare jobs, NULL = "measure" */
 	unsigned round;          /* profile rounds: 1-based, 0 = the profile has none */
 	uint64_t idle_before_ns; /* the idle wait that came just before the run (a case's "idle"), 0: none */
+	const char *baseline;    /* the case this one is measured against (a case's "baseline"), or NULL */
 	/* latency_target (search.h): a run of the search, or the final result of the case. */
 	const struct search *search;   /* the search as it ended: results.search in the final result */
 	const char *search_final;      /* what the final result measured: "confirm" or "peak" */

@@ -225,6 +225,7 @@ struct rs_run {
 	struct rs_drive drive;    /* target.nvme and target.pcie */
 	const char *profile;      /* NULL for a plain job */
 	const char *case_name;    /* NULL when the run has none */
+	const char *baseline;     /* profile.baseline: the case it is measured against, or NULL */
 	bool prepare;             /* a profile's prepare job, not a measurement */
 	unsigned round;           /* 0 when the profile has no rounds */
 	unsigned repeat_index;
@@ -244,6 +245,12 @@ struct rs_run {
 	struct rs_search *search_result;        /* the same, typed (owned); NULL where search is */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
+	/*
+	 * A stream view (rs_set.streams): the stream's name, its figures in op, series and sched, its
+	 * job in job and rw, key the case's with the stream; everything else its case's run's. NULL for
+	 * a run of the set itself.
+	 */
+	const char *stream;
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
 	uint64_t digest[2];       /* 128-bit hash of the whole document's canonical form, where digested */
@@ -292,6 +299,12 @@ struct rs_set {
 	 */
 	int (*on_doc)(void *arg, const json_t *root, const char *path, char *err, size_t errlen);
 	void *on_doc_arg;
+	/*
+	 * The streams of the cases of several (results.streams), each a run of its own, a stream view:
+	 * in the order of their runs, a view per stream. Owned; NULL where no run has streams. Its runs'
+	 * strings and objects are this set's: it lives and goes with it.
+	 */
+	struct rs_set *streams;
 };
 
 void rs_init(struct rs_set *s);
@@ -384,7 +397,10 @@ const char *rs_health_delta_next(const struct rs_health *h, void **it);
  */
 bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t len);
 
-/* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes. */
+/* rs_run.rw of a case of streams (job.streams): what its streams do, whatever its own rw. */
+#define RS_RW_STREAMS "streams"
+
+/* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes and streams. */
 enum rs_dir rs_main_dir(const char *rw);
 /* Whether a run's pattern does I/O in direction d (a mix by its rwmix_write; total always). */
 bool rs_dir_expected(const struct rs_run *r, enum rs_dir d);

@@ -223,6 +223,19 @@ struct stonewall {
 	uint64_t ios, bytes;                 /* done by all members up to first_done_ns */
 };
 
+/*
+ * One stream of a case of several (job.h: job_streams), measured in the case's window: what its own
+ * workers did, by operation, with its own time series, queue depth and timetable. The run_result's
+ * op[] stays the exact merge of all streams.
+ */
+struct stream_result {
+	struct opstats op[OP_COUNT];        /* histograms where the stream does the operation */
+	uint64_t runtime_ns;                /* its workers' measured phase, first start to last end */
+	double qd_mean;
+	struct series ts;
+	struct sched_result sched;          /* an open-loop stream's; enabled false otherwise */
+};
+
 struct health_rec;   /* health_dev.h */
 /* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
 enum { RUN_BUFS_FIXED = 1, RUN_BUFS_PLAIN = 2 };
@@ -252,6 +265,8 @@ struct run_result {
 	char message[256];                  /* why it failed or was interrupted */
 	uint8_t buffers;                    /* io_uring engines: RUN_BUFS_FIXED in every worker, else RUN_BUFS_PLAIN */
 	struct stonewall stonewall;         /* an aggregate result's (group.h); enabled false otherwise */
+	struct stream_result *streams;      /* a case of streams: one each, in the job's order; else NULL */
+	unsigned nstreams;
 };
 
 #endif

@@ -30,6 +30,7 @@ struct entry {
 	char name[128];
 	bool prepare;
 	uint64_t idle_ns;            /* the wait before each of its runs (a named case's "idle"), 0: none */
+	char baseline[128];          /* the case it is measured against (a named case's "baseline"), "": none */
 };
 
 struct session {

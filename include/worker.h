@@ -44,12 +44,15 @@ struct run_ctl {
 				       checkpoint (CLOCK_MONOTONIC) */
 };
 
-/* Cumulative counters the monitor samples for the time series (single writer, relaxed). */
+/* The operations the time series counts: reads, writes and trims (OP_READ..OP_TRIM); not flushes. */
+#define LIVE_OPS 3
+
+/* Cumulative counters the monitor samples for the time series (single writer, relaxed), by enum op. */
 struct live {
-	_Alignas(64) atomic_uint_fast64_t ios[2];
-	atomic_uint_fast64_t bytes[2];
-	atomic_uint_fast64_t lat_sum[2];
-	atomic_uint_fast64_t resp_sum[2];   /* open loop */
+	_Alignas(64) atomic_uint_fast64_t ios[LIVE_OPS];
+	atomic_uint_fast64_t bytes[LIVE_OPS];
+	atomic_uint_fast64_t lat_sum[LIVE_OPS];
+	atomic_uint_fast64_t resp_sum[LIVE_OPS];   /* open loop */
 	atomic_uint_fast64_t issued_bytes;
 };
 
@@ -123,7 +126,9 @@ struct worker {
 	char errmsg[256];
 
 	struct live live;
-	uint64_t ramp_base[4][2]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */
+	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */
+	uint64_t ramp_base[4][LIVE_OPS]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */
+	unsigned stream;         /* a case of streams: the index of the stream it works for (else 0) */
 	pthread_t tid;
 };
 

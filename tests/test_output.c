@@ -34,7 +34,7 @@ static char *summary(const struct verify_result *v)
 	if (v)
 		res.verify = *v;
 	assert_non_null(f);
-	summary_rows(f, "randwrite", &res);
+	summary_rows(f, "randwrite", NULL, &res);
 	assert_int_equal(fclose(f), 0);
 	hist_release(&res.op[0].lat);
 	hist_release(&res.op[1].lat);

@@ -24,6 +24,7 @@ enum {
 	OPT_ALLOW_FAILED,
 	OPT_ALLOW_EMPTY,
 	OPT_ALLOW_INCONCLUSIVE,
+	OPT_STREAM,
 	OPT_WHERE,
 };
 
@@ -37,6 +38,7 @@ static const struct option compare_options[] = {
 	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
 	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "allow-inconclusive", no_argument, NULL, OPT_ALLOW_INCONCLUSIVE },
+	{ "stream", required_argument, NULL, OPT_STREAM },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ NULL, 0, NULL, 0 },
 };
@@ -102,6 +104,7 @@ int cmd_compare(int argc, char **argv)
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
 		case OPT_ALLOW_INCONCLUSIVE: o.allow_inconclusive = true; break;
+		case OPT_STREAM: o.stream = optarg; break;
 		case OPT_WHERE:
 			if (cli_where_add(optarg))
 				return EXIT_USAGE;

@@ -49,6 +49,7 @@ static void show_plan(const struct profile *p)
 			continue;
 		format_case(&j, plan_case_idle(&p->plan, k), line, sizeof(line));
 		printf("  %4zu %-20s %s\n", k + 1, name, line);
+		job_release(&j);
 	}
 }
 

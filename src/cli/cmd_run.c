@@ -35,11 +35,14 @@ enum {
 	OPT_IDLE_SCALE,
 	OPT_PARALLEL,
 	OPT_STONEWALL,
+	OPT_STREAM,
 };
 
 struct run_cli {
 	struct plan plan;
 	struct kvlist opts;      /* job parameters from options and --set, in order */
+	const char **streams;    /* --stream, in order */
+	size_t nstreams;
 	const char *profile_arg;
 	struct profile prof;
 	bool have_profile;
@@ -79,6 +82,7 @@ static struct option *build_options(void)
 		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
 		{ "parallel", no_argument, NULL, OPT_PARALLEL },
 		{ "stonewall", no_argument, NULL, OPT_STONEWALL },
+		{ "stream", required_argument, NULL, OPT_STREAM },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -165,6 +169,15 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_DRY_RUN: c->dry_run = true; break;
 		case OPT_PARALLEL: c->parallel = true; break;
 		case OPT_STONEWALL: c->stonewall = true; break;
+		case OPT_STREAM: {
+			const char **v = realloc(c->streams, (c->nstreams + 1) * sizeof(*v));
+
+			if (!v)
+				ret = -ENOMEM;
+			else
+				(c->streams = v)[c->nstreams++] = optarg;
+			break;
+		}
 		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
@@ -209,6 +222,12 @@ static int build_plan(struct run_cli *c)
 			return -EINVAL;
 		}
 	}
+	for (size_t i = 0; i < c->nstreams; i++) {
+		if (plan_add_stream(&c->plan, c->streams[i], err, sizeof(err))) {
+			cli_error("%s", err);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -248,6 +267,7 @@ static int make_entries(const struct run_cli *c, struct entry *e, size_t nprep, 
 			e[i].prepare = true;
 		} else {
 			e[i].idle_ns = (uint64_t)llround((double)plan_case_idle(&c->plan, i - nprep) * c->idle_scale);
+			plan_case_baseline(&c->plan, i - nprep, e[i].baseline, sizeof(e[i].baseline));
 		}
 		if (ret || job_check(&e[i].job, err, sizeof(err))) {
 			cli_error("%s%s%s", i < nprep ? e[i].name : "", i < nprep ? ": " : "", err);
@@ -377,7 +397,7 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 {
 	struct cluster *cl = c->cluster;
 	struct session s = { .cmdline = c->cmdline, .output = c->output,
-			     .profile = c->have_profile ? c->prof.name : NULL, .named = c->have_profile || c->plan.naxes,
+			     .profile = c->have_profile ? c->prof.name : NULL, .named = c->have_profile || c->plan.naxes || c->plan.streams.n,
 			     .json = c->json, .continue_on_error = c->continue_on_error,
 			     .progress = cl->rank ? -1 : c->progress, .stop = &cl->stop, .t = t, .entries = e,
 			     .nprepare = nprep, .ncases = n - nprep, .cluster = cl,
@@ -508,7 +528,7 @@ static int run_all(struct run_cli *c)
 		*s = (struct session){ .cmdline = c->cmdline, .output = c->output,
 				       .profile = c->have_profile ? c->prof.name : NULL,
 				       .rounds = c->have_profile ? &c->prof.rounds : NULL,
-				       .named = c->have_profile || c->plan.naxes, .json = c->json,
+				       .named = c->have_profile || c->plan.naxes || c->plan.streams.n, .json = c->json,
 				       .continue_on_error = c->continue_on_error, .progress = c->progress,
 				       .stop = cli_stop_flag(), .t = &tg[ti], .entries = e + (size_t)ti * per,
 				       .nprepare = nprep, .ncases = n[ti] - nprep,
@@ -548,6 +568,10 @@ out:
 	free(jh.n);
 	free(ss);
 	free(sp);
+	/* Each target's entries up to its count own their streams (preflight moved the dropped ones out). */
+	for (ti = 0; e && n && ti < c->ntargets; ti++)
+		for (size_t i = 0; i < n[ti]; i++)
+			job_release(&e[(size_t)ti * per + i].job);
 	free(n);
 	free(e);
 	free(tg);
@@ -572,6 +596,7 @@ int cmd_run(int argc, char **argv)
 	free(c.cmdline);
 out:
 	kvlist_release(&c.opts);
+	free(c.streams);
 	if (c.have_profile)
 		profile_release(&c.prof);
 	plan_release(&c.plan);
@@ -600,6 +625,7 @@ int cmd_run_cluster(int argc, char **argv, struct cluster *cl)
 	free(c.msgs);
 	free(c.rank_target);
 	kvlist_release(&c.opts);
+	free(c.streams);
 	if (c.have_profile)
 		profile_release(&c.prof);
 	plan_release(&c.plan);

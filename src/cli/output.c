@@ -71,27 +71,36 @@ static void verify_line(FILE *f, const char *case_name, const struct verify_resu
 	fputc('\n', f);
 }
 
-void summary_rows(FILE *f, const char *case_name, const struct run_result *res)
+/* The rows of one set of operations: read, write, total where both, then trim and flush where done. */
+static void op_rows(FILE *f, const char *case_name, const struct opstats *ops, uint64_t runtime_ns)
 {
-	static const char *const names[] = { "read", "write" };
 	struct hist total;
 
 	for (int op = 0; op < 2; op++)
-		if (res->op[op].ios)
-			row(f, case_name, names[op], &res->op[op].lat, res->op[op].ios, res->op[op].bytes,
-			    res->runtime_ns);
-	if (res->op[0].ios && res->op[1].ios && !hist_init(&total)) {
-		hist_merge(&total, &res->op[0].lat);
-		hist_merge(&total, &res->op[1].lat);
-		row(f, case_name, "total", &total, res->op[0].ios + res->op[1].ios,
-		    res->op[0].bytes + res->op[1].bytes, res->runtime_ns);
+		if (ops[op].ios)
+			row(f, case_name, op_name((unsigned)op), &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns);
+	if (ops[0].ios && ops[1].ios && !hist_init(&total)) {
+		hist_merge(&total, &ops[0].lat);
+		hist_merge(&total, &ops[1].lat);
+		row(f, case_name, "total", &total, ops[0].ios + ops[1].ios, ops[0].bytes + ops[1].bytes, runtime_ns);
 		hist_release(&total);
 	}
 	/* Trims and flushes beside reads and writes (not in total), where the job did them. */
 	for (int op = OP_TRIM; op < OP_COUNT; op++)
-		if (res->op[op].lat.buckets)
-			row(f, case_name, op_name((unsigned)op), &res->op[op].lat, res->op[op].ios, res->op[op].bytes,
-			    res->runtime_ns);
+		if (ops[op].lat.buckets)
+			row(f, case_name, op_name((unsigned)op), &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns);
+}
+
+void summary_rows(FILE *f, const char *case_name, const struct job *j, const struct run_result *res)
+{
+	char name[128];
+
+	op_rows(f, case_name, res->op, res->runtime_ns);
+	/* A case of streams: each stream's own rows after the case's, its name indented under the case's. */
+	for (unsigned s = 0; j && j->streams && s < res->nstreams && s < j->streams->n; s++) {
+		snprintf(name, sizeof(name), " %s", j->streams->s[s].name);
+		op_rows(f, name, res->streams[s].op, res->streams[s].runtime_ns);
+	}
 	if (!res->op[0].ios && !res->op[1].ios && !res->op[OP_TRIM].ios && !res->op[OP_FLUSH].ios) {
 		esc_text_pad(f, case_name, 24, false);
 		fprintf(f, " %-5s %12s\n", "-", "no I/O completed");
@@ -257,4 +266,18 @@ void format_job(const struct job *j, char *buf, size_t len)
 	}
 	if (j->verify)
 		APPEND(" verify=on");
+	/* A case of streams: what each one does (the rest is the case's). */
+	for (unsigned i = 0; j->streams && i < j->streams->n; i++) {
+		const struct job *s = &j->streams->s[i].job;
+
+		format_size(s->bs, bs, sizeof(bs));
+		APPEND("%s%s: rw=%s bs=%s qd=%u threads=%u", i ? "; " : " streams ", j->streams->s[i].name,
+		       rw_name(s->rw), bs, s->qd, s->threads);
+		if (s->rate_iops)
+			APPEND(" rate_iops=%llu", (unsigned long long)s->rate_iops);
+		if (s->rate_bw) {
+			format_size(s->rate_bw, rt, sizeof(rt));
+			APPEND(" rate_bw=%s", rt);
+		}
+	}
 }

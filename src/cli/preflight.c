@@ -134,10 +134,19 @@ static int check_memory(const struct entry *e, const struct target *t)
 
 	if (job_no_io(j) || !avail)
 		return 0;
-	need = worker_buffer_bytes(j->bs, j->qd, t->lbs) * j->threads;
+	need = 0;
+	for (unsigned s = 0; s < (j->streams ? j->streams->n : 1); s++) {
+		const struct job *sj = j->streams ? &j->streams->s[s].job : j;
+
+		need += worker_buffer_bytes(sj->bs, sj->qd, t->lbs) * sj->threads;
+	}
 	/* verify=on: the generation map, a byte per block of the span, its write counts, a journal's copies. */
-	if (j->verify)
-		need += vmap_run_bytes(j->r.span, j->bs, j->journal[0] != '\0');
+	if (j->verify) {
+		uint64_t off, span, vbs;
+
+		job_verify_region(j, &off, &span, &vbs);
+		need += vmap_run_bytes(span, vbs, j->journal[0] != '\0');
+	}
 	if (need <= avail)
 		return 0;
 	format_bytes((double)need, need_s, sizeof(need_s));
@@ -274,8 +283,11 @@ int preflight_hold_journals(struct preflight_holds *H, const struct target *tg, 
 
 			if (!j->verify || !j->journal[0] || job_no_io(j))
 				continue;
+			uint64_t off, span, bs;
+
+			job_verify_region(j, &off, &span, &bs);
 			if (hold_journal(H, tg, nt, ti, e[(size_t)ti * H->per + i].name, j->journal,
-					 vmap_bytes(j->r.span, j->bs)))
+					 vmap_bytes(span, bs)))
 				return -EINVAL;
 		}
 	return 0;
@@ -304,17 +316,22 @@ static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 			cli_error("engine: %s is not available on this kernel (try libaio or psync)", job_engine_name(j->engine));
 		return -EINVAL;
 	}
-	if (engine_probe_job(j, t, err, sizeof(err))) {
-		cli_error("%s: %s", e->name, err);
-		return -EINVAL;
-	}
-	if (job_engine_qd(j->engine, j->qd) < j->qd) {
-		if (!*warned_qd)
-			cli_warn("engine %s keeps one request in flight; qd %u recorded as 1", job_engine_name(j->engine),
-				 j->qd);
-		*warned_qd = true;
-		j->qd = 1;
-		j->reap_batch = 1;   /* at most qd, as job_check holds it */
+	for (unsigned s = 0; s <= (j->streams ? j->streams->n : 0); s++) {
+		/* The case itself, then each of its streams (what each one does is probed). */
+		struct job *sj = s ? &j->streams->s[s - 1].job : j;
+
+		if (engine_probe_job(sj, t, err, sizeof(err))) {
+			cli_error("%s%s%s: %s", e->name, s ? ": stream " : "", s ? j->streams->s[s - 1].name : "", err);
+			return -EINVAL;
+		}
+		if (job_engine_qd(sj->engine, sj->qd) < sj->qd) {
+			if (!*warned_qd)
+				cli_warn("engine %s keeps one request in flight; qd %u recorded as 1",
+					 job_engine_name(sj->engine), sj->qd);
+			*warned_qd = true;
+			sj->qd = 1;
+			sj->reap_batch = 1;   /* at most qd, as job_check holds it */
+		}
 	}
 	if (run_resolve(j, t, err, sizeof(err))) {
 		cli_error("%s: %s (target '%s')", e->name, err, t->path);
@@ -435,20 +452,25 @@ static size_t drop_unaligned(const struct target *t, struct entry *e, size_t npr
 
 	for (size_t i = nprep; i < n; i++) {
 		const struct job *j = &e[i].job;
+		uint64_t odd = t->lbs && j->bs % t->lbs ? j->bs : 0;
 		size_t k;
 
-		if (!j->direct || !t->lbs || j->bs % t->lbs == 0 || job_no_io(j)) {
+		/* A case of streams runs whole or not at all: any stream's bs leaves it out. */
+		for (unsigned s = 0; j->streams && s < j->streams->n && t->lbs; s++)
+			odd = j->streams->s[s].job.bs % t->lbs ? j->streams->s[s].job.bs : odd;
+		if (!j->direct || !odd || job_no_io(j)) {
 			if (kept != i)
 				e[kept] = e[i];
 			kept++;
 			continue;
 		}
+		job_release(&e[i].job);
 		dropped++;
-		for (k = 0; k < nbs && bs[k] != j->bs; k++)
+		for (k = 0; k < nbs && bs[k] != odd; k++)
 			;
 		if (k == nbs && nbs < 16) {
-			bs[nbs++] = j->bs;
-			format_size(j->bs, one, sizeof(one));
+			bs[nbs++] = odd;
+			format_size(odd, one, sizeof(one));
 			snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%s", nbs > 1 ? ", " : "", one);
 		}
 	}

@@ -236,7 +236,7 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 }
 
 /* A run on standard output: its JSON (--json) or its summary rows. */
-static void show(struct session *s, const char *name, const struct run_result *res, json_t *obj)
+static void show(struct session *s, const char *name, const struct job *j, const struct run_result *res, json_t *obj)
 {
 	errno = 0;
 	if (s->json) {
@@ -244,7 +244,7 @@ static void show(struct session *s, const char *name, const struct run_result *r
 		putchar('\n');
 		fflush(stdout);
 	} else {
-		summary_rows(stdout, name, res);
+		summary_rows(stdout, name, j, res);
 	}
 	/* SIGPIPE is ignored: a reader gone shows as EPIPE, and stops the invocation like a signal. */
 	if (ferror(stdout) && errno == EPIPE) {
@@ -286,7 +286,7 @@ int session_finish(struct session *s, const struct entry *e, struct entry *pe, c
 		pe->job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
 	ret = save(s, pe, res, ctx, &obj);
 	if (!ret && print)
-		show(s, name ? name : e->name, res, obj);
+		show(s, name ? name : e->name, &pe->job, res, obj);
 	if (res->status == RUN_FAILED)
 		print_errors(s, res);
 	json_decref(obj);
@@ -471,7 +471,8 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 	struct run_context ctx = { .command_line = s->cmdline, .profile = s->profile,
 				   .case_name = s->named || e->prepare ? e->name : NULL, .repeat_index = rep,
 				   .repeat_count = e->job.repeat, .phase = e->prepare ? "prepare" : NULL,
-				   .round = round, .idle_before_ns = e->idle_ns };
+				   .round = round, .idle_before_ns = e->idle_ns,
+				   .baseline = e->baseline[0] ? e->baseline : NULL };
 	struct run_result res;
 	char cname[192];
 	int ret;
@@ -587,7 +588,7 @@ static int save_final(struct session *s, const struct entry *e, const struct run
 
 	ret = save(s, e, res, ctx, &obj);
 	if (!ret)
-		show(s, e->name, res, obj);
+		show(s, e->name, &e->job, res, obj);
 	json_decref(obj);
 	return ret;
 }
@@ -603,7 +604,8 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 	struct run_context ctx = { .command_line = s->cmdline, .profile = s->profile,
 				   .case_name = s->named ? e->name : NULL, .repeat_index = rep,
 				   .repeat_count = e->job.repeat, .round = round, .search_probe = "peak",
-				   .idle_before_ns = e->idle_ns };
+				   .idle_before_ns = e->idle_ns,
+				   .baseline = e->baseline[0] ? e->baseline : NULL };
 	struct job j = e->job;
 	struct run_result peak, res;
 	struct search se;

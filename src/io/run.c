@@ -85,12 +85,12 @@ void run_result_release(struct run_result *res)
 	res->health = NULL;
 }
 
-/* Sums the live counters of all workers (NSAMPLE). */
+/* Sums the live counters of workers ws[0..n) (NSAMPLE): all of a run's, or one stream's. */
 static void sample(const struct worker *ws, unsigned n, uint64_t v[NSAMPLE])
 {
 	v[0] = v[1] = v[2] = v[3] = 0;
 	for (unsigned i = 0; i < n; i++) {
-		for (int op = 0; op < 2; op++) {
+		for (int op = 0; op < LIVE_OPS; op++) {
 			v[0] += atomic_load_explicit(&ws[i].live.ios[op], memory_order_relaxed);
 			v[1] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed);
 			v[2] += atomic_load_explicit(&ws[i].live.lat_sum[op], memory_order_relaxed);
@@ -99,11 +99,19 @@ static void sample(const struct worker *ws, unsigned n, uint64_t v[NSAMPLE])
 	}
 }
 
+/* The workers of one stream of a case: ws[first, first + n) of the run's. */
+struct stream_workers {
+	unsigned first, n;
+	const struct job *job;
+};
+
 struct monitor {
 	uint64_t next_ckpt, ckpt_cost;  /* the journal's next checkpoint, and what the last one took */
 	struct run_ctl *ctl;
 	struct worker *ws;
 	unsigned n;
+	const struct stream_workers *sw;   /* a case of streams: nstreams of them; else NULL */
+	unsigned nstreams;
 	const struct run_opts *o;
 	struct run_result *res;
 	uint64_t budget;            /* total bytes, for the progress fraction */
@@ -159,19 +167,42 @@ static void ss_round(struct monitor *m, uint64_t now)
 	}
 }
 
-/*
- * One time-series entry, and with it the drive's temperature (one SMART log read by this thread,
- * never by a worker): at most one read per interval, on the series' clock.
- */
-static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt)
+/* One entry of series ts over dt ns: the counters cur less base; open: with the response time. */
+static void series_sample(struct series *ts, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
+			  bool open)
 {
 	double ios = (double)(cur[0] - base[0]);
 
-	series_push(&m->res->ts, ios * 1e9 / (double)dt, (double)(cur[1] - base[1]) * 1e9 / (double)dt,
+	series_push(ts, ios * 1e9 / (double)dt, (double)(cur[1] - base[1]) * 1e9 / (double)dt,
 		    ios > 0 ? (double)(cur[2] - base[2]) / ios : 0,
-		    !job_open_loop(m->job) ? -1 : ios > 0 ? (double)(cur[3] - base[3]) / ios : 0);
+		    !open ? -1 : ios > 0 ? (double)(cur[3] - base[3]) / ios : 0);
+}
+
+/*
+ * One time-series entry (the run's, and each stream's from its own counters sbase), and with it the
+ * drive's temperature (one SMART log read by this thread, never by a worker): at most one read per
+ * interval, on the series' clock.
+ */
+static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
+			uint64_t sbase[][NSAMPLE])
+{
+	series_sample(&m->res->ts, cur, base, dt, m->res->sched.enabled);
+	for (unsigned s = 0; s < m->nstreams; s++) {
+		uint64_t sc[NSAMPLE];
+
+		sample(m->ws + m->sw[s].first, m->sw[s].n, sc);
+		series_sample(&m->res->streams[s].ts, sc, sbase[s], dt, job_open_loop(m->sw[s].job));
+		memcpy(sbase[s], sc, sizeof(sc));
+	}
 	if (m->o->health && m->res->health)
 		health_rec_sample(m->res->health, m->o->health, m->res->ts.n);
+}
+
+/* Each stream's counters now, the base of its next time-series entry. */
+static void stream_bases(const struct monitor *m, uint64_t sbase[][NSAMPLE])
+{
+	for (unsigned s = 0; s < m->nstreams; s++)
+		sample(m->ws + m->sw[s].first, m->sw[s].n, sbase[s]);
 }
 
 static void sleep_until(struct monitor *m, uint64_t t)
@@ -200,8 +231,8 @@ static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[
 		p.fraction = p.elapsed_s / p.total_s;
 	} else if (m->budget) {
 		for (unsigned i = 0; i < m->n; i++)
-			issued += atomic_load_explicit(&m->ws[i].live.bytes[0], memory_order_relaxed) +
-				  atomic_load_explicit(&m->ws[i].live.bytes[1], memory_order_relaxed);
+			for (int op = 0; op < LIVE_OPS; op++)
+				issued += atomic_load_explicit(&m->ws[i].live.bytes[op], memory_order_relaxed);
 		p.fraction = (double)issued / (double)m->budget;
 		if (p.fraction > 0.001)
 			p.total_s = p.elapsed_s / p.fraction;
@@ -261,6 +292,7 @@ static void monitor_run(struct monitor *m)
 	uint64_t iv = m->res->ts.interval_ns, next_sample = ctl->t_ramp_end;
 	uint64_t next_prog = ctl->t_start + PROGRESS_NS;
 	uint64_t base[NSAMPLE] = { 0 }, cur[NSAMPLE], pprev[NSAMPLE] = { 0 }, tprev = ctl->t_start, now, tbase = 0;
+	uint64_t sbase[JOB_MAX_STREAMS][NSAMPLE];
 	bool have_base = false;
 
 	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
@@ -296,7 +328,9 @@ static void monitor_run(struct monitor *m)
 		if (now >= next_sample) {
 			sample(m->ws, m->n, cur);
 			if (have_base)
-				push_sample(m, cur, base, iv);
+				push_sample(m, cur, base, iv, sbase);
+			else
+				stream_bases(m, sbase);
 			memcpy(base, cur, sizeof(base));
 			have_base = true;
 			tbase = next_sample;
@@ -314,7 +348,7 @@ static void monitor_run(struct monitor *m)
 	now = clock_ns();
 	if (have_base && now - tbase >= iv / 2) {
 		sample(m->ws, m->n, cur);
-		push_sample(m, cur, base, now - tbase);
+		push_sample(m, cur, base, now - tbase, sbase);
 	}
 }
 
@@ -434,31 +468,59 @@ static void setup_verify(struct worker *w, const struct run_opts *o, unsigned n)
 	}
 }
 
-static int setup_workers(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
-			 struct run_ctl *ctl, struct worker *ws, char *err, size_t errlen)
+/* The number of streams of a run of j (1 for a job of one workload) and the job of stream s. */
+static unsigned nstreams_of(const struct job *j)
 {
-	for (unsigned i = 0; i < j->threads; i++) {
-		struct worker *w = &ws[i];
-		int ret;
+	return j->streams ? j->streams->n : 1;
+}
 
-		w->job = j;
-		w->eng = e;
-		w->ctl = ctl;
-		w->ec.fd = t->fd;
-		w->ec.flags = engine_flags(j) | (j->fua ? ENGINE_FUA : 0u) |
-			      (t->kind == TARGET_BLOCK ? ENGINE_BLKDEV : 0u);
-		w->ec.fixed_bufs = -1;
-		w->id = i;
-		w->ec.qd = job_engine_qd(j->engine, j->qd);
-		w->lbs_align = t->lbs;
-		w->budget = thread_budget(j, i);
-		setup_verify(w, o, j->threads);
-		if ((ret = worker_init(w, j->r.offset, j->r.span)))
-			return errmsg_set(err, errlen, ret,
-					  "cannot set up worker %u (its buffers: qd %u x bs %llu bytes): %s", i,
-					  w->ec.qd, (unsigned long long)j->bs, strerror(-ret));
-		/* More threads than requests in the io_limit: this one has nothing to do. */
-		w->idle = j->r.io_limit && !w->budget;
+static const struct job *stream_job(const struct job *j, unsigned s)
+{
+	return j->streams ? &j->streams->s[s].job : j;
+}
+
+/*
+ * The workers, stream by stream (sw: where each stream's are; NULL where j has no streams): each
+ * one runs its stream's job, numbered within the stream (its slice, seed and timetable share).
+ */
+static int setup_workers(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
+			 struct run_ctl *ctl, struct worker *ws, struct stream_workers *sw, char *err, size_t errlen)
+{
+	unsigned k = 0;
+
+	for (unsigned s = 0; s < nstreams_of(j); s++) {
+		const struct job *sj = stream_job(j, s);
+
+		if (sw)
+			sw[s] = (struct stream_workers){ k, sj->threads, sj };
+		for (unsigned i = 0; i < sj->threads; i++, k++) {
+			struct worker *w = &ws[k];
+			int ret;
+
+			w->job = sj;
+			w->stream = s;
+			w->eng = e;
+			w->ctl = ctl;
+			w->ec.fd = t->fd;
+			w->ec.flags = engine_flags(sj) | (sj->fua ? ENGINE_FUA : 0u) |
+				      (t->kind == TARGET_BLOCK ? ENGINE_BLKDEV : 0u);
+			w->ec.fixed_bufs = -1;
+			w->id = i;
+			w->ec.qd = job_engine_qd(sj->engine, sj->qd);
+			w->lbs_align = t->lbs;
+			w->budget = thread_budget(sj, i);
+			setup_verify(w, o, sj->threads);
+			/* A stream without verify does not check its reads (job_resolve kept its writes apart). */
+			if (j->streams && !sj->verify)
+				w->vmap = NULL;
+			if ((ret = worker_init(w, sj->r.offset, sj->r.span)))
+				return errmsg_set(err, errlen, ret,
+						  "cannot set up worker %u%s%s (its buffers: qd %u x bs %llu bytes): %s",
+						  i, j->streams ? " of stream " : "", j->streams ? j->streams->s[s].name : "",
+						  w->ec.qd, (unsigned long long)sj->bs, strerror(-ret));
+			/* More threads than requests in the io_limit: this one has nothing to do. */
+			w->idle = sj->r.io_limit && !w->budget;
+		}
 	}
 	return 0;
 }
@@ -473,6 +535,40 @@ static void sched_begin(const struct job *j, struct sched_result *s)
 	s->offered_iops = (double)num / (double)den;
 }
 
+/* Adds worker w's operations to op (those op has histograms for; response times where both have them). */
+static void merge_ops(struct opstats *op, const struct worker *w)
+{
+	for (int k = 0; k < OP_COUNT; k++) {
+		if (!w->st[k].lat.buckets || !op[k].lat.buckets)
+			continue;   /* an operation the job does not do */
+		hist_merge(&op[k].lat, &w->st[k].lat);
+		if (w->open && op[k].resp.buckets)
+			hist_merge(&op[k].resp, &w->st[k].resp);
+		op[k].ios += w->st[k].ios;
+		op[k].bytes += w->st[k].bytes;
+	}
+}
+
+/* Each stream's own figures from its workers: operations, measured phase, queue depth, timetable. */
+static void merge_streams(struct run_result *res, const struct worker *ws, const struct stream_workers *sw)
+{
+	for (unsigned s = 0; s < res->nstreams; s++) {
+		struct stream_result *sr = &res->streams[s];
+		uint64_t t0 = UINT64_MAX, t1 = 0;
+		double qd_area = 0;
+
+		for (unsigned i = sw[s].first; i < sw[s].first + sw[s].n; i++) {
+			merge_ops(sr->op, &ws[i]);
+			qd_area += (double)ws[i].qd_area;
+			group_sched_add(&sr->sched, &ws[i].sched);
+			t0 = ws[i].t_measure < t0 ? ws[i].t_measure : t0;
+			t1 = ws[i].t_end > t1 ? ws[i].t_end : t1;
+		}
+		sr->runtime_ns = t1 > t0 ? t1 - t0 : 0;
+		sr->qd_mean = sr->runtime_ns ? qd_area / (double)sr->runtime_ns : 0;
+	}
+}
+
 static void merge(struct run_result *res, struct worker *ws, unsigned n)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0;
@@ -482,15 +578,7 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		struct worker *w = &ws[i];
 
 		qd_area += (double)w->qd_area;
-		for (int op = 0; op < OP_COUNT; op++) {
-			if (!w->st[op].lat.buckets || !res->op[op].lat.buckets)
-				continue;   /* an operation the job does not do */
-			hist_merge(&res->op[op].lat, &w->st[op].lat);
-			if (w->open)
-				hist_merge(&res->op[op].resp, &w->st[op].resp);
-			res->op[op].ios += w->st[op].ios;
-			res->op[op].bytes += w->st[op].bytes;
-		}
+		merge_ops(res->op, w);
 		res->cpu_user += w->cpu_user;
 		res->cpu_sys += w->cpu_sys;
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
@@ -517,24 +605,39 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 	}
 }
 
+/* The bytes a run issues in all, for its progress: the io_limit, of every stream (0: one has none). */
+static uint64_t run_budget(const struct job *j)
+{
+	uint64_t sum = 0;
+
+	for (unsigned s = 0; s < nstreams_of(j); s++) {
+		if (!stream_job(j, s)->r.io_limit)
+			return 0;
+		sum += stream_job(j, s)->r.io_limit;
+	}
+	return sum;
+}
+
 static int run_workers(struct job *j, struct target *t, const struct engine_ops *e,
 		       const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
 {
-	struct worker *ws = calloc(j->threads, sizeof(*ws));
+	unsigned nw = job_nthreads(j);
+	struct worker *ws = calloc(nw, sizeof(*ws));
+	struct stream_workers sw[JOB_MAX_STREAMS];
 	struct monitor m = { 0 };
 	struct run_ctl ctl;
 	unsigned started = 0;
 	int ret;
 
 	if (!ws)
-		return errmsg_set(err, errlen, -ENOMEM, "cannot allocate %u workers: %s", j->threads, strerror(ENOMEM));
-	ctl_init(&ctl, j->threads, o->continue_on_error);
+		return errmsg_set(err, errlen, -ENOMEM, "cannot allocate %u workers: %s", nw, strerror(ENOMEM));
+	ctl_init(&ctl, nw, o->continue_on_error);
 	ctl.ext_stop = o->stop;
-	ret = setup_workers(j, t, e, o, &ctl, ws, err, errlen);
+	ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, err, errlen);
 	/* The drive's counters just before the measured run's first I/O (after every prepare phase). */
 	if (!ret && o->health && res->health)
 		health_rec_snapshot(res->health, o->health, false);
-	for (; !ret && started < j->threads; started++) {
+	for (; !ret && started < nw; started++) {
 		if ((ret = -pthread_create(&ws[started].tid, NULL, worker_main, &ws[started])))
 			snprintf(err, errlen, "cannot start thread %u: %s", started, strerror(-ret));
 	}
@@ -554,8 +657,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		pthread_barrier_wait(&ctl.go);
 	}
 	if (!ret) {
-		m = (struct monitor){ .ctl = &ctl, .ws = ws, .n = j->threads, .o = o, .res = res,
-				      .budget = j->r.io_limit, .job = j,
+		m = (struct monitor){ .ctl = &ctl, .ws = ws, .n = nw, .o = o, .res = res,
+				      .sw = j->streams ? sw : NULL, .nstreams = j->streams ? res->nstreams : 0,
+				      .budget = run_budget(j), .job = j,
 				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX };
 		monitor_run(&m);
 		if (o->group && o->group->done && o->group->sync_ok && !o->phase)
@@ -567,7 +671,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	if (!ret && o->health && res->health)
 		health_rec_snapshot(res->health, o->health, true);
 	if (!ret) {
-		merge(res, ws, j->threads);
+		merge(res, ws, nw);
+		if (j->streams)
+			merge_streams(res, ws, sw);
 		if (o->stop && atomic_load(o->stop) && res->status == RUN_OK) {
 			res->status = RUN_INTERRUPTED;
 			snprintf(res->message, sizeof(res->message), "interrupted by a signal");
@@ -578,7 +684,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 				 o->group->failed);
 		}
 	}
-	for (unsigned i = 0; i < j->threads; i++)
+	for (unsigned i = 0; i < nw; i++)
 		worker_release(&ws[i]);
 	free(ws);
 	ctl_destroy(&ctl);
@@ -617,6 +723,7 @@ static int fill_phase(const struct job *j, struct target *t, const struct engine
 	uint64_t t0 = clock_ns();
 	int ret;
 
+	f.streams = NULL;   /* one writer, whatever the case's streams */
 	f.rw = RW_WRITE;
 	f.bs = fill_bs(j->r.fill);
 	f.qd = job_engine_qd(j->engine, 32);
@@ -712,15 +819,16 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 {
 	struct journal_info ji = { .version = JOURNAL_VERSION, .state = JOURNAL_RUNNING };
 	struct journal_hold *held = NULL;
-	uint64_t id = verify_new_run_id();
+	uint64_t id = verify_new_run_id(), base, span, bs;
 	int ret;
 
 	res->verify.enabled = true;
 	res->verify.run_id = id;
+	job_verify_region(j, &base, &span, &bs);
 	if (!j->journal[0] || job_no_io(j)) {
-		if ((ret = vmap_alloc(m, j->r.offset, j->r.span, j->bs, id)) || (ret = vmap_count_writes(m)))
+		if ((ret = vmap_alloc(m, base, span, bs, id)) || (ret = vmap_count_writes(m)))
 			snprintf(err, errlen, "cannot allocate the verify map (%llu bytes): %s",
-				 (unsigned long long)vmap_bytes(j->r.span, j->bs), strerror(-ret));
+				 (unsigned long long)vmap_bytes(span, bs), strerror(-ret));
 		return ret;
 	}
 	ji.run_id = id;
@@ -728,10 +836,10 @@ static int verify_begin(const struct job *j, const struct target *t, const struc
 	snprintf(ji.target, sizeof(ji.target), "%.1023s", t->path);
 	ji.target_size = t->size;
 	ji.lbs = t->lbs;
-	ji.unit = verify_unit(j->bs);
-	ji.base = j->r.offset;
-	ji.bs = j->bs;
-	ji.nblocks = vmap_bytes(j->r.span, j->bs);
+	ji.unit = verify_unit(bs);
+	ji.base = base;
+	ji.bs = bs;
+	ji.nblocks = vmap_bytes(span, bs);
 	ji.started_ns = realtime_ns();
 	ji.volatile_cache = flush_fd_of(t) >= 0;
 	snprintf(ji.engine, sizeof(ji.engine), "%s", job_engine_name(j->engine));
@@ -771,6 +879,8 @@ static void readback_phase(const struct job *j, struct target *t, const struct e
 	char err[256] = "";
 	int ret = 0;
 
+	f.streams = NULL;   /* the case's threads read back the verified region of every stream */
+	job_verify_region(j, &f.r.offset, &f.r.span, &f.bs);
 	f.rw = RW_READ;
 	f.runtime_ns = f.ramp_ns = 0;
 	f.ss_metric = SS_OFF;
@@ -816,6 +926,15 @@ static void verify_verdict(struct run_result *res)
 		 (unsigned long long)v->first[0].offset, vphase_name(v->first[0].phase));
 }
 
+/* Whether a verified run writes what it verifies: the job, or a verifying stream of the case. */
+static bool verify_writes(const struct job *j)
+{
+	for (unsigned s = 0; s < nstreams_of(j); s++)
+		if (stream_job(j, s)->verify && job_writes(stream_job(j, s)))
+			return true;
+	return false;
+}
+
 /* The measured run with verify=on: map or journal, the workers, the read-back pass, the journal's end. */
 static int run_verified(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
 			struct run_result *res, char *err, size_t errlen)
@@ -833,7 +952,7 @@ static int run_verified(struct job *j, struct target *t, const struct engine_ops
 	vo.journal = journaled ? &jn : NULL;
 	vo.flush_fd = job_no_io(j) ? -1 : flush_fd_of(t);
 	ret = run_workers(j, t, e, &vo, res, err, errlen);
-	if (!ret && job_writes(j) && !job_no_io(j) && res->status != RUN_INTERRUPTED)
+	if (!ret && verify_writes(j) && !job_no_io(j) && res->status != RUN_INTERRUPTED)
 		readback_phase(j, t, e, &vo, res);
 	if (journaled && (ret = journal_close(&jn, vo.flush_fd)) && res->nerrs < RUN_MAX_ERRS) {
 		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1 };
@@ -888,6 +1007,61 @@ static struct health_dev *health_begin(const struct job *j, const struct target 
 	return hd;
 }
 
+/* The histograms of the operations ops's job does (response times too where open), none else. */
+static int ops_init(struct opstats *ops, const struct job *j, bool open)
+{
+	int ret;
+
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (!worker_op_used(j, (unsigned)op))
+			continue;
+		if (!ops[op].lat.buckets && (ret = hist_init(&ops[op].lat)))
+			return ret;
+		if (open && !ops[op].resp.buckets && (ret = hist_init(&ops[op].resp)))
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * What res measures: the operations of every stream (the run's total is their merge, with response
+ * times and a timetable where every stream is open loop: the case's offered rate is then their sum),
+ * and each stream's own.
+ */
+static int run_result_setup(const struct job *j, struct run_result *res)
+{
+	bool open = true;
+	int ret;
+
+	for (unsigned s = 0; s < nstreams_of(j); s++)
+		open &= job_open_loop(stream_job(j, s));
+	for (unsigned s = 0; s < nstreams_of(j); s++) {
+		const struct job *sj = stream_job(j, s);
+
+		if ((ret = ops_init(res->op, sj, open)))
+			return ret;
+		if (open && !res->sched.enabled)
+			sched_begin(sj, &res->sched);
+		else if (open)
+			res->sched.offered_iops += (double)sj->rate_iops + (double)sj->rate_bw / (double)sj->bs;
+	}
+	if (!j->streams)
+		return 0;
+	if (!(res->streams = calloc(j->streams->n, sizeof(*res->streams))))
+		return -ENOMEM;
+	res->nstreams = j->streams->n;
+	for (unsigned s = 0; s < j->streams->n; s++) {
+		const struct job *sj = stream_job(j, s);
+
+		res->streams[s].ts.interval_ns = j->interval_ns;
+		if (job_open_loop(sj))
+			sched_begin(sj, &res->streams[s].sched);
+		if ((ret = ops_init(res->streams[s].op, sj, job_open_loop(sj))))
+			return ret;
+	}
+	return 0;
+}
+
 int run_job(struct job *j, struct target *t, const struct run_opts *o, struct run_result *res,
 	    char *err, size_t errlen)
 {
@@ -903,16 +1077,8 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	res->ss.enabled = j->ss_metric != SS_OFF;
 	res->ss.window = j->ss_window;
 	res->ss.round_ns = j->ss_round_ns;
-	if (job_open_loop(j))
-		sched_begin(j, &res->sched);
-	for (int op = 0; op < OP_COUNT; op++) {
-		if (!worker_op_used(j, (unsigned)op))
-			continue;
-		if ((ret = hist_init(&res->op[op].lat)))
-			return ret;
-		if (job_open_loop(j) && (ret = hist_init(&res->op[op].resp)))
-			return ret;
-	}
+	if ((ret = run_result_setup(j, res)))
+		return ret;
 	res->started_at = realtime_ns();
 	/*
 	 * From here on every outcome is a whole result: interrupted before measuring, or failed in a

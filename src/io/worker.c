@@ -87,6 +87,7 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
 	w->write_pct = job_write_pct(j);
 	w->rand_bytes = j->data == DATA_ZERO ? 0 : data_rand_bytes(j->data == DATA_COMPRESS ? j->compress_pct : 0);
 	w->open = job_open_loop(j);
+	w->nlive = job_trims(j) ? 3 : 2;
 	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns;
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -464,7 +465,7 @@ static void think(struct worker *w)
 
 static void publish(struct worker *w)
 {
-	for (int op = 0; op < 2; op++) {
+	for (unsigned op = 0; op < w->nlive; op++) {
 		atomic_store_explicit(&w->live.ios[op], w->ramp_base[0][op] + w->st[op].ios,
 				      memory_order_relaxed);
 		atomic_store_explicit(&w->live.bytes[op], w->ramp_base[1][op] + w->st[op].bytes,
@@ -506,7 +507,7 @@ static void forget_ramp(struct worker *w)
 static void start_measuring(struct worker *w)
 {
 	w->issued += (uint64_t)w->inflight * w->job->bs;
-	for (int op = 0; op < 2; op++) {
+	for (unsigned op = 0; op < w->nlive; op++) {
 		w->ramp_base[0][op] += w->st[op].ios;
 		w->ramp_base[1][op] += w->st[op].bytes;
 		w->ramp_base[2][op] += w->st[op].lat.sum;

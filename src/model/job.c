@@ -628,6 +628,50 @@ static int job_check_ops(const struct job *j, char *err, size_t errlen)
 	return 0;
 }
 
+/* A stream's name: what results.streams and criteria ("stream": NAME) spell, so plain. */
+static bool stream_name_ok(const char *n)
+{
+	if (!*n)
+		return false;
+	for (; *n; n++)
+		if (!isalnum((unsigned char)*n) && *n != '_' && *n != '-' && *n != '.')
+			return false;
+	return true;
+}
+
+int job_check(const struct job *j, char *err, size_t errlen);
+
+/* A case of streams: names, the search (one workload's), and every stream's own job. */
+static int check_streams(const struct job *j, char *err, size_t errlen)
+{
+	const struct job_streams *ss = j->streams;
+
+	if (ss->n == 0 || ss->n > JOB_MAX_STREAMS)
+		return errmsg_set(err, errlen, -EINVAL, "streams: %u streams; a case holds 1..%d", ss->n,
+				  JOB_MAX_STREAMS);
+	if (j->lt_ns)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "latency_target: the search finds the rate of one workload; a case of "
+				  "streams gives each stream its own rate (rate_iops, rate_bw)");
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct job_stream *s = &ss->s[i];
+		char msg[384];
+		int ret;
+
+		if (!stream_name_ok(s->name))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "streams: stream %u: name '%.64s': expected letters, digits, '_', '-' "
+					  "or '.'", i + 1, s->name);
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(ss->s[k].name, s->name))
+				return errmsg_set(err, errlen, -EINVAL, "streams: two streams are named '%s'",
+						  s->name);
+		if ((ret = job_check(&s->job, msg, sizeof(msg))))
+			return errmsg_set(err, errlen, ret, "stream '%s': %s", s->name, msg);
+	}
+	return 0;
+}
+
 int job_check(const struct job *j, char *err, size_t errlen)
 {
 	bool is_null = job_no_io(j);
@@ -692,7 +736,7 @@ int job_check(const struct job *j, char *err, size_t errlen)
 				  j->reap_batch, j->qd);
 	if (j->journal[0] && !j->verify)
 		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
-	return job_check_ops(j, err, errlen);
+	return j->streams ? check_streams(j, err, errlen) : job_check_ops(j, err, errlen);
 }
 
 static uint64_t of_percent(double pct, uint64_t whole)
@@ -754,7 +798,7 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 	return 0;
 }
 
-int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
+static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
 {
 	struct job_resolved *r = &j->r;
 	unsigned slices = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDMIX ||
@@ -805,6 +849,85 @@ int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t er
 	return 0;
 }
 
+/* Whether [a, a + alen) and [b, b + blen) share a byte. */
+static bool overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/*
+ * verify=on in a case of streams: one map for the target, so the verifying streams share one block
+ * size and their blocks line up; a stream that writes or trims without verify must keep out of their
+ * regions (what it leaves there could not be checked: every read of it would be a false mismatch).
+ */
+static int check_stream_verify(const struct job *j, char *err, size_t errlen)
+{
+	const struct job_streams *ss = j->streams;
+	const struct job_stream *first = NULL;
+	uint64_t base, span, bs;
+
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct job_stream *s = &ss->s[i];
+
+		if (!s->job.verify)
+			continue;
+		if (!first) {
+			first = s;
+			continue;
+		}
+		if (s->job.bs != first->job.bs)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "streams: verify: streams '%s' (bs %llu) and '%s' (bs %llu) verify with "
+					  "different block sizes; verifying streams share one bs (one map of the target)",
+					  first->name, (unsigned long long)first->job.bs, s->name,
+					  (unsigned long long)s->job.bs);
+	}
+	if (!first)
+		return 0;
+	job_verify_region(j, &base, &span, &bs);
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct job_stream *s = &ss->s[i];
+
+		if (s->job.verify && (s->job.r.offset - base) % bs)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "streams: verify: stream '%s' starts at %llu, not a multiple of bs %llu from "
+					  "%llu, where the verified region starts", s->name,
+					  (unsigned long long)s->job.r.offset, (unsigned long long)bs,
+					  (unsigned long long)base);
+	}
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct job_stream *s = &ss->s[i];
+
+		if (s->job.verify || !(job_writes(&s->job) || job_trims(&s->job)))
+			continue;
+		for (unsigned k = 0; k < ss->n; k++)
+			if (ss->s[k].job.verify && overlap(s->job.r.offset, s->job.r.span, ss->s[k].job.r.offset,
+							    ss->s[k].job.r.span))
+				return errmsg_set(err, errlen, -EINVAL,
+						  "streams: verify: stream '%s' %s without verify where stream '%s' "
+						  "verifies; set verify=on for it too, or give it a region apart "
+						  "(offset, span)", s->name, job_trims(&s->job) ? "trims" : "writes",
+						  ss->s[k].name);
+	}
+	return 0;
+}
+
+int job_resolve(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
+{
+	int ret = resolve_one(j, size, lbs, err, errlen);
+
+	if (ret || !j->streams)
+		return ret;
+	for (unsigned i = 0; i < j->streams->n; i++) {
+		struct job_stream *s = &j->streams->s[i];
+		char msg[384];
+
+		if ((ret = resolve_one(&s->job, size, lbs, msg, sizeof(msg))))
+			return errmsg_set(err, errlen, ret, "stream '%s': %s", s->name, msg);
+	}
+	return check_stream_verify(j, err, errlen);
+}
+
 uint64_t job_file_size_needed(const struct job *j)
 {
 	uint64_t need = 0;
@@ -813,5 +936,87 @@ uint64_t job_file_size_needed(const struct job *j)
 		need = j->offset.bytes + j->span.bytes;
 	if (j->fill.kind == AMOUNT_BYTES && j->fill.bytes > need)
 		need = j->fill.bytes;
+	for (unsigned i = 0; j->streams && i < j->streams->n; i++) {
+		uint64_t s = job_file_size_needed(&j->streams->s[i].job);
+
+		need = s > need ? s : need;
+	}
 	return need;
+}
+
+struct job_streams *job_streams_new(unsigned n)
+{
+	struct job_streams *ss = calloc(1, sizeof(*ss) + n * sizeof(ss->s[0]));
+
+	if (!ss)
+		return NULL;
+	ss->n = n;
+	for (unsigned i = 0; i < n; i++)
+		job_init(&ss->s[i].job);
+	return ss;
+}
+
+void job_release(struct job *j)
+{
+	free(j->streams);
+	j->streams = NULL;
+}
+
+/* The parameters of the case as a whole, which a stream takes from it and cannot set. */
+static const char *const case_params[] = {
+	"runtime", "ramp", "interval", "repeat", "steady_state", "latency_target", "trim", "fill", "engine",
+	"direct", "iopoll", "sqpoll", "health", "label", "price", "journal",
+};
+
+bool job_stream_param(const char *name)
+{
+	const char *canon = job_param_name(name);
+
+	if (!canon)
+		return false;
+	for (size_t i = 0; i < sizeof(case_params) / sizeof(case_params[0]); i++)
+		if (!strcmp(canon, case_params[i]))
+			return false;
+	return true;
+}
+
+unsigned job_nthreads(const struct job *j)
+{
+	unsigned n = 0;
+
+	if (!j->streams)
+		return j->threads;
+	for (unsigned i = 0; i < j->streams->n; i++)
+		n += j->streams->s[i].job.threads;
+	return n;
+}
+
+bool job_streams_modify(const struct job *j)
+{
+	for (unsigned i = 0; j->streams && i < j->streams->n; i++)
+		if (job_writes(&j->streams->s[i].job) || job_trims(&j->streams->s[i].job))
+			return true;
+	return false;
+}
+
+void job_verify_region(const struct job *j, uint64_t *offset, uint64_t *span, uint64_t *bs)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	*offset = j->r.offset;
+	*span = j->r.span;
+	*bs = j->bs;
+	for (unsigned i = 0; j->streams && i < j->streams->n; i++) {
+		const struct job *s = &j->streams->s[i].job;
+
+		if (!s->verify)
+			continue;
+		lo = s->r.offset < lo ? s->r.offset : lo;
+		hi = s->r.offset + s->r.span > hi ? s->r.offset + s->r.span : hi;
+		*bs = s->bs;
+	}
+	if (lo < hi) {
+		*offset = lo;
+		*span = (hi - lo) / *bs * *bs;
+	}
 }

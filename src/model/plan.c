@@ -8,6 +8,7 @@
 #include "errmsg.h"
 #include "grow.h"
 #include "plan.h"
+#include "textesc.h"
 
 void plan_init(struct plan *p)
 {
@@ -55,16 +56,63 @@ int kvlist_apply(const struct kvlist *l, struct job *j, char *err, size_t errlen
 	return 0;
 }
 
+void streamdefs_release(struct streamdefs *sd)
+{
+	for (size_t i = 0; i < sd->n; i++) {
+		free(sd->names[i]);
+		kvlist_release(&sd->params[i]);
+	}
+	free(sd->names);
+	free(sd->params);
+	memset(sd, 0, sizeof(*sd));
+}
+
+int streamdefs_add(struct streamdefs *sd, const char *name, struct kvlist *params, char *err, size_t errlen)
+{
+	char **names;
+	struct kvlist *lists;
+
+	for (size_t i = 0; i < params->n; i++)
+		if (!job_stream_param(params->keys[i]))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "stream '%s': %s is the case's, shared by all its streams (one target, "
+					  "one measured window); set it on the case", name, job_param_name(params->keys[i]));
+	for (size_t i = 0; i < sd->n; i++)
+		if (!strcmp(sd->names[i], name))
+			return errmsg_set(err, errlen, -EINVAL, "streams: two streams are named '%s'", name);
+	if (sd->n >= JOB_MAX_STREAMS)
+		return errmsg_set(err, errlen, -EINVAL, "streams: more than %d streams", JOB_MAX_STREAMS);
+	names = realloc(sd->names, (sd->n + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	sd->names = names;
+	lists = realloc(sd->params, (sd->n + 1) * sizeof(*lists));
+	if (!lists)
+		return -ENOMEM;
+	sd->params = lists;
+	if (!(sd->names[sd->n] = strdup(name)))
+		return -ENOMEM;
+	sd->params[sd->n++] = *params;
+	memset(params, 0, sizeof(*params));
+	return 0;
+}
+
 static void axis_release(struct axis *a)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		free(a->values[i]);
 		if (a->cases)
 			kvlist_release(&a->cases[i]);
+		if (a->streams)
+			streamdefs_release(&a->streams[i]);
+		if (a->baselines)
+			free(a->baselines[i]);
 	}
+	free(a->baselines);
 	free(a->values);
 	free(a->cases);
 	free(a->idle_ns);
+	free(a->streams);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -74,6 +122,7 @@ void plan_release(struct plan *p)
 		axis_release(&p->axes[i]);
 	free(p->axes);
 	kvlist_release(&p->over);
+	streamdefs_release(&p->streams);
 	p->axes = NULL;
 	p->naxes = p->axes_cap = 0;
 }
@@ -166,7 +215,7 @@ int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, cha
 
 int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen)
 {
-	struct axis a = { "cases", names, cases, NULL, n };
+	struct axis a = { "cases", names, cases, NULL, NULL, NULL, n };
 	struct job scratch;
 	int ret;
 
@@ -257,6 +306,129 @@ size_t plan_ncases(const struct plan *p)
 	return n;
 }
 
+/* Whether list sets parameter name (canonical). */
+static bool kvlist_sets(const struct kvlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(job_param_name(l->keys[i]), name))
+			return true;
+	return false;
+}
+
+static size_t cases_axis(const struct plan *p, size_t *div);
+
+/*
+ * The streams of case k, made into j->streams: each one starts from the case's job (its seed
+ * varied by the stream's place, so that two alike streams do not issue the same offsets, unless the
+ * stream sets one), takes its own parameters, then the overrides it does not set itself (--set
+ * shrinks every stream, as it does a prepare job, without undoing what a stream says).
+ */
+static int case_streams(const struct plan *p, size_t k, struct job *j, char *name, size_t namelen, char *err,
+			size_t errlen)
+{
+	size_t div, ai = cases_axis(p, &div);
+	const struct axis *a = ai < p->naxes ? &p->axes[ai] : NULL;
+	const struct streamdefs *own = a && a->streams && div ? &a->streams[k / div % a->n] : NULL;
+	const struct streamdefs *sd = own && own->n ? own : &p->streams;
+	struct job_streams *ss;
+	bool verify = j->verify;
+	int ret;
+
+	j->streams = NULL;
+	if (own && own->n && p->streams.n)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "--stream: case '%s' has its own streams (the profile's); give streams one way", name);
+	if (!sd->n)
+		return 0;
+	/* Without axes a case is named by what it does: its streams' names, "reader+writer". */
+	for (size_t i = 0, len = 0; !p->naxes && namelen && i < sd->n; i++)
+		len += (size_t)snprintf(name + (len < namelen ? len : namelen - 1), len < namelen ? namelen - len : 1,
+					"%s%s", i ? "+" : "", sd->names[i]);
+	if (!(ss = job_streams_new((unsigned)sd->n)))
+		return -ENOMEM;
+	j->verify = false;   /* the case verifies where a stream does */
+	for (size_t i = 0; i < sd->n; i++) {
+		struct job_stream *s = &ss->s[i];
+		char msg[384];
+
+		snprintf(s->name, sizeof(s->name), "%s", sd->names[i]);
+		s->job = *j;
+		s->job.verify = verify;
+		s->job.seed = (j->seed ^ (0xd1b54a32d192ed03ull * (i + 1))) & (uint64_t)INT64_MAX;
+		ret = kvlist_apply(&sd->params[i], &s->job, msg, sizeof(msg));
+		for (size_t o = 0; !ret && o < p->over.n; o++)
+			if (!kvlist_sets(&sd->params[i], job_param_name(p->over.keys[o])))
+				ret = job_set(&s->job, p->over.keys[o], p->over.vals[o], msg, sizeof(msg));
+		if (ret) {
+			free(ss);
+			return errmsg_set(err, errlen, ret, "stream '%s': %s", sd->names[i], msg);
+		}
+		j->verify |= s->job.verify;
+	}
+	j->streams = ss;
+	return 0;
+}
+
+int plan_set_case_streams(struct plan *p, struct streamdefs *sd, size_t n)
+{
+	size_t div, i = cases_axis(p, &div);
+	struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+
+	if (!a || a->n != n)
+		return -EINVAL;
+	if (a->streams) {
+		for (size_t k = 0; k < a->n; k++)
+			streamdefs_release(&a->streams[k]);
+		free(a->streams);
+	}
+	a->streams = sd;
+	return 0;
+}
+
+int plan_add_stream(struct plan *p, const char *spec, char *err, size_t errlen)
+{
+	struct kvlist params = { 0 };
+	char **items = NULL, *copy = NULL, *name = NULL, q[ESC_SHORT_LEN];
+	size_t n = 0;
+	int ret;
+
+	if ((ret = split(spec, &copy, &items, &n))) {
+		free(copy);
+		return ret == -EINVAL ? errmsg_set(err, errlen, ret, "--stream: '%s': an empty item in the list",
+						   esc_short(spec, q)) : ret;
+	}
+	for (size_t i = 0; !ret && i < n; i++) {
+		char *eq = strchr(items[i], '=');
+		struct job scratch;
+
+		if (!eq) {
+			ret = errmsg_set(err, errlen, -EINVAL, "--stream: '%s': expected NAME=VALUE items "
+					 "('name=reader,rw=randread,qd=1')", esc_short(items[i], q));
+			break;
+		}
+		*eq = '\0';
+		if (!strcmp(items[i], "name")) {
+			name = eq + 1;
+			continue;
+		}
+		job_init(&scratch);
+		if ((ret = job_set(&scratch, items[i], eq + 1, err, errlen)) == -ENOENT)
+			snprintf(err, errlen, "--stream: unknown parameter '%s' (see ssdbench help run)",
+				 esc_short(items[i], q));
+		if (!ret)
+			ret = kvlist_add(&params, job_param_name(items[i]), eq + 1);
+	}
+	if (!ret && (!name || !*name))
+		ret = errmsg_set(err, errlen, -EINVAL, "--stream: '%s': give the stream a name (name=reader,...)",
+				 esc_short(spec, q));
+	if (!ret)
+		ret = streamdefs_add(&p->streams, name, &params, err, errlen);
+	kvlist_release(&params);
+	free(items);
+	free(copy);
+	return ret;
+}
+
 int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t namelen, char *err,
 	      size_t errlen)
 {
@@ -283,7 +455,7 @@ int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t 
 		return ret;
 	if (!p->naxes)
 		snprintf(name, namelen, "%s", rw_name(j->rw));
-	return 0;
+	return case_streams(p, k, j, name, namelen, err, errlen);
 }
 
 /* The index of the named cases' axis (p->naxes if none); *div: the cases per step of it. */
@@ -321,4 +493,44 @@ uint64_t plan_case_idle(const struct plan *p, size_t k)
 	const struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
 
 	return a && a->idle_ns && div ? a->idle_ns[k / div % a->n] : 0;
+}
+
+int plan_set_baselines(struct plan *p, char **names, size_t n)
+{
+	size_t div, i = cases_axis(p, &div);
+	struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+
+	if (!a || a->n != n)
+		return -EINVAL;
+	if (a->baselines) {
+		for (size_t k = 0; k < a->n; k++)
+			free(a->baselines[k]);
+		free(a->baselines);
+	}
+	a->baselines = names;
+	return 0;
+}
+
+const char *plan_case_baseline(const struct plan *p, size_t k, char *name, size_t namelen)
+{
+	size_t div, i = cases_axis(p, &div), b, len = 0, d = plan_ncases(p);
+	const struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+	const char *base = a && a->baselines && div ? a->baselines[k / div % a->n] : NULL;
+
+	if (!base || !namelen)
+		return NULL;
+	for (b = 0; b < a->n && strcmp(a->values[b], base); b++)
+		;
+	if (b == a->n)
+		return NULL;
+	/* The same case of every other axis, with the baseline's place on the cases axis. */
+	k = k - (k / div % a->n) * div + b * div;
+	name[0] = '\0';
+	for (size_t x = 0; x < p->naxes; x++) {
+		d /= p->axes[x].n;
+		if (len < namelen)
+			len += (size_t)snprintf(name + len, namelen - len, "%s%s", x ? "-" : "",
+						p->axes[x].values[k / d % p->axes[x].n]);
+	}
+	return name;
 }

@@ -57,6 +57,9 @@ static int unknown_param(struct loader *l, const char *keypath, const char *key)
 	if (!strcmp(key, "idle"))
 		return lerr(l, keypath, "not a parameter: \"idle\" is a key of a named case (matrix.cases), "
 			    "the wait before each of its runs");
+	if (!strcmp(key, "streams"))
+		return lerr(l, keypath, "not a parameter: \"streams\" is a key of a named case (matrix.cases), "
+			    "the workloads it runs at once");
 	return lerr(l, keypath, "unknown parameter (see ssdbench help run)");
 }
 
@@ -94,12 +97,21 @@ static int load_idle(struct loader *l, const char *keypath, json_t *v, uint64_t 
 	return 0;
 }
 
+static int load_streams(struct loader *l, const char *path, json_t *arr, struct streamdefs *sd);
+
+/* What a named case holds besides its parameters. */
+struct case_keys {
+	uint64_t idle;               /* "idle" */
+	struct streamdefs sd;        /* "streams" */
+	const char *baseline;        /* "baseline": the case it is measured against, or NULL */
+};
+
 /*
- * A parameter object (defaults, a prepare job, a named case). "name" is taken where name is given,
- * "idle" where idle is.
+ * A parameter object (defaults, a prepare job, a named case, a stream). "name" is taken where name is
+ * given, a named case's own keys ("idle", "streams", "baseline") where ck is.
  */
 static int load_params(struct loader *l, const char *path, json_t *obj, struct job *j,
-		       struct kvlist *list, const char **name, uint64_t *idle)
+		       struct kvlist *list, const char **name, struct case_keys *ck)
 {
 	const char *key;
 	json_t *v;
@@ -116,9 +128,20 @@ static int load_params(struct loader *l, const char *path, json_t *obj, struct j
 			*name = json_string_value(v);
 			continue;
 		}
-		if (idle && !strcmp(key, "idle")) {
-			if ((ret = load_idle(l, sub, v, idle)))
+		if (ck && !strcmp(key, "idle")) {
+			if ((ret = load_idle(l, sub, v, &ck->idle)))
 				return ret;
+			continue;
+		}
+		if (ck && !strcmp(key, "streams")) {
+			if ((ret = load_streams(l, sub, v, &ck->sd)))
+				return ret;
+			continue;
+		}
+		if (ck && !strcmp(key, "baseline")) {
+			if (!json_is_string(v) || !*json_string_value(v))
+				return lerr(l, sub, "expected the name of another case of the profile");
+			ck->baseline = json_string_value(v);
 			continue;
 		}
 		if ((ret = load_param(l, sub, key, v, j, list)))
@@ -135,40 +158,120 @@ static int load_defaults(struct loader *l, json_t *root, struct profile *p)
 	return d ? load_params(l, "defaults", d, &p->plan.base, NULL, NULL, NULL) : 0;
 }
 
+/* A named case's "streams": a list of objects, each a stream's "name" and its own parameters. */
+static int load_streams(struct loader *l, const char *path, json_t *arr, struct streamdefs *sd)
+{
+	char sub[600], msg[512];
+	int ret = 0;
+
+	if (!json_is_array(arr) || json_array_size(arr) == 0)
+		return lerr(l, path, "expected a non-empty list of stream objects");
+	for (size_t i = 0; !ret && i < json_array_size(arr); i++) {
+		struct kvlist params = { 0 };
+		const char *name = NULL;
+
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		ret = load_params(l, sub, json_array_get(arr, i), NULL, &params, &name, NULL);
+		if (!ret && !name)
+			ret = lerr(l, sub, "a stream needs a \"name\"");
+		if (!ret && (ret = streamdefs_add(sd, name, &params, msg, sizeof(msg))) == -EINVAL)
+			ret = lerr(l, sub, "%s", msg);
+		kvlist_release(&params);
+	}
+	return ret;
+}
+
+/* The "baseline" of every case: the name of another case of the list, or NULL. 0 or an error. */
+static int check_baselines(struct loader *l, char **names, struct case_keys *ck, size_t n)
+{
+	char sub[128];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		if (!ck[i].baseline)
+			continue;
+		for (k = 0; k < n && strcmp(names[k], ck[i].baseline); k++)
+			;
+		snprintf(sub, sizeof(sub), "matrix.cases[%zu].baseline", i);
+		if (k == n)
+			return lerr(l, sub, "'%s' is no case of the profile (the case this one is measured against)",
+				    ck[i].baseline);
+		if (k == i)
+			return lerr(l, sub, "a case is not measured against itself");
+		if (ck[k].baseline)
+			return lerr(l, sub, "'%s' has a baseline of its own; a baseline is measured alone",
+				    ck[i].baseline);
+	}
+	return 0;
+}
+
 static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 {
 	size_t n = json_array_size(arr), i;
-	char **names = calloc(n ? n : 1, sizeof(*names)), sub[128];
+	char **names = calloc(n ? n : 1, sizeof(*names)), sub[128], **bases = NULL;
 	struct kvlist *cases = calloc(n ? n : 1, sizeof(*cases));
+	struct case_keys *ck = calloc(n ? n : 1, sizeof(*ck));
 	uint64_t *idle = calloc(n ? n : 1, sizeof(*idle));
+	struct streamdefs *sd = calloc(n ? n : 1, sizeof(*sd));
+	bool any_streams = false, any_base = false;
 	int ret = 0;
 
-	if (!names || !cases || !idle)
+	if (!names || !cases || !ck || !idle || !sd)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
 		const char *name = NULL;
 
 		snprintf(sub, sizeof(sub), "matrix.cases[%zu]", i);
-		ret = load_params(l, sub, json_array_get(arr, i), NULL, &cases[i], &name, &idle[i]);
+		ret = load_params(l, sub, json_array_get(arr, i), NULL, &cases[i], &name, &ck[i]);
 		if (!ret && !name)
 			ret = lerr(l, sub, "a named case needs a \"name\"");
 		if (!ret && !(names[i] = strdup(name)))
 			ret = -ENOMEM;
+		if (!ret) {
+			idle[i] = ck[i].idle;
+			sd[i] = ck[i].sd;
+			memset(&ck[i].sd, 0, sizeof(ck[i].sd));
+			any_streams |= sd[i].n > 0;
+			any_base |= ck[i].baseline != NULL;
+		}
 	}
 	if (!ret && n == 0)
 		ret = lerr(l, "matrix.cases", "expected a non-empty list of case objects");
-	if (!ret && !(ret = plan_add_cases(&p->plan, names, cases, n, l->err, l->errlen))) {
-		ret = plan_set_idle(&p->plan, idle, n);
-		free(idle);
-		return ret;
+	if (!ret && any_base && !(ret = check_baselines(l, names, ck, n))) {
+		if (!(bases = calloc(n, sizeof(*bases))))
+			ret = -ENOMEM;
+		for (i = 0; !ret && i < n; i++)
+			if (ck[i].baseline && !(bases[i] = strdup(ck[i].baseline)))
+				ret = -ENOMEM;
 	}
-	free(idle);
-	for (i = 0; i < n && names && cases; i++) {
-		free(names[i]);
-		kvlist_release(&cases[i]);
+	if (!ret && !(ret = plan_add_cases(&p->plan, names, cases, n, l->err, l->errlen))) {
+		names = NULL;
+		cases = NULL;
+		ret = plan_set_idle(&p->plan, idle, n);
+		if (!ret && any_streams && !(ret = plan_set_case_streams(&p->plan, sd, n)))
+			sd = NULL;
+		if (!ret && bases && !(ret = plan_set_baselines(&p->plan, bases, n)))
+			bases = NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (names)
+			free(names[i]);
+		if (cases)
+			kvlist_release(&cases[i]);
+		if (sd)
+			streamdefs_release(&sd[i]);
+		if (ck)
+			streamdefs_release(&ck[i].sd);
+		if (bases)
+			free(bases[i]);
 	}
 	free(names);
 	free(cases);
+	free(sd);
+	free(ck);
+	free(bases);
+	free(idle);
 	return ret;
 }
 
@@ -379,8 +482,11 @@ static int check_cases(struct loader *l, struct profile *p)
 	struct job j;
 
 	for (size_t k = 0; k < n; k++) {
-		if (plan_case(&p->plan, k, &j, name, sizeof(name), msg, sizeof(msg)) ||
-		    job_check(&j, msg, sizeof(msg))) {
+		int bad = plan_case(&p->plan, k, &j, name, sizeof(name), msg, sizeof(msg)) ||
+			  job_check(&j, msg, sizeof(msg));
+
+		job_release(&j);
+		if (bad) {
 			snprintf(l->err, l->errlen, "%s: case '%s': %s", l->path, name, msg);
 			return -EINVAL;
 		}

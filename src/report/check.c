@@ -36,7 +36,7 @@ void criteria_release(struct criteria *cr)
 
 static bool select_key_special(const char *k)
 {
-	return !strcmp(k, "device") || !strcmp(k, "profile") || !strcmp(k, "case");
+	return !strcmp(k, "device") || !strcmp(k, "profile") || !strcmp(k, "case") || !strcmp(k, "stream");
 }
 
 static int check_select(json_t *sel, const char *where, char *err, size_t errlen)
@@ -67,7 +67,7 @@ static int check_select(json_t *sel, const char *where, char *err, size_t errlen
 		if (!job_param_name(k) || !strcmp(job_param_name(k), "label") ||
 		    !strcmp(job_param_name(k), "price") || !strcmp(job_param_name(k), "repeat")) {
 			snprintf(err, errlen, "%s.select: unknown key '%s' (a job parameter such as rw, bs, qd, "
-				 "threads, or device, profile, case)", where, k);
+				 "threads, or device, profile, case, stream)", where, k);
 			return -EINVAL;
 		}
 		job_init(&j);
@@ -135,6 +135,31 @@ static int parse_latency(const char *num, const char *sq, double *value, char *e
 }
 
 /* "OP VALUE[UNIT]" into op and value in raw units. */
+/*
+ * "1.05x baseline" (num, the part before "baseline" n bytes long): the metric at most (or least) that
+ * many times the baseline case's. The metric must be one a baseline has alike: rates and latencies.
+ */
+static int parse_relative(struct crit_req *r, char *num, size_t n, const char *sq, char *err, size_t errlen)
+{
+	const char *end;
+	double v;
+
+	while (n && isspace((unsigned char)num[n - 1]))
+		n--;
+	num[n] = '\0';
+	if (!n || num[n - 1] != 'x' || (num[n - 1] = '\0', parse_decimal(num, &v, &end)) || *end || v <= 0) {
+		snprintf(err, errlen, "'%s': expected a factor of the baseline, e.g. \"<= 1.05x baseline\"", sq);
+		return -EINVAL;
+	}
+	if (r->m.kind == M_SS_RATIO || r->m.kind == M_MAX_IOPS_AT_TARGET) {
+		snprintf(err, errlen, "'%s': a factor of the baseline is for rates and latencies", sq);
+		return -EINVAL;
+	}
+	r->relative = true;
+	r->value = v;
+	return 0;
+}
+
 static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen)
 {
 	const char *p = s, *end;
@@ -176,6 +201,8 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 	}
 	memcpy(num, p, n);
 	num[n] = '\0';
+	if (n > 8 && !strcmp(num + n - 8, "baseline") && !r->health && !r->verify)
+		return parse_relative(r, num, n - 8, sq, err, errlen);
 	if (r->health)
 		return check_health_req(r, num, sq, err, errlen);
 	if (r->verify) {
@@ -454,15 +481,21 @@ int criteria_load(struct criteria *cr, const char *path, char *err, size_t errle
 	return ret;
 }
 
+/* Whether v meets op against limit. */
+static bool holds(enum crit_op op, double v, double limit)
+{
+	switch (op) {
+	case CO_GE: return v >= limit;
+	case CO_LE: return v <= limit;
+	case CO_GT: return v > limit;
+	case CO_LT: return v < limit;
+	default: return v == limit;
+	}
+}
+
 bool crit_holds(const struct crit_req *r, double v)
 {
-	switch (r->op) {
-	case CO_GE: return v >= r->value;
-	case CO_LE: return v <= r->value;
-	case CO_GT: return v > r->value;
-	case CO_LT: return v < r->value;
-	default: return v == r->value;
-	}
+	return holds(r->op, v, r->value);
 }
 
 static bool selects(const struct criterion *c, const struct agg_case *a)
@@ -482,6 +515,8 @@ static bool selects(const struct criterion *c, const struct agg_case *a)
 			match = a->first->profile && !strcmp(a->first->profile, val);
 		else if (!strcmp(k, "case"))
 			match = a->first->case_name && !strcmp(a->first->case_name, val);
+		else if (!strcmp(k, "stream"))
+			match = a->first->stream && !strcmp(a->first->stream, val);
 		else if (rs_param_matches(a->first->job, k, val, &match, err, sizeof(err)))
 			match = false;
 		if (!match)
@@ -543,9 +578,83 @@ static int verify_row_of(const struct criterion *c, const struct crit_req *r, co
 	return 0;
 }
 
+/* Whether the strings are equal, NULL equal to NULL only. */
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The case that case ac is measured against: of the same device and profile, the case profile.baseline
+ * names; for a stream, that case's stream of the same name where the baseline is a case of streams
+ * (else the baseline case as a whole: a reader alone). NULL with a message where there is none.
+ */
+static const struct agg_case *baseline_of(const struct check *k, const struct criterion *c,
+					  const struct crit_req *r, const struct agg_case *ac, char *err, size_t errlen)
+{
+	const char *want = ac->first->baseline, *stream = ac->first->stream;
+	const struct agg_case *b = NULL;
+	char name[160];
+
+	if (!want) {
+		snprintf(err, errlen, "criterion '%s': %s %s: case '%s' on %s names no baseline (a profile "
+			 "case's \"baseline\": the case it is measured against)", c->name, r->key, r->text,
+			 agg_case_name(ac, name, sizeof(name)), ac->label);
+		return NULL;
+	}
+	for (size_t i = 0; i < k->agg.n && !b; i++) {
+		const struct agg_case *x = &k->agg.cases[i];
+
+		if (!strcmp(x->label, ac->label) && same_str(x->first->profile, ac->first->profile) &&
+		    same_str(x->first->case_name, want))
+			b = x;
+	}
+	if (b && stream && !strcmp(b->first->rw, RS_RW_STREAMS)) {
+		const struct agg_case *bs = NULL;
+
+		for (size_t i = 0; i < k->streams.n && !bs; i++) {
+			const struct agg_case *x = &k->streams.cases[i];
+
+			if (!strcmp(x->label, ac->label) && same_str(x->first->stream, stream) &&
+			    !strncmp(x->key, b->key, strlen(b->key)) && x->key[strlen(b->key)] == '\x1f')
+				bs = x;
+		}
+		b = bs;
+	}
+	if (!b)
+		snprintf(err, errlen, "criterion '%s': %s %s: the baseline of case '%s' on %s, '%s%s%s', is not "
+			 "among the results (give its results too)", c->name, r->key, r->text,
+			 agg_case_name(ac, name, sizeof(name)), ac->label, want, stream ? "/" : "", stream ? stream : "");
+	return b;
+}
+
+/*
+ * A relative requirement on row (its value measured): the baseline's value of the metric in the
+ * row's direction, times the factor, is the limit. A baseline without one (its runs failed, no I/O
+ * in that direction) violates, as the case's own would.
+ */
+static int relative_row(const struct check *k, const struct criterion *c, const struct crit_req *r,
+			struct check_row *row, char *err, size_t errlen)
+{
+	struct agg_stat bv;
+
+	if (!(row->base = baseline_of(k, c, r, row->c, err, errlen)))
+		return -EINVAL;
+	if (row->base->nfailed || !row->base->nruns || !agg_value(row->base, row->d, &r->m, &bv) ||
+	    !isfinite(bv.mean)) {
+		row->base_value = NAN;
+		row->pass = false;
+		return 0;
+	}
+	row->base_value = bv.mean;
+	row->pass = !row->unsteady && holds(r->op, row->value, r->value * bv.mean);
+	return 0;
+}
+
 /* The row of requirement r on case ac; -EINVAL with a message for what the criteria cannot ask. */
-static int check_row_of(const struct criterion *c, const struct crit_req *r, const struct agg_case *ac,
-			const struct check_opts *o, struct check_row *row, char *err, size_t errlen)
+static int check_row_of(const struct check *k, const struct criterion *c, const struct crit_req *r,
+			const struct agg_case *ac, const struct check_opts *o, struct check_row *row, char *err,
+			size_t errlen)
 {
 	struct agg_stat v;
 	char name[160];
@@ -574,7 +683,7 @@ static int check_row_of(const struct criterion *c, const struct crit_req *r, con
 		row->value = v.mean;
 		row->pass = crit_holds(r, v.mean);
 	}
-	return 0;
+	return r->relative ? relative_row(k, c, r, row, err, errlen) : 0;
 }
 
 static int add_check_row(struct check *k, size_t *cap, const struct check_row *row)
@@ -597,14 +706,17 @@ int check_run(struct check *k, const struct criteria *cr, const struct rs_set *s
 	memset(k, 0, sizeof(*k));
 	k->cr = cr;
 	o = o ? o : &none;
-	if ((ret = agg_build(&k->agg, s, true, err, errlen)))
+	if ((ret = agg_build(&k->agg, s, true, err, errlen)) ||
+	    (s->streams && (ret = agg_build(&k->streams, s->streams, true, err, errlen))))
 		return ret;
 	for (size_t i = 0; i < cr->n; i++) {
 		const struct criterion *c = &cr->c[i];
+		/* "stream" in select: the streams of cases of several (each a case of its own), else the cases. */
+		const struct agg *ag = json_object_get(c->select, "stream") ? &k->streams : &k->agg;
 		size_t matched = 0;
 
-		for (size_t a = 0; a < k->agg.n; a++) {
-			const struct agg_case *ac = &k->agg.cases[a];
+		for (size_t a = 0; a < ag->n; a++) {
+			const struct agg_case *ac = &ag->cases[a];
 
 			if (!selects(c, ac))
 				continue;
@@ -612,7 +724,7 @@ int check_run(struct check *k, const struct criteria *cr, const struct rs_set *s
 			for (size_t q = 0; q < c->nreqs; q++) {
 				struct check_row row = { .criterion = i, .req = &c->reqs[q], .c = ac, .value = NAN };
 
-				if (check_row_of(c, &c->reqs[q], ac, o, &row, err, errlen))
+				if (check_row_of(k, c, &c->reqs[q], ac, o, &row, err, errlen))
 					return -EINVAL;
 				if (add_check_row(k, &cap, &row))
 					goto nomem;
@@ -640,6 +752,7 @@ nomem:
 void check_release(struct check *k)
 {
 	agg_release(&k->agg);
+	agg_release(&k->streams);
 	free(k->rows);
 	memset(k, 0, sizeof(*k));
 }
@@ -740,6 +853,20 @@ static void row_cells(const struct check *k, const struct check_row *r, char cel
 	snprintf(cells[3], 200, "%s%s%s %s", nodir ? "" : rs_dir_name[r->d], nodir ? "" : ".", r->req->key,
 		 r->req->text);
 	measured(r, cells[4], 200);
+	if (r->base) {
+		/* "1.32 ms (1.10x baseline 1.20 ms)": the ratio the requirement judges, and what it is of. */
+		struct check_row b = *r;
+		char bv[64];
+		size_t n = strlen(cells[4]);
+
+		b.base = NULL;
+		b.value = r->base_value;
+		measured(&b, bv, sizeof(bv));
+		if (isfinite(r->base_value) && r->base_value > 0)
+			snprintf(cells[4] + n, 200 - n, " (%.3gx baseline %s)", r->value / r->base_value, bv);
+		else
+			snprintf(cells[4] + n, 200 - n, " (baseline: no value)");
+	}
 	snprintf(cells[5], 200, "%s", r->problem == CP_SKIPPED ? "skipped" : r->pass ? "pass" : "FAIL");
 }
 
@@ -807,6 +934,17 @@ int check_write(FILE *f, const struct check *k, enum report_format fmt)
 				"measured", cells[i][4], "status", problem_status(r->problem), "pass", r->pass));
 			if (problem_path(r))
 				json_object_set_new(json_array_get(rows, i), "example", json_string(problem_path(r)));
+			if (r->base) {
+				json_t *row = json_array_get(rows, i);
+				char bname[160];
+
+				json_object_set_new(row, "baseline", json_string(agg_case_name(r->base, bname, sizeof(bname))));
+				json_object_set_new(row, "baseline_value", isfinite(r->base_value) ?
+						    json_real(r->req->m.kind == M_MBPS ? r->base_value / 1e6 : r->base_value) :
+						    json_null());
+				json_object_set_new(row, "ratio", isfinite(r->base_value) && r->base_value > 0 &&
+						    isfinite(r->value) ? json_real(r->value / r->base_value) : json_null());
+			}
 		}
 		o = json_pack("{s:s, s:i, s:i, s:i, s:o}", "schema", "ssdbench-check", "schema_version", 1,
 			      "checked", (int)k->nrows, "violations", (int)k->violations, "rows", rows);

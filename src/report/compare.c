@@ -405,9 +405,26 @@ int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *can
 
 	memset(c, 0, sizeof(*c));
 	c->opts = *o;
-	if ((ret = side(&c->base, &c->base_drives, base, err, errlen)) ||
-	    (ret = side(&c->cand, &c->cand_drives, cand, err, errlen)))
+	if (o->stream && (!base->streams || !cand->streams)) {
+		snprintf(err, errlen, "--stream: the %s has no case of streams (results.streams)",
+			 !base->streams ? "baseline" : "candidate");
+		return -EINVAL;
+	}
+	/* --stream: each stream is a case of its own (its key the case's and its name). */
+	if ((ret = side(&c->base, &c->base_drives, o->stream ? base->streams : base, err, errlen)) ||
+	    (ret = side(&c->cand, &c->cand_drives, o->stream ? cand->streams : cand, err, errlen)))
 		goto fail;
+	if (o->stream && strcmp(o->stream, "all")) {
+		agg_keep_stream(&c->base, o->stream);
+		agg_keep_stream(&c->base_drives, o->stream);
+		agg_keep_stream(&c->cand, o->stream);
+		agg_keep_stream(&c->cand_drives, o->stream);
+		if (!c->base.n) {
+			snprintf(err, errlen, "--stream: no stream '%s' in the baseline", o->stream);
+			ret = -EINVAL;
+			goto fail;
+		}
+	}
 	c->base_devices = count_devices(base);
 	c->cand_devices = count_devices(cand);
 	c->only_base = calloc(c->base.n + 1, sizeof(*c->only_base));

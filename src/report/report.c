@@ -818,7 +818,8 @@ int report_build(struct report *r, const struct rs_set *s, const struct report_o
 	r->mib = o->mib;
 	r->chart_kinds = o->chart_kinds;
 	r->chart_kinds_given = o->chart_kinds_given;
-	if ((ret = agg_build(&r->agg, s, true, err, errlen)))
+	if ((ret = agg_build(&r->agg, s, true, err, errlen)) ||
+	    (s->streams && (ret = agg_build(&r->streams, s->streams, true, err, errlen))))
 		goto fail;
 	r->labels = calloc(r->agg.n + 1, sizeof(*r->labels));
 	if (!r->labels)
@@ -872,5 +873,6 @@ void report_release(struct report *r)
 		free(r->profiles[i].description);
 	free(r->profiles);
 	agg_release(&r->agg);
+	agg_release(&r->streams);
 	memset(r, 0, sizeof(*r));
 }

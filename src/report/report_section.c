@@ -9,12 +9,14 @@ extern const struct report_section report_section_verify;
 extern const struct report_section report_section_health;
 extern const struct report_section report_section_search;
 extern const struct report_section report_section_groups;
+extern const struct report_section report_section_streams;
 
 const struct report_section *const report_sections[] = {
 	&report_section_verify,
 	&report_section_health,
 	&report_section_search,
 	&report_section_groups,
+	&report_section_streams,
 };
 const size_t report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);
 

@@ -130,6 +130,21 @@ void agg_release(struct agg *a)
 	a->n = 0;
 }
 
+void agg_keep_stream(struct agg *a, const char *stream)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const char *st = a->cases[i].first->stream;
+
+		if (st && !strcmp(st, stream))
+			a->cases[k++] = a->cases[i];
+		else
+			case_release(&a->cases[i]);
+	}
+	a->n = k;
+}
+
 static bool same_case(const struct agg_case *c, const struct rs_run *r, bool by_device)
 {
 	return !strcmp(c->key, r->key) && (!by_device || !strcmp(c->label, r->label));
@@ -531,14 +546,19 @@ const char *agg_case_name(const struct agg_case *c, char *buf, size_t len)
 	const json_t *job = c->first->job;
 	char bs[32];
 
+	size_t n;
+
 	if (c->first->case_name) {
-		snprintf(buf, len, "%s", c->first->case_name);
-		return buf;
+		n = (size_t)snprintf(buf, len, "%s", c->first->case_name);
+	} else {
+		format_size((uint64_t)json_integer_value(json_object_get(job, "bs")), bs, sizeof(bs));
+		n = (size_t)snprintf(buf, len, "%s %s qd%lld t%lld", c->first->rw, bs,
+				     (long long)json_integer_value(json_object_get(job, "qd")),
+				     (long long)json_integer_value(json_object_get(job, "threads")));
 	}
-	format_size((uint64_t)json_integer_value(json_object_get(job, "bs")), bs, sizeof(bs));
-	snprintf(buf, len, "%s %s qd%lld t%lld", c->first->rw, bs,
-		 (long long)json_integer_value(json_object_get(job, "qd")),
-		 (long long)json_integer_value(json_object_get(job, "threads")));
+	/* A stream view: its case's name (a stream's job names no case), then the stream's. */
+	if (c->first->stream && n < len)
+		snprintf(buf + n, len - n, "/%s", c->first->stream);
 	return buf;
 }
 

@@ -215,42 +215,84 @@ static json_t *stonewall_object(const struct stonewall *sw)
 			 "iops", t > 0 ? (double)sw->ios / t : 0.0, "bw_bytes", t > 0 ? (double)sw->bytes / t : 0.0);
 }
 
+/* The time series' object: rates, mean latency, and an open-loop run's mean response time. */
+static json_t *series_object(const struct series *ts, bool open)
+{
+	json_t *o = json_pack("{s:I, s:o, s:o, s:o}", "interval_ns", (json_int_t)ts->interval_ns,
+			      "iops", double_array(ts->iops, ts->n), "bw_bytes", double_array(ts->bw, ts->n),
+			      "lat_mean_ns", double_array(ts->lat_mean, ts->n));
+
+	if (o && open && ts->resp_mean)
+		json_object_set_new(o, "response_mean_ns", double_array(ts->resp_mean, ts->n));
+	return o;
+}
+
+/* read + write of ops (total), response times where open. Returns -ENOMEM or 0. */
+static int total_of(const struct opstats *ops, bool open, struct opstats *total)
+{
+	memset(total, 0, sizeof(*total));
+	if (hist_init(&total->lat))
+		return -ENOMEM;
+	if (open && hist_init(&total->resp)) {
+		hist_release(&total->lat);
+		return -ENOMEM;
+	}
+	for (int op = 0; op < 2; op++) {
+		hist_merge(&total->lat, &ops[op].lat);
+		if (open && ops[op].resp.buckets)
+			hist_merge(&total->resp, &ops[op].resp);
+		total->ios += ops[op].ios;
+		total->bytes += ops[op].bytes;
+	}
+	return 0;
+}
+
+/*
+ * One stream of results.streams: its name and job, its operations as results has them (read, write,
+ * total; trim and flush where it does them), its measured phase, queue depth, time series and an
+ * open-loop stream's timetable.
+ */
+static json_t *stream_object(const struct job_stream *js, const struct stream_result *sr)
+{
+	bool open = sr->sched.enabled;
+	struct opstats total;
+	json_t *o;
+
+	if (total_of(sr->op, open, &total))
+		return NULL;
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:f, s:o}", "name", js->name, "job", result_job(&js->job),
+		      "read", op_object(&sr->op[OP_READ], sr->runtime_ns, open),
+		      "write", op_object(&sr->op[OP_WRITE], sr->runtime_ns, open),
+		      "total", op_object(&total, sr->runtime_ns, open), "runtime_ns", (json_int_t)sr->runtime_ns,
+		      "qd_mean", sr->qd_mean, "timeseries", series_object(&sr->ts, open));
+	hist_release(&total.lat);
+	hist_release(&total.resp);
+	for (int op = OP_TRIM; o && op < OP_COUNT; op++)
+		if (sr->op[op].lat.buckets)
+			json_object_set_new(o, op_name((unsigned)op), op_object(&sr->op[op], sr->runtime_ns, open));
+	if (o && open)
+		json_object_set_new(o, "schedule", schedule_object(&sr->sched));
+	return o;
+}
+
 static json_t *results_object(const struct job *j, const struct run_result *res)
 {
 	bool open = res->sched.enabled;
-	struct opstats total = { 0 };
+	struct opstats total;
 	json_t *o;
 
-	if (hist_init(&total.lat))
+	if (total_of(res->op, open, &total))
 		return NULL;
-	if (open && hist_init(&total.resp)) {
-		hist_release(&total.lat);
-		return NULL;
-	}
-	for (int op = 0; op < 2; op++) {
-		hist_merge(&total.lat, &res->op[op].lat);
-		if (open && res->op[op].resp.buckets)
-			hist_merge(&total.resp, &res->op[op].resp);
-		total.ios += res->op[op].ios;
-		total.bytes += res->op[op].bytes;
-	}
-	o = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:{s:I, s:o, s:o, s:o}, s:o}",
+	o = json_pack("{s:o, s:o, s:o, s:I, s:{s:f, s:f}, s:o, s:o}",
 		      "read", op_object(&res->op[OP_READ], res->runtime_ns, open),
 		      "write", op_object(&res->op[OP_WRITE], res->runtime_ns, open),
 		      "total", op_object(&total, res->runtime_ns, open),
 		      "runtime_ns", (json_int_t)res->runtime_ns,
 		      "cpu", "user_s", res->cpu_user, "sys_s", res->cpu_sys,
-		      "timeseries", "interval_ns", (json_int_t)res->ts.interval_ns,
-		      "iops", double_array(res->ts.iops, res->ts.n),
-		      "bw_bytes", double_array(res->ts.bw, res->ts.n),
-		      "lat_mean_ns", double_array(res->ts.lat_mean, res->ts.n),
+		      "timeseries", series_object(&res->ts, open),
 		      "steady_state", ss_object(j, res));
 	hist_release(&total.lat);
-	if (open)
-		hist_release(&total.resp);
-	if (o && open && res->ts.resp_mean)
-		json_object_set_new(json_object_get(o, "timeseries"), "response_mean_ns",
-				    double_array(res->ts.resp_mean, res->ts.n));
+	hist_release(&total.resp);
 	if (o && open)
 		json_object_set_new(o, "schedule", schedule_object(&res->sched));
 	if (o)
@@ -274,6 +316,13 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 		json_object_set_new(o, "fixed_buffers", json_boolean(res->buffers == RUN_BUFS_FIXED));
 	if (o && res->stonewall.enabled)
 		json_object_set_new(o, "stonewall", stonewall_object(&res->stonewall));
+	if (o && res->nstreams && j->streams && j->streams->n == res->nstreams) {
+		json_t *a = json_array();
+
+		for (unsigned i = 0; i < res->nstreams; i++)
+			json_array_append_new(a, stream_object(&j->streams->s[i], &res->streams[i]));
+		json_object_set_new(o, "streams", a);
+	}
 	return o;
 }
 
@@ -336,6 +385,13 @@ json_t *result_job(const struct job *j)
 	if (j->thinktime_ns) {
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));
+	}
+	if (j->streams) {
+		json_t *names = json_array();
+
+		for (unsigned i = 0; i < j->streams->n; i++)
+			json_array_append_new(names, json_string(j->streams->s[i].name));
+		json_object_set_new(o, "streams", names);
 	}
 	if (j->lt_ns) {
 		char target[64];
@@ -575,6 +631,8 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 		json_object_set_new(prof, "round", ctx->round ? json_integer(ctx->round) : json_null());
 		if (ctx->idle_before_ns)
 			json_object_set_new(prof, "idle_before_ns", json_integer((json_int_t)ctx->idle_before_ns));
+		if (ctx->baseline)
+			json_object_set_new(prof, "baseline", json_string(ctx->baseline));
 		if (res->readback.done)
 			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
 		json_object_set_new(o, "health", health_object(res));

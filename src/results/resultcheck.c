@@ -102,7 +102,8 @@ static const struct field target_fields[] = {
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
 	RANGE("repeat_count", T_INT, 1, 1000), ONE_OF("phase", v_phase), MIN("round", T_INT | T_NULL, 1),
-	{ .key = "idle_before_ns", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, END
+	{ .key = "idle_before_ns", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	{ .key = "baseline", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
 };
 static const struct field job_steady_fields[] = {
 	ONE_OF("metric", v_metric), MIN("window", T_INT, 1), MIN("round_ns", T_INT, 1),
@@ -111,6 +112,9 @@ static const struct field job_steady_fields[] = {
 static const struct field relative_fields[] = {
 	RELATIVE("span"), RELATIVE("offset"), RELATIVE("io_limit"), RELATIVE("fill"), END
 };
+#define STREAM_NAME_RE "^[A-Za-z0-9_.-]+$"
+static const struct field stream_name = { .types = T_STR, .pattern = STREAM_NAME_RE,
+					  .what = "a stream's name: letters, digits, '_', '-', '.'" };
 static const struct field job_fields[] = {
 	ONE_OF("rw", v_rw), RANGE("rwmix_write", T_INT, 0, 100), RANGE("bs", T_INT, 512, 67108864),
 	MIN("stride", T_INT, 512), MIN("qd", T_INT, 1), RANGE("threads", T_INT, 1, 1024),
@@ -133,7 +137,9 @@ static const struct field job_fields[] = {
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
 	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
-	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, END
+	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_name,
+	  .what = "an array of 1..16 stream names" }, END
 };
 static const struct field phase_fields[] = {
 	MIN("bytes", T_INT, 0), MIN("seconds", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
@@ -220,6 +226,15 @@ static const struct field stonewall_fields[] = {
 	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
 	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
 };
+/* One stream of results.streams: its name and whole job, its operations as results has them. */
+static const struct field stream_fields[] = {
+	{ .key = "name", .types = T_STR, .pattern = STREAM_NAME_RE, .what = "a stream's name" },
+	OBJECT("job", T_OBJ, job_fields), OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
+	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
+	OPT("flush", T_OBJ, .fields = op_fields), MIN("runtime_ns", T_INT, 0), MIN("qd_mean", T_NUM, 0),
+	OBJECT("timeseries", T_OBJ, timeseries_fields), OPT("schedule", T_OBJ, .fields = schedule_fields), END
+};
+static const struct field stream_item = OBJECT(NULL, T_OBJ, stream_fields);
 static const struct field results_fields[] = {
 	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
 	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
@@ -230,7 +245,9 @@ static const struct field results_fields[] = {
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
 	OPT("search_probe", T_OBJ, .fields = rk_search_mark_fields), OPT("fixed_buffers", T_BOOL),
 	OPT("stonewall", T_OBJ, .fields = stonewall_fields),
-	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
+	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_item,
+	  .what = "an array of at most 16 streams" }, END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -862,8 +879,8 @@ static int check_magnitudes(struct walk *w, const json_t *v)
 	}
 }
 
-static int check_direction(const json_t *res, const char *dir, long long bs, long long rt, char *err,
-			   size_t errlen)
+static int check_direction(const json_t *res, const char *where, const char *dir, long long bs, long long rt,
+			   char *err, size_t errlen)
 {
 	const json_t *o = json_object_get(res, dir);
 	long long ios = json_integer_value(json_object_get(o, "ios"));
@@ -871,25 +888,28 @@ static int check_direction(const json_t *res, const char *dir, long long bs, lon
 	long long want;
 
 	if (ios > RESULT_IOS_MAX)
-		return errmsg_set(err, errlen, -EINVAL, "results.%s.ios: %lld is more than 2^53", dir, ios);
-	if (__builtin_mul_overflow(ios, bs, &want) || bytes != want)
+		return errmsg_set(err, errlen, -EINVAL, "%s.%s.ios: %lld is more than 2^53", where, dir, ios);
+	if (bs >= 0 && (__builtin_mul_overflow(ios, bs, &want) || bytes != want))
 		return errmsg_set(err, errlen, -EINVAL,
-				  "results.%s.bytes: %lld is not ios %lld x job.bs %lld", dir, bytes, ios, bs);
+				  "%s.%s.bytes: %lld is not ios %lld x job.bs %lld", where, dir, bytes, ios, bs);
 	if (ios && !rt)
-		return errmsg_set(err, errlen, -EINVAL, "results.runtime_ns: 0, but results.%s.ios is %lld", dir, ios);
+		return errmsg_set(err, errlen, -EINVAL, "%s.runtime_ns: 0, but %s.%s.ios is %lld", where, where,
+				  dir, ios);
 	return 0;
 }
 
-static int check_sums(const json_t *root, char *err, size_t errlen)
+/*
+ * The counts of one set of operations (results, or one of results.streams, where) add up: bytes are
+ * ios x bs (bs < 0: not checked, a case of streams of several sizes), total is read + write.
+ */
+static int check_op_sums(const json_t *res, const char *where, long long bs, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "ios", "bytes" };
-	const json_t *res = json_object_get(root, "results");
-	long long bs = json_integer_value(json_object_get(json_object_get(root, "job"), "bs"));
 	long long rt = json_integer_value(json_object_get(res, "runtime_ns"));
 
 	for (int d = 0; d < OPS_ALL; d++)
 		if ((d < 3 || json_object_get(res, ops_all[d])) &&
-		    check_direction(res, ops_all[d], d == 4 ? 0 : bs, rt, err, errlen))
+		    check_direction(res, where, ops_all[d], d == 4 ? 0 : bs, rt, err, errlen))
 			return -EINVAL;
 	for (int k = 0; k < 2; k++) {
 		long long r = json_integer_value(json_object_get(json_object_get(res, "read"), keys[k]));
@@ -899,10 +919,61 @@ static int check_sums(const json_t *root, char *err, size_t errlen)
 
 		if (__builtin_add_overflow(r, w, &sum) || sum != t)
 			return errmsg_set(err, errlen, -EINVAL,
-					  "results.total.%s: %lld is not read %lld + write %lld", keys[k], t,
+					  "%s.total.%s: %lld is not read %lld + write %lld", where, keys[k], t,
 					  r, w);
 	}
 	return 0;
+}
+
+/*
+ * A case of streams: each stream's counts add up by its own job's bs, and results' operations are
+ * the exact merge of the streams' (every operation's ios and bytes their sum; an operation no
+ * stream did is absent).
+ */
+static int check_stream_sums(const json_t *res, const json_t *streams, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "ios", "bytes" };
+	long long sum[OPS_ALL][2] = { { 0 } };
+	bool has[OPS_ALL] = { true, true, true, false, false };
+	char where[64];
+	const json_t *st;
+	size_t i;
+
+	json_array_foreach(streams, i, st) {
+		long long bs = json_integer_value(json_object_get(json_object_get(st, "job"), "bs"));
+
+		snprintf(where, sizeof(where), "results.streams[%zu]", i);
+		if (check_op_sums(st, where, bs, err, errlen))
+			return -EINVAL;
+		for (int d = 0; d < OPS_ALL; d++) {
+			has[d] |= json_object_get(st, ops_all[d]) != NULL;
+			for (int k = 0; k < 2; k++)
+				sum[d][k] += json_integer_value(json_object_get(json_object_get(st, ops_all[d]), keys[k]));
+		}
+	}
+	for (int d = 0; d < OPS_ALL; d++) {
+		const json_t *o = json_object_get(res, ops_all[d]);
+
+		if (!o != !has[d])
+			return errmsg_set(err, errlen, -EINVAL, "results.%s: %s, but %s stream has it", ops_all[d],
+					  o ? "present" : "absent", o ? "no" : "a");
+		for (int k = 0; o && k < 2; k++)
+			if (json_integer_value(json_object_get(o, keys[k])) != sum[d][k])
+				return errmsg_set(err, errlen, -EINVAL,
+						  "results.%s.%s: %lld is not the streams' sum %lld", ops_all[d],
+						  keys[k], json_integer_value(json_object_get(o, keys[k])), sum[d][k]);
+	}
+	return 0;
+}
+
+static int check_sums(const json_t *root, char *err, size_t errlen)
+{
+	const json_t *res = json_object_get(root, "results"), *streams = json_object_get(res, "streams");
+	long long bs = json_integer_value(json_object_get(json_object_get(root, "job"), "bs"));
+
+	if (check_op_sums(res, "results", streams ? -1 : bs, err, errlen))
+		return -EINVAL;
+	return streams ? check_stream_sums(res, streams, err, errlen) : 0;
 }
 
 /*

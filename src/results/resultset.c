@@ -57,6 +57,10 @@ static void run_release(struct rs_run *r)
 
 void rs_release(struct rs_set *s)
 {
+	if (s->streams) {
+		rs_release(s->streams);
+		free(s->streams);
+	}
 	for (size_t i = 0; i < s->n; i++)
 		run_release(&s->runs[i]);
 	free(s->runs);
@@ -735,7 +739,8 @@ static int fill_strings(struct rs_set *s, struct rs_run *r, const json_t *root)
 	    keep_str(s, json_string_value(json_object_get(root, "command_line")), &r->command_line) ||
 	    keep_str(s, json_string_value(json_object_get(root, "started_at")), &r->started_at) ||
 	    keep_str(s, json_string_value(json_object_get(p, "name")), &r->profile) ||
-	    keep_str(s, json_string_value(json_object_get(p, "case")), &r->case_name))
+	    keep_str(s, json_string_value(json_object_get(p, "case")), &r->case_name) ||
+	    keep_str(s, json_string_value(json_object_get(p, "baseline")), &r->baseline))
 		return -ENOMEM;
 	return 0;
 }
@@ -760,7 +765,8 @@ static int fill_shared(struct rs_set *s, struct rs_run *r, json_t *root)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));
 	r->size = (uint64_t)json_integer_value(json_object_get(t, "size"));
 	load_drive(&r->drive, t);
-	r->rw = json_string_value(json_object_get(r->job, "rw"));
+	/* A case of streams does what its streams do, not its own rw: its pattern reads "streams". */
+	r->rw = json_object_get(r->job, "streams") ? RS_RW_STREAMS : json_string_value(json_object_get(r->job, "rw"));
 	return 0;
 }
 
@@ -871,6 +877,83 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 	return fill_key(s, r);
 }
 
+/*
+ * One stream view of run r (rs_run.stream): the stream's operations, time series, timetable and job
+ * from st (one of results.streams, checked with the document), the rest r's (its strings and shared
+ * objects are s's; what a run owns is its own or left out: verify, health, search and steady state
+ * are the case's, not a stream's).
+ */
+static int stream_view(struct rs_set *s, const struct rs_run *r, json_t *st, struct rs_run *v, char *err,
+		       size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(st, "name"));
+	size_t klen = strlen(r->key) + strlen(name) + 16;
+	char *key;
+	int ret;
+
+	*v = *r;
+	memset(v->op, 0, sizeof(v->op));
+	v->kept = NULL;
+	v->series = (struct rs_timeseries){ 0 };
+	v->steady_state = NULL;
+	v->verify = (struct rs_verify){ 0 };
+	v->health = (struct rs_health){ 0 };
+	v->sched = (struct rs_sched){ 0 };
+	v->search = NULL;
+	v->search_result = NULL;
+	v->group = (struct rs_group){ 0 };
+	v->digested = false;
+	if (!(v->path = strdup(r->path)))
+		return -ENOMEM;
+	v->runtime_ns = (uint64_t)json_integer_value(json_object_get(st, "runtime_ns"));
+	if ((ret = keep_str(s, name, &v->stream)) ||
+	    (ret = keep_obj(s, json_object_get(st, "job"), &v->job)))
+		return ret;
+	v->rw = json_string_value(json_object_get(v->job, "rw"));
+	if ((ret = keep_str(s, v->rw, &v->rw)))
+		return ret;
+	for (int d = 0; d < RS_NOP; d++)
+		if ((d < RS_NDIR || json_object_get(st, rs_dir_name[d])) && (ret = load_op(s, v, d, st, err, errlen)))
+			return ret;
+	if (load_series(v, json_object_get(st, "timeseries")) || load_sched(s, v, json_object_get(st, "schedule")))
+		return -ENOMEM;
+	/* The case's key and the stream's name: the stream of the same case compares with itself. */
+	if (!(key = malloc(klen)))
+		return -ENOMEM;
+	snprintf(key, klen, "%s\x1fstream=%s", r->key, name);
+	ret = keep_str(s, key, &v->key);
+	free(key);
+	return ret;
+}
+
+/* The stream views of run r, from its results.streams (NULL: none), into s->streams. */
+static int add_stream_views(struct rs_set *s, const struct rs_run *r, json_t *streams, char *err,
+			    size_t errlen)
+{
+	struct rs_set *c = s->streams;
+	json_t *st;
+	size_t i;
+	int ret;
+
+	if (!json_array_size(streams))
+		return 0;
+	if (!c && !(c = s->streams = calloc(1, sizeof(*c))))
+		return -ENOMEM;
+	json_array_foreach(streams, i, st) {
+		struct rs_run *v;
+
+		if (GROW(c->runs, c->cap, c->n + 1))
+			return -ENOMEM;
+		v = &c->runs[c->n];
+		if ((ret = stream_view(s, r, st, v, err, errlen))) {
+			run_release(v);
+			return ret;
+		}
+		v->order = c->n++;
+	}
+	return 0;
+}
+
 int rs_add_json(struct rs_set *s, json_t *root, const char *name, char *err, size_t errlen)
 {
 	return rs_add_checked(s, root, NULL, name, err, errlen);
@@ -894,6 +977,9 @@ int rs_add_checked(struct rs_set *s, json_t *root, const struct rs_checks *check
 	msg[0] = '\0';
 	r->path = strdup(name);
 	ret = r->path ? fill_run(s, r, root, checks && checks->made ? checks : NULL, msg, sizeof(msg)) : -ENOMEM;
+	if (!ret)
+		ret = add_stream_views(s, r, json_object_get(json_object_get(root, "results"), "streams"), msg,
+				       sizeof(msg));
 	json_decref(root);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", name, ret == -ENOMEM ? "out of memory" : msg);
@@ -906,7 +992,7 @@ int rs_add_checked(struct rs_set *s, json_t *root, const struct rs_checks *check
 
 enum rs_dir rs_main_dir(const char *rw)
 {
-	if (!strcmp(rw, "rw") || !strcmp(rw, "randrw"))
+	if (!strcmp(rw, "rw") || !strcmp(rw, "randrw") || !strcmp(rw, RS_RW_STREAMS))
 		return RS_TOTAL;
 	if (strstr(rw, "write"))
 		return RS_WRITE;
@@ -919,6 +1005,8 @@ bool rs_dir_expected(const struct rs_run *r, enum rs_dir d)
 
 	if (d == RS_TOTAL)
 		return true;
+	if (!strcmp(r->rw, RS_RW_STREAMS))   /* what some stream did */
+		return r->op[d].ios > 0;
 	if (rs_main_dir(r->rw) != RS_TOTAL)
 		return rs_main_dir(r->rw) == d;
 	return d == RS_WRITE ? mix > 0 : mix < 100;
@@ -926,7 +1014,7 @@ bool rs_dir_expected(const struct rs_run *r, enum rs_dir d)
 
 bool rs_sequential(const char *rw)
 {
-	return strncmp(rw, "rand", 4) != 0;
+	return strncmp(rw, "rand", 4) != 0 && strcmp(rw, RS_RW_STREAMS) != 0;
 }
 
 static bool is_size_param(const char *name)

@@ -8,17 +8,28 @@
 #include "errmsg.h"
 #include "group.h"
 
+/* The histograms of a set of operations and a time series, as merged or measured. */
+static void ops_release(struct opstats *op, struct series *ts)
+{
+	for (int k = 0; k < OP_COUNT; k++) {
+		hist_release(&op[k].lat);
+		hist_release(&op[k].resp);
+	}
+	free(ts->iops);
+	free(ts->bw);
+	free(ts->lat_mean);
+	free(ts->resp_mean);
+	memset(ts, 0, sizeof(*ts));
+}
+
 void group_release(struct run_result *agg)
 {
-	for (int op = 0; op < OP_COUNT; op++) {
-		hist_release(&agg->op[op].lat);
-		hist_release(&agg->op[op].resp);
-	}
-	free(agg->ts.iops);
-	free(agg->ts.bw);
-	free(agg->ts.lat_mean);
-	free(agg->ts.resp_mean);
-	memset(&agg->ts, 0, sizeof(agg->ts));
+	ops_release(agg->op, &agg->ts);
+	for (unsigned s = 0; s < agg->nstreams; s++)
+		ops_release(agg->streams[s].op, &agg->streams[s].ts);
+	free(agg->streams);
+	agg->streams = NULL;
+	agg->nstreams = 0;
 }
 
 static uint64_t end_of(const struct group_member_stats *m)

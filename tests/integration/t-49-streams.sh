@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Streams: several workloads at once on one target in one measured window (--stream, a profile's case
+# "streams"), checked against what is known to be true:
+# - rates: on a zram device throttled separately for reads and writes (blkio read_iops_device and
+#   write_iops_device), a reader stream and a writer stream each come out at their own throttle
+#   within 2 %, and results.read, write and total are the exact merge of the streams;
+# - counters: on a loop device, a trimming stream's discards and a writing stream's flushes (fsync)
+#   equal the kernel's (/sys/block/loopN/stat: discards completed + merged, sectors discarded;
+#   writes + flushes), beside a reader;
+# - verify: three streams writing and reading one small region with verify=on find no mismatch, and
+#   what cannot be checked is refused before any I/O;
+# - report shows each stream, check selects one ("stream": NAME), compare --stream compares one;
+#   every result valid against the schema; the command line's and profiles' errors.
+source "$(dirname "$0")/lib.sh"
+need_root
+need_ssdbench
+need_cmd jq
+
+# --- rates on a throttled zram device ------------------------------------------------------------
+dev=$(make_zram 512M)
+mm=$(devnum "$dev")
+cg=$(throttle_create streams)
+throttle_set "$cg" blkio.throttle.read_iops_device "$mm 3000"
+throttle_set "$cg" blkio.throttle.write_iops_device "$mm 1000"
+out=$TMPDIR/rates
+throttle_run "$cg" "$SSDBENCH" run --ramp 1s --runtime 4s --output "$out" --progress never \
+	--stream 'name=reader,rw=randread,qd=4' --stream 'name=writer,rw=randwrite,qd=4,threads=2' "$dev" \
+	>"$TMPDIR/rates.log" || fail "reader + writer under the throttle failed: $(cat "$TMPDIR/rates.log")"
+f=$(result_files "$out")
+assert_eq "$(jget "$f" .status)" ok "rates: status"
+assert_eq "$(jget "$f" '[.results.streams[].name] | join(",")')" reader,writer "rates: results.streams in order"
+assert_eq "$(jget "$f" '.job.streams | join(",")')" reader,writer "rates: job.streams"
+assert_eq "$(jget "$f" .profile.case)" reader+writer "rates: the case is named by its streams"
+assert_within "$(jget "$f" '.results.streams[0].read.iops')" 3000 2 "rates: the reader held at its read throttle"
+assert_within "$(jget "$f" '.results.streams[1].write.iops')" 1000 2 "rates: the writer held at its write throttle"
+assert_eq "$(jget "$f" '.results.streams[0].write.ios')" 0 "rates: the reader wrote nothing"
+assert_eq "$(jget "$f" '.results.streams[1].read.ios')" 0 "rates: the writer read nothing"
+assert_eq "$(jget "$f" '.results.streams[1].job.threads')" 2 "rates: the writer's own job"
+assert_eq "$(jget "$f" '.results.streams[0].job.rw')" randread "rates: the reader's own job"
+assert_eq "$(jget "$f" .results.read.ios)" "$(jget "$f" '.results.streams[0].read.ios')" "rates: results.read is the reader's"
+assert_eq "$(jget "$f" .results.write.ios)" "$(jget "$f" '.results.streams[1].write.ios')" "rates: results.write is the writer's"
+assert_eq "$(jget "$f" .results.total.ios)" "$(jget "$f" '[.results.streams[].total.ios] | add')" "rates: total is the streams' sum"
+assert_eq "$(jget "$f" '.results.read.lat_hist.buckets | map(.[1]) | add')" "$(jget "$f" .results.read.ios)" "rates: the merged histogram counts every read"
+assert_within "$(jget "$f" '.results.streams[0].qd_mean')" 4 5 "rates: the reader's achieved queue depth"
+assert_ge "$(jget "$f" '.results.streams[0].timeseries.iops | length')" 3 "rates: the reader's own time series"
+assert_within "$(jget "$f" '.results.streams[1].timeseries.iops[1]')" 1000 5 "rates: the writer's series at its rate"
+schema_valid "$f"
+
+# check selects a stream; a criterion on a stream the results lack is an error, not a pass.
+cat >"$TMPDIR/crit.json" <<'CRIT'
+{"criteria": [
+  {"name": "reader", "select": {"stream": "reader"}, "read.iops": ">= 2900"},
+  {"name": "writer", "select": {"stream": "writer"}, "write.iops": ">= 2000"}
+]}
+CRIT
+rc=0
+"$SSDBENCH" check --criteria "$TMPDIR/crit.json" "$out" >"$TMPDIR/check.out" 2>&1 || rc=$?
+assert_eq "$rc" 3 "check: the writer's violation fails the gate"
+assert_eq "$(grep -c 'reader+writer/reader .* pass' "$TMPDIR/check.out")" 1 "check: the reader's criterion passes on the reader"
+assert_eq "$(grep -c 'reader+writer/writer .* FAIL\|reader+writer/writer .* violated' "$TMPDIR/check.out")" 1 \
+	"check: the writer's criterion is judged on the writer: $(cat "$TMPDIR/check.out")"
+echo '{"criteria": [{"name": "x", "select": {"stream": "nobody"}, "read.iops": ">= 1"}]}' >"$TMPDIR/none.json"
+assert_exit 2 "$SSDBENCH" check --criteria "$TMPDIR/none.json" "$out"
+
+# report: the streams table, a row per stream; compare --stream.
+"$SSDBENCH" report "$out" >"$TMPDIR/report.txt" || fail "report failed"
+assert_eq "$(grep -c '^reader+writer  reader ' "$TMPDIR/report.txt")" 1 "report: the reader's row"
+assert_eq "$(grep -c '^reader+writer  writer ' "$TMPDIR/report.txt")" 1 "report: the writer's row"
+assert_eq "$("$SSDBENCH" report --format json "$out" | jq '[.streams[] | select(.stream == "reader")][0].values.iops | round')" \
+	"$(jget "$f" '.results.streams[0].read.iops | round')" "report --format json: the reader's IOPS"
+"$SSDBENCH" compare --stream writer "$out" "$out" >"$TMPDIR/cmp.txt" || fail "compare --stream writer of a result with itself: $(cat "$TMPDIR/cmp.txt")"
+assert_eq "$(grep -c 'reader+writer/writer' "$TMPDIR/cmp.txt")" 1 "compare --stream writer: the writer's row"
+assert_eq "$(grep -c 'reader+writer/reader' "$TMPDIR/cmp.txt" || true)" 0 "compare --stream writer: only the writer"
+assert_exit 2 "$SSDBENCH" compare --stream nobody "$out" "$out"
+
+# --- trims and flushes against the kernel's counters on a loop device -----------------------------
+loop=$(make_loop 256M)
+stat3() { awk '{ print $5, $12 + $13, $14, $16 }' "/sys/block/${loop#/dev/}/stat"; }
+read -r w0 d0 s0 _ <<<"$(stat3)"
+out=$TMPDIR/ops
+assert_exit 0 "$SSDBENCH" run --output "$out" --progress never --span 64m \
+	--stream 'name=trimmer,rw=randtrim,offset=128m,span=64m,io_limit=4m' \
+	--stream 'name=writer,rw=randwrite,fsync=8,io_limit=4m,offset=64m,span=64m' \
+	--stream 'name=reader,rw=randread,qd=4,io_limit=8m' "$loop" >/dev/null
+read -r w1 d1 s1 _ <<<"$(stat3)"
+f=$(result_files "$out")
+assert_eq "$(jget "$f" .status)" ok "ops: status"
+assert_eq "$(jget "$f" '.results.streams[0].trim.ios')" 1024 "ops: the trimmer's 4m of 4 KiB discards"
+assert_eq "$(jget "$f" .results.trim.ios)" "$((d1 - d0))" "ops: kernel discards completed + merged = results.trim.ios"
+assert_eq "$(jget "$f" .results.trim.bytes)" "$(((s1 - s0) * 512))" "ops: kernel sectors discarded x 512 = results.trim.bytes"
+assert_eq "$(jget "$f" '.results.streams[1].flush.ios')" 128 "ops: the writer's flushes, one per 8 of its 1024 writes"
+assert_eq "$(jget "$f" .results.flush.ios)" 128 "ops: results.flush is the writer's"
+assert_eq "$((w1 - w0))" "$(($(jget "$f" .results.write.ios) + 128))" "ops: kernel writes = writes + flushes"
+assert_eq "$(jget "$f" '.results.streams[2].read.ios')" 2048 "ops: the reader's 8m"
+assert_eq "$(jget "$f" '.results.streams[2].trim')" null "ops: the reader has no trim"
+assert_eq "$(jget "$f" '.results.streams[0].job.offset')" $((128 << 20)) "ops: the trimmer's own region"
+assert_eq "$(jget "$f" .results.total.ios)" "$(($(jget "$f" .results.write.ios) + 2048))" "ops: trims and flushes not in total"
+schema_valid "$f"
+
+# --- verify: three streams on one 4m region, several threads each ----------------------------------
+out=$TMPDIR/verify
+assert_exit 0 "$SSDBENCH" run --output "$out" --progress never --span 4m --runtime 2s --set verify=on \
+	--stream 'name=w1,rw=randwrite,threads=2,qd=4' --stream 'name=w2,rw=write,qd=2' \
+	--stream 'name=r,rw=randread,threads=2,qd=8' "$loop" >/dev/null
+f=$(result_files "$out")
+assert_eq "$(jget "$f" .status)" ok "verify: status"
+assert_eq "$(jget "$f" .results.verify.mismatches)" 0 "verify: no mismatch"
+assert_ge "$(jget "$f" .results.verify.blocks_checked)" 1024 "verify: blocks checked (inline and read back)"
+assert_ge "$(jget "$f" '.results.streams[2].read.ios')" 1 "verify: the reader read"
+# What could not be checked, refused with the target untouched (exit 2).
+assert_exit 2 "$SSDBENCH" run --output "$TMPDIR/x" --progress never --runtime 1s --set verify=on \
+	--stream 'name=a,rw=randwrite' --stream 'name=b,rw=randwrite,bs=8k' "$loop"
+assert_exit 2 "$SSDBENCH" run --output "$TMPDIR/x" --progress never --runtime 1s \
+	--stream 'name=a,rw=randwrite,verify=on' --stream 'name=b,rw=write' "$loop"
+assert_exit 0 "$SSDBENCH" run --output "$TMPDIR/apart" --progress never --runtime 1s \
+	--stream 'name=a,rw=randwrite,verify=on,span=50%' --stream 'name=b,rw=write,offset=50%' "$loop" >/dev/null
+
+# --- the command line's and a profile's errors ------------------------------------------------------
+assert_exit 2 "$SSDBENCH" run --dry-run --stream 'rw=randread' "$loop"                       # no name
+assert_exit 2 "$SSDBENCH" run --dry-run --stream 'name=a,runtime=3s' "$loop"                 # the case's
+assert_exit 2 "$SSDBENCH" run --dry-run --stream 'name=a' --stream 'name=a' "$loop"          # twice
+assert_exit 2 "$SSDBENCH" run --dry-run --stream 'name=a,bogus=1' "$loop"
+assert_exit 2 "$SSDBENCH" run --dry-run --stream 'name=a b' "$loop"
+assert_exit 2 "$SSDBENCH" run --dry-run --stream 'name=a,rw=randread' --latency-target 'p99<=1ms' --runtime 1s "$loop"
+"$SSDBENCH" run --dry-run --stream 'name=a,rw=randread' --stream 'name=b,rw=write,bs=64k' "$loop" >"$TMPDIR/dry.txt" \
+	|| fail "--dry-run with streams"
+assert_eq "$(grep -c 'streams a: rw=randread bs=4k qd=1 threads=1; b: rw=write bs=64k' "$TMPDIR/dry.txt")" 1 "--dry-run lists the streams"
+cat >"$TMPDIR/p.json" <<'PROF'
+{"name": "p", "description": "streams in a profile", "source": "t-49", "defaults": {"runtime": "1s", "span": "16m"},
+ "matrix": {"cases": [
+   {"name": "mixed", "streams": [{"name": "r", "rw": "randread", "qd": 2}, {"name": "w", "rw": "randwrite"}]},
+   {"name": "alone", "rw": "randread"}
+ ]}}
+PROF
+out=$TMPDIR/prof
+assert_exit 0 "$SSDBENCH" run --profile "$TMPDIR/p.json" --output "$out" --progress never "$loop" >/dev/null
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 2 "profile: two cases"
+assert_eq "$(jget "${files[0]}" '[.results.streams[].name] | join(",")')" r,w "profile: the case's streams"
+assert_eq "$(jget "${files[0]}" '.results.streams[0].job.qd')" 2 "profile: the stream's own qd"
+assert_eq "$(jget "${files[0]}" '.results.streams[0].job.span')" $((16 << 20)) "profile: the defaults' span in a stream"
+assert_eq "$(jget "${files[1]}" .results.streams)" null "profile: a case without streams has none"
+mkdir "$TMPDIR/bad"
+sed 's/"qd": 2}/"qd": 2, "fill": "1m"}/' "$TMPDIR/p.json" >"$TMPDIR/bad/p.json"
+"$SSDBENCH" run --profile "$TMPDIR/bad/p.json" --dry-run "$loop" >/dev/null 2>"$TMPDIR/bad.err" && fail "a stream's fill accepted"
+assert_eq "$(grep -c "matrix.cases\[0\].streams\[0\].*fill is the case's" "$TMPDIR/bad.err")" 1 "profile: a stream cannot set the case's fill: $(cat "$TMPDIR/bad.err")"
+assert_exit 2 "$SSDBENCH" run --profile "$TMPDIR/p.json" --stream 'name=x' --dry-run "$loop"
+pass
