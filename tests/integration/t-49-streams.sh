@@ -73,6 +73,79 @@ assert_eq "$(grep -c 'reader+writer/writer' "$TMPDIR/cmp.txt")" 1 "compare --str
 assert_eq "$(grep -c 'reader+writer/reader' "$TMPDIR/cmp.txt" || true)" 0 "compare --stream writer: only the writer"
 assert_exit 2 "$SSDBENCH" compare --stream nobody "$out" "$out"
 
+# --- relative criteria on the throttled device: a case against its baseline --------------------------
+# "alone": the reader at the read throttle; "with-writer": the reader beside a writer (its own write
+# throttle), which leaves the reader's rate as it was; "with-hog": the reader beside a second reader
+# sharing the read throttle, which takes most of it. profile.baseline names the case each is against.
+mkdir "$TMPDIR/rel"
+cat >"$TMPDIR/rel/rel.json" <<'PROF'
+{"name": "rel", "description": "relative criteria", "source": "t-49",
+ "defaults": {"runtime": "3s", "ramp": "1s", "rw": "randread", "qd": 2},
+ "matrix": {"cases": [
+   {"name": "alone"},
+   {"name": "with-writer", "baseline": "alone",
+    "streams": [{"name": "reader"}, {"name": "writer", "rw": "randwrite", "qd": 4}]},
+   {"name": "with-hog", "baseline": "alone",
+    "streams": [{"name": "reader"}, {"name": "hog", "qd": 16, "threads": 2}]}
+ ]}}
+PROF
+out=$TMPDIR/relout
+throttle_run "$cg" "$SSDBENCH" run --profile "$TMPDIR/rel/rel.json" --output "$out" --progress never "$dev" \
+	>"$TMPDIR/rel.log" || fail "the relative profile failed: $(cat "$TMPDIR/rel.log")"
+mapfile -t files < <(result_files "$out")
+assert_eq "$(jget "${files[1]}" .profile.baseline)" alone "relative: profile.baseline"
+assert_eq "$(jget "${files[0]}" .profile.baseline)" null "relative: the baseline has none"
+assert_within "$(jget "${files[0]}" .results.read.iops)" 3000 2 "relative: the reader alone at the throttle"
+cat >"$TMPDIR/relcrit.json" <<'CRIT'
+{"criteria": [
+  {"name": "reader-rate", "select": {"stream": "reader"}, "read.iops": ">= 0.8x baseline"}
+]}
+CRIT
+rc=0
+"$SSDBENCH" check --format json --criteria "$TMPDIR/relcrit.json" "$out" >"$TMPDIR/rel.json" || rc=$?
+assert_eq "$rc" 3 "relative: a violation fails the gate"
+assert_eq "$(jq -r '[.rows[] | "\(.case):\(.pass)"] | join(",")' "$TMPDIR/rel.json")" \
+	"with-writer/reader:true,with-hog/reader:false" \
+	"relative: beside a writer the reader holds, beside a hog it does not ($(jq -c '[.rows[].measured]' "$TMPDIR/rel.json"))"
+assert_eq "$(jq -r '.rows[0].baseline' "$TMPDIR/rel.json")" alone "relative: the baseline named"
+assert_within "$(jq -r '.rows[0].baseline_value' "$TMPDIR/rel.json")" "$(jget "${files[0]}" .results.read.iops)" 0.001 \
+	"relative: the baseline's value is the alone case's"
+assert_within "$(jq -r '.rows[0].ratio' "$TMPDIR/rel.json")" 1 3 "relative: beside a writer, 1x the baseline"
+assert_le "$(jq -r '.rows[1].ratio * 100 | floor' "$TMPDIR/rel.json")" 60 "relative: beside a hog, well under the baseline"
+# The baseline's results missing: an error (exit 2), not a pass.
+assert_exit 2 "$SSDBENCH" check --criteria "$TMPDIR/relcrit.json" "${files[1]}"
+# A relative requirement on a case that names no baseline: an error too.
+echo '{"criteria": [{"name": "x", "select": {"case": "alone"}, "read.iops": ">= 1x baseline"}]}' >"$TMPDIR/nob.json"
+assert_exit 2 "$SSDBENCH" check --criteria "$TMPDIR/nob.json" "$out"
+
+# --- open loop: a reader at a set rate beside a neighbour that saturates the device ---------------
+# The throttle is the device: 3000 reads a second. blk-throttle keeps reads and writes apart (each
+# its own limit), so the neighbour that saturates what the reader uses is a closed-loop reader with
+# 32 requests queued. The reader's timetable holds (its requests issued when due, its rate kept:
+# the throttle serves them in turn), while its response time, counted from each request's due time,
+# grows by the queue it waits behind.
+openrun() { # OUT STREAMS...
+	local o=$1
+	shift
+	throttle_run "$cg" "$SSDBENCH" run --runtime 3s --ramp 1s --output "$o" --progress never "$@" "$dev" \
+		>/dev/null || fail "open loop: run $* failed"
+	result_files "$o"
+}
+alone=$(openrun "$TMPDIR/ol-alone" --stream 'name=reader,rw=randread,rate_iops=1000,qd=64')
+loaded=$(openrun "$TMPDIR/ol-loaded" --stream 'name=reader,rw=randread,rate_iops=1000,qd=64' \
+	--stream 'name=hog,rw=randread,qd=16,threads=2')
+for f in "$alone" "$loaded"; do
+	assert_within "$(jget "$f" '.results.streams[0].read.iops')" 1000 2 "open loop: the reader's rate holds (${f##*/})"
+	assert_eq "$(jget "$f" '.results.streams[0].schedule.backlog')" 0 "open loop: nothing left unissued (${f##*/})"
+done
+assert_within "$(jget "$loaded" '.results.read.iops')" 3000 2 "open loop: together at the throttle"
+assert_eq "$(jget "$loaded" '.results.schedule')" null "open loop: a closed-loop stream in the case, no case timetable"
+a=$(jget "$alone" '.results.streams[0].read.response_ns.mean | floor')
+b=$(jget "$loaded" '.results.streams[0].read.response_ns.mean | floor')
+assert_ge "$b" $((2 * a)) "open loop: the reader's mean response time grew beside the hog ($a ns alone, $b ns loaded)"
+throttle_set "$cg" blkio.throttle.read_iops_device "$mm 0"
+throttle_set "$cg" blkio.throttle.write_iops_device "$mm 0"
+
 # --- trims and flushes against the kernel's counters on a loop device -----------------------------
 loop=$(make_loop 256M)
 stat3() { awk '{ print $5, $12 + $13, $14, $16 }' "/sys/block/${loop#/dev/}/stat"; }
