@@ -167,6 +167,51 @@ static void test_engine_ucmd_builds_nvme_reads_and_writes(void **state)
 	assert_int_equal(ucmd_build(&c, 7, &ns4k, 0, 4096, 0), -EINVAL);
 }
 
+/*
+ * Dataset Management 09h for a trim: one range (cdw10 0), Deallocate (cdw11 bit 2), its 16-byte
+ * descriptor written into the buffer (context 0, the length in LBAs as a count, the starting LBA,
+ * little-endian), which the command sends; no 65536-LBA limit (the count is 32 bits). Flush 00h:
+ * the namespace alone. FUA: cdw12 bit 30 of a write, never of a read.
+ */
+static void test_engine_ucmd_builds_dsm_flush_and_fua(void **state)
+{
+	struct uring_ns ns4k = { .nsid = 2, .lba_shift = 12 }, fua = { .nsid = 1, .lba_shift = 9, .fua = true };
+	static const unsigned char want[16] = { 0, 0, 0, 0, 0x00, 0x01, 0, 0, 0x00, 0x04, 0, 0, 0, 0, 0, 0 };
+	unsigned char buf[64];
+	struct nvme_uring_cmd c;
+
+	(void)state;
+	memset(buf, 0xee, sizeof(buf));
+	/* 1 MiB at 4 MiB of a 4 KiB namespace: 256 LBAs from LBA 1024. */
+	assert_int_equal(ucmd_build(&c, OP_TRIM, &ns4k, 4u << 20, 1u << 20, (uintptr_t)buf), 0);
+	assert_int_equal(c.opcode, 0x09);
+	assert_int_equal(c.nsid, 2);
+	assert_int_equal(c.cdw10, 0);
+	assert_int_equal(c.cdw11, 1u << 2);
+	assert_int_equal(c.cdw12, 0);
+	assert_int_equal(c.addr, (uintptr_t)buf);
+	assert_int_equal(c.data_len, 16);
+	assert_memory_equal(buf, want, 16);
+	assert_int_equal(buf[16], 0xee);   /* nothing past the descriptor */
+	/* A trim larger than a read may be: 2 GiB, 2^19 LBAs in one range. */
+	assert_int_equal(ucmd_build(&c, OP_TRIM, &ns4k, 0, 1u << 31, (uintptr_t)buf), 0);
+	assert_int_equal(buf[6], 0x08);
+	/* Not whole LBAs, nothing, or no buffer for the descriptor. */
+	assert_int_equal(ucmd_build(&c, OP_TRIM, &ns4k, 512, 4096, (uintptr_t)buf), -EINVAL);
+	assert_int_equal(ucmd_build(&c, OP_TRIM, &ns4k, 0, 0, (uintptr_t)buf), -EINVAL);
+	assert_int_equal(ucmd_build(&c, OP_TRIM, &ns4k, 0, 4096, 0), -EINVAL);
+	/* Flush: no data, no LBA. */
+	assert_int_equal(ucmd_build(&c, OP_FLUSH, &ns4k, 0, 0, 0), 0);
+	assert_int_equal(c.opcode, 0x00);
+	assert_int_equal(c.nsid, 2);
+	assert_int_equal(c.addr | c.data_len | c.cdw10 | c.cdw11 | c.cdw12, 0);
+	/* FUA on a write, not on a read. */
+	assert_int_equal(ucmd_build(&c, OP_WRITE, &fua, 0, 4096, 0x1000), 0);
+	assert_int_equal(c.cdw12, (1u << 30) | 7);
+	assert_int_equal(ucmd_build(&c, OP_READ, &fua, 0, 4096, 0x1000), 0);
+	assert_int_equal(c.cdw12, 7);
+}
+
 /* The SQE: a URING_CMD of NVME_URING_CMD_IO with the command in its second half; fixed buffers by index. */
 static void test_engine_ucmd_prepares_a_big_sqe(void **state)
 {
@@ -339,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_engine_names_are_the_jobs),
 		cmocka_unit_test(test_engine_poll_flags_and_probe),
 		cmocka_unit_test(test_engine_ucmd_builds_nvme_reads_and_writes),
+		cmocka_unit_test(test_engine_ucmd_builds_dsm_flush_and_fua),
 		cmocka_unit_test(test_engine_ucmd_prepares_a_big_sqe),
 		cmocka_unit_test(test_engine_kind_of_target_is_checked_before_the_probe),
 		cmocka_unit_test(test_engine_syscall_inline_passes_six_arguments),

@@ -613,7 +613,8 @@ static void test_job_set_operation_parameters(void **state)
 
 /*
  * The combination rules: a trim cannot be verified, fsync and fua need writes, thinktime_blocks needs
- * thinktime, an open loop has no thinktime, io_uring_cmd sends reads and writes only.
+ * thinktime, an open loop has no thinktime; io_uring_cmd trims (Dataset Management), flushes and
+ * forces unit access as the other engines do, but cannot discard the span before the run (trim=true).
  */
 static void test_job_check_operation_rules(void **state)
 {
@@ -622,12 +623,13 @@ static void test_job_check_operation_rules(void **state)
 		"rw=randwrite fsync=8", "rw=randrw fsync=1 fua=true", "rw=write fua=true engine=psync",
 		"rw=write fsync=4 verify=on", "thinktime=1ms", "thinktime=1ms thinktime_blocks=8",
 		"rw=randwrite fsync=2 engine=null", "rw=write fua=true engine=libaio",
+		"rw=trim engine=io_uring_cmd", "rw=write fsync=2 engine=io_uring_cmd",
+		"rw=write fua=true engine=io_uring_cmd",
 	};
 	static const char *const bad[][2] = {
-		{ "rw=randtrim verify=on", "verify" }, { "rw=trim engine=io_uring_cmd", "rw" },
+		{ "rw=randtrim verify=on", "verify" }, { "rw=read trim=true engine=io_uring_cmd", "trim" },
 		{ "rw=randread fua=true", "fua" }, { "rw=stride-read fua=true", "fua" },
 		{ "rw=trim fua=true", "fua" }, { "rw=read fsync=4", "fsync" }, { "rw=randtrim fsync=4", "fsync" },
-		{ "rw=write fsync=2 engine=io_uring_cmd", "fsync" }, { "rw=write fua=true engine=io_uring_cmd", "fua" },
 		{ "thinktime_blocks=4", "thinktime_blocks" }, { "thinktime=1ms rate_iops=100", "thinktime" },
 	};
 

@@ -452,7 +452,7 @@ static const struct param params[] = {
 	{ "fsync", P_UINT, F(fsync), 0, 1u << 30, NULL, "0",
 	  "a flush (fdatasync, through the engine) after every N writes of a thread, measured as results.flush; 0 = none" },
 	{ "fua", P_BOOL, F(fua), 0, 0, NULL, "false",
-	  "writes with forced unit access (RWF_DSYNC: REQ_FUA where the device caches writes); io_uring, libaio, psync" },
+	  "writes with forced unit access (RWF_DSYNC: REQ_FUA where the device caches writes; io_uring_cmd: the FUA bit)" },
 	{ "thinktime", P_DURATION, F(thinktime_ns), 0, 0, NULL, "0",
 	  "after every thinktime_blocks requests a thread lets them complete and idles this long (0 = never)" },
 	{ "thinktime_blocks", P_UINT, F(thinktime_blocks), 1, 1u << 30, NULL, "1",
@@ -595,16 +595,10 @@ const char *data_name(const struct job *j, char *buf, size_t len)
 /* The rules of the operations beside reads and writes: trim patterns, fsync, fua, thinktime. */
 static int job_check_ops(const struct job *j, char *err, size_t errlen)
 {
-	bool passthru = j->engine == ENGINE_URING_CMD;
-
 	if (job_trims(j) && j->verify)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "verify: a trimmed block reads back as the device likes (zeroes, old data), "
 				  "which nothing can check; verify a read or write pattern");
-	if (job_trims(j) && passthru)
-		return errmsg_set(err, errlen, -EINVAL,
-				  "rw: io_uring_cmd sends reads and writes only; trim through the block device "
-				  "(/dev/nvmeXnY) with another engine");
 	if (j->fsync && !job_writes(j))
 		return errmsg_set(err, errlen, -EINVAL,
 				  "fsync: flushes after every %u writes, and rw=%s writes nothing; use a write "
@@ -613,10 +607,6 @@ static int job_check_ops(const struct job *j, char *err, size_t errlen)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "fua: forces unit access on writes, and rw=%s writes nothing; use a write "
 				  "pattern or leave fua off", rw_name(j->rw));
-	if ((j->fsync || j->fua) && passthru)
-		return errmsg_set(err, errlen, -EINVAL,
-				  "%s: io_uring_cmd sends reads and writes only; use the block device "
-				  "(/dev/nvmeXnY) with io_uring, libaio or psync", j->fsync ? "fsync" : "fua");
 	if (j->thinktime_blocks && !j->thinktime_ns)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "thinktime_blocks: counts the completions between two idles of thinktime; "
@@ -715,7 +705,8 @@ int job_check(const struct job *j, char *err, size_t errlen)
 				  "cannot be polled");
 	if (j->rate_iops && j->rate_bw)
 		return errmsg_set(err, errlen, -EINVAL, "rate_bw: rate_iops already sets the rate; give one of them");
-	if (j->arrival == ARRIVAL_POISSON && !job_open_loop(j) && !j->lt_ns)
+	/* A case of streams may set the arrival its streams take with their own rates. */
+	if (j->arrival == ARRIVAL_POISSON && !job_open_loop(j) && !j->lt_ns && !j->streams)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "arrival: poisson spaces the requests of an open loop; give its rate "
 				  "(rate_iops or rate_bw) or a latency_target");

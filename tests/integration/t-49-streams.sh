@@ -131,8 +131,8 @@ openrun() { # OUT STREAMS...
 		>/dev/null || fail "open loop: run $* failed"
 	result_files "$o"
 }
-alone=$(openrun "$TMPDIR/ol-alone" --stream 'name=reader,rw=randread,rate_iops=1000,qd=64')
-loaded=$(openrun "$TMPDIR/ol-loaded" --stream 'name=reader,rw=randread,rate_iops=1000,qd=64' \
+alone=$(openrun "$TMPDIR/ol-alone" --stream 'name=reader,rw=randread,rate_iops=1000,qd=256')
+loaded=$(openrun "$TMPDIR/ol-loaded" --stream 'name=reader,rw=randread,rate_iops=1000,qd=256' \
 	--stream 'name=hog,rw=randread,qd=16,threads=2')
 for f in "$alone" "$loaded"; do
 	assert_within "$(jget "$f" '.results.streams[0].read.iops')" 1000 2 "open loop: the reader's rate holds (${f##*/})"

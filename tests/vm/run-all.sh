@@ -11,7 +11,8 @@
 #   tests/vm/run-all.sh PATTERN...   the guest tests whose name contains PATTERN
 #
 # The devices: a QEMU NVMe controller (serial SSDBENCH0001) with namespace 1 of 512 B and namespace
-# 2 of 4096 B sectors, each VM_NVME_SIZE bytes of a sparse file; a second one (serial SSDBENCH0002)
+# 2 of 4096 B sectors, each VM_NVME_SIZE bytes of a sparse file (namespace 2 with discard=unmap: what
+# it deallocates becomes a hole, which reads as zeroes); a second one (serial SSDBENCH0002)
 # with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE); the
 # nvme driver loaded with poll_queues=2 (polled I/O); QEMU's version in the guest's VM_QEMU_VERSION.
 # Environment: SSDBENCH (the binary), SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds,
@@ -30,7 +31,7 @@ truncate -s "$size" "$work/ns1.img" "$work/ns2.img"
 truncate -s "$gone_size" "$work/gone.img"
 qemu_args=(
     -drive "file=$work/ns1.img,if=none,id=nvm1,format=raw,cache=unsafe"
-    -drive "file=$work/ns2.img,if=none,id=nvm2,format=raw,cache=unsafe"
+    -drive "file=$work/ns2.img,if=none,id=nvm2,format=raw,cache=unsafe,discard=unmap"
     -device "nvme,serial=$serial,id=nvme0"
     -device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=512,physical_block_size=512"
     -device "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,logical_block_size=4096,physical_block_size=4096"

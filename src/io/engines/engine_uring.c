@@ -245,6 +245,8 @@ int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns)
 		return ret;
 	u->passthru = true;
 	u->ns = *ns;
+	/* Trims (Dataset Management) and flushes go as commands too: a generic device has no other way. */
+	c->async_ops |= ENGINE_ASYNC(OP_TRIM) | ENGINE_ASYNC(OP_FLUSH);
 	if (u->fixed_buf && pt_try_fixed(c, u) == -EINVAL) {
 		io_uring_unregister_buffers(&u->ring);
 		u->fixed_buf = false;

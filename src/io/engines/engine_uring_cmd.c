@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * io_uring_cmd engine: NVMe Read and Write commands through io_uring passthrough
- * (IORING_OP_URING_CMD, NVME_URING_CMD_IO) on a namespace's generic character device /dev/ngXnY,
+ * io_uring_cmd engine: NVMe Read and Write commands (FUA where asked), Dataset Management
+ * (deallocate) for trims and Flush, through io_uring passthrough (IORING_OP_URING_CMD,
+ * NVME_URING_CMD_IO) on a namespace's generic character device /dev/ngXnY,
  * in 128-byte SQEs with 32-byte CQEs; no block layer above the driver. The ring, its reaping and
  * iopoll or sqpoll are the io_uring engine's (engine_uring.c); this file builds the commands.
  */
+#include <endian.h>
 #include <errno.h>
 #include <liburing.h>
 #include <linux/nvme_ioctl.h>
@@ -15,9 +17,20 @@
 #include "uring_internal.h"
 #include "nvmens.h"
 
+#define NVME_CMD_FLUSH 0x00
 #define NVME_CMD_WRITE 0x01
 #define NVME_CMD_READ 0x02
+#define NVME_CMD_DSM 0x09
+#define NVME_DSM_AD (1u << 2)      /* cdw11: Attribute - Deallocate */
+#define NVME_RW_FUA (1u << 30)     /* cdw12 of a write: Force Unit Access */
 #define NVME_MAX_NLB 65536u   /* cdw12 holds the number of LBAs minus one in 16 bits */
+
+/* One range of a Dataset Management command, as the controller reads it (little-endian). */
+struct nvme_dsm_range {
+	uint32_t cattr;
+	uint32_t nlb;       /* the length in logical blocks (a count, not minus one) */
+	uint64_t slba;
+};
 
 int ucmd_build(struct nvme_uring_cmd *cmd, unsigned op, const struct uring_ns *ns, uint64_t offset, uint32_t len,
 	       uint64_t addr)
@@ -25,14 +38,32 @@ int ucmd_build(struct nvme_uring_cmd *cmd, unsigned op, const struct uring_ns *n
 	uint64_t mask = (1ull << ns->lba_shift) - 1, slba = offset >> ns->lba_shift;
 	uint32_t nlb = len >> ns->lba_shift;
 
-	if ((op != OP_READ && op != OP_WRITE) || !len || (offset & mask) || (len & mask) || nlb > NVME_MAX_NLB)
-		return -EINVAL;
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->opcode = op == OP_WRITE ? NVME_CMD_WRITE : NVME_CMD_READ;
 	cmd->nsid = ns->nsid;
+	if (op == OP_FLUSH) {
+		cmd->opcode = NVME_CMD_FLUSH;
+		return 0;
+	}
+	if (op > OP_FLUSH || !len || (offset & mask) || (len & mask) || (op != OP_TRIM && nlb > NVME_MAX_NLB))
+		return -EINVAL;
+	if (op == OP_TRIM) {
+		/* One range, deallocated: its descriptor in the request's buffer, which the command reads. */
+		struct nvme_dsm_range range = { .cattr = 0, .nlb = htole32(nlb), .slba = htole64(slba) };
+
+		if (!addr)
+			return -EINVAL;
+		memcpy((void *)(uintptr_t)addr, &range, sizeof(range));
+		cmd->opcode = NVME_CMD_DSM;
+		cmd->cdw10 = 0;               /* the number of ranges minus one */
+		cmd->cdw11 = NVME_DSM_AD;
+		cmd->addr = addr;
+		cmd->data_len = sizeof(range);
+		return 0;
+	}
+	cmd->opcode = op == OP_WRITE ? NVME_CMD_WRITE : NVME_CMD_READ;
 	cmd->cdw10 = (uint32_t)slba;
 	cmd->cdw11 = (uint32_t)(slba >> 32);
-	cmd->cdw12 = nlb - 1;
+	cmd->cdw12 = (nlb - 1) | (op == OP_WRITE && ns->fua ? NVME_RW_FUA : 0);
 	cmd->addr = addr;
 	cmd->data_len = len;
 	return 0;
@@ -107,6 +138,7 @@ static int ucmd_init(struct engine_ctx *c)
 	struct uring_ns ns;
 	int ret = ucmd_ns(c->fd, &ns);
 
+	ns.fua = c->flags & ENGINE_FUA;
 	return ret ? ret : uring_pt_init(c, &ns);
 }
 

@@ -17,17 +17,20 @@
 struct io_uring_sqe;
 struct nvme_uring_cmd;
 
-/* The NVMe namespace a passthrough engine addresses: its ID and log2 of its LBA size. */
+/* The NVMe namespace a passthrough engine addresses: its ID and log2 of its LBA size; FUA on writes. */
 struct uring_ns {
 	uint32_t nsid;
 	unsigned lba_shift;
+	bool fua;
 };
 
 /*
- * Fills cmd with the NVMe I/O command of op (OP_READ: Read 02h; OP_WRITE: Write 01h) for len bytes
- * at byte offset of namespace ns, data at addr: cdw10/11 the starting LBA, cdw12 the number of
- * LBAs minus one. Returns 0, or -EINVAL where offset or len is not a multiple of the LBA size, len
- * is 0 or more than 65536 LBAs, or op is neither.
+ * Fills cmd with the NVMe I/O command of op for len bytes at byte offset of namespace ns, data at
+ * addr. OP_READ: Read 02h, OP_WRITE: Write 01h (Force Unit Access where ns->fua): cdw10/11 the
+ * starting LBA, cdw12 the number of LBAs minus one. OP_TRIM: Dataset Management 09h deallocating
+ * one range, whose 16-byte descriptor it writes at addr (the command's data). OP_FLUSH: Flush 00h.
+ * Returns 0, or -EINVAL where offset or len is not a multiple of the LBA size, len is 0 or (a read
+ * or write) more than 65536 LBAs, a trim has no buffer, or op is none of them.
  */
 int ucmd_build(struct nvme_uring_cmd *cmd, unsigned op, const struct uring_ns *ns, uint64_t offset, uint32_t len,
 	       uint64_t addr);
