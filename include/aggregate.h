@@ -46,8 +46,13 @@ const char *metric_name(const struct metric *m, char *buf, size_t len);
 bool metric_higher_better(const struct metric *m);
 /* True for the response-time metrics, which only open-loop runs have. */
 bool metric_is_resp(const struct metric *m);
-/* M_AUTO made concrete for a pattern. */
+/* M_AUTO made concrete for a pattern: MB/s for sequential patterns, IOPS for random ones. */
 struct metric metric_for(const struct metric *m, const char *rw);
+/*
+ * M_AUTO made concrete for direction d of a pattern: as metric_for, but IOPS for flushes (a flush
+ * moves no data: it has no bandwidth).
+ */
+struct metric metric_for_dir(const struct metric *m, const char *rw, enum rs_dir d);
 
 /*
  * The mean and sample stddev of n values (stddev 0 for n < 2). For a latency of the runs' pooled
@@ -112,11 +117,12 @@ struct agg_case {
 	size_t nruns, runs_cap;
 	size_t nfailed;           /* runs that failed or were interrupted */
 	const struct rs_run *failed;  /* one of them, for its message */
-	size_t nempty;            /* runs with status ok that completed no I/O: no measurement either */
+	size_t nempty;            /* runs with status ok that completed no I/O (no read, write, trim or
+				     flush): no measurement either */
 	const struct rs_run *empty;   /* one of them */
-	struct hist lat[RS_NDIR]; /* pooled over runs */
-	size_t lat_absent[RS_NDIR]; /* runs with I/O but no histogram (imported): no pooled percentile */
-	struct hist resp[RS_NDIR]; /* response times pooled over the runs that have them (open loop) */
+	struct hist lat[RS_NOP];  /* pooled over runs, by enum rs_dir: trim and flush empty where no run did them */
+	size_t lat_absent[RS_NOP]; /* runs with I/O but no histogram (imported): no pooled percentile */
+	struct hist resp[RS_NOP]; /* response times pooled over the runs that have them (open loop) */
 	double price;             /* USD or < 0 */
 	uint64_t size;
 	struct agg_verify verify;
@@ -149,11 +155,12 @@ void agg_release(struct agg *a);
 void agg_keep_stream(struct agg *a, const char *stream);
 
 /*
- * The value of metric m (not M_AUTO) in direction d over the case's runs: rates as mean and stddev of
- * the runs; latencies (ns) from the pooled histogram, with the stddev of the runs' own values;
- * M_SS_RATIO (a fraction) over the runs that reached steady state; M_MAX_IOPS_AT_TARGET (any d) over
- * the runs that hold results.search, each run's max_iops one sample. Returns false when the case has
- * no I/O in that direction, for M_SS_RATIO no run that reached steady state, for M_MAX_IOPS_AT_TARGET
+ * The value of metric m (not M_AUTO) in direction d (any enum rs_dir: trims and flushes as reads and
+ * writes) over the case's runs: rates as mean and stddev of the runs; latencies (ns) from the pooled
+ * histogram, with the stddev of the runs' own values; M_SS_RATIO (a fraction) over the runs that
+ * reached steady state; M_MAX_IOPS_AT_TARGET (any d) over the runs that hold results.search, each
+ * run's max_iops one sample. Returns false when the case has no I/O in that direction, for M_MBPS
+ * of flushes (they move no data), for M_SS_RATIO no run that reached steady state, for M_MAX_IOPS_AT_TARGET
  * no run with a search, for a response-time metric no response times (a closed-loop case), and for a
  * latency percentile where a run has no histogram (agg_lat_absent) unless the case is that one run
  * and it recorded that percentile.

@@ -232,7 +232,7 @@ struct rs_run {
 	json_t *job;              /* the job object (shared with the runs of an equal job: never change it) */
 	const char *rw;           /* job.rw */
 	const char *key;          /* the case: job parameters, target-relative amounts as given (interned) */
-	struct rs_op op[RS_NOP];  /* by enum rs_dir; aggregates and reports use the first RS_NDIR */
+	struct rs_op op[RS_NOP];  /* by enum rs_dir: the directions, then trim and flush where present */
 	uint64_t runtime_ns;
 	double started_s, finished_s; /* started_at, finished_at: seconds since 1970 (to the millisecond) */
 	struct rs_timeseries series;            /* results.timeseries */
@@ -400,9 +400,17 @@ bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t
 /* rs_run.rw of a case of streams (job.streams): what its streams do, whatever its own rw. */
 #define RS_RW_STREAMS "streams"
 
-/* The direction that carries a pattern's result: read for read patterns, write for write, total for mixes and streams. */
+/*
+ * The direction that carries a pattern's result: read for read patterns, write for write, total for
+ * mixes and streams, trim for the trim patterns (trim, randtrim).
+ */
 enum rs_dir rs_main_dir(const char *rw);
-/* Whether a run's pattern does I/O in direction d (a mix by its rwmix_write; total always). */
+/*
+ * Whether a run does I/O in direction d: reads, writes and total by its pattern (a mix by its
+ * rwmix_write; total for every pattern but the trim patterns, whose discards are in none of them);
+ * trims where its pattern is a trim pattern, flushes where its job has fsync > 0, and either where
+ * its result holds them (results.trim, results.flush).
+ */
 bool rs_dir_expected(const struct rs_run *r, enum rs_dir d);
 /* True for sequential (and stride) patterns, whose tables show MB/s. */
 bool rs_sequential(const char *rw);

@@ -294,6 +294,35 @@ static inline json_t *doc_search(json_t *doc, double max_iops)
 	return doc;
 }
 
+/*
+ * doc with results.trim (the latencies trim, ntrim of them, each of job.bs bytes) and results.flush
+ * (flush, nflush of them, no bytes) as result.c writes them where a run did them: rates over the
+ * doc's runtime_ns, beside read, write and total (which they are not in). Flushes set job.fsync to
+ * every; trims need a trim pattern in the spec (rw "randtrim", no reads or writes: 2 s). A count of 0
+ * leaves that key out. Returns doc.
+ */
+static inline json_t *doc_trim_flush(json_t *doc, const uint64_t *trim, size_t ntrim, const uint64_t *flush,
+				     size_t nflush, unsigned every)
+{
+	json_t *res = json_object_get(doc, "results"), *job = json_object_get(doc, "job");
+	uint64_t rt = (uint64_t)json_integer_value(json_object_get(res, "runtime_ns"));
+	uint64_t bs = (uint64_t)json_integer_value(json_object_get(job, "bs"));
+	struct hist h;
+
+	if (ntrim) {
+		hist_of(&h, trim, ntrim);
+		json_object_set_new(res, "trim", op_json(&h, bs, rt));
+		hist_release(&h);
+	}
+	if (nflush) {
+		hist_of(&h, flush, nflush);
+		json_object_set_new(res, "flush", op_json(&h, 0, rt));
+		json_object_set_new(job, "fsync", json_integer(every));
+		hist_release(&h);
+	}
+	return doc;
+}
+
 /* Adds a document; a refusal fails the test with the reader's message. */
 static inline void add_doc(struct rs_set *set, json_t *doc)
 {

@@ -525,6 +525,187 @@ static void test_pooled_sums_are_refused_rather_than_wrapped(void **state)
 	rs_release(&set);
 }
 
+/* --- trims and flushes --- */
+
+/*
+ * Two repeats of 4k random trims (300 and 500 of them in 2 s, no read or write): a case with I/O, not
+ * "no I/O", whose trims pool exactly as reads do: IOPS 150 and 250 (mean 200, sd sqrt(5000)), MB/s of
+ * 4096-byte trims, every percentile that of all 800 latencies, the mean theirs; nothing in read,
+ * write or total.
+ */
+static void test_trims_pool_per_case_as_reads_do(void **state)
+{
+	const size_t n1 = 300, n2 = 500;
+	uint64_t *l1 = latencies(n1, 30000, 3), *l2 = latencies(n2, 45000, 4);
+	struct doc_spec s = { .label = "ssd", .rw = "randtrim", .repeat = 2 };
+	struct metric iops = { M_IOPS, 0 }, mbps = { M_MBPS, 0 }, mean = { M_LAT_MEAN, 0 }, max = { M_LAT_MAX, 0 };
+	struct rs_set set;
+	struct agg a;
+	struct hist all;
+	struct agg_stat v;
+	const struct agg_case *c;
+
+	(void)state;
+	rs_init(&set);
+	s.repeat_index = 1;
+	add_doc(&set, doc_trim_flush(doc_new(&s), l1, n1, NULL, 0, 0));
+	s.repeat_index = 2;
+	add_doc(&set, doc_trim_flush(doc_new(&s), l2, n2, NULL, 0, 0));
+	assert_true(set.runs[0].op[RS_TRIM].present && !set.runs[0].op[RS_FLUSH].present);
+	agg_ok(&a, &set, true);
+	assert_int_equal(a.n, 1);
+	c = &a.cases[0];
+	assert_int_equal(c->nruns, 2);
+	assert_int_equal(c->nempty, 0);
+	hist_of(&all, l1, n1);
+	for (size_t i = 0; i < n2; i++)
+		hist_add(&all, l2[i]);
+	assert_true(c->lat[RS_TRIM].count == n1 + n2);
+	assert_true(c->lat[RS_TRIM].min == all.min && c->lat[RS_TRIM].max == all.max);
+	assert_true(c->lat[RS_READ].count == 0 && c->lat[RS_WRITE].count == 0 && c->lat[RS_TOTAL].count == 0);
+	assert_true(c->lat[RS_FLUSH].count == 0);
+
+	assert_true(agg_value(c, RS_TRIM, &iops, &v));
+	assert_int_equal(v.n, 2);
+	assert_true(v.mean == 200);
+	assert_true(near(v.sd, sqrt(5000), 1e-9));
+	assert_true(agg_value(c, RS_TRIM, &mbps, &v));
+	assert_true(v.mean == 200 * 4096);
+	assert_true(near(v.sd, sqrt(5000) * 4096, 1e-6));
+	for (double p = 50; p < 100; p += 9.9) {
+		struct metric pm = { M_LAT_PCT, p };
+
+		assert_true(agg_value(c, RS_TRIM, &pm, &v));
+		if (v.mean != (double)hist_percentile(&all, p))
+			fail_msg("trim p%g: pooled %g, all values %llu", p, v.mean,
+				 (unsigned long long)hist_percentile(&all, p));
+	}
+	assert_true(agg_value(c, RS_TRIM, &mean, &v) && near(v.mean, hist_mean(&all), 1e-9 * hist_mean(&all)));
+	assert_true(agg_value(c, RS_TRIM, &max, &v) && v.mean == (double)all.max);
+	assert_false(agg_value(c, RS_READ, &iops, &v));
+	assert_false(agg_value(c, RS_TOTAL, &iops, &v));
+	assert_false(agg_value(c, RS_FLUSH, &iops, &v));
+	hist_release(&all);
+	agg_release(&a);
+	rs_release(&set);
+	free(l1);
+	free(l2);
+}
+
+/*
+ * A random-write run with a flush after every 4 writes, twice: writes as ever, and flushes pooled
+ * beside them (2 and 3 flushes in the run's 5 ms: 400 and 600 IOPS), with no bandwidth (a flush moves
+ * no data); auto makes IOPS of flushes whatever the pattern.
+ */
+static void test_flushes_pool_beside_writes(void **state)
+{
+	static const uint64_t f1[] = { 2000000, 3000000 }, f2[] = { 1000000, 4000000, 9000000 };
+	struct doc_spec s = { .label = "ssd", .rw = "randwrite", .repeat = 2 };
+	struct metric iops = { M_IOPS, 0 }, mbps = { M_MBPS, 0 }, p99 = { M_LAT_PCT, 99 }, a_m = { M_AUTO, 0 };
+	struct rs_set set;
+	struct agg a;
+	struct agg_stat v;
+	const struct agg_case *c;
+
+	(void)state;
+	s.iops[1] = 1000;
+	s.lat[1] = few_lat;
+	s.nlat[1] = NFEW;   /* 5 writes in 5 ms */
+	rs_init(&set);
+	s.repeat_index = 1;
+	add_doc(&set, doc_trim_flush(doc_new(&s), NULL, 0, f1, 2, 4));
+	s.repeat_index = 2;
+	add_doc(&set, doc_trim_flush(doc_new(&s), NULL, 0, f2, 3, 4));
+	agg_ok(&a, &set, true);
+	assert_int_equal(a.n, 1);
+	c = &a.cases[0];
+	assert_int_equal(c->nruns, 2);
+	assert_true(c->lat[RS_WRITE].count == 2 * NFEW);
+	assert_true(c->lat[RS_TOTAL].count == 2 * NFEW);   /* flushes are not in total */
+	assert_true(c->lat[RS_FLUSH].count == 5);
+	assert_true(c->lat[RS_FLUSH].min == 1000000 && c->lat[RS_FLUSH].max == 9000000);
+	assert_true(agg_value(c, RS_WRITE, &iops, &v) && v.mean == 1000);
+	assert_true(agg_value(c, RS_FLUSH, &iops, &v));
+	assert_int_equal(v.n, 2);
+	assert_true(v.mean == 500);
+	assert_true(near(v.sd, sqrt(20000), 1e-9));
+	assert_false(agg_value(c, RS_FLUSH, &mbps, &v));
+	assert_true(agg_value(c, RS_FLUSH, &p99, &v));
+	assert_true(v.mean == (double)hist_percentile(&c->lat[RS_FLUSH], 99));
+	assert_true(v.mean >= 9000000 && v.mean < 9100000);   /* the slowest of the five */
+	assert_false(agg_value(c, RS_TRIM, &iops, &v));
+	assert_int_equal(metric_for_dir(&a_m, "randwrite", RS_FLUSH).kind, M_IOPS);
+	assert_int_equal(metric_for_dir(&a_m, "write", RS_FLUSH).kind, M_IOPS);
+	assert_int_equal(metric_for_dir(&a_m, "write", RS_WRITE).kind, M_MBPS);
+	assert_int_equal(metric_for_dir(&mbps, "randwrite", RS_FLUSH).kind, M_MBPS);   /* as asked */
+	agg_release(&a);
+	rs_release(&set);
+}
+
+/*
+ * What counts as I/O: a run that only trims has some; one that completed neither a read, a write, a
+ * trim nor a flush (a randtrim run without results.trim, as a throttled one) has none.
+ */
+static void test_a_run_with_only_trims_is_not_without_io(void **state)
+{
+	struct doc_spec s = { .label = "ssd", .rw = "randtrim" };
+	struct rs_set set;
+	struct agg a;
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_trim_flush(doc_new(&s), few_lat, NFEW, NULL, 0, 0));
+	s.repeat_index = 2;
+	add(&set, &s);
+	agg_ok(&a, &set, true);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(a.cases[0].nruns, 1);
+	assert_int_equal(a.cases[0].nempty, 1);
+	assert_ptr_equal(a.cases[0].empty, &set.runs[1]);
+	agg_release(&a);
+	rs_release(&set);
+}
+
+/* The direction of a pattern, and the directions a run does: trims by the pattern, flushes by fsync. */
+static void test_main_and_expected_directions_know_trims_and_flushes(void **state)
+{
+	struct doc_spec trim = { .rw = "randtrim" }, w = read_spec("A", 1000), r = read_spec("A", 1000);
+	struct metric a_m = { M_AUTO, 0 };
+	struct rs_set set;
+	const struct rs_run *t, *f, *rd;
+
+	(void)state;
+	assert_int_equal(rs_main_dir("trim"), RS_TRIM);
+	assert_int_equal(rs_main_dir("randtrim"), RS_TRIM);
+	assert_int_equal(rs_main_dir("randwrite"), RS_WRITE);
+	assert_int_equal(rs_main_dir("stride-read"), RS_READ);
+	assert_int_equal(rs_main_dir("randrw"), RS_TOTAL);
+	assert_int_equal(metric_for(&a_m, "trim").kind, M_MBPS);
+	assert_int_equal(metric_for(&a_m, "randtrim").kind, M_IOPS);
+	w.rw = "randwrite";
+	w.iops[1] = w.iops[0];
+	w.lat[1] = w.lat[0];
+	w.nlat[1] = w.nlat[0];
+	w.iops[0] = 0;
+	w.lat[0] = NULL;
+	w.nlat[0] = 0;
+	rs_init(&set);
+	add_doc(&set, doc_trim_flush(doc_new(&trim), few_lat, NFEW, NULL, 0, 0));
+	add_doc(&set, doc_trim_flush(doc_new(&w), NULL, 0, few_lat, 1, 5));
+	add(&set, &r);
+	t = &set.runs[0];
+	f = &set.runs[1];
+	rd = &set.runs[2];
+	assert_true(rs_dir_expected(t, RS_TRIM));
+	assert_false(rs_dir_expected(t, RS_READ) || rs_dir_expected(t, RS_WRITE) || rs_dir_expected(t, RS_TOTAL));
+	assert_false(rs_dir_expected(t, RS_FLUSH));
+	assert_true(rs_dir_expected(f, RS_WRITE) && rs_dir_expected(f, RS_TOTAL) && rs_dir_expected(f, RS_FLUSH));
+	assert_false(rs_dir_expected(f, RS_TRIM) || rs_dir_expected(f, RS_READ));
+	assert_true(rs_dir_expected(rd, RS_READ) && rs_dir_expected(rd, RS_TOTAL));
+	assert_false(rs_dir_expected(rd, RS_FLUSH) || rs_dir_expected(rd, RS_TRIM));
+	rs_release(&set);
+}
+
 /* --- grouping --- */
 
 static void test_cases_are_per_device_unless_grouped_across_devices(void **state)
@@ -1166,6 +1347,10 @@ int main(void)
 		cmocka_unit_test(test_five_nines_and_pooled_response_times),
 		cmocka_unit_test(test_pooled_histogram_is_the_exact_merge_of_the_runs),
 		cmocka_unit_test(test_pooled_sums_are_refused_rather_than_wrapped),
+		cmocka_unit_test(test_trims_pool_per_case_as_reads_do),
+		cmocka_unit_test(test_flushes_pool_beside_writes),
+		cmocka_unit_test(test_a_run_with_only_trims_is_not_without_io),
+		cmocka_unit_test(test_main_and_expected_directions_know_trims_and_flushes),
 		cmocka_unit_test(test_cases_are_per_device_unless_grouped_across_devices),
 		cmocka_unit_test(test_group_aggregates_are_a_device_and_never_pool_with_their_members),
 		cmocka_unit_test(test_a_different_bs_or_pattern_is_a_different_case),

@@ -77,13 +77,18 @@ bool metric_is_resp(const struct metric *m)
 	return m->kind >= M_RESP_MEAN;
 }
 
-struct metric metric_for(const struct metric *m, const char *rw)
+struct metric metric_for_dir(const struct metric *m, const char *rw, enum rs_dir d)
 {
 	struct metric r = *m;
 
 	if (r.kind == M_AUTO)
-		r.kind = rs_sequential(rw) ? M_MBPS : M_IOPS;
+		r.kind = rs_sequential(rw) && d != RS_FLUSH ? M_MBPS : M_IOPS;
 	return r;
+}
+
+struct metric metric_for(const struct metric *m, const char *rw)
+{
+	return metric_for_dir(m, rw, rs_main_dir(rw));
 }
 
 void agg_stat_of(const double *v, size_t n, struct agg_stat *out)
@@ -113,7 +118,7 @@ double agg_run_mean(const struct agg_stat *s)
 
 static void case_release(struct agg_case *c)
 {
-	for (int d = 0; d < RS_NDIR; d++) {
+	for (int d = 0; d < RS_NOP; d++) {
 		hist_release(&c->lat[d]);
 		hist_release(&c->resp[d]);
 	}
@@ -214,6 +219,15 @@ static bool measures(const struct rs_run *r)
 	return !r->prepare && !r->search_probe;
 }
 
+/* Whether r completed any I/O: reads and writes (total), trims or flushes. */
+static bool did_io(const struct rs_run *r)
+{
+	for (int d = RS_TOTAL; d < RS_NOP; d++)
+		if (r->op[d].ios)
+			return true;
+	return false;
+}
+
 static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_device)
 {
 	struct agg_case *c = NULL;
@@ -253,7 +267,7 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 		c->failed = r;
 		return 0;
 	}
-	if (!r->op[RS_TOTAL].ios) {
+	if (!did_io(r)) {
 		/* Its rates are 0 and its latencies undefined: averaged in, a 0 would pass for noise. */
 		c->nempty++;
 		c->empty = r;
@@ -283,18 +297,30 @@ static int pool_one(const struct agg_case *c, int d, bool resp, struct hist *scr
 	return hist_copy_compact(out, scratch);
 }
 
-/* Whether some run of c holds response times (an open-loop run). */
+/* Whether some run of c holds response times (an open-loop run: total has them, and trims where done). */
 static bool has_resp(const struct agg_case *c)
 {
 	for (size_t k = 0; k < c->nruns; k++)
-		if (c->runs[k]->op[RS_TOTAL].resp.data)
+		if (c->runs[k]->op[RS_TOTAL].resp.data || c->runs[k]->op[RS_TRIM].resp.data)
+			return true;
+	return false;
+}
+
+/* Whether direction d is c's to pool: read, write and total always, trim and flush where a run did them. */
+static bool holds(const struct agg_case *c, int d)
+{
+	if (d < RS_NDIR)
+		return true;
+	for (size_t k = 0; k < c->nruns; k++)
+		if (c->runs[k]->op[d].present)
 			return true;
 	return false;
 }
 
 /*
  * The latencies of c's runs in one histogram per direction, and the response times of those that have
- * them (open loop; else c->resp stays empty, buckets NULL).
+ * them (open loop; else c->resp stays empty, buckets NULL). Trims and flushes where a run holds them
+ * (else their histograms stay empty too).
  */
 static int pool(struct agg_case *c, struct hist *scratch, char *err, size_t errlen)
 {
@@ -302,7 +328,9 @@ static int pool(struct agg_case *c, struct hist *scratch, char *err, size_t errl
 	char name[160];
 	int ret = 0;
 
-	for (int d = 0; d < RS_NDIR && !ret; d++) {
+	for (int d = 0; d < RS_NOP && !ret; d++) {
+		if (!holds(c, d))
+			continue;
 		for (size_t k = 0; k < c->nruns; k++)
 			c->lat_absent[d] += c->runs[k]->op[d].lat_absent && c->runs[k]->op[d].ios;
 		ret = pool_one(c, d, false, scratch, &c->lat[d]);
@@ -431,7 +459,7 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 	memset(out, 0, sizeof(*out));
 	if (m->kind == M_MAX_IOPS_AT_TARGET)
 		return search_value(c, out);
-	if (!c->nruns || !c->lat[d].count || (resp && !c->resp[d].count))
+	if (!c->nruns || !c->lat[d].count || (resp && !c->resp[d].count) || (d == RS_FLUSH && m->kind == M_MBPS))
 		return false;
 	/*
 	 * Percentiles need the histograms: without one (an import), only a single run's own recorded

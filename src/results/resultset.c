@@ -994,6 +994,8 @@ enum rs_dir rs_main_dir(const char *rw)
 {
 	if (!strcmp(rw, "rw") || !strcmp(rw, "randrw") || !strcmp(rw, RS_RW_STREAMS))
 		return RS_TOTAL;
+	if (strstr(rw, "trim"))
+		return RS_TRIM;
 	if (strstr(rw, "write"))
 		return RS_WRITE;
 	return RS_READ;
@@ -1002,13 +1004,21 @@ enum rs_dir rs_main_dir(const char *rw)
 bool rs_dir_expected(const struct rs_run *r, enum rs_dir d)
 {
 	json_int_t mix = json_integer_value(json_object_get(r->job, "rwmix_write"));
+	enum rs_dir main = rs_main_dir(r->rw);
 
+	/* Trims and flushes where the result holds them, else as the job asks: its pattern, its fsync. */
+	if (d == RS_TRIM)
+		return r->op[d].present || main == RS_TRIM;
+	if (d == RS_FLUSH)
+		return r->op[d].present || json_integer_value(json_object_get(r->job, "fsync")) > 0;
+	if (main == RS_TRIM)
+		return false;   /* discards are neither reads nor writes, nor in total */
 	if (d == RS_TOTAL)
 		return true;
 	if (!strcmp(r->rw, RS_RW_STREAMS))   /* what some stream did */
 		return r->op[d].ios > 0;
-	if (rs_main_dir(r->rw) != RS_TOTAL)
-		return rs_main_dir(r->rw) == d;
+	if (main != RS_TOTAL)
+		return main == d;
 	return d == RS_WRITE ? mix > 0 : mix < 100;
 }
 
