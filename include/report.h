@@ -188,17 +188,28 @@ json_t *report_json(const struct report *r);
 /* The self-contained HTML page. */
 int report_write_html(FILE *f, const struct report *r);
 
-/* A table of a row per case (verification, health), in text or markdown by report_case_table (report_case_table.c). */
+/*
+ * A table of rows per case (verification, health: a row each; trims and flushes: a row per operation),
+ * in text, markdown or HTML by report_case_table (report_case_table.c).
+ */
 struct case_table {
 	const char *title;        /* "data verification" */
 	const char *caption;      /* the line under the title */
 	const char *const *heads;
 	size_t ncols;
-	void (*cell)(const struct agg_case *c, size_t col, char *buf, size_t len);
+	size_t nkeys;             /* the first columns, which name the row (case, device): <th> in HTML */
+	/* How many rows case c has; NULL: one for every case (a case with none has no row). */
+	size_t (*rows)(const struct agg_case *c);
+	/* Column col of row row (0 .. rows - 1) of case c, as the report r shows it. */
+	void (*cell)(const struct report *r, const struct agg_case *c, size_t row, size_t col, char *buf,
+		     size_t len);
 	bool (*right)(size_t col);                              /* right-aligned: numbers */
-	bool (*strong)(const struct agg_case *c, size_t col);   /* bold in markdown; NULL: none */
+	bool (*strong)(const struct agg_case *c, size_t col);   /* bold in markdown, "fail" in HTML; NULL: none */
 };
-/* Writes t with a row per case of r in fmt (RF_TEXT or RF_MARKDOWN; nothing for the others). */
+/*
+ * Writes t with the rows of every case of r in fmt: RF_TEXT or RF_MARKDOWN with its title, RF_HTML the
+ * <table> alone (its section writes the heading); nothing for the others.
+ */
 void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt);
 
 /*

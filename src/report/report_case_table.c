@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* A section's table of a row per case (verification, health) in text or markdown. */
+/* A section's table of rows per case (verification, health, trims and flushes) in text, markdown or HTML. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "report.h"
 #include "textesc.h"
+
+static size_t rows_of(const struct case_table *t, const struct agg_case *c)
+{
+	return t->rows ? t->rows(c) : 1;
+}
 
 static void case_table_text(FILE *f, const struct report *r, const struct case_table *t)
 {
@@ -15,10 +20,11 @@ static void case_table_text(FILE *f, const struct report *r, const struct case_t
 		return;
 	for (size_t k = 0; k < t->ncols; k++) {
 		w[k] = esc_text_width(t->heads[k]);
-		for (size_t i = 0; i < r->agg.n; i++) {
-			t->cell(&r->agg.cases[i], k, buf, sizeof(buf));
-			esc_text_widen(&w[k], buf);
-		}
+		for (size_t i = 0; i < r->agg.n; i++)
+			for (size_t j = 0; j < rows_of(t, &r->agg.cases[i]); j++) {
+				t->cell(r, &r->agg.cases[i], j, k, buf, sizeof(buf));
+				esc_text_widen(&w[k], buf);
+			}
 	}
 	fprintf(f, "%s\n(%s)\n", t->title, t->caption);
 	for (size_t k = 0; k < t->ncols; k++) {
@@ -26,11 +32,12 @@ static void case_table_text(FILE *f, const struct report *r, const struct case_t
 		fputs(k + 1 < t->ncols ? "  " : "\n", f);
 	}
 	for (size_t i = 0; i < r->agg.n; i++)
-		for (size_t k = 0; k < t->ncols; k++) {
-			t->cell(&r->agg.cases[i], k, buf, sizeof(buf));
-			esc_text_pad(f, buf, k + 1 < t->ncols ? w[k] : 0, t->right(k));
-			fputs(k + 1 < t->ncols ? "  " : "\n", f);
-		}
+		for (size_t j = 0; j < rows_of(t, &r->agg.cases[i]); j++)
+			for (size_t k = 0; k < t->ncols; k++) {
+				t->cell(r, &r->agg.cases[i], j, k, buf, sizeof(buf));
+				esc_text_pad(f, buf, k + 1 < t->ncols ? w[k] : 0, t->right(k));
+				fputs(k + 1 < t->ncols ? "  " : "\n", f);
+			}
 	fputc('\n', f);
 	free(w);
 }
@@ -49,18 +56,52 @@ static void case_table_md(FILE *f, const struct report *r, const struct case_tab
 	for (size_t i = 0; i < r->agg.n; i++) {
 		const struct agg_case *c = &r->agg.cases[i];
 
-		fputc('|', f);
-		for (size_t k = 0; k < t->ncols; k++) {
-			const char *bold = t->strong && t->strong(c, k) ? "**" : "";
+		for (size_t j = 0; j < rows_of(t, c); j++) {
+			fputc('|', f);
+			for (size_t k = 0; k < t->ncols; k++) {
+				const char *bold = t->strong && t->strong(c, k) ? "**" : "";
 
-			t->cell(c, k, buf, sizeof(buf));
-			fprintf(f, " %s", bold);
-			esc_md(f, buf);
-			fprintf(f, "%s |", bold);
+				t->cell(r, c, j, k, buf, sizeof(buf));
+				fprintf(f, " %s", bold);
+				esc_md(f, buf);
+				fprintf(f, "%s |", bold);
+			}
+			fputc('\n', f);
 		}
-		fputc('\n', f);
 	}
 	fputc('\n', f);
+}
+
+/* The <table> with its caption: the key columns as <th>, what strong marks as "fail", numbers as "n". */
+static void case_table_html(FILE *f, const struct report *r, const struct case_table *t)
+{
+	char buf[200];
+
+	fputs("<table>\n<caption>", f);
+	esc_xml(f, t->caption);
+	fputs("</caption>\n<tr>", f);
+	for (size_t k = 0; k < t->ncols; k++) {
+		fputs("<th>", f);
+		esc_xml(f, t->heads[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < r->agg.n; i++) {
+		const struct agg_case *c = &r->agg.cases[i];
+
+		for (size_t j = 0; j < rows_of(t, c); j++) {
+			fputs("<tr>", f);
+			for (size_t k = 0; k < t->ncols; k++) {
+				t->cell(r, c, j, k, buf, sizeof(buf));
+				fputs(k < t->nkeys ? "<th>" : t->strong && t->strong(c, k) ? "<td class=\"fail\">" :
+				      t->right(k) ? "<td class=\"n\">" : "<td>", f);
+				esc_xml(f, buf);
+				fputs(k < t->nkeys ? "</th>" : "</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
 }
 
 void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt)
@@ -69,4 +110,6 @@ void report_case_table(FILE *f, const struct report *r, const struct case_table 
 		case_table_text(f, r, t);
 	else if (fmt == RF_MARKDOWN)
 		case_table_md(f, r, t);
+	else if (fmt == RF_HTML)
+		case_table_html(f, r, t);
 }

@@ -86,11 +86,14 @@ const char *report_health_status(const struct agg_case *c, char *buf, size_t len
 }
 
 /* Column col of case c as the tables show it: "-" where the runs' health does not give it. */
-static void cell(const struct agg_case *c, size_t col, char *buf, size_t len)
+static void cell(const struct report *r, const struct agg_case *c, size_t row, size_t col, char *buf,
+		 size_t len)
 {
 	const struct hmetric *m = col >= 3 && col < 3 + NM ? &metrics[col - 3] : NULL;
 	struct agg_hval v;
 
+	(void)r;   /* one row per case, whatever the units */
+	(void)row;
 	if (col == 0) {
 		agg_case_name(c, buf, len);
 	} else if (col == 1) {
@@ -132,7 +135,7 @@ static bool bad_status(const struct agg_case *c, size_t col)
 }
 
 static const struct case_table table = {
-	.title = "drive health", .caption = caption, .heads = heads, .ncols = HCOLS, .cell = cell,
+	.title = "drive health", .caption = caption, .heads = heads, .ncols = HCOLS, .nkeys = 2, .cell = cell,
 	.right = numeric, .strong = bad_status,
 };
 
@@ -227,31 +230,10 @@ static bool ends_with(const char *s, const char *suffix)
 
 static void html_health(FILE *f, const struct report *r)
 {
-	char buf[200];
 	bool pair = false;   /* inside the div of a pair */
 
-	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n<table>\n<caption>%s</caption>\n<tr>",
-		report_section_health.id, report_section_health.title, caption);
-	for (size_t k = 0; k < HCOLS; k++) {
-		fputs("<th>", f);
-		esc_xml(f, heads[k]);
-		fputs("</th>", f);
-	}
-	fputs("</tr>\n", f);
-	for (size_t i = 0; i < r->agg.n; i++) {
-		const struct agg_case *c = &r->agg.cases[i];
-
-		fputs("<tr>", f);
-		for (size_t k = 0; k < HCOLS; k++) {
-			cell(c, k, buf, sizeof(buf));
-			fputs(k < 2 ? "<th>" : k + 1 == HCOLS && bad(c) ? "<td class=\"fail\">" :
-			      numeric(k) ? "<td class=\"n\">" : "<td>", f);
-			esc_xml(f, buf);
-			fputs(k < 2 ? "</th>" : "</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</table>\n", f);
+	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", report_section_health.id, report_section_health.title);
+	report_case_table(f, r, &table, RF_HTML);
 	/* The charts come in pairs, IOPS then temperature of one case: side by side. */
 	for (size_t i = 0; i < r->ncharts; i++) {
 		const struct rchart *ch = &r->charts[i];

@@ -61,11 +61,14 @@ static void first_text(const struct agg_case *c, char *buf, size_t len)
 }
 
 /* Column col of case c as the tables show it: "-" for the numbers of a case that did not verify. */
-static void cell(const struct agg_case *c, size_t col, char *buf, size_t len)
+static void cell(const struct report *r, const struct agg_case *c, size_t row, size_t col, char *buf,
+		 size_t len)
 {
 	const struct agg_verify *v = &c->verify;
 	uint64_t n = 0;
 
+	(void)r;   /* one row per case, whatever the units */
+	(void)row;
 	switch (col) {
 	case 0: agg_case_name(c, buf, len); return;
 	case 1: snprintf(buf, len, "%s", c->label); return;
@@ -94,7 +97,7 @@ static bool failed(const struct agg_case *c, size_t col)
 }
 
 static const struct case_table table = {
-	.title = "data verification", .caption = caption, .heads = heads, .ncols = VCOLS, .cell = cell,
+	.title = "data verification", .caption = caption, .heads = heads, .ncols = VCOLS, .nkeys = 2, .cell = cell,
 	.right = numeric, .strong = failed,
 };
 
@@ -115,7 +118,7 @@ static void csv_verify(FILE *f, const struct report *r)
 			esc_csv(f, agg_case_name(c, name, sizeof(name)));
 			fputs(",device,", f);
 			esc_csv(f, c->label);
-			cell(c, k + 3, buf, sizeof(buf));
+			cell(r, c, 0, k + 3, buf, sizeof(buf));
 			fprintf(f, ",%s,,%s,%s,%s,,%zu\n", c->first->rw, metric[k], k == 1 ? "bytes" : "count", buf,
 				c->verify.runs);
 		}
@@ -165,27 +168,9 @@ static json_t *json_verify(const struct report *r)
 
 static void html_verify(FILE *f, const struct report *r)
 {
-	char buf[200];
-
-	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n<table>\n<caption>%s</caption>\n<tr>",
-		report_section_verify.id, report_section_verify.title, caption);
-	for (int k = 0; k < VCOLS; k++)
-		fprintf(f, "<th>%s</th>", heads[k]);
-	fputs("</tr>\n", f);
-	for (size_t i = 0; i < r->agg.n; i++) {
-		const struct agg_case *c = &r->agg.cases[i];
-
-		fputs("<tr>", f);
-		for (int k = 0; k < VCOLS; k++) {
-			cell(c, k, buf, sizeof(buf));
-			fputs(k < 2 ? "<th>" : k == 11 && c->verify.mismatches ? "<td class=\"fail\">" :
-			      k < 10 ? "<td class=\"n\">" : "<td>", f);
-			esc_xml(f, buf);
-			fputs(k < 2 ? "</th>" : "</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</table>\n</section>\n", f);
+	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", report_section_verify.id, report_section_verify.title);
+	report_case_table(f, r, &table, RF_HTML);
+	fputs("</section>\n", f);
 }
 
 const struct report_section report_section_verify = {
