@@ -748,6 +748,176 @@ static void test_report_verification_table_only_where_verified(void **state)
 	rs_release(&set);
 }
 
+/*
+ * The fields of the text line of s that starts with start (after the text at from), split where two or
+ * more spaces stand: "2.000 ± 0.7071" stays one. Returns how many (at most max), 0 without the line.
+ */
+static size_t text_fields(const char *s, const char *from, const char *start, char fields[][64], size_t max)
+{
+	const char *p = strstr(s, from), *end;
+	size_t n = 0;
+
+	for (; p && (p = strstr(p, start)) && p[-1] != '\n'; p++)
+		;
+	if (!p)
+		return 0;
+	end = strchr(p, '\n');
+	while (p < end && n < max) {
+		size_t len = 0;
+
+		while (p + len < end && !(p[len] == ' ' && p[len + 1] == ' '))
+			len++;
+		snprintf(fields[n++], 64, "%.*s", (int)len, p);
+		p += len;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	return n;
+}
+
+/* A latency in ns as the tables show it, in us. */
+static const char *us_text(uint64_t ns, char *buf, size_t len)
+{
+	report_number((double)ns / 1000.0, buf, len);
+	return buf;
+}
+
+/*
+ * Trims and flushes: without them no section in any format, and the cases keep their keys; with them
+ * (two repeats of 4k random trims, 3 and 5 in 2 s: 1.5 and 2.5 IOPS; a random write with 2 flushes in
+ * its 5 ms: 400 IOPS) the randtrim table shows the trims' IOPS, and the section a row per case and
+ * operation with the pooled figures, in every format.
+ */
+static void test_report_trims_and_flushes_where_the_runs_did_them(void **state)
+{
+	static const uint64_t t1[] = { 100000, 200000, 300000 }, t2[] = { 100000, 200000, 300000, 400000, 5000000 };
+	static const uint64_t fl[] = { 2000000, 3000000 };
+	static const enum report_format fmts[] = { RF_TEXT, RF_MARKDOWN, RF_CSV, RF_JSON, RF_HTML };
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec rd = read_spec("A", 1000), tr = { .label = "A", .rw = "randtrim", .repeat = 2 };
+	struct doc_spec wr = { .label = "A", .rw = "randwrite" };
+	struct rs_set set;
+	struct report r;
+	struct hist all;
+	const struct rtable *t;
+	char f[12][64], want[64], *s;
+	json_t *j, *v;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &rd);
+	build(&r, &set, &o);
+	assert_false(report_has_section(&r, "trim-flush"));
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		s = render(&r, fmts[i]);
+		if (strstr(s, "trims and flushes") || strstr(s, "trim-flush") || strstr(s, "\"trim\": {") ||
+		    strstr(s, "\"flush\""))
+			fail_msg("format %zu: trims or flushes without any:\n%s", i, s);
+		free(s);
+	}
+	report_release(&r);
+
+	tr.repeat_index = 1;
+	add_doc(&set, doc_trim_flush(doc_new(&tr), t1, 3, NULL, 0, 0));
+	tr.repeat_index = 2;
+	add_doc(&set, doc_trim_flush(doc_new(&tr), t2, 5, NULL, 0, 0));
+	wr.iops[1] = 1000;
+	wr.lat[1] = few_lat;
+	wr.nlat[1] = NFEW;
+	add_doc(&set, doc_trim_flush(doc_new(&wr), NULL, 0, fl, 2, 2));
+	build(&r, &set, &o);
+	assert_true(report_has_section(&r, "trim-flush"));
+	t = table_of(&r, "randtrim");
+	assert_int_equal(t->cells[0].d, RS_TRIM);
+	assert_int_equal(t->cells[0].m.kind, M_IOPS);
+	assert_false(t->cells[0].failed);
+	assert_true(t->cells[0].v.mean == 2 && t->cells[0].v.n == 2);
+	assert_true(fabs(t->cells[0].v.sd - sqrt(0.5)) < 1e-12);
+	hist_of(&all, t1, 3);
+	for (size_t i = 0; i < 5; i++)
+		hist_add(&all, t2[i]);
+
+	s = render(&r, RF_TEXT);
+	assert_non_null(strstr(s, "\ntrims and flushes\n("));
+	assert_int_equal(text_fields(s, "\ntrims and flushes\n", "case ", f, 12), 10);
+	assert_string_equal(f[2], "op");
+	assert_string_equal(f[6], "MB/s");
+	assert_string_equal(f[9], "p99.9 (us)");
+	assert_int_equal(text_fields(s, "\ntrims and flushes\n", "randtrim 4k qd32 t1", f, 12), 10);
+	assert_string_equal(f[1], "A");
+	assert_string_equal(f[2], "trim");
+	assert_string_equal(f[3], "2");
+	assert_string_equal(f[4], "8");
+	assert_string_equal(f[5], "2.000 ± 0.707");
+	assert_string_equal(f[6], "0.008192 ± 0.002896");   /* 4096 bytes a trim */
+	assert_string_equal(f[7], "825.0");                 /* (0.6 + 1 + 5) ms / 8 */
+	assert_string_equal(f[8], us_text(hist_percentile(&all, 99), want, sizeof(want)));
+	assert_string_equal(f[9], us_text(hist_percentile(&all, 99.9), want, sizeof(want)));
+	assert_int_equal(text_fields(s, "\ntrims and flushes\n", "randwrite 4k qd32 t1", f, 12), 10);
+	assert_string_equal(f[2], "flush");
+	assert_string_equal(f[3], "1");
+	assert_string_equal(f[4], "2");
+	assert_string_equal(f[5], "400.0");
+	assert_string_equal(f[6], "-");                     /* a flush moves no data */
+	assert_string_equal(f[7], "2500");
+	assert_string_equal(f[8], "3000");
+	assert_int_equal(text_fields(s, "\ntrims and flushes\n", "randread 4k qd32 t1", f, 12), 0);
+	free(s);
+
+	s = render(&r, RF_MARKDOWN);
+	assert_non_null(strstr(s, "### trims and flushes\n"));
+	assert_non_null(strstr(s, "| randwrite 4k qd32 t1 | A | flush | 1 | 2 | 400.0 | - | 2500 | 3000 | 3000 |\n"));
+	free(s);
+	s = render(&r, RF_CSV);
+	assert_non_null(strstr(s, "\nrandtrim,bs,4k,device,A,randtrim,trim,iops,IOPS,2,0.7071067812,2\n"));
+	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,iops,IOPS,2,"
+				 "0.7071067812,2\n"));
+	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,lat-mean,us,"
+				 "825,"));
+	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,ios,count,8,,2\n"));
+	assert_non_null(strstr(s, "\ntrims and flushes,case,randwrite 4k qd32 t1,device,A,randwrite,flush,iops,IOPS,"
+				 "400,0,1\n"));
+	assert_null(strstr(s, "flush,mbps"));
+	free(s);
+	s = render(&r, RF_HTML);
+	assert_non_null(strstr(s, "<section id=\"trim-flush\">\n<h2>Trims and flushes</h2>\n<table>"));
+	assert_non_null(strstr(s, "<th>randtrim 4k qd32 t1</th><th>A</th><th>trim</th><td class=\"n\">2</td>"));
+	free(s);
+
+	j = report_json(&r);
+	v = json_object_get(j, "trims_flushes");
+	assert_int_equal(json_array_size(v), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 0), "op")), "trim");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(v, 0), "ios")), 8);
+	assert_true(json_number_value(json_object_get(json_object_get(json_array_get(v, 0), "bw_bytes"), "mean")) == 8192);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(v, 0),
+			 "lat_percentiles_ns"), "99")), hist_percentile(&all, 99));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 1), "op")), "flush");
+	assert_null(json_object_get(json_array_get(v, 1), "bw_bytes"));
+	assert_true(json_number_value(json_object_get(json_object_get(json_array_get(v, 1), "iops"), "mean")) == 400);
+	/* The cases: trims and flushes beside the directions, in raw units. */
+	v = json_object_get(j, "cases");
+	assert_null(json_object_get(json_array_get(v, 0), "trim"));
+	assert_null(json_object_get(json_array_get(v, 1), "read"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(v, 1), "trim"), "ios")), 8);
+	assert_true(json_number_value(json_object_get(json_object_get(json_object_get(json_array_get(v, 1), "trim"),
+								   "iops"), "mean")) == 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(v, 2), "flush"), "ios")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(v, 2), "write"), "ios")), NFEW);
+	json_decref(j);
+	report_release(&r);
+
+	o.mib = true;
+	build(&r, &set, &o);
+	s = render(&r, RF_TEXT);
+	assert_int_equal(text_fields(s, "\ntrims and flushes\n", "case ", f, 12), 10);
+	assert_string_equal(f[6], "MiB/s");
+	free(s);
+	hist_release(&all);
+	report_release(&r);
+	rs_release(&set);
+}
+
 /* Cells of one table on different numbers of runs (2 of 4k, 3 of 64k) each say their n. */
 /* n devices of one randread 4k case at 1000 + 10 i IOPS, device "slow" (i == 5) at 500; hosts h0, h1 by parity. */
 static void fleet_of(struct rs_set *set, size_t n)
@@ -1351,6 +1521,7 @@ int main(void)
 		cmocka_unit_test(test_report_writes_text_markdown_csv_and_json),
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
+		cmocka_unit_test(test_report_trims_and_flushes_where_the_runs_did_them),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
 		cmocka_unit_test(test_report_fleet_past_twelve_devices_names_the_slow_one),
 		cmocka_unit_test(test_report_fleet_groups_by_host),

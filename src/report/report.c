@@ -578,11 +578,11 @@ static int list_profiles(struct report *r, const struct report_opts *o)
 	return 0;
 }
 
-/* Whether a case of g ran open loop: it has response times beside its service times. */
+/* Whether a case of g ran open loop: it has response times beside its service times (trims' too). */
 static bool group_open_loop(const struct group *g)
 {
 	for (size_t i = 0; i < g->n; i++)
-		if (g->c[i]->resp[RS_TOTAL].count)
+		if (g->c[i]->resp[RS_TOTAL].count || g->c[i]->resp[RS_TRIM].count)
 			return true;
 	return false;
 }

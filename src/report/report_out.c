@@ -423,7 +423,10 @@ static void resp_json(json_t *op, const struct hist *h)
 	json_object_set_new(op, "resp_percentiles_ns", pj);
 }
 
-/* One aggregated case with every metric in raw units (IOPS, bytes/s, ns). */
+/*
+ * One aggregated case with every metric in raw units (IOPS, bytes/s, ns): each direction with I/O,
+ * trim and flush too where the runs did them (a flush without bw_bytes: it moves no data).
+ */
 static json_t *case_json(const struct agg_case *c)
 {
 	static const double pcts[] = { 50, 90, 95, 99, 99.9, 99.99 };
@@ -436,7 +439,7 @@ static json_t *case_json(const struct agg_case *c)
 		return NULL;
 	json_object_set_new(o, "name", json_string(agg_case_name(c, name, sizeof(name))));
 	json_object_del(json_object_get(o, "job"), "seed");
-	for (int d = 0; d < RS_NDIR; d++) {
+	for (int d = 0; d < RS_NOP; d++) {
 		struct metric iops = { M_IOPS, 0 }, bw = { M_MBPS, 0 }, mean = { M_LAT_MEAN, 0 };
 		struct agg_stat s;
 		json_t *op, *pj;
@@ -445,8 +448,8 @@ static json_t *case_json(const struct agg_case *c)
 			continue;
 		op = json_object();
 		json_object_set_new(op, "iops", stat_json(&s));
-		agg_value(c, d, &bw, &s);
-		json_object_set_new(op, "bw_bytes", stat_json(&s));
+		if (agg_value(c, d, &bw, &s))
+			json_object_set_new(op, "bw_bytes", stat_json(&s));
 		agg_value(c, d, &mean, &s);
 		json_object_set_new(op, "ios", json_integer((json_int_t)c->lat[d].count));
 		json_object_set_new(op, "lat_mean_ns", json_real(s.mean));

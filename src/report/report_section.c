@@ -5,6 +5,7 @@
 #include "report_section.h"
 
 /* Each defined in its own file (report_NAME.c). A new section: its file, a line here, a row below. */
+extern const struct report_section report_section_trim_flush;
 extern const struct report_section report_section_verify;
 extern const struct report_section report_section_health;
 extern const struct report_section report_section_search;
@@ -12,6 +13,7 @@ extern const struct report_section report_section_groups;
 extern const struct report_section report_section_streams;
 
 const struct report_section *const report_sections[] = {
+	&report_section_trim_flush,
 	&report_section_verify,
 	&report_section_health,
 	&report_section_search,
