@@ -128,8 +128,24 @@ bool cmp_inconclusive(enum cmp_verdict v);
 void cmp_allow_inconclusive(const struct cmp *c, struct cmp_row *row);
 void cmp_need_text(size_t need, const char *what, char *buf, size_t len);
 int cmp_add_row(struct cmp *c, size_t *cap, const struct cmp_row *row);
-size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown);
-bool cmp_is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i);
+/*
+ * The directions of baseline case b that compare rows, in order, into dirs (room for RS_NOP): its
+ * pattern's (a mix's read and write), then trims and flushes where b's runs did them beside it
+ * (a randwrite with fsync=N: write, then flush). Returns how many.
+ */
+size_t cmp_case_dirs(const struct agg_case *b, enum rs_dir *dirs);
+/*
+ * The metrics a case shows in direction d, into shown (room for CMP_MAX_METRICS + 6): the answer of
+ * its latency_target search where its baseline ran one (first: the default gate), its auto metric
+ * (metric_for_dir: IOPS for flushes), mean and p99 latency and response time, and every gate.
+ */
+size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, enum rs_dir d, struct metric *shown);
+/*
+ * Whether the i-th metric m shown in direction d of a case of pattern rw is gated: one of the gates
+ * (--metric), or without them the first shown in the pattern's own directions (not the flushes beside
+ * them, nor trims beside another pattern: shown, gated only by --metric).
+ */
+bool cmp_is_gated(const struct cmp *c, const char *rw, enum rs_dir d, const struct metric *m, size_t i);
 
 /* text, markdown or json. */
 int cmp_write(FILE *f, const struct cmp *c, enum report_format fmt, const char *bname,

@@ -1093,6 +1093,148 @@ static void test_compare_mix_without_writes_in_the_candidate_fails_the_gate(void
 }
 
 /* Every case of the baseline has a gated verdict: here, with a gate the baseline has no value of. */
+/* --- trims and flushes --- */
+
+/* The row of metric kind (and pct) in direction d, or NULL. */
+static const struct cmp_row *dir_row(const struct cmp *c, enum rs_dir d, enum metric_kind k, double pct)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].d == d && c->rows[i].m.kind == k && (k != M_LAT_PCT || c->rows[i].m.pct == pct))
+			return &c->rows[i];
+	return NULL;
+}
+
+/* A run of 4k random trims of latencies lat (n of them, in 2 s: n / 2 IOPS). */
+static void add_trims(struct rs_set *set, const uint64_t *lat, size_t n)
+{
+	struct doc_spec s = { .label = "A", .rw = "randtrim" };
+
+	add_doc(set, doc_trim_flush(doc_new(&s), lat, n, NULL, 0, 0));
+}
+
+/*
+ * A trim pattern's own direction is trim: 5 trims in 2 s against 4 (2.5 against 2 IOPS, -20 %) is a
+ * regression of the gated trim IOPS, with the trims' latencies beside it, and no row of reads, writes
+ * or total; a candidate whose run did no trim is NO I/O.
+ */
+static void test_compare_gates_the_trims_of_a_trim_pattern(void **state)
+{
+	static const uint64_t lat[] = { 100000, 200000, 300000, 400000, 500000 };
+	struct cmp_opts o = { .threshold = 5 };
+	struct doc_spec none = { .label = "A", .rw = "randtrim" };
+	struct rs_set base, cand;
+	struct cmp c;
+	const struct cmp_row *r;
+
+	(void)state;
+	rs_init(&base);
+	rs_init(&cand);
+	add_trims(&base, lat, 5);
+	add_trims(&cand, lat, 4);
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.ncases, 1);
+	assert_int_equal(c.nempty, 0);
+	assert_int_equal(c.regressions, 1);
+	r = gated_row(&c);
+	assert_int_equal(r->d, RS_TRIM);
+	assert_int_equal(r->m.kind, M_IOPS);
+	assert_int_equal(r->verdict, CV_REGRESSION);
+	assert_true(r->b.mean == 2.5 && r->c.mean == 2);
+	assert_true(fabs(r->change - -20) < 1e-9);
+	r = dir_row(&c, RS_TRIM, M_LAT_PCT, 99);
+	assert_non_null(r);
+	assert_false(r->gated);
+	assert_true(r->b.mean == 500 && r->c.mean == 400);   /* us: the slowest of 5, of 4 */
+	assert_non_null(dir_row(&c, RS_TRIM, M_LAT_MEAN, 0));
+	for (size_t i = 0; i < c.nrows; i++)
+		assert_int_equal(c.rows[i].d, RS_TRIM);
+	release3(&c, &base, &cand);
+
+	rs_init(&base);
+	rs_init(&cand);
+	add_trims(&base, lat, 5);
+	add(&cand, &none);
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.nempty, 1);
+	assert_int_equal(gated_row(&c)->verdict, CV_EMPTY);
+	release3(&c, &base, &cand);
+}
+
+/*
+ * Random writes with a flush after every 2: the flushes compare beside the writes (IOPS, mean and p99
+ * latency, no bandwidth), shown and not gated by default: flushes 3x slower are "worse", not a
+ * regression. Gated by --metric lat-p99 they are (the writes', the same, pass); a candidate of the
+ * case without flushes is then NO I/O in the flushes.
+ */
+static void test_compare_flushes_beside_writes_are_gated_by_metric(void **state)
+{
+	static const uint64_t fast[] = { 1000000, 1000000 }, slow[] = { 3000000, 3000000 };
+	struct doc_spec w = rand_spec("A", 4096, 0);
+	struct cmp_opts o = { .threshold = 5 };
+	struct rs_set base, cand, none;
+	struct cmp c;
+	const struct cmp_row *r;
+	json_t *doc;
+
+	(void)state;
+	w.rw = "randwrite";
+	w.iops[1] = 1000;
+	w.lat[1] = few_lat;
+	w.nlat[1] = NFEW;
+	w.lat[0] = NULL;
+	w.nlat[0] = 0;
+	rs_init(&base);
+	rs_init(&cand);
+	rs_init(&none);
+	add_doc(&base, doc_trim_flush(doc_new(&w), NULL, 0, fast, 2, 2));
+	add_doc(&cand, doc_trim_flush(doc_new(&w), NULL, 0, slow, 2, 2));
+	doc = doc_new(&w);   /* fsync=2, and not a flush done (results.flush absent) */
+	json_object_set_new(json_object_get(doc, "job"), "fsync", json_integer(2));
+	add_doc(&none, doc);
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 0);
+	r = gated_row(&c);
+	assert_int_equal(r->d, RS_WRITE);
+	assert_int_equal(r->verdict, CV_OK);
+	r = dir_row(&c, RS_FLUSH, M_IOPS, 0);
+	assert_non_null(r);
+	assert_false(r->gated);
+	assert_true(r->b.mean == 400 && r->c.mean == 400);   /* 2 flushes in 5 ms */
+	assert_null(dir_row(&c, RS_FLUSH, M_MBPS, 0));
+	r = dir_row(&c, RS_FLUSH, M_LAT_PCT, 99);
+	assert_non_null(r);
+	assert_false(r->gated);
+	assert_int_equal(r->verdict, CV_WORSE);
+	assert_true(r->b.mean == 1000 && r->c.mean == 3000);
+	assert_int_equal(dir_row(&c, RS_FLUSH, M_LAT_MEAN, 0)->verdict, CV_WORSE);
+	cmp_release(&c);
+
+	o.ngates = 1;
+	o.gates[0] = m_p99;
+	build(&c, &base, &cand, &o);
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.nregressed, 1);
+	r = dir_row(&c, RS_FLUSH, M_LAT_PCT, 99);
+	assert_true(r->gated);
+	assert_int_equal(r->verdict, CV_REGRESSION);
+	assert_true(fabs(r->change - 200) < 1e-9);
+	r = dir_row(&c, RS_WRITE, M_LAT_PCT, 99);
+	assert_true(r->gated);
+	assert_int_equal(r->verdict, CV_OK);
+	cmp_release(&c);
+
+	/* The baseline's flushes, a candidate without: its flush p99 is no I/O. */
+	build(&c, &base, &none, &o);
+	assert_int_equal(c.nempty, 1);
+	r = dir_row(&c, RS_FLUSH, M_LAT_PCT, 99);
+	assert_int_equal(r->verdict, CV_EMPTY);
+	assert_non_null(strstr(r->why, "no flush I/O"));
+	cmp_release(&c);
+	rs_release(&none);
+	rs_release(&base);
+	rs_release(&cand);
+}
+
 static void test_compare_every_baseline_case_has_a_gated_row(void **state)
 {
 	struct doc_spec b = rand_spec("A", 4096, 1000);
@@ -1143,6 +1285,8 @@ int main(void)
 		cmocka_unit_test(test_compare_case_missing_from_the_candidate_fails_the_gate),
 		cmocka_unit_test(test_compare_mix_without_writes_in_the_candidate_fails_the_gate),
 		cmocka_unit_test(test_compare_every_baseline_case_has_a_gated_row),
+		cmocka_unit_test(test_compare_gates_the_trims_of_a_trim_pattern),
+		cmocka_unit_test(test_compare_flushes_beside_writes_are_gated_by_metric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -207,25 +207,44 @@ static bool missing_value(const struct cmp *c, struct cmp_row *row)
 	return true;
 }
 
-/*
- * The metrics a case shows: the answer of its latency_target search where its baseline ran one (first:
- * the default gate), its auto metric, mean and p99 latency and response time, and every gate.
- */
-size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, struct metric *shown)
+size_t cmp_case_dirs(const struct agg_case *b, enum rs_dir *dirs)
+{
+	enum rs_dir main = rs_main_dir(b->first->rw);
+	size_t n = 0;
+
+	if (main == RS_TOTAL) {
+		dirs[n++] = RS_READ;
+		dirs[n++] = RS_WRITE;
+	} else {
+		dirs[n++] = main;
+	}
+	for (int d = RS_NDIR; d < RS_NOP; d++)
+		if (d != (int)main && b->lat[d].count)
+			dirs[n++] = (enum rs_dir)d;
+	return n;
+}
+
+/* Whether d is a direction of rw's pattern itself (a mix's read and write), not a flush beside it. */
+static bool pattern_dir(const char *rw, enum rs_dir d)
+{
+	return d < RS_NDIR || rs_main_dir(rw) == d;
+}
+
+size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, enum rs_dir d, struct metric *shown)
 {
 	const char *rw = b->first->rw;
 	size_t ns = 0;
 
 	if (searched(b))
 		shown[ns++] = max_at_target;
-	shown[ns++] = metric_for(&(struct metric){ M_AUTO, 0 }, rw);
+	shown[ns++] = metric_for_dir(&(struct metric){ M_AUTO, 0 }, rw, d);
 	shown[ns++] = (struct metric){ M_LAT_MEAN, 0 };
 	shown[ns++] = (struct metric){ M_LAT_PCT, 99 };
 	/* An open-loop baseline's response times too (a closed-loop one has none: no rows). */
 	shown[ns++] = (struct metric){ M_RESP_MEAN, 0 };
 	shown[ns++] = (struct metric){ M_RESP_PCT, 99 };
 	for (size_t g = 0; g < c->opts.ngates; g++) {
-		struct metric m = metric_for(&c->opts.gates[g], rw);
+		struct metric m = metric_for_dir(&c->opts.gates[g], rw, d);
 		size_t i;
 
 		for (i = 0; i < ns && !same_metric(&shown[i], &m); i++)
@@ -236,12 +255,12 @@ size_t cmp_shown_metrics(const struct cmp *c, const struct agg_case *b, struct m
 	return ns;
 }
 
-bool cmp_is_gated(const struct cmp *c, const char *rw, const struct metric *m, size_t i)
+bool cmp_is_gated(const struct cmp *c, const char *rw, enum rs_dir d, const struct metric *m, size_t i)
 {
 	if (!c->opts.ngates)
-		return i == 0;
+		return i == 0 && pattern_dir(rw, d);
 	for (size_t g = 0; g < c->opts.ngates; g++) {
-		struct metric gm = metric_for(&c->opts.gates[g], rw);
+		struct metric gm = metric_for_dir(&c->opts.gates[g], rw, d);
 
 		if (same_metric(&gm, m))
 			return true;
@@ -307,21 +326,20 @@ static void inconclusive_why(const struct cmp *c, struct cmp_row *row)
 		 c->opts.threshold, need);
 }
 
-/* The rows of one matched case whose runs can be measured: each shown metric in each direction with data. */
+/*
+ * The rows of one matched case whose runs can be measured: each shown metric in each direction with
+ * data, trims and flushes beside the pattern's own.
+ */
 static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, const struct agg_case *k)
 {
 	struct metric shown[CMP_MAX_METRICS + 6];
 	const char *rw = b->first->rw;
-	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
-	size_t ns = cmp_shown_metrics(c, b, shown), nd = 1, ngated = 0;
+	enum rs_dir dirs[RS_NOP];
+	size_t nd = cmp_case_dirs(b, dirs), ngated = 0;
 	bool regressed = false, empty = false, novalue = false, better = false, noise = false, unsure = false;
 
-	if (dirs[0] == RS_TOTAL) {
-		dirs[0] = RS_READ;
-		nd = 2;
-	}
 	for (size_t di = 0; di < nd; di++)
-		for (size_t i = 0; i < ns; i++) {
+		for (size_t i = 0, ns = cmp_shown_metrics(c, b, dirs[di], shown); i < ns; i++) {
 			struct cmp_row row = { .base = b, .cand = k, .d = dirs[di], .m = shown[i] };
 
 			if (row.m.kind == M_MAX_IOPS_AT_TARGET) {
@@ -330,7 +348,7 @@ static int measure_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 				row.d = RS_TOTAL;
 				c->searched = true;
 			}
-			row.gated = cmp_is_gated(c, rw, &shown[i], i);
+			row.gated = cmp_is_gated(c, rw, row.d, &shown[i], i);
 			if (!agg_value(b, row.d, &row.m, &row.b)) {
 				if (!row.gated || !base_unavailable(&row))
 					continue;   /* the baseline has none: no I/O in this direction (a 0 % mix) */

@@ -182,8 +182,8 @@ int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const s
 {
 	struct metric shown[CMP_MAX_METRICS + 6];
 	const char *rw = b->first->rw;
-	enum rs_dir dirs[2] = { rs_main_dir(rw), RS_WRITE };
-	size_t ns = cmp_shown_metrics(c, b, shown), nd = 1, ngated = 0;
+	enum rs_dir dirs[RS_NOP];
+	size_t nd = cmp_case_dirs(b, dirs), ngated = 0;
 	size_t room = c->base_drives.n + c->cand_drives.n + 2;
 	double *vb = calloc(room, sizeof(*vb)), *vc = calloc(room, sizeof(*vc));
 	bool regressed = false, better = false, noise = false, unsure = false, lacks;
@@ -193,13 +193,9 @@ int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const s
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (dirs[0] == RS_TOTAL) {
-		dirs[0] = RS_READ;
-		nd = 2;
-	}
 	c->nfleet++;
 	for (size_t di = 0; di < nd && !ret; di++)
-		for (size_t i = 0; i < ns && !ret; i++) {
+		for (size_t i = 0, ns = cmp_shown_metrics(c, b, dirs[di], shown); i < ns && !ret; i++) {
 			struct cmp_row row = { .base = b, .cand = k, .d = dirs[di], .m = shown[i] };
 
 			if (row.m.kind == M_MAX_IOPS_AT_TARGET) {
@@ -208,7 +204,7 @@ int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const s
 				row.d = RS_TOTAL;
 				c->searched = true;
 			}
-			row.gated = cmp_is_gated(c, rw, &shown[i], i);
+			row.gated = cmp_is_gated(c, rw, row.d, &shown[i], i);
 			ret = fleet_row(c, &row, vb, vc);
 			if (ret == 1) {
 				ret = 0;   /* the baseline has none: no I/O in this direction */
@@ -227,8 +223,10 @@ int cmp_fleet_case(struct cmp *c, size_t *cap, const struct agg_case *b, const s
 		goto out;
 	if (!ngated) {
 		struct cmp_row row = { .base = b, .cand = k, .d = dirs[0], .gated = true, .verdict = CV_NO_VALUE,
-				       .change = NAN, .m = shown[0] };
+				       .change = NAN };
 
+		cmp_shown_metrics(c, b, dirs[0], shown);
+		row.m = shown[0];
 		snprintf(row.why, sizeof(row.why), "baseline: no value of a gated metric");
 		c->nnovalue++;
 		ret = cmp_add_row(c, cap, &row);
