@@ -346,6 +346,125 @@ static void test_check_direction_without_io_is_an_error(void **state)
 	rs_release(&set);
 }
 
+/* --- trims and flushes --- */
+
+static void test_criteria_parse_reads_trim_and_flush_keys(void **state)
+{
+	struct criteria cr;
+	const struct crit_req *r;
+
+	(void)state;
+	parse_ok(&cr, ONE("\"select\": {}, \"trim.iops\": \">= 2k\", \"trim.mbps\": \">= 100\", "
+			  "\"flush.lat_p99\": \"<= 5ms\", \"flush.lat_max\": \"< 1s\", \"flush.iops\": \"> 10\""));
+	r = find_req(&cr.c[0], "trim.iops");
+	assert_true(r->dir_given);
+	assert_int_equal(r->d, RS_TRIM);
+	assert_int_equal(r->m.kind, M_IOPS);
+	assert_true(r->value == 2000);
+	r = find_req(&cr.c[0], "trim.mbps");
+	assert_int_equal(r->d, RS_TRIM);
+	assert_true(r->value == 1e8);
+	r = find_req(&cr.c[0], "flush.lat_p99");
+	assert_int_equal(r->d, RS_FLUSH);
+	assert_int_equal(r->m.kind, M_LAT_PCT);
+	assert_true(r->m.pct == 99 && r->value == 5e6);
+	r = find_req(&cr.c[0], "flush.lat_max");
+	assert_int_equal(r->m.kind, M_LAT_MAX);
+	assert_int_equal(r->op, CO_LT);
+	assert_true(r->value == 1e9);
+	criteria_release(&cr);
+	/* A flush moves no data: no bandwidth to ask of it. */
+	refused(ONE("\"select\": {}, \"flush.mbps\": \">= 1\""), WORDS("criteria[0]", "flush.mbps", "no data"));
+	refused(ONE("\"select\": {}, \"trims.iops\": \">= 1\""), WORDS("unknown key 'trims.iops'", "trim."));
+}
+
+/*
+ * A randtrim case (5 trims in 2 s: 2.5 IOPS, the slowest 500 us) and a randwrite with fsync=2 (2
+ * flushes of 2 and 3 ms in 5 ms: 400 IOPS): a trim pattern's metrics are its trims'; trim. and flush.
+ * name them; each passes or is violated by the pooled value.
+ */
+static void test_check_trims_and_flushes_pass_and_violate(void **state)
+{
+	static const uint64_t tl[] = { 100000, 200000, 300000, 400000, 500000 }, fl[] = { 2000000, 3000000 };
+	struct doc_spec t = { .label = "A", .rw = "randtrim" }, w = { .label = "A", .rw = "randwrite" };
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	w.iops[1] = 1000;
+	w.lat[1] = few_lat;
+	w.nlat[1] = NFEW;
+	rs_init(&set);
+	add_doc(&set, doc_trim_flush(doc_new(&t), tl, 5, NULL, 0, 0));
+	add_doc(&set, doc_trim_flush(doc_new(&w), NULL, 0, fl, 2, 2));
+	if (run(&k, &cr, &set, "{\"criteria\": [{\"select\": {\"rw\": \"randtrim\"}, \"iops\": \">= 2\", "
+		"\"trim.lat_p99\": \"<= 400us\"}, {\"select\": {\"rw\": \"randwrite\"}, \"flush.lat_p99\": \"<= 5ms\", "
+		"\"flush.lat_max\": \"< 3ms\", \"flush.iops\": \">= 400\", \"iops\": \">= 1000\"}]}", err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.nrows, 6);
+	assert_int_equal(k.violations, 2);
+	assert_int_equal(k.rows[0].d, RS_TRIM);
+	assert_true(k.rows[0].value == 2.5 && k.rows[0].pass);
+	assert_int_equal(k.rows[1].d, RS_TRIM);
+	assert_true(k.rows[1].value == 500000 && !k.rows[1].pass);
+	assert_int_equal(k.rows[2].d, RS_FLUSH);
+	assert_true(k.rows[2].value == 3000000 && k.rows[2].pass);
+	assert_int_equal(k.rows[3].d, RS_FLUSH);
+	assert_true(k.rows[3].value == 3000000 && !k.rows[3].pass);
+	assert_true(k.rows[4].value == 400 && k.rows[4].pass);
+	assert_int_equal(k.rows[5].d, RS_WRITE);   /* the pattern's own: writes, not flushes */
+	assert_true(k.rows[5].value == 1000 && k.rows[5].pass);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
+/*
+ * As write.iops of a read pattern: trim. or flush. of a case that does none is an error in the
+ * criteria (exit 2), and so are reads of a trim pattern; a randtrim run that completed no trim
+ * violates as a run without I/O does.
+ */
+static void test_check_trims_or_flushes_a_case_does_not_do_are_an_error(void **state)
+{
+	static const char *const bad[][2] = {
+		{ ONE("\"select\": {\"rw\": \"randread\", \"bs\": \"4k\"}, \"trim.iops\": \">= 1\""), "did no trim I/O" },
+		{ ONE("\"select\": {\"rw\": \"randread\", \"bs\": \"4k\"}, \"flush.lat_p99\": \"<= 1ms\""),
+		  "did no flush I/O" },
+		{ ONE("\"select\": {\"rw\": \"randtrim\"}, \"read.iops\": \">= 1\""), "did no read I/O" },
+		{ ONE("\"select\": {\"rw\": \"randtrim\"}, \"total.iops\": \">= 1\""), "did no total I/O" },
+	};
+	struct doc_spec t = { .label = "A", .rw = "randtrim" }, e = t;
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	char err[512];
+
+	(void)state;
+	results(&set);
+	add_doc(&set, doc_trim_flush(doc_new(&t), few_lat, NFEW, NULL, 0, 0));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(run(&k, &cr, &set, bad[i][0], err, sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i][1]) || !strstr(err, "its pattern does none"))
+			fail_msg("%s: %s", bad[i][0], err);
+		check_release(&k);
+		criteria_release(&cr);
+	}
+	rs_release(&set);
+
+	rs_init(&set);
+	e.label = "E";
+	add(&set, &e);   /* no results.trim: no trim completed */
+	if (run(&k, &cr, &set, ONE("\"select\": {\"rw\": \"randtrim\"}, \"iops\": \">= 1\""), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.violations, 1);
+	assert_int_equal(k.rows[0].problem, CP_EMPTY);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
 /* Steady state as a share of the peak: a percentage; reached or not; untracked is an error. */
 static void test_check_ss_ratio_reached_not_reached_and_untracked(void **state)
 {
@@ -923,6 +1042,9 @@ int main(void)
 		cmocka_unit_test(test_check_selects_by_device_and_bandwidth_in_bytes),
 		cmocka_unit_test(test_check_criterion_selecting_nothing_is_an_error),
 		cmocka_unit_test(test_check_direction_without_io_is_an_error),
+		cmocka_unit_test(test_criteria_parse_reads_trim_and_flush_keys),
+		cmocka_unit_test(test_check_trims_and_flushes_pass_and_violate),
+		cmocka_unit_test(test_check_trims_or_flushes_a_case_does_not_do_are_an_error),
 		cmocka_unit_test(test_check_ss_ratio_reached_not_reached_and_untracked),
 		cmocka_unit_test(test_check_response_time_criteria),
 		cmocka_unit_test(test_check_max_iops_at_target_is_the_mean_of_the_repeats),

@@ -79,7 +79,7 @@ static int check_select(json_t *sel, const char *where, char *err, size_t errlen
 	return 0;
 }
 
-/* "read.lat_p99" -> direction and metric. */
+/* "read.lat_p99", "flush.lat_max" -> direction (any of enum rs_dir) and metric. */
 static int parse_key(struct crit_req *r, const char *key)
 {
 	const char *dot = strchr(key, '.');
@@ -91,7 +91,7 @@ static int parse_key(struct crit_req *r, const char *key)
 	if (r->verify || r->health)
 		return 0;
 	if (dot) {
-		for (int d = 0; d < RS_NDIR; d++)
+		for (int d = 0; d < RS_NOP; d++)
 			if ((size_t)(dot - key) == strlen(rs_dir_name[d]) &&
 			    !strncmp(key, rs_dir_name[d], (size_t)(dot - key))) {
 				r->d = (enum rs_dir)d;
@@ -294,9 +294,14 @@ static int parse_criterion(struct criterion *c, json_t *o, const char *where, ch
 		if (parse_key(r, k)) {
 			snprintf(err, errlen, "%s: unknown key '%s' (name, select, or a metric: iops, mbps, "
 				 "lat_mean, lat_max, lat_pNN such as lat_p99.99, and of open-loop runs resp_mean, "
-				 "resp_max, resp_pNN; optionally after read., write. or total.; max_iops_at_target; "
-				 "verify_mismatches; or of the drive's health a counter of its delta such as media_errors, "
-				 "critical_warning, temperature_max, waf)", where, k);
+				 "resp_max, resp_pNN; optionally after read., write., total., trim. or flush.; "
+				 "max_iops_at_target; verify_mismatches; or of the drive's health a counter of its delta "
+				 "such as media_errors, critical_warning, temperature_max, waf)", where, k);
+			return -EINVAL;
+		}
+		if (r->dir_given && r->d == RS_FLUSH && r->m.kind == M_MBPS) {
+			snprintf(err, errlen, "%s: '%s': a flush moves no data, it has no bandwidth (flush.iops, "
+				 "flush.lat_mean, flush.lat_max, flush.lat_pNN)", where, k);
 			return -EINVAL;
 		}
 		if (!json_is_string(v)) {
