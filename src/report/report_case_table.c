@@ -11,6 +11,12 @@ static size_t rows_of(const struct case_table *t, const struct agg_case *c)
 	return t->rows ? t->rows(c) : 1;
 }
 
+/* The width column k is padded to: none for a last column of text, which would only add spaces. */
+static size_t pad_width(const struct case_table *t, const size_t *w, size_t k)
+{
+	return k + 1 < t->ncols || t->right(k) ? w[k] : 0;
+}
+
 static void case_table_text(FILE *f, const struct report *r, const struct case_table *t)
 {
 	size_t *w = calloc(t->ncols, sizeof(*w));
@@ -28,14 +34,14 @@ static void case_table_text(FILE *f, const struct report *r, const struct case_t
 	}
 	fprintf(f, "%s\n(%s)\n", t->title, t->caption);
 	for (size_t k = 0; k < t->ncols; k++) {
-		esc_text_pad(f, t->heads[k], k + 1 < t->ncols ? w[k] : 0, t->right(k));
+		esc_text_pad(f, t->heads[k], pad_width(t, w, k), t->right(k));
 		fputs(k + 1 < t->ncols ? "  " : "\n", f);
 	}
 	for (size_t i = 0; i < r->agg.n; i++)
 		for (size_t j = 0; j < rows_of(t, &r->agg.cases[i]); j++)
 			for (size_t k = 0; k < t->ncols; k++) {
 				t->cell(r, &r->agg.cases[i], j, k, buf, sizeof(buf));
-				esc_text_pad(f, buf, k + 1 < t->ncols ? w[k] : 0, t->right(k));
+				esc_text_pad(f, buf, pad_width(t, w, k), t->right(k));
 				fputs(k + 1 < t->ncols ? "  " : "\n", f);
 			}
 	fputc('\n', f);
