@@ -24,6 +24,7 @@
 #   throttle_create NAME, throttle_set CGDIR FILE "MAJ:MIN VALUE", throttle_run CGDIR CMD...
 #   devnum /dev/X    prints MAJ:MIN
 #   jget FILE FILTER, assert_eq, assert_within, assert_ge, assert_le, assert_exit, result_files DIR
+#   gate WANT NAME CMD...   runs CMD, expects exit WANT, keeps its stdout in NAME.out, stderr in NAME.err
 #   whole_json DIR   fails unless every file under DIR (dot files too) is non-empty, whole JSON
 #   now              seconds since the epoch with nanoseconds (for timing)
 #
@@ -521,6 +522,16 @@ assert_exit() {
     else
         fail "expected exit $want, got $rc: $*"
     fi
+}
+
+# gate WANT NAME CMD...: runs CMD (report, compare, check), expects exit WANT; its stdout in NAME.out,
+# its stderr in NAME.err (in the current directory), both shown where the exit differs.
+gate() {
+    local want=$1 name=$2 rc=0
+    shift 2
+    "$@" >"$name.out" 2>"$name.err" || rc=$?
+    [[ $rc == "$want" ]] || fail "$name: expected exit $want, got $rc: $* ($(cat "$name.out" "$name.err"))"
+    ok "$name: exit $want"
 }
 
 # result_files DIR: the result JSON files under DIR (not manifest.json), one a line, sorted.

@@ -21,15 +21,6 @@ job() {
 	result_files "$1"
 }
 
-# gate WANT NAME CMD...: runs CMD (compare or check), expects exit WANT; output in NAME.out, NAME.err.
-gate() {
-	local want=$1 name=$2 rc=0
-	shift 2
-	"$@" >"$name.out" 2>"$name.err" || rc=$?
-	[[ $rc == "$want" ]] || fail "$name: expected exit $want, got $rc: $* ($(cat "$name.out" "$name.err"))"
-	ok "$name: exit $want"
-}
-
 # junit_failure FILE TYPE CASE: FILE is well-formed and has a <failure> of TYPE in a testcase naming CASE.
 junit_failure() {
 	xmllint --noout "$1" || fail "$1 is not well-formed XML (above)"

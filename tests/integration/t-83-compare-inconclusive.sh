@@ -36,14 +36,6 @@ at() {
 	done
 	fail "the throttle did not hold a run at $1 IOPS in 3 tries"
 }
-# gate WANT NAME CMD...: runs CMD, expects exit WANT; output in NAME.out, NAME.err.
-gate() {
-	local want=$1 name=$2 rc=0
-	shift 2
-	"$@" >"$name.out" 2>"$name.err" || rc=$?
-	[[ $rc == "$want" ]] || fail "$name: expected exit $want, got $rc: $* ($(cat "$name.out" "$name.err"))"
-	ok "$name: exit $want"
-}
 at 2000 B2; at 2500 B2
 at 1650 C2; at 1995 C2
 throttle_set "$cg" blkio.throttle.read_iops_device "$mm 0"
