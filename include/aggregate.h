@@ -9,6 +9,7 @@
 #define SSDBENCH_AGGREGATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "hist.h"
@@ -27,17 +28,32 @@ enum metric_kind {
 	M_RESP_MEAN, /* response time (open-loop runs: from the scheduled time), as the three above */
 	M_RESP_PCT,
 	M_RESP_MAX,
+	M_LAT_OVER,  /* the share (0..1) of requests whose latency is over over_ns: ACT's buckets */
+	M_RESP_OVER, /* the same of response times (open-loop runs) */
 };
 
 struct metric {
 	enum metric_kind kind;
-	double pct;          /* M_LAT_PCT, M_RESP_PCT: 0 < pct < 100 */
+	double pct;          /* M_LAT_PCT, M_RESP_PCT: 0 < pct < 100; M_LAT_OVER, M_RESP_OVER: the latency
+				a request is over, in whole ns (> 0): metric_over_ns */
 };
+
+/* The latency of a share over it (M_LAT_OVER, M_RESP_OVER), ns. */
+static inline uint64_t metric_over_ns(const struct metric *m)
+{
+	return (uint64_t)m->pct;
+}
+
+/* True for the shares over a latency (M_LAT_OVER, M_RESP_OVER): fractions, lower better. */
+static inline bool metric_is_share(const struct metric *m)
+{
+	return m->kind == M_LAT_OVER || m->kind == M_RESP_OVER;
+}
 
 /*
  * Parses "iops", "mbps" (or "bw"), "ss-ratio", "max-iops-at-target", "lat-mean", "lat-max", "lat-p99.99",
- * and the response time's "resp-mean", "resp-max", "resp-p99.99" ("_" for "-" too, "auto").
- * Returns 0 or -EINVAL.
+ * "lat-over-1ms" (the share of requests over a duration), and the response time's "resp-mean",
+ * "resp-max", "resp-p99.99", "resp-over-1ms" ("_" for "-" too, "auto"). Returns 0 or -EINVAL.
  */
 int metric_parse(const char *s, struct metric *m);
 /* Its name as metric_parse reads it ("lat-p99.9"). */

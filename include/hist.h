@@ -100,6 +100,13 @@ int hist_merge_packed(struct hist *dst, const struct hist_packed *p);
 /* hist_percentile and hist_mean of the histogram p packs (the same values). */
 uint64_t hist_packed_percentile(const struct hist_packed *p, double pct);
 double hist_packed_mean(const struct hist_packed *p);
+/*
+ * The share (0..1) of the values over x ns: exact where x is at most min or at least max, else to
+ * the buckets' resolution (the bucket that holds x counts as not over: its values are within 1/64
+ * of x). 0 for an empty histogram.
+ */
+double hist_share_over(const struct hist *h, uint64_t x);
+double hist_packed_share_over(const struct hist_packed *p, uint64_t x);
 
 /*
  * The p-th percentile (0 < p <= 100): the midpoint of the bucket that holds the value of rank

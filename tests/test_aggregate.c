@@ -46,6 +46,10 @@ static void test_metric_parse_accepts_the_documented_names(void **state)
 		{ "resp-mean", M_RESP_MEAN, 0 }, { "resp_mean", M_RESP_MEAN, 0 }, { "resp-max", M_RESP_MAX, 0 },
 		{ "resp-p50", M_RESP_PCT, 50 }, { "resp_p99.99", M_RESP_PCT, 99.99 },
 		{ "resp-p99.999", M_RESP_PCT, 99.999 },
+		/* A share over a latency: the latency in ns (ACT's 1, 8 and 64 ms). */
+		{ "lat-over-1ms", M_LAT_OVER, 1e6 }, { "lat_over_8ms", M_LAT_OVER, 8e6 },
+		{ "lat-over-64ms", M_LAT_OVER, 64e6 }, { "resp-over-500us", M_RESP_OVER, 5e5 },
+		{ "resp_over_1s", M_RESP_OVER, 1e9 },
 	};
 	struct metric m;
 
@@ -53,8 +57,8 @@ static void test_metric_parse_accepts_the_documented_names(void **state)
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		if (metric_parse(ok[i].s, &m))
 			fail_msg("metric_parse(\"%s\") refused", ok[i].s);
-		if (m.kind != ok[i].kind || ((ok[i].kind == M_LAT_PCT || ok[i].kind == M_RESP_PCT) &&
-					     m.pct != ok[i].pct))
+		if (m.kind != ok[i].kind || ((ok[i].kind == M_LAT_PCT || ok[i].kind == M_RESP_PCT ||
+					      metric_is_share(&m)) && m.pct != ok[i].pct))
 			fail_msg("metric_parse(\"%s\"): kind %d pct %g", ok[i].s, (int)m.kind, m.pct);
 	}
 }
@@ -65,7 +69,8 @@ static void test_metric_parse_refuses_anything_else(void **state)
 		"", "lat-p0", "lat-p100", "lat-p", "lat-pX", "IOPS?", "IOPS", "iops ", " iops", "lat-p-5",
 		"lat-p99x", "lat-p150", "lat", "lat-min", "mbps/s", "lat-p0.0", "resp", "resp-p", "resp-p100",
 		"resp-p0", "resp-min", "response-p99", "p99.999", "resp_p099", "lat_p099", "lat-p99.", "resp-p99.",
-		"lat-p09", "resp-p00.5", "lat-p99.9.",
+		"lat-p09", "resp-p00.5", "lat-p99.9.", "lat-over-", "lat-over-0", "lat-over-1", "lat-over-1xs",
+		"resp-over-", "over-1ms", "lat-over--1ms",
 		"a-name-far-too-long-for-any-metric-at-all",
 	};
 	struct metric m;
@@ -82,7 +87,7 @@ static void test_metric_name_round_trips_through_metric_parse(void **state)
 	static const char *const names[] = {
 		"iops", "mbps", "lat-mean", "lat-max", "lat-p50", "lat-p99", "lat-p99.9", "lat-p99.99",
 		"lat-p99.999", "auto", "ss-ratio", "resp-mean", "resp-max", "resp-p50", "resp-p99.99",
-		"resp-p99.999",
+		"resp-p99.999", "lat-over-1ms", "lat-over-64ms", "resp-over-8ms", "lat-over-500us",
 	};
 	char buf[32];
 	struct metric m, back;

@@ -502,6 +502,41 @@ static void test_hist_reset_range_empties_what_was_filled(void **state)
 	hist_release(&h);
 }
 
+/*
+ * The share over a latency (ACT's buckets): 100 requests of 500 us, 50 of 2 ms, 10 of 10 ms; over
+ * 1 ms 60 of 160, over 8 ms 10, over 64 ms none; exact at the ends (a threshold below min or at max);
+ * the bucket that holds the threshold counts as not over (a value right at it is not over it); the
+ * packed histogram gives the same.
+ */
+static void test_hist_share_over_a_latency(void **state)
+{
+	struct hist h;
+	struct hist_packed p = { 0 };
+
+	(void)state;
+	assert_int_equal(hist_init(&h), 0);
+	assert_true(hist_share_over(&h, 1000000) == 0);
+	for (int i = 0; i < 100; i++)
+		hist_add(&h, 500000);
+	for (int i = 0; i < 50; i++)
+		hist_add(&h, 2000000);
+	for (int i = 0; i < 10; i++)
+		hist_add(&h, 10000000);
+	assert_true(hist_share_over(&h, 1000000) == 60.0 / 160);
+	assert_true(hist_share_over(&h, 8000000) == 10.0 / 160);
+	assert_true(hist_share_over(&h, 64000000) == 0);
+	assert_true(hist_share_over(&h, 10000000) == 0);      /* at max: none over */
+	assert_true(hist_share_over(&h, 499999) == 1);        /* below min: all */
+	assert_true(hist_share_over(&h, 2000000) == 10.0 / 160);   /* the values at it are not over it */
+	assert_int_equal(hist_pack(&p, &h), 0);
+	assert_true(hist_packed_share_over(&p, 1000000) == 60.0 / 160);
+	assert_true(hist_packed_share_over(&p, 8000000) == 10.0 / 160);
+	assert_true(hist_packed_share_over(&p, 2000000) == 10.0 / 160);
+	assert_true(hist_packed_share_over(&p, 64000000) == 0);
+	hist_packed_release(&p);
+	hist_release(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_hist_pack_keeps_every_count_and_percentile),
 		cmocka_unit_test(test_hist_merge_packed_refuses_what_would_wrap),
 		cmocka_unit_test(test_hist_reset_range_empties_what_was_filled),
+		cmocka_unit_test(test_hist_share_over_a_latency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

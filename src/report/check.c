@@ -214,6 +214,18 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 		}
 		return 0;
 	}
+	if (metric_is_share(&r->m)) {
+		/* "<= 5%" (or a fraction, "<= 0.05"): of the requests, over the metric's latency. */
+		ret = parse_decimal(num, &v, &end);
+		while (!ret && isspace((unsigned char)*end))
+			end++;
+		if (ret || (*end && strcmp(end, "%")) || (*end ? v > 100 : v > 1)) {
+			snprintf(err, errlen, "'%s': expected a share of the requests, \"<= 5%%\" or \"<= 0.05\"", sq);
+			return -EINVAL;
+		}
+		r->value = *end ? v / 100.0 : v;
+		return 0;
+	}
 	if (r->m.kind >= M_LAT_MEAN) {
 		char *q = num, *w = num;
 
@@ -817,6 +829,8 @@ static void measured(const struct check_row *r, char *buf, size_t len)
 	}
 	switch (r->req->m.kind) {
 	case M_SS_RATIO:
+	case M_LAT_OVER:
+	case M_RESP_OVER:
 		report_number(r->value * 100, num, sizeof(num));
 		snprintf(buf, len, "%s %%", num);
 		break;
@@ -882,7 +896,8 @@ static const char *req_unit(const struct crit_req *q)
 		return "mismatches";
 	if (q->health)
 		return check_health_unit(q);
-	return is_iops(&q->m) ? "IOPS" : q->m.kind == M_MBPS ? "MB/s" : q->m.kind == M_SS_RATIO ? "%" : "ns";
+	return is_iops(&q->m) ? "IOPS" : q->m.kind == M_MBPS ? "MB/s" :
+	       q->m.kind == M_SS_RATIO || metric_is_share(&q->m) ? "%" : "ns";
 }
 
 static const char *problem_status(enum check_problem p)
@@ -935,7 +950,8 @@ int check_write(FILE *f, const struct check *k, enum report_format fmt)
 				"unit", req_unit(r->req),
 				"value", isnan(r->value) || r->unsteady ? json_null() :
 					 json_real(r->req->m.kind == M_MBPS ? r->value / 1e6 :
-						   r->req->m.kind == M_SS_RATIO ? r->value * 100 : r->value),
+						   r->req->m.kind == M_SS_RATIO || metric_is_share(&r->req->m) ?
+						   r->value * 100 : r->value),
 				"measured", cells[i][4], "status", problem_status(r->problem), "pass", r->pass));
 			if (problem_path(r))
 				json_object_set_new(json_array_get(rows, i), "example", json_string(problem_path(r)));

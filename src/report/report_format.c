@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "parse.h"
 #include "report.h"
 
 const char *report_unit(const struct metric *m, bool mib)
@@ -11,7 +12,7 @@ const char *report_unit(const struct metric *m, bool mib)
 	switch (m->kind) {
 	case M_IOPS: case M_MAX_IOPS_AT_TARGET: return "IOPS";
 	case M_MBPS: return mib ? "MiB/s" : "MB/s";
-	case M_SS_RATIO: return "%";
+	case M_SS_RATIO: case M_LAT_OVER: case M_RESP_OVER: return "%";
 	case M_AUTO: return "";
 	default: return "us";
 	}
@@ -27,6 +28,15 @@ const char *report_metric_label(const struct metric *m, bool mib, char *buf, siz
 	case M_RESP_MEAN: snprintf(buf, len, "mean response time in us"); break;
 	case M_RESP_MAX: snprintf(buf, len, "max response time in us"); break;
 	case M_RESP_PCT: snprintf(buf, len, "p%.12g response time in us", m->pct); break;
+	case M_LAT_OVER:
+	case M_RESP_OVER: {
+		char d[32];
+
+		format_duration_exact(metric_over_ns(m), d, sizeof(d));
+		snprintf(buf, len, "%% of requests with a %s over %s", m->kind == M_LAT_OVER ? "latency" :
+			 "response time", d);
+		break;
+	}
 	default: snprintf(buf, len, "%s", report_unit(m, mib)); break;
 	}
 	return buf;
@@ -50,7 +60,7 @@ double report_scale(const struct metric *m, bool mib, double raw)
 	switch (m->kind) {
 	case M_MBPS: return raw / (mib ? 1048576.0 : 1e6);
 	case M_IOPS: case M_MAX_IOPS_AT_TARGET: return raw;
-	case M_SS_RATIO: return raw * 100.0;
+	case M_SS_RATIO: case M_LAT_OVER: case M_RESP_OVER: return raw * 100.0;
 	default: return raw / 1000.0;
 	}
 }

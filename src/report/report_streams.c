@@ -16,19 +16,39 @@
 
 extern const struct report_section report_section_streams;
 
-#define SCOLS 12
+#define SCOLS 15
 
 static const char *const heads[SCOLS] = {
 	"case", "stream", "device", "rw", "op", "runs", "IOPS", "MB/s", "lat mean", "lat p99", "lat p99.9",
-	"lat max",
+	"lat max", "> 1 ms", "> 8 ms", "> 64 ms",
 };
 
 static const char caption[] =
 	"each stream of a case of several, measured in the case's window; the case's row is the merge of its "
-	"streams; latencies in us";
+	"streams; latencies in us; > 1, 8, 64 ms: the % of requests slower (ACT's buckets), by response "
+	"time (from the due time) where the stream is an open loop";
 
-/* The metrics of the numeric columns 6.. (IOPS, MB/s, latencies). */
-static const char *const metrics[] = { "iops", "mbps", "lat-mean", "lat-p99", "lat-p99.9", "lat-max" };
+/*
+ * The metrics of the numeric columns 6.. (IOPS, MB/s, latencies, the shares over ACT's 1, 8 and
+ * 64 ms). A share is of response times where the runs have them (open loop), else of latencies.
+ */
+static const char *const metrics[] = { "iops", "mbps", "lat-mean", "lat-p99", "lat-p99.9", "lat-max",
+				       "lat-over-1ms", "lat-over-8ms", "lat-over-64ms" };
+
+/* Column col's metric for row c in direction d, into m (a share: of response times where c has them). */
+static bool col_value(const struct agg_case *c, enum rs_dir d, size_t col, struct agg_stat *st)
+{
+	struct metric m;
+
+	metric_parse(metrics[col - 6], &m);
+	if (metric_is_share(&m)) {
+		struct metric r = { M_RESP_OVER, m.pct };
+
+		if (agg_value(c, d, &r, st))
+			return isfinite(st->mean);
+	}
+	return agg_value(c, d, &m, st) && isfinite(st->mean);
+}
 
 /* One row: a case (stream NULL: the whole) or one of its streams, and an operation it did. */
 struct srow {
@@ -90,7 +110,6 @@ static void cell(const struct report *r, const struct srow *w, size_t col, char 
 {
 	const struct rs_run *first = w->c->first;
 	struct agg_stat st;
-	struct metric m;
 
 	switch (col) {
 	case 0: {
@@ -108,8 +127,7 @@ static void cell(const struct report *r, const struct srow *w, size_t col, char 
 	case 5: snprintf(buf, len, "%zu", w->c->nruns); return;
 	default: break;
 	}
-	metric_parse(metrics[col - 6], &m);
-	if (!agg_value(w->c, w->d, &m, &st) || !isfinite(st.mean)) {
+	if (!col_value(w->c, w->d, col, &st)) {
 		snprintf(buf, len, "-");
 		return;
 	}
@@ -117,6 +135,8 @@ static void cell(const struct report *r, const struct srow *w, size_t col, char 
 		snprintf(buf, len, "%.0f", st.mean);
 	else if (col == 7)
 		snprintf(buf, len, "%.2f", st.mean / (r->mib ? 1048576.0 : 1e6));
+	else if (col >= 12)
+		snprintf(buf, len, "%.2f", st.mean * 100);
 	else
 		snprintf(buf, len, "%.1f", st.mean / 1e3);
 }
@@ -200,8 +220,9 @@ struct csv_ctx {
 
 static int csv_row(void *arg, const struct srow *row)
 {
-	static const char *const metric[] = { "iops", "bw", "lat_mean", "lat_p99", "lat_p99.9", "lat_max" };
-	static const char *const unit[] = { "IOPS", "MB/s", "us", "us", "us", "us" };
+	static const char *const metric[] = { "iops", "bw", "lat_mean", "lat_p99", "lat_p99.9", "lat_max",
+					      "over_1ms", "over_8ms", "over_64ms" };
+	static const char *const unit[] = { "IOPS", "MB/s", "us", "us", "us", "us", "%", "%", "%" };
 	struct csv_ctx *c = arg;
 	char name[200], v[64];
 
@@ -232,10 +253,11 @@ static int write_streams(FILE *f, const struct report *r, enum report_format fmt
 
 static int json_row(void *arg, const struct srow *row)
 {
+	static const char *const keys[] = { "iops", "bw_bytes", "lat_mean_ns", "lat_p99_ns", "lat_p99.9_ns",
+					    "lat_max_ns", "over_1ms", "over_8ms", "over_64ms" };
 	json_t *a = arg, *o, *vals;
 	char name[200];
 	struct agg_stat st;
-	struct metric m;
 
 	cell(NULL, row, 0, name, sizeof(name));
 	vals = json_object();
@@ -244,12 +266,9 @@ static int json_row(void *arg, const struct srow *row)
 		      "runs", (json_int_t)row->c->nruns, "values", vals);
 	if (!o)
 		return -ENOMEM;
-	for (size_t k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
-		metric_parse(metrics[k], &m);
-		json_object_set_new(vals, k == 1 ? "bw_bytes" : metrics[k],
-				    agg_value(row->c, row->d, &m, &st) && isfinite(st.mean) ? json_real(st.mean)
-											  : json_null());
-	}
+	/* Rates per second, latencies in ns, shares as fractions (0..1). */
+	for (size_t k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
+		json_object_set_new(vals, keys[k], col_value(row->c, row->d, k + 6, &st) ? json_real(st.mean) : json_null());
 	return json_array_append_new(a, o) ? -ENOMEM : 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Runs grouped into cases; the arithmetic of repeats, pooled histograms and noise. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -50,6 +51,17 @@ int metric_parse(const char *s, struct metric *m)
 		m->kind = M_RESP_PCT;
 		if (parse_percentile(buf + 6, &m->pct, &end) || *end)
 			return -EINVAL;
+	} else if (!strncmp(buf, "lat-over-", 9) || !strncmp(buf, "resp-over-", 10)) {
+		char msg[128];
+		uint64_t ns;
+
+		const char *d = buf + (buf[0] == 'l' ? 9 : 10);
+
+		m->kind = buf[0] == 'l' ? M_LAT_OVER : M_RESP_OVER;
+		/* With its unit ("1ms", not "1"): the name says what it is over. */
+		if (!*d || !isalpha((unsigned char)d[strlen(d) - 1]) || parse_duration(d, &ns, msg, sizeof(msg)) || !ns)
+			return -EINVAL;
+		m->pct = (double)ns;
 	} else
 		return -EINVAL;
 	return 0;
@@ -60,10 +72,16 @@ const char *metric_name(const struct metric *m, char *buf, size_t len)
 	static const char *const names[] = { "auto", "iops", "mbps", "ss-ratio", "max-iops-at-target", "lat-mean",
 					     "lat-p", "lat-max", "resp-mean", "resp-p", "resp-max" };
 
-	if (m->kind == M_LAT_PCT || m->kind == M_RESP_PCT)
+	char d[32];
+
+	if (m->kind == M_LAT_PCT || m->kind == M_RESP_PCT) {
 		snprintf(buf, len, "%s%.12g", names[m->kind], m->pct);
-	else
+	} else if (metric_is_share(m)) {
+		format_duration_exact(metric_over_ns(m), d, sizeof(d));
+		snprintf(buf, len, "%s-over-%s", m->kind == M_LAT_OVER ? "lat" : "resp", d);
+	} else {
 		snprintf(buf, len, "%s", names[m->kind]);
+	}
 	return buf;
 }
 
@@ -74,7 +92,7 @@ bool metric_higher_better(const struct metric *m)
 
 bool metric_is_resp(const struct metric *m)
 {
-	return m->kind >= M_RESP_MEAN;
+	return (m->kind >= M_RESP_MEAN && m->kind <= M_RESP_MAX) || m->kind == M_RESP_OVER;
 }
 
 struct metric metric_for_dir(const struct metric *m, const char *rw, enum rs_dir d)
@@ -384,7 +402,8 @@ int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, 
 
 static bool is_pct(const struct metric *m)
 {
-	return m->kind == M_LAT_PCT || m->kind == M_RESP_PCT;
+	/* A share over a latency needs the histogram as a percentile does. */
+	return m->kind == M_LAT_PCT || m->kind == M_RESP_PCT || m->kind == M_LAT_OVER;
 }
 
 /*
@@ -414,6 +433,7 @@ static double lat_of(const struct hist *h, const struct metric *m)
 	switch (m->kind) {
 	case M_LAT_MEAN: case M_RESP_MEAN: return hist_mean(h);
 	case M_LAT_MAX: case M_RESP_MAX: return (double)h->max;
+	case M_LAT_OVER: case M_RESP_OVER: return hist_share_over(h, metric_over_ns(m));
 	default: return (double)hist_percentile(h, m->pct);
 	}
 }
@@ -424,6 +444,7 @@ static double run_lat_of(const struct hist_packed *p, const struct metric *m)
 	switch (m->kind) {
 	case M_LAT_MEAN: case M_RESP_MEAN: return hist_packed_mean(p);
 	case M_LAT_MAX: case M_RESP_MAX: return (double)p->max;
+	case M_LAT_OVER: case M_RESP_OVER: return hist_packed_share_over(p, metric_over_ns(m));
 	default: return (double)hist_packed_percentile(p, m->pct);
 	}
 }

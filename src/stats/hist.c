@@ -260,6 +260,47 @@ uint64_t hist_packed_percentile(const struct hist_packed *p, double pct)
 	return p->max;
 }
 
+/*
+ * Whether the values of bucket idx count as over x: its lower bound is; the bucket that holds x
+ * counts as not over (its values lie within 1/64 of x); min and max bound it exactly at the ends.
+ */
+static bool bucket_over(unsigned idx, uint64_t x)
+{
+	return hist_bucket_lo(idx) > x;
+}
+
+double hist_share_over(const struct hist *h, uint64_t x)
+{
+	uint64_t over = 0;
+
+	if (!h->count || h->max <= x)
+		return 0;
+	if (h->min > x)
+		return 1;
+	for (unsigned i = 0; i < h->n; i++)
+		if (bucket_over(h->lo + i, x))
+			over += h->buckets[i];
+	return (double)over / (double)h->count;
+}
+
+double hist_packed_share_over(const struct hist_packed *p, uint64_t x)
+{
+	uint64_t over = 0, idx = 0, n;
+	size_t pos = 0;
+
+	if (!p->count || p->max <= x)
+		return 0;
+	if (p->min > x)
+		return 1;
+	while (pos < p->len) {
+		idx += get_uleb(p, &pos);
+		n = get_uleb(p, &pos);
+		if (bucket_over((unsigned)idx, x))
+			over += n;
+	}
+	return (double)over / (double)p->count;
+}
+
 double hist_packed_mean(const struct hist_packed *p)
 {
 	return p->count ? (double)p->sum / (double)p->count : 0.0;
