@@ -188,6 +188,48 @@ assert_exit 2 "$SSDBENCH" run --output "$TMPDIR/x" --progress never --runtime 1s
 assert_exit 0 "$SSDBENCH" run --output "$TMPDIR/apart" --progress never --runtime 1s \
 	--stream 'name=a,rw=randwrite,verify=on,span=50%' --stream 'name=b,rw=write,offset=50%' "$loop" >/dev/null
 
+# --- the shipped profiles of streams, shrunk, with the shape of their reports ----------------------
+small=$(make_loop 64M)
+out=$TMPDIR/ocp
+assert_exit 0 "$SSDBENCH" run --profile ocp-trim-qos --set runtime=1s --set ramp=0 --force --progress never \
+	--output "$out" "$small" >/dev/null
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 5 "ocp-trim-qos: the fill and four cases"
+assert_eq "$(for x in "${files[@]}"; do jget "$x" '"\(.profile.case):\(.profile.baseline):\(.status)"'; done | paste -sd' ')" \
+	"fill:null:ok reads:null:ok reads-during-trims:reads:ok write-burst:null:ok reads-after-writes:reads:ok" \
+	"ocp-trim-qos: the cases in order, their baselines"
+assert_eq "$(jget "${files[2]}" '[.results.streams[] | "\(.name)=\(.job.rw)"] | join(",")')" "reader=randread,trimmer=randtrim" \
+	"ocp-trim-qos: the reader beside the trimmer"
+assert_eq "$(jget "${files[2]}" '.results.streams[1].job.offset')" $((32 << 20)) "ocp-trim-qos: the trimmer on the second half"
+assert_eq "$(jget "${files[2]}" '.results.streams[0].job.span')" $((32 << 20)) "ocp-trim-qos: the reader on the first half"
+"$SSDBENCH" report "$out" >"$TMPDIR/ocp.txt" || fail "report of ocp-trim-qos"
+assert_eq "$(grep -c '^reads-during-trims  \(reader \|trimmer\)' "$TMPDIR/ocp.txt")" 2 "ocp-trim-qos report: the streams' rows"
+assert_eq "$(grep -c '^(p99 latency in us' "$TMPDIR/ocp.txt")" 2 "ocp-trim-qos report: p99 tables (reads, writes)"
+assert_eq "$(grep -c '^reads-after-writes ' "$TMPDIR/ocp.txt")" 4 "ocp-trim-qos report: the idle case in each metric's table"
+out=$TMPDIR/act
+assert_exit 0 "$SSDBENCH" run --profile act-storage --set runtime=2s --set ramp=0 --set interval=1s --force \
+	--progress never --output "$out" "$small" >/dev/null
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 2 "act-storage: the fill and its case"
+f=${files[1]}
+assert_eq "$(jget "$f" '[.results.streams[] | "\(.name):\(.job.bs):\(.job.arrival)"] | join(",")')" \
+	"reader:4096:poisson,writer:131072:poisson,defrag:131072:poisson" "act-storage: its three streams"
+assert_within "$(jget "$f" '.results.streams[0].schedule.offered_iops')" 2000 0.001 "act-storage: reads at 2000/s"
+assert_within "$(jget "$f" '.results.streams[1].schedule.offered_iops')" 23.4375 0.001 \
+	"act-storage: large-block writes at 3000 KiB/s"
+"$SSDBENCH" report "$out" >"$TMPDIR/act.txt" || fail "report of act-storage"
+assert_eq "$(grep -c '> 1 ms  > 8 ms  > 64 ms' "$TMPDIR/act.txt")" 1 "act-storage report: ACT's latency buckets"
+assert_eq "$(grep -c '^act-1x  \(reader\|writer\|defrag\) ' "$TMPDIR/act.txt")" 3 "act-storage report: a row per stream"
+share=$("$SSDBENCH" report --format json "$out" | jq '[.streams[] | select(.stream == "reader")][0].values.over_1ms')
+want=$(python3 - "$f" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))["results"]["streams"][0]["read"]["response_hist"]["buckets"]
+# over 1 ms: the buckets whose lower bound is over it (their count / all)
+print(sum(c for lo, c in h if lo > 1000000) / sum(c for _, c in h))
+PY
+)
+assert_within "$share" "$want" 0.0001 "act-storage report: the share over 1 ms from the histogram"
+
 # --- the command line's and a profile's errors ------------------------------------------------------
 assert_exit 2 "$SSDBENCH" run --dry-run --stream 'rw=randread' "$loop"                       # no name
 assert_exit 2 "$SSDBENCH" run --dry-run --stream 'name=a,runtime=3s' "$loop"                 # the case's
