@@ -262,6 +262,57 @@ static void test_import_mix_pools_read_and_write(void **state)
 	json_decref(doc);
 }
 
+/*
+ * Two job sections fio ran at once (one reporting group, no group_reporting: a reader of 4 KiB and a
+ * writer of 64 KiB): one result, a case of two streams, each job's figures its stream's (its own bs),
+ * results the exact merge: ios and bytes summed, json+ bins merged (exact), without bins the moments
+ * pooled and the percentiles null; the case named by its streams, noted.
+ */
+static void test_import_concurrent_jobs_become_streams(void **state)
+{
+	static const char *const files[] = { "concurrent-jsonplus.json", "concurrent-json.json" };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		json_t *doc = load(files[k]), *r;
+		const json_t *jobs = json_object_get(doc, "jobs"), *st;
+		struct fio_import im;
+		double nr, nw, mr, mw;
+
+		assert_int_equal(json_array_size(jobs), 2);
+		assert_int_equal(json_array_size(import(doc, &im)), 1);
+		r = json_array_get(im.results, 0);
+		assert_valid(r);
+		assert_string_equal(sget(r, "profile.case"), "reader+writer");
+		assert_string_equal(json_string_value(json_array_get(get(r, "job.streams"), 1)), "writer");
+		st = get(r, "results.streams");
+		assert_int_equal(json_array_size(st), 2);
+		assert_string_equal(sget(json_array_get(st, 0), "name"), "reader");
+		assert_int_equal(iget(json_array_get(st, 0), "job.bs"), 4096);
+		assert_int_equal(iget(json_array_get(st, 1), "job.bs"), 65536);
+		assert_int_equal(iget(json_array_get(st, 0), "read.ios"), iget(json_array_get(jobs, 0), "read.clat_ns.N"));
+		assert_int_equal(iget(json_array_get(st, 1), "write.ios"), iget(json_array_get(jobs, 1), "write.clat_ns.N"));
+		assert_int_equal(iget(r, "results.read.ios"), iget(json_array_get(st, 0), "read.ios"));
+		assert_int_equal(iget(r, "results.write.bytes"), iget(json_array_get(st, 1), "write.bytes"));
+		assert_int_equal(iget(r, "results.total.ios"), iget(r, "results.read.ios") + iget(r, "results.write.ios"));
+		nr = (double)iget(r, "results.read.ios");
+		nw = (double)iget(r, "results.write.ios");
+		mr = json_number_value(get(json_array_get(st, 0), "read.lat_ns.mean"));
+		mw = json_number_value(get(json_array_get(st, 1), "write.lat_ns.mean"));
+		assert_true(fabs(json_number_value(get(r, "results.total.lat_ns.mean")) - (nr * mr + nw * mw) / (nr + nw)) <
+			    1e-6 * mr);
+		if (k == 0) {
+			assert_int_equal(hist_count(get(r, "results.total.lat_hist")), iget(r, "results.total.ios"));
+		} else {
+			assert_true(json_is_true(get(r, "results.total.lat_hist.absent")));
+			assert_true(json_is_null(json_object_get(get(r, "results.total.lat_ns.percentiles"), "99")));
+		}
+		assert_true(has_string(get(r, "import.notes"), "ran at once"));
+		fio_import_release(&im);
+		json_decref(doc);
+	}
+}
+
 static void test_import_clones_merge_into_one_result(void **state)
 {
 	json_t *doc = load("clones-jsonplus.json"), *r;
@@ -773,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_import_json_keeps_fio_percentiles_and_marks_absent),
 		cmocka_unit_test(test_import_mix_pools_read_and_write),
 		cmocka_unit_test(test_import_clones_merge_into_one_result),
+		cmocka_unit_test(test_import_concurrent_jobs_become_streams),
 		cmocka_unit_test(test_import_one_pass_write),
 		cmocka_unit_test(test_import_job_file_unmapped_and_skipped),
 		cmocka_unit_test(test_import_bins_that_do_not_map_leave_the_histogram_absent),

@@ -3,6 +3,7 @@
  * fio's JSON output as ssdbench results (docs/import.md): a job's options onto job parameters, its
  * read and write statistics onto results, json+ latency bins onto our histogram where they map exactly.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -512,6 +513,206 @@ static json_t *import_job(struct fjob *f, struct rs_set *reader, const char *fil
 	return o;
 }
 
+/* ---- Jobs that ran at once: one case of streams ---------------------------------------------------- */
+
+/* An op object of a result back as a dlat: its counts' moments, and its histogram where it has one. */
+static int dlat_of(const json_t *op, struct dlat *d)
+{
+	const json_t *lat = json_object_get(op, "lat_ns");
+	char err[64];
+
+	memset(d, 0, sizeof(*d));
+	d->n = (uint64_t)json_integer_value(json_object_get(op, "ios"));
+	d->min = (uint64_t)json_integer_value(json_object_get(lat, "min"));
+	d->max = (uint64_t)json_integer_value(json_object_get(lat, "max"));
+	d->mean = json_number_value(json_object_get(lat, "mean"));
+	d->sd = json_number_value(json_object_get(lat, "stddev"));
+	d->exact = !result_hist_absent(op, "lat");
+	if (hist_init(&d->h))
+		return -ENOMEM;
+	if (d->exact && result_load_hist(op, &d->h, err, sizeof(err)))
+		return -EINVAL;
+	if (!d->exact)
+		d->pct = null_percentiles();   /* percentiles of several jobs do not add */
+	return 0;
+}
+
+/* The op objects name of every result of rs (n of them) pooled into one: counts added, latencies as pool. */
+static json_t *pooled_op(json_t *const *rs, size_t n, const char *name, uint64_t rt)
+{
+	struct dlat acc = { 0 }, one, t;
+	uint64_t ios = 0, bytes = 0;
+	json_t *lat, *hist, *o = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const json_t *op = json_object_get(json_object_get(rs[i], "results"), name);
+
+		ios += (uint64_t)json_integer_value(json_object_get(op, "ios"));
+		bytes += (uint64_t)json_integer_value(json_object_get(op, "bytes"));
+		if (dlat_of(op, &one)) {
+			dlat_release(&one);
+			goto out;
+		}
+		if (i == 0) {
+			acc = one;
+			continue;
+		}
+		pool(&acc, &one, &t);
+		dlat_release(&acc);
+		dlat_release(&one);
+		acc = t;
+	}
+	lat = lat_json(&acc, &hist);
+	o = result_op(ios, bytes, rt, lat, hist);
+out:
+	dlat_release(&acc);
+	return o;
+}
+
+/* A stream's name from a job's: letters, digits, '_', '-', '.', unique among those before it. */
+static void stream_name(json_t *names, const char *job, char *buf, size_t len)
+{
+	size_t k = 0, n = 1;
+	char base[JOB_NAME_MAX - 8];
+
+	for (; job[k] && k < sizeof(base) - 1; k++)
+		base[k] = isalnum((unsigned char)job[k]) || strchr("_-.", job[k]) ? job[k] : '-';
+	base[k] = '\0';
+	snprintf(buf, len, "%s", k ? base : "job");
+	for (size_t i = 0; i < json_array_size(names); i++)
+		if (!strcmp(json_string_value(json_array_get(names, i)), buf)) {
+			snprintf(buf, len, "%s-%zu", k ? base : "job", ++n);
+			i = (size_t)-1;   /* again, with the new name */
+		}
+}
+
+/*
+ * The results rs[0..n) of jobs that ran at once (one reporting group of fio, without
+ * group_reporting) as one case of streams: each job a stream (its job, read, write, total, runtime,
+ * no time series), results the exact merge, the case's job the first's with the streams' names, its
+ * time the first start to the last end; status failed if any was. NULL: out of memory.
+ */
+static json_t *streams_case(json_t *const *rs, size_t n)
+{
+	static const char *const ops[] = { "read", "write", "total" };
+	json_t *c = json_deep_copy(rs[0]), *names = json_array(), *streams = json_array(), *res, *notes;
+	uint64_t rt = 0;
+	double user = 0, sys = 0;
+	const char *start = NULL, *end = NULL, *failed = NULL;
+	char name[JOB_NAME_MAX], casename[JOB_NAME_MAX * 2] = "";
+
+	if (!c || !names || !streams)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *r = json_object_get(rs[i], "results"), *cpu = json_object_get(r, "cpu");
+		const char *s = json_string_value(json_object_get(rs[i], "started_at"));
+		const char *e = json_string_value(json_object_get(rs[i], "finished_at"));
+		uint64_t t = (uint64_t)json_integer_value(json_object_get(r, "runtime_ns"));
+		json_t *st;
+
+		stream_name(names, json_string_value(json_object_get(json_object_get(rs[i], "import"), "job")) ?: "",
+			    name, sizeof(name));
+		json_array_append_new(names, json_string(name));
+		snprintf(casename + strlen(casename), sizeof(casename) - strlen(casename), "%s%s", i ? "+" : "", name);
+		st = json_pack("{s:s, s:O, s:O, s:O, s:O, s:O, s:O}", "name", name, "job",
+			       json_object_get(rs[i], "job"), "read", json_object_get(r, "read"), "write",
+			       json_object_get(r, "write"), "total", json_object_get(r, "total"), "runtime_ns",
+			       json_object_get(r, "runtime_ns"), "timeseries", json_object_get(r, "timeseries"));
+		if (!st || json_array_append_new(streams, st))
+			goto fail;
+		rt = t > rt ? t : rt;
+		user += json_number_value(json_object_get(cpu, "user_s"));
+		sys += json_number_value(json_object_get(cpu, "sys_s"));
+		start = !start || strcmp(s, start) < 0 ? s : start;
+		end = !end || strcmp(e, end) > 0 ? e : end;
+		if (strcmp(json_string_value(json_object_get(rs[i], "status")), "ok") && !failed)
+			failed = json_string_value(json_object_get(rs[i], "message"));
+	}
+	res = json_object_get(c, "results");
+	for (int k = 0; k < 3; k++) {
+		json_t *op = pooled_op(rs, n, ops[k], rt);
+
+		if (!op)
+			goto fail;
+		json_object_set_new(res, ops[k], op);
+	}
+	json_object_set_new(res, "runtime_ns", json_integer((json_int_t)rt));
+	json_object_set_new(res, "cpu", json_pack("{s:f, s:f}", "user_s", user, "sys_s", sys));
+	json_object_set_new(res, "streams", streams);
+	streams = NULL;
+	json_object_set(json_object_get(c, "job"), "streams", names);
+	json_object_set_new(json_object_get(c, "profile"), "case", json_string(casename));
+	json_object_set_new(c, "started_at", json_string(start));
+	json_object_set_new(c, "finished_at", json_string(end));
+	if (failed) {
+		json_object_set_new(c, "status", json_string("failed"));
+		json_object_set_new(c, "message", json_string(failed));
+	}
+	notes = json_object_get(json_object_get(c, "import"), "notes");
+	json_array_append_new(notes, json_sprintf("jobs %s ran at once (one reporting group, without "
+						  "group_reporting): one case of %zu streams, each job's "
+						  "figures in results.streams, their merge in results", casename, n));
+	json_decref(names);
+	return c;
+fail:
+	json_decref(c);
+	json_decref(names);
+	json_decref(streams);
+	return NULL;
+}
+
+/*
+ * The results of one document's jobs, from index first of out (gid: each one's fio reporting group,
+ * -1 for one that holds jobs of several groups): the results of one group (jobs of several names,
+ * which fio ran at once) become one case of streams, in the place of the first, where the reader
+ * takes it; else they stay apart (noted in each).
+ */
+static int join_groups(struct fio_import *out, size_t first, json_int_t *gid, struct rs_set *reader)
+{
+	size_t n = json_array_size(out->results) - first;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *rs[JOB_MAX_STREAMS], *c;
+		size_t idx[JOB_MAX_STREAMS], k = 0;
+		char verr[400];
+
+		if (gid[i] < 0)
+			continue;
+		for (size_t j = i; j < n && k < JOB_MAX_STREAMS + 1; j++)
+			if (gid[j] == gid[i]) {
+				if (k == JOB_MAX_STREAMS) {
+					k++;
+					break;
+				}
+				idx[k] = j;
+				rs[k++] = json_array_get(out->results, first + j);
+			}
+		if (k < 2 || k > JOB_MAX_STREAMS)
+			continue;
+		if (!(c = streams_case(rs, k)))
+			return -ENOMEM;
+		if (rs_add_json(reader, json_incref(c), "the result", verr, sizeof(verr))) {
+			for (size_t j = 0; j < k; j++)
+				json_array_append_new(json_object_get(json_object_get(rs[j], "import"), "notes"),
+						      json_sprintf("ran at once with other jobs, but their case of "
+								   "streams would not be valid (%.200s): apart", verr));
+			json_decref(c);
+			continue;
+		}
+		json_array_set_new(out->results, first + idx[0], c);
+		json_array_set_new(out->names, first + idx[0], json_string(json_string_value(
+			json_object_get(json_object_get(c, "profile"), "case"))));
+		/* The others go, from the last (the indexes after them move). */
+		for (size_t j = k; j-- > 1;) {
+			json_array_remove(out->results, first + idx[j]);
+			json_array_remove(out->names, first + idx[j]);
+			memmove(gid + idx[j], gid + idx[j] + 1, (n - idx[j] - 1) * sizeof(*gid));
+			n--;
+		}
+	}
+	return 0;
+}
+
 static bool is_fio(const json_t *fio)
 {
 	return json_is_string(json_object_get(fio, "fio version")) && json_is_array(json_object_get(fio, "jobs"));
@@ -524,10 +725,15 @@ static int import_doc(const json_t *fio, const char *file, const char *cmdline, 
 	const json_t *jobs = json_object_get(fio, "jobs"), *jb;
 	struct rs_set reader;
 	bool *done = calloc(json_array_size(jobs) + 1, sizeof(*done));
-	size_t i;
+	json_int_t *gid = calloc(json_array_size(jobs) + 1, sizeof(*gid));   /* of each result made here */
+	size_t i, first = json_array_size(out->results), made = 0;
+	int ret;
 
-	if (!done)
+	if (!done || !gid) {
+		free(done);
+		free(gid);
 		return -ENOMEM;
+	}
 	rs_init(&reader);
 	json_array_foreach(jobs, i, jb) {
 		struct fjob f = { .fio = fio, .jb = jb, .group = json_array(), .host = opts, .doc_note = doc_note };
@@ -546,6 +752,7 @@ static int import_doc(const json_t *fio, const char *file, const char *cmdline, 
 		if (o) {
 			json_array_append_new(out->results, o);
 			json_array_append_new(out->names, json_string(name));
+			gid[made++] = json_integer_value(json_object_get(jb, "groupid"));
 		} else {
 			json_array_append_new(out->skipped, json_sprintf("job '%s': %s", name,
 									 f.err[0] ? f.err : "out of memory"));
@@ -556,9 +763,11 @@ static int import_doc(const json_t *fio, const char *file, const char *cmdline, 
 		json_decref(f.notes);
 		json_decref(f.defaulted);
 	}
+	ret = join_groups(out, first, gid, &reader);
 	rs_release(&reader);
 	free(done);
-	return 0;
+	free(gid);
+	return ret;
 }
 
 static int import_begin(struct fio_import *out)

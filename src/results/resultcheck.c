@@ -231,7 +231,8 @@ static const struct field stream_fields[] = {
 	{ .key = "name", .types = T_STR, .pattern = STREAM_NAME_RE, .what = "a stream's name" },
 	OBJECT("job", T_OBJ, job_fields), OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
 	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
-	OPT("flush", T_OBJ, .fields = op_fields), MIN("runtime_ns", T_INT, 0), MIN("qd_mean", T_NUM, 0),
+	OPT("flush", T_OBJ, .fields = op_fields), MIN("runtime_ns", T_INT, 0),
+	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	OBJECT("timeseries", T_OBJ, timeseries_fields), OPT("schedule", T_OBJ, .fields = schedule_fields), END
 };
 static const struct field stream_item = OBJECT(NULL, T_OBJ, stream_fields);

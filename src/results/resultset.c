@@ -893,7 +893,7 @@ static int stream_view(struct rs_set *s, const struct rs_run *r, json_t *st, str
 
 	*v = *r;
 	memset(v->op, 0, sizeof(v->op));
-	v->kept = NULL;
+	v->kept = json_object();   /* its own: an import's percentiles (lat_pct) are kept there */
 	v->series = (struct rs_timeseries){ 0 };
 	v->steady_state = NULL;
 	v->verify = (struct rs_verify){ 0 };
@@ -903,7 +903,7 @@ static int stream_view(struct rs_set *s, const struct rs_run *r, json_t *st, str
 	v->search_result = NULL;
 	v->group = (struct rs_group){ 0 };
 	v->digested = false;
-	if (!(v->path = strdup(r->path)))
+	if (!(v->path = strdup(r->path)) || !v->kept)
 		return -ENOMEM;
 	v->runtime_ns = (uint64_t)json_integer_value(json_object_get(st, "runtime_ns"));
 	if ((ret = keep_str(s, name, &v->stream)) ||
