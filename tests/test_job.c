@@ -773,6 +773,109 @@ static void test_job_engine_qd_psync_keeps_one(void **state)
 	assert_int_equal(job_engine_qd(ENGINE_PSYNC, 4096), 1);
 }
 
+/*
+ * --stream: each stream the case's job, then its own parameters, then the overrides it does not set
+ * itself; its seed varied by its place unless it sets one; the case named by its streams, its verify
+ * where a stream's is; a stream cannot set what is the case's, give a name twice, or come without one.
+ */
+static void test_plan_streams_are_whole_jobs_of_the_case(void **state)
+{
+	struct plan p;
+	struct job j;
+	char err[256] = "";
+	const struct job *r, *w;
+
+	(void)state;
+	plan_init(&p);
+	plan_ok(&p, "runtime", "5s");
+	plan_ok(&p, "qd", "8");
+	assert_int_equal(plan_add_stream(&p, "name=reader,rw=randread,qd=1", err, sizeof(err)), 0);
+	assert_int_equal(plan_add_stream(&p, "name=writer,rw=randwrite,bs=128k,verify=on", err, sizeof(err)), 0);
+	plan_ok(&p, "span", "16m");
+	case_is(&p, 0, "reader+writer", &j);
+	assert_non_null(j.streams);
+	assert_int_equal(j.streams->n, 2);
+	r = &j.streams->s[0].job;
+	w = &j.streams->s[1].job;
+	assert_string_equal(j.streams->s[0].name, "reader");
+	assert_true(r->rw == RW_RANDREAD && r->qd == 1 && r->bs == 4096);   /* its own qd over the override */
+	assert_true(w->rw == RW_RANDWRITE && w->qd == 8 && w->bs == 128 << 10);   /* the case's qd */
+	assert_true(r->runtime_ns == 5 * SEC && w->runtime_ns == 5 * SEC);
+	assert_true(r->span.bytes == 16 << 20 && w->span.bytes == 16 << 20);   /* --set span: every stream */
+	assert_true(r->seed != w->seed && r->seed != j.seed && r->seed <= (uint64_t)INT64_MAX);
+	assert_true(!r->verify && w->verify && j.verify);
+	assert_int_equal(job_nthreads(&j), 2);
+	assert_true(job_modifies(&j));
+	assert_int_equal(job_check(&j, err, sizeof(err)), 0);
+	job_release(&j);
+	assert_null(j.streams);
+
+	assert_int_equal(plan_add_stream(&p, "name=reader", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "streams: two streams are named 'reader'");
+	assert_int_equal(plan_add_stream(&p, "name=x,runtime=1s", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "runtime is the case's"));
+	assert_int_equal(plan_add_stream(&p, "rw=read", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "give the stream a name"));
+	assert_int_equal(plan_add_stream(&p, "name=x,nope=1", err, sizeof(err)), -ENOENT);
+	assert_int_equal(plan_add_stream(&p, "name=x,,rw=read", err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_add_stream(&p, "name=x,qd=0", err, sizeof(err)), -EINVAL);
+	assert_true(job_stream_param("rate-iops") && job_stream_param("offset") && !job_stream_param("fill") &&
+		    !job_stream_param("engine") && !job_stream_param("nope"));
+	plan_release(&p);
+}
+
+/*
+ * Resolved against a target: every stream's region; verify across streams needs one bs, blocks in
+ * line, and no unverified writer where a stream verifies; the verified region spans the verifying
+ * streams'. A search (latency_target) is one workload's: refused with streams.
+ */
+static void test_job_streams_resolve_and_verify_rules(void **state)
+{
+	struct job j;
+	char err[256] = "";
+	uint64_t off, span, bs;
+
+	(void)state;
+	job_init(&j);
+	j.streams = job_streams_new(2);
+	snprintf(j.streams->s[0].name, JOB_NAME_MAX, "a");
+	snprintf(j.streams->s[1].name, JOB_NAME_MAX, "b");
+	for (int i = 0; i < 2; i++) {
+		job_set(&j.streams->s[i].job, "rw", "randwrite", err, sizeof(err));
+		job_set(&j.streams->s[i].job, "verify", "on", err, sizeof(err));
+		job_set(&j.streams->s[i].job, "span", "16m", err, sizeof(err));
+	}
+	job_set(&j.streams->s[1].job, "offset", "32m", err, sizeof(err));
+	j.verify = true;
+	assert_int_equal(job_check(&j, err, sizeof(err)), 0);
+	assert_int_equal(job_resolve(&j, 64 << 20, 512, err, sizeof(err)), 0);
+	job_verify_region(&j, &off, &span, &bs);
+	assert_true(off == 0 && span == 48 << 20 && bs == 4096);
+	assert_true(j.streams->s[1].job.r.offset == 32 << 20);
+	job_set(&j.streams->s[1].job, "bs", "8k", err, sizeof(err));
+	assert_int_equal(job_resolve(&j, 64 << 20, 512, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "different block sizes"));
+	job_set(&j.streams->s[1].job, "bs", "4k", err, sizeof(err));
+	job_set(&j.streams->s[1].job, "offset", "5k", err, sizeof(err));
+	assert_int_equal(job_resolve(&j, 64 << 20, 512, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a multiple of bs"));
+	job_set(&j.streams->s[1].job, "offset", "8m", err, sizeof(err));
+	job_set(&j.streams->s[1].job, "verify", "off", err, sizeof(err));
+	assert_int_equal(job_resolve(&j, 64 << 20, 512, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "writes without verify where stream 'a' verifies"));
+	job_set(&j.streams->s[1].job, "offset", "32m", err, sizeof(err));   /* apart: fine */
+	assert_int_equal(job_resolve(&j, 64 << 20, 512, err, sizeof(err)), 0);
+	job_set(&j, "runtime", "1s", err, sizeof(err));
+	job_set(&j, "latency_target", "p99<=1ms", err, sizeof(err));
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "latency_target"));
+	snprintf(j.streams->s[1].name, JOB_NAME_MAX, "a");
+	job_set(&j, "latency_target", "off", err, sizeof(err));
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "streams: two streams are named 'a'");
+	job_release(&j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -803,6 +906,8 @@ int main(void)
 		cmocka_unit_test(test_plan_axis_can_be_replaced),
 		cmocka_unit_test(test_plan_label_never_splits),
 		cmocka_unit_test(test_plan_refuses_bad_lists_and_truncates_long_names),
+		cmocka_unit_test(test_plan_streams_are_whole_jobs_of_the_case),
+		cmocka_unit_test(test_job_streams_resolve_and_verify_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,7 +164,7 @@ static void assert_possible(const json_t *doc, const char *what)
 static void test_every_result_fixture_validates(void **state)
 {
 	char dir[PATH_MAX + 16], path[PATH_MAX + 300];
-	const char *const sets[] = { "iozone-a", "iozone-b", "verify" };
+	const char *const sets[] = { "iozone-a", "iozone-b", "verify", "streams" };
 	size_t results = 0;
 
 	(void)state;
@@ -196,7 +196,50 @@ static void test_every_result_fixture_validates(void **state)
 		}
 		closedir(d);
 	}
-	assert_int_equal(results, 37);   /* iozone-a and -b: 17 each; verify: 3 */
+	assert_int_equal(results, 38);   /* iozone-a and -b: 17 each; verify: 3; streams: 1 */
+}
+
+/*
+ * A case of streams (fixtures/results/streams: a reader, a writer of 64 KiB, a trimmer of 1 MiB):
+ * each stream's bytes are its ios times its own bs, and results' operations the exact merge of the
+ * streams' (an operation no stream did absent; counts the streams' sums).
+ */
+static void test_streams_add_up(void **state)
+{
+	char path[PATH_MAX + 64], err[512] = "";
+	json_t *doc, *st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/streams/001-reader_writer_trimmer.json", fixtures);
+	assert_non_null(doc = json_load_file(path, JSON_REJECT_DUPLICATES, NULL));
+	assert_int_equal(result_validate(doc, err, sizeof(err)), 0);
+	assert_int_equal(result_check_values(doc, err, sizeof(err)), 0);
+	st = json_object_get(json_object_get(doc, "results"), "streams");
+	assert_int_equal(json_array_size(st), 3);
+	/* A writer's bytes are 64 KiB a request, not the case's 4 KiB. */
+	json_object_set_new(json_object_get(json_array_get(st, 1), "write"), "bytes",
+			    json_integer(json_integer_value(json_object_get(json_object_get(json_array_get(st, 1), "write"),
+									    "bytes")) + 4096));
+	assert_int_equal(result_validate(doc, err, sizeof(err)), 0);   /* the shape holds; the sums do not */
+	assert_int_equal(result_check_values(doc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "results.streams[1].write.bytes"));
+	json_decref(doc);
+	/* The trims without the stream that made them. */
+	assert_non_null(doc = json_load_file(path, JSON_REJECT_DUPLICATES, NULL));
+	st = json_object_get(json_object_get(doc, "results"), "streams");
+	json_object_del(json_array_get(st, 2), "trim");
+	assert_int_equal(result_validate(doc, err, sizeof(err)), 0);   /* the shape holds; the sums do not */
+	assert_int_equal(result_check_values(doc, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "results.trim: present, but no stream has it");
+	json_decref(doc);
+	/* Reads counted twice: not the streams' sum. */
+	assert_non_null(doc = json_load_file(path, JSON_REJECT_DUPLICATES, NULL));
+	st = json_object_get(json_object_get(doc, "results"), "streams");
+	json_array_append(st, json_array_get(st, 0));
+	assert_int_equal(result_validate(doc, err, sizeof(err)), 0);   /* the shape holds; the sums do not */
+	assert_int_equal(result_check_values(doc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is not the streams' sum"));
+	json_decref(doc);
 }
 
 static void test_documents_the_writer_builds_validate(void **state)
@@ -1226,6 +1269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_result_fixture_validates),
+		cmocka_unit_test(test_streams_add_up),
 		cmocka_unit_test(test_values_no_run_can_have_are_refused),
 		cmocka_unit_test(test_rates_are_their_counts_over_runtime_ns),
 		cmocka_unit_test(test_runtime_ns_is_within_the_run),
