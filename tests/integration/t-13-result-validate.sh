@@ -56,6 +56,19 @@ def impossible_moments(lat, n):
     sq = lat["stddev"] ** 2 * (n - 1) + n * lat["mean"] ** 2 if n > 1 else total * total
     return lat["max"] < lat["min"] or not total < 1.8e19 or not sq < 1.7e38
 
+OPS = ("read", "write", "total", "trim", "flush")
+
+def each_op(doc):
+    """(where, name, op object) of results' operations and each stream's (the reader loads them all)."""
+    res = doc["results"]
+    for op in OPS:
+        if op in res:
+            yield f"results.{op}", op, res[op]
+    for i, st in enumerate(res.get("streams") or []):
+        for op in OPS:
+            if op in st:
+                yield f"results.streams[{i}].{op}", op, st[op]
+
 def reader_only(doc):
     """The reader's checks on top of the schema, on a document the schema accepts: why it refuses."""
     # The schema describes version 1 and admits any version >= 1; a reader refuses versions it does
@@ -71,27 +84,27 @@ def reader_only(doc):
         return isinstance(v, int) and not isinstance(v, bool) and not -INT64_MAX - 1 <= v <= INT64_MAX
     if big(doc):
         return "an integer beyond int64"
-    for op in ("read", "write", "total"):
-        o = doc["results"][op]
+    for where_, op, o in each_op(doc):
         n = sum(c for _, c in o["lat_hist"]["buckets"])
         # An imported result's absent histogram (lat_hist.absent): its moments count ios requests.
         if o["lat_hist"].get("absent") is True:
             n = o["ios"]
         # result_load_hist: min, max, mean and stddev must be the moments of some latencies.
         if impossible_moments(o["lat_ns"], n):
-            return f"results.{op}.lat_ns: moments no latencies could have"
+            return f"{where_}.lat_ns: moments no latencies could have"
         # The histogram is the run's: its counts add up to ios.
         if n != o["ios"]:
-            return f"results.{op}: histogram holds {n} I/Os, ios {o['ios']}"
-        # An open-loop run's response times: moments as lat_ns's, every completion counted in both.
+            return f"{where_}: histogram holds {n} I/Os, ios {o['ios']}"
+        # An open-loop run's response times: moments as lat_ns's, every completion counted in both
+        # (results' own operations: resultcheck.c check_response; a stream's as the reader loads them).
         if "response_hist" in o:
             m = sum(c for _, c in o["response_hist"]["buckets"])
             if impossible_moments(o["response_ns"], m):
-                return f"results.{op}.response_ns: moments no response times could have"
+                return f"{where_}.response_ns: moments no response times could have"
             if m > 2**53:
-                return f"results.{op}.response_hist: more than 2^53 I/Os"
-            if m != n:
-                return f"results.{op}.response_hist: holds {m} I/Os, lat_hist {n}"
+                return f"{where_}.response_hist: more than 2^53 I/Os"
+            if m != n and where_.startswith("results.") and not where_.startswith("results.streams"):
+                return f"{where_}.response_hist: holds {m} I/Os, lat_hist {n}"
     # resultcheck.c result_check_values: real calendar instants, the end not before the start.
     import datetime
     def instant(t):
@@ -117,17 +130,33 @@ def reader_only(doc):
     if huge(doc):
         return "a number beyond 9.2e18"
     res, bs = doc["results"], doc["job"]["bs"]
-    for op in ("read", "write", "total"):
-        o = res[op]
-        if sum(c for _, c in o["lat_hist"]["buckets"]) > 2**53 or o["ios"] > 2**53:
-            return f"results.{op}: more than 2^53 I/Os"
-        if o["bytes"] != o["ios"] * bs:
-            return f"results.{op}.bytes: not ios x job.bs"
-        if o["ios"] and not res["runtime_ns"]:
-            return "results.runtime_ns: 0 with I/O"
-    for k in ("ios", "bytes"):
-        if res["read"][k] + res["write"][k] != res["total"][k]:
-            return f"results.total.{k}: not read + write"
+    # resultcheck.c check_sums: of results, and of each stream of a case of several (its own bs);
+    # a case of streams' operations are the streams' sums, and an operation no stream did is absent.
+    streams = res.get("streams")
+    sets = [("results", res, None if streams is not None else bs)]
+    sets += [(f"results.streams[{i}]", st, st["job"]["bs"]) for i, st in enumerate(streams or [])]
+    for name, r, b in sets:
+        for op in OPS:
+            if op not in r:
+                continue
+            o = r[op]
+            if o["ios"] > 2**53:
+                return f"{name}.{op}: more than 2^53 I/Os"
+            if b is not None and o["bytes"] != o["ios"] * (0 if op == "flush" else b):
+                return f"{name}.{op}.bytes: not ios x job.bs"
+            if o["ios"] and not r["runtime_ns"]:
+                return f"{name}.runtime_ns: 0 with I/O"
+        for k in ("ios", "bytes"):
+            if r["read"][k] + r["write"][k] != r["total"][k]:
+                return f"{name}.total.{k}: not read + write"
+    if streams is not None:
+        for op in OPS:
+            has = op in ("read", "write", "total") or any(op in st for st in streams)
+            if (op in res) != has:
+                return f"results.{op}: present or absent unlike the streams"
+            for k in ("ios", "bytes"):
+                if op in res and res[op][k] != sum(st[op][k] for st in streams if op in st):
+                    return f"results.{op}.{k}: not the streams' sum"
     # runtime_ns within the run: at most finished_at - started_at, plus the millisecond the writer's
     # timestamps (cut to milliseconds) may lose.
     (b0, n0), (b1, n1) = times
@@ -136,7 +165,7 @@ def reader_only(doc):
         return "results.runtime_ns: longer than the run"
     # The rates are the counts over runtime_ns (0 without it), within a relative 1e-9.
     rt = res["runtime_ns"]
-    for op in ("read", "write", "total"):
+    for op in (op for op in OPS if op in res):
         for count, rate in (("ios", "iops"), ("bytes", "bw_bytes")):
             want = res[op][count] * 1e9 / rt if rt else 0.0
             if not abs(res[op][rate] - want) <= 1e-9 * want:
