@@ -167,6 +167,14 @@ struct agg {
  */
 int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, size_t errlen);
 void agg_release(struct agg *a);
+/*
+ * The case c is measured against (profile.baseline, relative criteria): in cases, of the same profile
+ * (and device where by_label), the case the baseline names; for a stream view, that case's stream of
+ * the same name in streams where the baseline is a case of streams (else the baseline case as a
+ * whole). NULL where c names none or it is not there.
+ */
+const struct agg_case *agg_baseline(const struct agg *cases, const struct agg *streams, const struct agg_case *c,
+				    bool by_label);
 /* Keeps the cases of a (an agg of stream views, rs_set.streams) that are stream stream's; releases the rest. */
 void agg_keep_stream(struct agg *a, const char *stream);
 

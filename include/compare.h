@@ -73,8 +73,22 @@ struct cmp_row {
 	size_t need;              /* fleet: drives a side that would decide an inconclusive row (0: unknown) */
 };
 
+/*
+ * Interference: a row's metric of a case (or stream) over the same metric of the case its profile
+ * names as its baseline (profile.baseline), on each side: 1.10x in the baseline, 1.63x in the candidate.
+ */
+struct cmp_interf {
+	const struct cmp_row *row;    /* index into cmp.rows (stable once built) */
+	const struct agg_case *bbase, *cbase;   /* the baseline cases of each side */
+	double rb, rc;                /* the ratios; NAN where a side's baseline has no value */
+};
+
 struct cmp {
 	struct agg base, cand;
+	/* --stream: the cases of each side (the baselines of their streams); else empty, base and cand are. */
+	struct agg base_cases, cand_cases;
+	struct cmp_interf *interf;
+	size_t ninterf, ninterf_cap;
 	struct cmp_row *rows;
 	size_t nrows;
 	const struct agg_case **only_base, **only_cand;

@@ -595,50 +595,19 @@ static int verify_row_of(const struct criterion *c, const struct crit_req *r, co
 	return 0;
 }
 
-/* Whether the strings are equal, NULL equal to NULL only. */
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-/*
- * The case that case ac is measured against: of the same device and profile, the case profile.baseline
- * names; for a stream, that case's stream of the same name where the baseline is a case of streams
- * (else the baseline case as a whole: a reader alone). NULL with a message where there is none.
- */
+/* The case that case ac is measured against (agg_baseline, same device); NULL with a message. */
 static const struct agg_case *baseline_of(const struct check *k, const struct criterion *c,
 					  const struct crit_req *r, const struct agg_case *ac, char *err, size_t errlen)
 {
 	const char *want = ac->first->baseline, *stream = ac->first->stream;
-	const struct agg_case *b = NULL;
+	const struct agg_case *b = agg_baseline(&k->agg, &k->streams, ac, true);
 	char name[160];
 
-	if (!want) {
+	if (!want)
 		snprintf(err, errlen, "criterion '%s': %s %s: case '%s' on %s names no baseline (a profile "
 			 "case's \"baseline\": the case it is measured against)", c->name, r->key, r->text,
 			 agg_case_name(ac, name, sizeof(name)), ac->label);
-		return NULL;
-	}
-	for (size_t i = 0; i < k->agg.n && !b; i++) {
-		const struct agg_case *x = &k->agg.cases[i];
-
-		if (!strcmp(x->label, ac->label) && same_str(x->first->profile, ac->first->profile) &&
-		    same_str(x->first->case_name, want))
-			b = x;
-	}
-	if (b && stream && !strcmp(b->first->rw, RS_RW_STREAMS)) {
-		const struct agg_case *bs = NULL;
-
-		for (size_t i = 0; i < k->streams.n && !bs; i++) {
-			const struct agg_case *x = &k->streams.cases[i];
-
-			if (!strcmp(x->label, ac->label) && same_str(x->first->stream, stream) &&
-			    !strncmp(x->key, b->key, strlen(b->key)) && x->key[strlen(b->key)] == '\x1f')
-				bs = x;
-		}
-		b = bs;
-	}
-	if (!b)
+	else if (!b)
 		snprintf(err, errlen, "criterion '%s': %s %s: the baseline of case '%s' on %s, '%s%s%s', is not "
 			 "among the results (give its results too)", c->name, r->key, r->text,
 			 agg_case_name(ac, name, sizeof(name)), ac->label, want, stream ? "/" : "", stream ? stream : "");

@@ -415,6 +415,46 @@ static int compare_case(struct cmp *c, size_t *cap, const struct agg_case *b, co
 	return measure_case(c, cap, b, k);
 }
 
+/* value(c) / value(baseline) of row r's metric in its direction; NAN where either has none. */
+static double ratio_to(const struct cmp_row *r, const struct agg_case *c, const struct agg_case *base)
+{
+	struct agg_stat v, b;
+
+	if (!c || !base || !agg_value(c, r->d, &r->m, &v) || !agg_value(base, r->d, &r->m, &b) || !(b.mean > 0))
+		return NAN;
+	return v.mean / b.mean;
+}
+
+/*
+ * The interference of every measured row (not a fleet's, not a search's answer) of a case with a
+ * baseline that both sides have: its ratio to the baseline on each side.
+ */
+static int interference(struct cmp *c)
+{
+	const struct agg *bc = c->opts.stream ? &c->base_cases : &c->base;
+	const struct agg *kc = c->opts.stream ? &c->cand_cases : &c->cand;
+	const struct agg *bs = c->opts.stream ? &c->base : NULL, *ks = c->opts.stream ? &c->cand : NULL;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		const struct agg_case *bb, *kb;
+
+		if (!r->cand || r->fleet || r->verdict >= CV_FAILED || r->m.kind == M_MAX_IOPS_AT_TARGET ||
+		    !r->base->first->baseline)
+			continue;
+		bb = agg_baseline(bc, bs, r->base, false);
+		kb = agg_baseline(kc, ks, r->cand, false);
+		if (!bb && !kb)
+			continue;
+		if (GROW(c->interf, c->ninterf_cap, c->ninterf + 1))
+			return -ENOMEM;
+		c->interf[c->ninterf] = (struct cmp_interf){ r, bb, kb, ratio_to(r, r->base, bb), ratio_to(r, r->cand, kb) };
+		/* A direction the baseline does not do (a reader alone against a case that also writes): none. */
+		c->ninterf += isfinite(c->interf[c->ninterf].rb) || isfinite(c->interf[c->ninterf].rc);
+	}
+	return 0;
+}
+
 int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *cand,
 	      const struct cmp_opts *o, char *err, size_t errlen)
 {
@@ -468,6 +508,11 @@ int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *can
 		if (i == c->base.n)
 			c->only_cand[c->nonly_cand++] = &c->cand.cases[j];
 	}
+	if (o->stream && ((ret = agg_build(&c->base_cases, base, false, err, errlen)) ||
+			  (ret = agg_build(&c->cand_cases, cand, false, err, errlen))))
+		goto fail;
+	if (interference(c))
+		goto nomem;
 	if (!c->ncases) {
 		snprintf(err, errlen, "no case is in both the baseline (%zu case%s) and the candidate (%zu "
 			 "case%s): cases match by job parameters", c->base.n, c->base.n == 1 ? "" : "s",
@@ -490,6 +535,9 @@ void cmp_release(struct cmp *c)
 	agg_release(&c->cand);
 	agg_release(&c->base_drives);
 	agg_release(&c->cand_drives);
+	agg_release(&c->base_cases);
+	agg_release(&c->cand_cases);
+	free(c->interf);
 	free(c->rows);
 	free(c->only_base);
 	free(c->only_cand);
@@ -677,6 +725,41 @@ static void one_sided(FILE *f, const struct cmp *c, bool md)
 	}
 }
 
+/* "1.63x" or "-" */
+static void ratio_text(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.3gx", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/*
+ * Under the table (md: as a list): each case's metric against its baseline on both sides,
+ * "reads-during-trims/reader read lat-p99: 1.10x -> 1.63x its baseline 'reads'".
+ */
+static void interference_lines(FILE *f, const struct cmp *c, bool md)
+{
+	char name[160], label[64], rb[32], rc[32];
+
+	if (!c->ninterf)
+		return;
+	fputs("\ninterference: each metric over its baseline's (profile.baseline), baseline -> candidate\n", f);
+	for (size_t i = 0; i < c->ninterf; i++) {
+		const struct cmp_interf *x = &c->interf[i];
+
+		snprintf(label, sizeof(label), "%s ", rs_dir_name[x->row->d]);
+		metric_name(&x->row->m, label + strlen(label), sizeof(label) - strlen(label));
+		ratio_text(x->rb, rb, sizeof(rb));
+		ratio_text(x->rc, rc, sizeof(rc));
+		fputs(md ? "- " : "  ", f);
+		(md ? esc_md : esc_text)(f, agg_case_name(x->row->base, name, sizeof(name)));
+		fprintf(f, " %s: %s -> %s of '", label, rb, rc);
+		(md ? esc_md : esc_text)(f, x->row->base->first->baseline);
+		fputs("'\n", f);
+	}
+}
+
 static void write_text(FILE *f, const struct cmp *c, const char *bname, const char *cname)
 {
 	static const char *const heads[NCOL] = { "case", "metric", "baseline", "candidate", "change",
@@ -723,6 +806,7 @@ static void write_text(FILE *f, const struct cmp *c, const char *bname, const ch
 	free(cells);
 	reasons(f, c, false);
 	one_sided(f, c, false);
+	interference_lines(f, c, false);
 	fputc('\n', f);
 	summary(f, c, "");
 }
@@ -766,6 +850,7 @@ static void write_markdown(FILE *f, const struct cmp *c, const char *bname, cons
 	}
 	reasons(f, c, true);
 	one_sided(f, c, true);
+	interference_lines(f, c, true);
 }
 
 /* A side's value; a pooled latency adds runs_mean, the mean of the runs' own values its stddev is of. */
@@ -833,6 +918,21 @@ static void write_json(FILE *f, const struct cmp *c, const char *bname, const ch
 		json_object_set_new(o, "fleet_cases", json_integer((json_int_t)c->nfleet));
 		json_object_set_new(o, "baseline_devices", json_integer((json_int_t)c->base_devices));
 		json_object_set_new(o, "candidate_devices", json_integer((json_int_t)c->cand_devices));
+	}
+	if (c->ninterf) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < c->ninterf; i++) {
+			const struct cmp_interf *x = &c->interf[i];
+
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}",
+				"case", agg_case_name(x->row->base, name, sizeof(name)), "baseline",
+				x->row->base->first->baseline, "direction", rs_dir_name[x->row->d],
+				"metric", metric_name(&x->row->m, m, sizeof(m)),
+				"baseline_ratio", isfinite(x->rb) ? json_real(x->rb) : json_null(),
+				"candidate_ratio", isfinite(x->rc) ? json_real(x->rc) : json_null()));
+		}
+		json_object_set_new(o, "interference", a);
 	}
 	json_object_set_new(o, "gate_failures", json_integer((json_int_t)c->regressions));
 	json_object_set_new(o, "failed", json_integer((json_int_t)c->nfailed));

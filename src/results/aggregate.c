@@ -153,6 +153,41 @@ void agg_release(struct agg *a)
 	a->n = 0;
 }
 
+/* Whether the strings are equal, NULL equal to NULL only. */
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+const struct agg_case *agg_baseline(const struct agg *cases, const struct agg *streams, const struct agg_case *c,
+				    bool by_label)
+{
+	const char *want = c->first->baseline, *stream = c->first->stream;
+	const struct agg_case *b = NULL;
+
+	for (size_t i = 0; want && i < cases->n && !b; i++) {
+		const struct agg_case *x = &cases->cases[i];
+
+		if ((!by_label || !strcmp(x->label, c->label)) && same_str(x->first->profile, c->first->profile) &&
+		    same_str(x->first->case_name, want))
+			b = x;
+	}
+	if (b && stream && !strcmp(b->first->rw, RS_RW_STREAMS)) {
+		const struct agg_case *bs = NULL;
+		size_t klen = strlen(b->key);
+
+		for (size_t i = 0; streams && i < streams->n && !bs; i++) {
+			const struct agg_case *x = &streams->cases[i];
+
+			if ((!by_label || !strcmp(x->label, c->label)) && same_str(x->first->stream, stream) &&
+			    !strncmp(x->key, b->key, klen) && x->key[klen] == '\x1f')
+				bs = x;
+		}
+		b = bs;
+	}
+	return b;
+}
+
 void agg_keep_stream(struct agg *a, const char *stream)
 {
 	size_t k = 0;

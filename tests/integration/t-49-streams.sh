@@ -112,6 +112,15 @@ assert_within "$(jq -r '.rows[0].baseline_value' "$TMPDIR/rel.json")" "$(jget "$
 	"relative: the baseline's value is the alone case's"
 assert_within "$(jq -r '.rows[0].ratio' "$TMPDIR/rel.json")" 1 3 "relative: beside a writer, 1x the baseline"
 assert_le "$(jq -r '.rows[1].ratio * 100 | floor' "$TMPDIR/rel.json")" 60 "relative: beside a hog, well under the baseline"
+# compare shows the interference: each stream's metric over its baseline's, on both sides.
+"$SSDBENCH" compare --format json --stream reader "$out" "$out" >"$TMPDIR/interf.json" || true
+assert_within "$(jq '[.interference[] | select(.case == "with-hog/reader" and .metric == "iops")][0].baseline_ratio' \
+	"$TMPDIR/interf.json")" "$(jq -r '.rows[1].ratio' "$TMPDIR/rel.json")" 0.0001 "compare: the hog's interference as check's ratio"
+assert_eq "$(jq '[.interference[] | select(.metric == "iops") | .baseline_ratio == .candidate_ratio] | all' \
+	"$TMPDIR/interf.json")" true "compare: the same results, the same interference on both sides"
+"$SSDBENCH" compare --stream reader "$out" "$out" >"$TMPDIR/interf.txt" || true
+assert_eq "$(grep -c "^  with-hog/reader read iops: 0\.[0-9]*x -> 0\.[0-9]*x of 'alone'$" "$TMPDIR/interf.txt")" 1 \
+	"compare: the interference line"
 # The baseline's results missing: an error (exit 2), not a pass.
 assert_exit 2 "$SSDBENCH" check --criteria "$TMPDIR/relcrit.json" "${files[1]}"
 # A relative requirement on a case that names no baseline: an error too.
