@@ -21,6 +21,8 @@
 #   need_root, need_cmd CMD..., need_ssdbench
 #   at_exit CMD...   registers a cleanup command; all run in reverse order at EXIT/INT/TERM
 #   make_zram SIZE, make_loop SIZE [DIR], make_tiny_tmpfs_loop   scratch block devices (echo /dev/X)
+#   make_tmpfs SIZE  a tmpfs of the test's own (echoes its directory): make_loop SIZE "$(make_tmpfs
+#                    SIZE)" is a loop device in memory, whose writes do not wait for the disk
 #   throttle_create NAME, throttle_set CGDIR FILE "MAJ:MIN VALUE", throttle_run CGDIR CMD...
 #   devnum /dev/X    prints MAJ:MIN
 #   jget FILE FILTER, assert_eq, assert_within, assert_ge, assert_le, assert_exit, result_files DIR
@@ -347,15 +349,24 @@ make_loop() {
     _lib_loop_attach "$file"
 }
 
+# make_tmpfs SIZE: a tmpfs of SIZE of the test's own, mounted on a new directory in $TMPDIR; echoes it.
+make_tmpfs() {
+    local size=${1:?make_tmpfs SIZE} dir
+    need_root
+    need_cmd mountpoint
+    dir=$(mktemp -d "$TMPDIR/tmpfs.XXXXXX")
+    mount -t tmpfs -o "size=$size,mode=0700" ssdbench-test "$dir" || skip "cannot mount a tmpfs"
+    at_exit _lib_umount "$dir"
+    echo "$dir"
+}
+
 # make_tiny_tmpfs_loop: a 1 GiB loop device whose backing file sits on a 16 MiB tmpfs, so that writes
 # fail with ENOSPC once about 16 MiB of it has been written. Echoes /dev/loopN.
 make_tiny_tmpfs_loop() {
     local dir
     need_root
-    need_cmd losetup truncate mountpoint
-    dir=$(mktemp -d "$TMPDIR/tmpfs.XXXXXX")
-    mount -t tmpfs -o size=16m,mode=0700 ssdbench-test "$dir" || skip "cannot mount a tmpfs"
-    at_exit _lib_umount "$dir"
+    need_cmd losetup truncate
+    dir=$(make_tmpfs 16m)
     truncate -s 1G "$dir/disk"
     _lib_loop_attach "$dir/disk"
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Shipped profiles, shrunk through --set (or a small device), really run on loop devices: each writes
-# one result file per run (prepare jobs first), the manifest lists them in run order with their phases,
-# and the runs do what the profile says: iozone-matrix's 4 patterns x 5 sizes x repeats, write-mix's
-# six write shares, segment-8m's 2 x capacity per write case, fill-degradation's fills and time series;
-# on a device of 4096-byte sectors, read-blocksize leaves out its 512 B..2 KiB cases and runs the rest.
+# Shipped profiles, shrunk through --set (or a small device), really run on loop devices (their files in
+# memory, on a tmpfs): each writes one result file per run (prepare jobs first), the manifest lists them
+# in run order with their phases, and the runs do what the profile says: iozone-matrix's 4 patterns x 5
+# sizes x repeats, write-mix's six write shares, segment-8m's 2 x capacity per write case,
+# fill-degradation's fills and time series; on a device of 4096-byte sectors, read-blocksize leaves out
+# its 512 B..2 KiB cases and runs the rest.
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
@@ -55,16 +56,21 @@ check_manifest() {
 	done
 }
 
-# Concatenates FILTER over the measured runs (files after the prepare ones) with commas.
+# Concatenates FILTER over the measured runs (files after the prepare ones) with commas. One jq for them
+# all: a jq each took 8 of this test's seconds. Each whole result gives one line; a file that is not
+# would break the count the assertions compare.
 measured() { # NPREP FILTER
-	local i out=()
-	for ((i = $1; i < ${#files[@]}; i++)); do
-		out+=("$(jget "${files[i]}" "$2")")
-	done
-	(IFS=,; echo "${out[*]}")
+	local out
+	((${#files[@]} > $1)) || { echo; return; }
+	out=$(jq -r "$2" "${files[@]:$1}") || fail "jq '$2' failed on the results in $dir"
+	paste -sd, <<<"$out"
 }
 
-dev=$(make_loop 128M)
+# The loop devices' files on a tmpfs: the profiles write some 4 GiB (preconditions of 2 and 4 x
+# capacity, fills, layouts), half of this test's time on the disk under $TMPDIR; what is checked here
+# is what the runs do, not how fast a device is.
+mem=$(make_tmpfs 256m)
+dev=$(make_loop 128M "$mem")
 
 # --- iozone-matrix: prepare + 5 sizes x 4 patterns x 2 repeats ---------------------------------------
 run_profile iozone-matrix "$dev" 41 --set span=16m --set repeat=2
@@ -84,7 +90,7 @@ assert_eq "$(measured 1 .job.engine | tr , '\n' | sort -u)" psync "iozone-matrix
 assert_eq "$(jget "${files[0]}" .results.write.bytes)" $((256 * MiB)) "iozone-matrix: the pre-write wrote 2 x capacity"
 
 # --- write-mix: prepare + 6 write shares (no ramp, to keep the test short) ---------------------------
-run_profile write-mix "$dev" 7 --set runtime=1s --set ramp=0
+run_profile write-mix "$dev" 7 --set runtime=500ms --set ramp=0
 assert_eq "$(measured 1 .job.rwmix_write)" 0,5,10,20,50,100 "write-mix: write shares in order"
 assert_eq "$(jget "${files[1]}" .results.write.ios)" 0 "write-mix: 0 % writes wrote nothing"
 assert_eq "$(jget "${files[6]}" .results.read.ios)" 0 "write-mix: 100 % writes read nothing"
@@ -95,7 +101,7 @@ done
 assert_eq "$(jget "${files[0]}" .results.write.bytes)" $((128 * MiB)) "write-mix: the layout wrote the device once"
 
 # --- segment-8m on a small device: each write case 2 x capacity, trimmed first -----------------------
-small=$(make_loop 64M)
+small=$(make_loop 64M "$mem")
 run_profile segment-8m "$small" 7
 assert_eq "$(measured 1 .profile.case)" write-20,write-40,write-60,write-80,write-100,read "segment-8m: cases in order"
 for i in 1 2 3 4 5; do
@@ -107,9 +113,10 @@ assert_eq "$(jget "${files[6]}" .phases.fill.bytes)" $((64 * MiB)) "segment-8m: 
 assert_eq "$(jget "${files[6]}" .results.read.bytes)" $((64 * MiB)) "segment-8m: the read case read one device"
 
 # --- fill-degradation: prepare + 4 fills x 2 workloads, each filled, with a time series ---------------
-# The profile samples every 10 s; a 2 s run needs a shorter interval to have a time series at all.
-run_profile fill-degradation "$dev" 9 --set runtime=2s --set repeat=1 --set interval=500ms \
-	--set steady_state=bw:3x500ms:track
+# The profile samples every 10 s; a 500 ms run needs a shorter interval to have a time series at all (5
+# samples of 100 ms, a steady-state window of 3 of them).
+run_profile fill-degradation "$dev" 9 --set runtime=500ms --set repeat=1 --set interval=100ms \
+	--set steady_state=bw:3x100ms:track
 want=()
 for fill in 30 50 70 90; do
 	want+=("$fill%-bw-128k-t128" "$fill%-iops-4k-t16")
