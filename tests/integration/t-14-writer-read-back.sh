@@ -70,7 +70,7 @@ assert_eq "$(jq '.results.total.ios' "$(result_files "$OUT/int-ramp")")" 0 \
 assert_ge "$(jq '.results.total.ios' "$(result_files "$OUT/int-measure")")" 1 \
     "I/Os measured by a run interrupted mid-measurement"
 
-run quick 0 --profile quick --set runtime=1s --set span=16m --set ramp=200ms "$F"
+run quick 0 --profile quick --set runtime=300ms --set span=16m --set ramp=200ms "$F"
 run iozone 0 --profile iozone-matrix --set span=8m --set io_limit=8m --set repeat=1 --set bs=4k "$F"
 
 # Each directory reads back.
