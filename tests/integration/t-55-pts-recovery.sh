@@ -35,8 +35,8 @@ ok "dry run: the idle waits counted (37800 s; 756 s at --idle-scale 0.02); no --
 # --- snia-hir, shrunk ---------------------------------------------------------------------------------
 out=$TMPDIR/hir
 t0=$(now)
-"$SSDBENCH" run --profile snia-hir --progress never --output "$out" --set runtime=500ms --set repeat=2 \
-	--set interval=100ms --idle-scale 0.02 "$dev" >"$out.log" 2>&1 || fail "snia-hir exited $?: $(tail -5 "$out.log")"
+"$SSDBENCH" run --profile snia-hir --progress never --output "$out" --set runtime=200ms --set repeat=2 \
+	--set interval=50ms --idle-scale 0.02 "$dev" >"$out.log" 2>&1 || fail "snia-hir exited $?: $(tail -5 "$out.log")"
 echo "# snia-hir shrunk: $(elapsed "$t0" "$(now)") s"
 mapfile -t files < <(result_files "$out")
 assert_eq "${#files[@]}" 22 "snia-hir: result files (purge, precondition, 10 cases x 2)"
@@ -74,7 +74,7 @@ ok "snia-hir: report rows per case and the sequence chart"
 
 # --- snia-xsr, shrunk ---------------------------------------------------------------------------------
 out=$TMPDIR/xsr
-"$SSDBENCH" run --profile snia-xsr --progress never --output "$out" --set runtime=2s --set interval=200ms \
+"$SSDBENCH" run --profile snia-xsr --progress never --output "$out" --set runtime=1s --set interval=200ms \
 	"$dev" >"$out.log" 2>&1 || fail "snia-xsr exited $?: $(tail -5 "$out.log")"
 mapfile -t files < <(result_files "$out")
 assert_eq "${#files[@]}" 4 "snia-xsr: result files (purge, 3 access groups)"
