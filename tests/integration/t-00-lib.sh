@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Self-test of lib.sh: assertions, scratch devices (zram, loop, tiny tmpfs loop), devnum, blkio
 # throttling (checked with dd's timing), and that every cleanup runs, on a normal exit and on timeout;
-# the runner's own behaviour; and that every integration test has a number of its own (t-NN).
+# the runner's own behaviour, one test at a time and concurrently (TEST_JOBS: each test's output kept
+# together, an alone test run with nothing else, at most TEST_JOBS at once, the time limit, kernel
+# trouble blamed on every test that ran then); and that every integration test has a number of its
+# own (t-NN).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -162,25 +165,153 @@ else
 fi
 
 # A test that skips a part of itself passes, but not plainly: its PASS line and the runner's line say how
-# many parts and why, the line before the summary lists it, and the summary keeps its format.
+# many parts and why, the line before the summary lists it, and the summary keeps its format; the same
+# one at a time and with the tests run concurrently (whose output the runner shows when each ends).
 mkdir "$TMPDIR/parts"
-printf '. "%s/tests/integration/lib.sh"\nok "whole"\npass\n' "$REPO" >"$TMPDIR/parts/t-01-whole.sh"
-printf '. "%s/tests/integration/lib.sh"\nskip_part "no frobnicator"\n(skip_part "no widget")\nok "rest"\npass\n' \
+printf '. "%s/tests/integration/lib.sh"\n# run-all: concurrent\nok "whole"\npass\n' "$REPO" >"$TMPDIR/parts/t-01-whole.sh"
+printf '. "%s/tests/integration/lib.sh"\n# run-all: concurrent\nskip_part "no frobnicator"\n(skip_part "no widget")\nok "rest"\npass\n' \
 	"$REPO" >"$TMPDIR/parts/t-02-partial.sh"
-printf '. "%s/tests/integration/lib.sh"\nskip "nothing to do"\n' "$REPO" >"$TMPDIR/parts/t-03-skipped.sh"
+printf '. "%s/tests/integration/lib.sh"\n# run-all: concurrent\nskip "nothing to do"\n' "$REPO" >"$TMPDIR/parts/t-03-skipped.sh"
+for jobs in 1 2; do
+	rc=0
+	TEST_JOBS=$jobs RUN_ALL_DIR=$TMPDIR/parts bash "$REPO/tests/integration/run-all.sh" >"$TMPDIR/parts.out" 2>&1 || rc=$?
+	assert_eq "$rc" 0 "runner, TEST_JOBS=$jobs: exit status with a partly skipped test"
+	grep -q '^skip part - no frobnicator$' "$TMPDIR/parts.out" || fail "skip_part prints no line: $(cat "$TMPDIR/parts.out")"
+	grep -q '^PASS: t-02-partial (1 checks, 2 part(s) skipped)$' "$TMPDIR/parts.out" ||
+		fail "the PASS line does not count the parts skipped: $(cat "$TMPDIR/parts.out")"
+	grep -Eq -- '^--- t-02-partial: passed, 2 part\(s\) skipped: no frobnicator; no widget \([0-9]+s\)$' "$TMPDIR/parts.out" ||
+		fail "runner: the partly skipped test is reported as a plain pass: $(cat "$TMPDIR/parts.out")"
+	grep -Eq -- '^--- t-01-whole: passed \([0-9]+s\)$' "$TMPDIR/parts.out" ||
+		fail "runner: a whole pass is not a plain pass: $(cat "$TMPDIR/parts.out")"
+	assert_eq "$(tail -n 2 "$TMPDIR/parts.out" | head -n 1)" \
+		"passed with parts skipped: t-02-partial (no frobnicator; no widget)" "runner, TEST_JOBS=$jobs: the line before the summary"
+	assert_eq "$(tail -n 1 "$TMPDIR/parts.out")" "2 passed, 0 failed, 1 skipped" "runner, TEST_JOBS=$jobs: the summary line, last"
+done
+
+# --- the runner's concurrent mode ------------------------------------------------------------------
+# conc_test DIR NAME [PARTNER]: a test marked "# run-all: concurrent" that notes in DIR/state that it runs
+# (run.NAME) and how many concurrent tests ran then (seen.NAME), fails if the alone test runs beside
+# it, waits up to 5 s for PARTNER to run beside it, and prints three lines 0.1 s apart.
+conc_test() {
+	local dir=$1 name=$2 partner=${3:-} s=$1/state
+	{
+		printf '#!/bin/bash\n# run-all: concurrent\n'
+		printf 's=%q name=%q partner=%q\n' "$s" "$name" "$partner"
+		cat <<'EOF'
+touch "$s/run.$name"
+ls "$s" | grep -c '^run\.' >"$s/seen.$name"
+[[ ! -e $s/run.alone ]] || { echo "$name: the alone test runs beside it"; exit 1; }
+echo "$name 1 of 3"
+sleep 0.1
+if [[ -n $partner ]]; then
+	for _ in {1..50}; do [[ -e $s/run.$partner ]] && break; sleep 0.1; done
+	[[ -e $s/run.$partner ]] || { echo "$name: $partner did not run beside it"; exit 1; }
+fi
+echo "$name 2 of 3"
+sleep 0.1
+ls "$s" | grep -c '^run\.' >>"$s/seen.$name"
+echo "$name 3 of 3"
+rm "$s/run.$name"
+EOF
+	} >"$dir/$name.sh"
+}
+mkdir -p "$TMPDIR/conc/state"
+conc_test "$TMPDIR/conc" t-01-a t-02-b
+conc_test "$TMPDIR/conc" t-02-b t-01-a
+conc_test "$TMPDIR/conc" t-03-c
+conc_test "$TMPDIR/conc" t-04-d
+# The alone test (no marker): nothing else runs while it does, before, during and after a sleep.
+printf '#!/bin/bash\ns=%q\n' "$TMPDIR/conc/state" >"$TMPDIR/conc/t-05-alone.sh"
+cat >>"$TMPDIR/conc/t-05-alone.sh" <<'EOF'
+touch "$s/run.alone"
+for i in 1 2 3; do
+	others=$(ls "$s" | grep '^run\.' | grep -vx run.alone || true)
+	[[ -z $others ]] || { echo "alone: runs beside $others"; exit 1; }
+	echo "alone $i of 3"
+	sleep 0.1
+done
+rm "$s/run.alone"
+EOF
 rc=0
-RUN_ALL_DIR=$TMPDIR/parts bash "$REPO/tests/integration/run-all.sh" >"$TMPDIR/parts.out" 2>&1 || rc=$?
-assert_eq "$rc" 0 "runner: exit status with a partly skipped test"
-grep -q '^skip part - no frobnicator$' "$TMPDIR/parts.out" || fail "skip_part prints no line: $(cat "$TMPDIR/parts.out")"
-grep -q '^PASS: t-02-partial (1 checks, 2 part(s) skipped)$' "$TMPDIR/parts.out" ||
-	fail "the PASS line does not count the parts skipped: $(cat "$TMPDIR/parts.out")"
-grep -Eq -- '^--- t-02-partial: passed, 2 part\(s\) skipped: no frobnicator; no widget \([0-9]+s\)$' "$TMPDIR/parts.out" ||
-	fail "runner: the partly skipped test is reported as a plain pass: $(cat "$TMPDIR/parts.out")"
-grep -Eq -- '^--- t-01-whole: passed \([0-9]+s\)$' "$TMPDIR/parts.out" ||
-	fail "runner: a whole pass is not a plain pass: $(cat "$TMPDIR/parts.out")"
-assert_eq "$(tail -n 2 "$TMPDIR/parts.out" | head -n 1)" \
-	"passed with parts skipped: t-02-partial (no frobnicator; no widget)" "runner: the line before the summary"
-assert_eq "$(tail -n 1 "$TMPDIR/parts.out")" "2 passed, 0 failed, 1 skipped" "runner: the summary line, last"
+TEST_JOBS=2 RUN_ALL_DIR=$TMPDIR/conc bash "$REPO/tests/integration/run-all.sh" >"$TMPDIR/conc.out" 2>&1 || rc=$?
+[[ $rc == 0 ]] || fail "runner, TEST_JOBS=2: exit status $rc: $(cat "$TMPDIR/conc.out")"
+assert_eq "$(tail -n 1 "$TMPDIR/conc.out")" "5 passed, 0 failed, 0 skipped" "runner, TEST_JOBS=2: the summary line"
+# Each test's output whole, from its === line to its --- line, though t-01-a and t-02-b ran together.
+for name in t-01-a t-02-b t-03-c t-04-d; do
+	assert_eq "$(sed -n "/^=== $name\$/,/^--- $name: /p" "$TMPDIR/conc.out" | sed 's/ ([0-9]*s)$//' | paste -sd'|')" \
+		"=== $name|$name 1 of 3|$name 2 of 3|$name 3 of 3|--- $name: passed" "runner, TEST_JOBS=2: $name's output kept together"
+done
+assert_eq "$(sed -n '/^=== t-05-alone$/,/^--- t-05-alone: /p' "$TMPDIR/conc.out" | sed 's/ ([0-9]*s)$//' | paste -sd'|')" \
+	"=== t-05-alone|alone 1 of 3|alone 2 of 3|alone 3 of 3|--- t-05-alone: passed" "runner: the alone test ran alone"
+assert_eq "$(cat "$TMPDIR/conc/state"/seen.* | sort -n | tail -n 1)" 2 "runner, TEST_JOBS=2: at most 2 tests at once, and 2 at some time"
+! compgen -G "$TMPDIR/conc/state/run.*" >/dev/null || fail "runner: a test did not end: $(ls "$TMPDIR/conc/state")"
+# TEST_JOBS=1: a concurrent test and the alone one, one at a time, in name order (not t-01-a: it would
+# wait for t-02-b in vain).
+rm -f "$TMPDIR/conc/state"/*
+rc=0
+TEST_JOBS=1 RUN_ALL_DIR=$TMPDIR/conc bash "$REPO/tests/integration/run-all.sh" t-03 t-05 >"$TMPDIR/conc1.out" 2>&1 || rc=$?
+[[ $rc == 0 ]] || fail "runner, TEST_JOBS=1: exit status $rc: $(cat "$TMPDIR/conc1.out")"
+assert_eq "$(grep -E '^(===|---) ' "$TMPDIR/conc1.out" | sed 's/ ([0-9]*s)$//' | paste -sd'|')" \
+	"=== t-03-c|--- t-03-c: passed|=== t-05-alone|--- t-05-alone: passed" \
+	"runner, TEST_JOBS=1: one test at a time, in name order"
+assert_eq "$(cat "$TMPDIR/conc/state"/seen.* | sort -u | paste -sd,)" 1 "runner, TEST_JOBS=1: never two tests at once"
+# A concurrent test marked long starts before the others, though last by name: with two at a time, t-02-y
+# starts when t-01-x or t-03-long ends, so after t-03-long has started.
+mkdir -p "$TMPDIR/long/state"
+printf '#!/bin/bash\n# run-all: concurrent\nsleep 0.3\n' >"$TMPDIR/long/t-01-x.sh"
+printf '#!/bin/bash\n# run-all: concurrent\n[[ -e %q ]]\n' "$TMPDIR/long/state/long" >"$TMPDIR/long/t-02-y.sh"
+printf '#!/bin/bash\n# run-all: concurrent, long\ntouch %q\nsleep 0.3\n' "$TMPDIR/long/state/long" \
+	>"$TMPDIR/long/t-03-long.sh"
+rc=0
+TEST_JOBS=2 RUN_ALL_DIR=$TMPDIR/long bash "$REPO/tests/integration/run-all.sh" >"$TMPDIR/long.out" 2>&1 || rc=$?
+[[ $rc == 0 ]] || fail "runner, TEST_JOBS=2: a long test did not start first: $(cat "$TMPDIR/long.out")"
+ok "runner, TEST_JOBS=2: a concurrent test marked long starts before the others"
+# The time limit holds for a concurrent test too.
+mkdir "$TMPDIR/slow"
+printf '#!/bin/bash\n# run-all: concurrent\nsleep 60\n' >"$TMPDIR/slow/t-01-slow.sh"
+printf '#!/bin/bash\n# run-all: concurrent\nexit 0\n' >"$TMPDIR/slow/t-02-quick.sh"
+rc=0
+TEST_TIMEOUT=1 TEST_JOBS=2 RUN_ALL_DIR=$TMPDIR/slow bash "$REPO/tests/integration/run-all.sh" >"$TMPDIR/slow.out" 2>&1 || rc=$?
+assert_eq "$rc" 1 "runner, TEST_JOBS=2: exit status with a test past its time limit"
+grep -q -- '^--- t-01-slow: FAILED: timed out after 1s$' "$TMPDIR/slow.out" || fail "runner: $(cat "$TMPDIR/slow.out")"
+assert_eq "$(tail -n 2 "$TMPDIR/slow.out" | paste -sd'|')" "failed: t-01-slow|1 passed, 1 failed, 0 skipped" \
+	"runner, TEST_JOBS=2: the failure listed, then the summary"
+
+# Trouble the kernel logs while two tests run fails both (the runner cannot tell whose it was); a test
+# started after it was logged passes.
+if [[ -w /dev/kmsg ]] && { : </dev/kmsg; } 2>/dev/null; then
+	mkdir -p "$TMPDIR/trouble2/state"
+	mark="ssdbench-runner-selftest-$$"
+	for name in t-01-noisy t-02-witness; do
+		printf '#!/bin/bash\n# run-all: concurrent\ns=%q mark=%q\n' "$TMPDIR/trouble2/state" "$mark" \
+			>"$TMPDIR/trouble2/$name.sh"
+	done
+	cat >>"$TMPDIR/trouble2/t-01-noisy.sh" <<'EOF'
+for _ in {1..50}; do [[ -e $s/witness ]] && break; sleep 0.1; done
+echo "$mark: trouble" >/dev/kmsg
+touch "$s/logged"
+EOF
+	cat >>"$TMPDIR/trouble2/t-02-witness.sh" <<'EOF'
+touch "$s/witness"
+for _ in {1..50}; do [[ -e $s/logged ]] && break; sleep 0.1; done
+EOF
+	printf '#!/bin/bash\n# run-all: concurrent\nexit 0\n' >"$TMPDIR/trouble2/t-03-after.sh"
+	rc=0
+	TEST_JOBS=2 RUN_ALL_DIR=$TMPDIR/trouble2 KERNEL_TROUBLE="^$mark" bash "$REPO/tests/integration/run-all.sh" \
+		>"$TMPDIR/trouble2.out" 2>&1 || rc=$?
+	assert_eq "$rc" 1 "runner, TEST_JOBS=2: exit status with kernel trouble while two tests ran"
+	for name in t-01-noisy t-02-witness; do
+		grep -q -- "^--- $name: FAILED" "$TMPDIR/trouble2.out" ||
+			fail "runner: $name ran while the kernel logged trouble, and passed: $(cat "$TMPDIR/trouble2.out")"
+		grep -q "^$name: the kernel logged trouble during the test:" "$TMPDIR/trouble2.out" ||
+			fail "runner: $name's failure does not say why: $(cat "$TMPDIR/trouble2.out")"
+	done
+	grep -q -- '^--- t-03-after: passed' "$TMPDIR/trouble2.out" ||
+		fail "runner: a test started after the trouble is blamed for it: $(cat "$TMPDIR/trouble2.out")"
+	ok "runner, TEST_JOBS=2: kernel trouble fails both tests that ran then, not the one after"
+else
+	skip_part "the runner's kernel log check with concurrent tests (/dev/kmsg cannot be read and written here)"
+fi
 
 # --- every integration test has a number of its own ------------------------------------------------
 dups=$(cd "$REPO/tests/integration" && for t in t-*.sh; do echo "${t%%-[a-z]*}"; done | sort | uniq -d)
