@@ -6,6 +6,7 @@
 # together, an alone test run with nothing else, at most TEST_JOBS at once, the time limit, kernel
 # trouble blamed on every test that ran then); and that every integration test has a number of its
 # own (t-NN).
+# run-all: alone (it times dd under the blkio throttle, and runs the runner, whose tests time themselves)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 

@@ -10,6 +10,7 @@
 #   (e) close every header's include guard at its end (nothing declared after the #endif);
 #   (f) name only options that some `ssdbench help COMMAND` documents;
 #   (g) and docs/architecture.md names every source file of src/ (and each header without a .c).
+# run-all: concurrent
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 need_ssdbench

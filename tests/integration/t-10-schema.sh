@@ -5,6 +5,7 @@
 # schema/ssdbench-result.schema.json and schema/ssdbench-manifest.schema.json, keep the invariants
 # a script relies on (counts add up, percentiles ordered and inside [min, max], total = read + write
 # merged by the documented rule), and the schemas do reject broken files, so the check is not vacuous.
+# run-all: concurrent
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 need_ssdbench

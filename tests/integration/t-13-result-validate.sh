@@ -9,6 +9,7 @@
 # run, rates that are their counts over it, the time series' lengths) refuses it; else 0. When the
 # schema rejects, the key path the reader names must be one jsonschema names too, or lie under it.
 # Runs without root.
+# run-all: concurrent
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 need_ssdbench

@@ -8,6 +8,7 @@
 # run that fails up front, and the quick and iozone-matrix profiles (with a prepare job) cut short.
 # Each output directory must report (exit 0) and every file's rates must be ios (bytes) x 1e9 /
 # runtime_ns within 1e-9, as jq computes them. Runs without root.
+# run-all: alone (a run must stop at steady state, which noise from other tests can keep it from)
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 need_ssdbench

@@ -2,6 +2,7 @@
 # Truth: the cgroup v1 blkio throttle holds a zram device to an exact rate; every engine must report
 # that rate within 2 %: 5000 read IOPS (4 KiB random reads, QD 4) and 100 MiB/s of writes
 # (128 KiB sequential and random, QD 4).
+# run-all: alone (rates within 2 % of the blkio throttle)
 source "$(dirname "$0")/lib.sh"
 need_root
 dev=$(make_zram 1G)

@@ -3,6 +3,7 @@
 # on one zram device and must agree within 5 % on IOPS. The device is held by the blkio throttle
 # (3000 read and 3000 write IOPS) so that both tools are device-bound and the comparison checks
 # accounting, not which harness wins the CPU on a shared two-core machine (bench-vs-fio.sh does that).
+# run-all: alone (fio's and ssdbench's IOPS under the blkio throttle within 5 % of each other)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd fio

@@ -2,6 +2,7 @@
 # The command line: help and version, usage errors (exit 2, a message naming the parameter, nothing
 # created or written), --json purity, the default scratch target, info, the null engine never
 # touching its target.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 cd "$TMPDIR"
 

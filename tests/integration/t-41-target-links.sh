@@ -2,6 +2,7 @@
 # A target reached through a symbolic link (as /dev/disk/by-id/... is) is named by the real device or
 # file: its label, the result directory, info. A loop device through an absolute and a relative link,
 # and a file through a link.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

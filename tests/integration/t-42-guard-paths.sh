@@ -4,6 +4,7 @@
 # is "no such block device", on proc and sysfs it is refused; nothing is created. A character device,
 # FIFO, socket, directory or dangling symbolic link is named as what it is (exit 2); a stray regular
 # file in /dev is refused for writes.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd python3 md5sum

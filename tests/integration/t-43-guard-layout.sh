@@ -4,6 +4,7 @@
 # loop device, an empty loop image) it is refused (exit 2, the file unchanged: size, allocated blocks,
 # bytes), even with --dry-run; a read job that needs no layout never writes (a file without holes in
 # the span, holes only past the span; an active swap file: t-60).
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd mkfs.ext4 losetup md5sum

@@ -17,6 +17,7 @@
 #       cannot take it);
 #   (g) buffers that cannot be allocated at run time (an address-space limit below them): a failed
 #       result, op "setup", errno ENOMEM.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

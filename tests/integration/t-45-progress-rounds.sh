@@ -2,6 +2,7 @@
 # The progress line's whole-run ETA over a profile with rounds (the matrix again each round): it counts
 # every round's runs (at most max rounds: said "at most"), and never goes negative after round 1.
 # Two cases of 700 ms on the null engine, two rounds: a progress line at 500 ms of each run.
+# run-all: alone (the progress lines come at set times of each run)
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 cat >"$TMPDIR/eta-rounds.json" <<'JSON'

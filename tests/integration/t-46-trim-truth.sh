@@ -5,6 +5,7 @@
 # (field 14) x 512, for every engine (io_uring: the block discard command; libaio, psync: ioctl
 # BLKDISCARD from the thread). Random 4 KiB discards at QD 1 never merge: there, completed alone.
 # On a file a trim punches holes. The null engine counts trims without I/O. Trims are not in total.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq

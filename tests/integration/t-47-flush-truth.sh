@@ -7,6 +7,7 @@
 # exactly, while concurrent flushes may share one (the block layer's flush sequence): at most ours.
 # Every engine (io_uring: IORING_OP_FSYNC; libaio: IOCB_CMD_FDSYNC; psync: fdatasync); null counts
 # them without I/O.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq

@@ -5,6 +5,7 @@
 # shows (stat field 16): none without fua, at least one per write with it at QD 1, for io_uring,
 # libaio and psync. thinktime=1ms, thinktime_blocks=1 at QD 1 for 1 s: at most 1000 requests, and
 # the device completed as many reads as the result counts (plus the few of the start's probing).
+# run-all: alone (think time: at least 300 requests in 1 s at 1 ms of think time each)
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq

@@ -2,6 +2,7 @@
 # Profiles: every shipped profile loads (profiles list, profiles show), expands with --dry-run against a
 # file and (root) a loop device without touching either or writing results, shows --set overrides,
 # and a bad profile is a usage error (exit 2) naming the file, the line and the key path.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq md5sum

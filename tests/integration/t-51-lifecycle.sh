@@ -2,6 +2,7 @@
 # The drive lifecycle on a loop device over a sparse file: trim really discards (and only the span),
 # fill writes exactly its share at the start and bounds the measured phase to it, --repeat gives one
 # result per run listed in the manifest, and io_limit 2x moves exactly twice the capacity.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

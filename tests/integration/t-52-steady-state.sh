@@ -3,6 +3,7 @@
 # by construction. --steady-state iops:3x500ms must find it and stop the run long before its runtime,
 # at a steady value within 5 % of 2000; with :track the run lasts its whole runtime and still reports
 # that steady state was reached, without stopping.
+# run-all: alone (steady state under the blkio throttle, within 5 %, and the wall time of a run)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

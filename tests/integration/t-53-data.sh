@@ -3,6 +3,7 @@
 # (stored as marks, which is why they write faster), and what lands on the device must compress as
 # documented: random not at all, compress:50 to about half, zero to nothing (gzip of the device read
 # back, and zram's own mm_stat).
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

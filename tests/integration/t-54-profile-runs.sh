@@ -5,6 +5,7 @@
 # sizes x repeats, write-mix's six write shares, segment-8m's 2 x capacity per write case,
 # fill-degradation's fills and time series; on a device of 4096-byte sectors, read-blocksize leaves out
 # its 512 B..2 KiB cases and runs the rest.
+# run-all: concurrent, long
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

@@ -5,6 +5,8 @@
 # always; a device with two signatures (libblkid's "ambiguous" verdict) is refused like one with one;
 # read-only jobs are never refused. A refused run exits 2, names the device and what was found, and
 # leaves the device unchanged.
+# run-all: alone (the kernel swaps pages of any process out to its swap device while the test checks
+# that the device is unchanged; other tests' memory made that happen)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd mkfs.ext4 mkswap swapon sfdisk wipefs partx python3

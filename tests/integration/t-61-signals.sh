@@ -19,6 +19,7 @@
 #       a kill landed mid-run.
 # Target: a zram device with root (fast), else a file in $TMPDIR. (c) needs root and cgroup v1 blkio
 # for its throttled variant.
+# run-all: alone (the exit within 1 s of a signal, a drain timed by the blkio throttle, kills at random moments)
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq timeout

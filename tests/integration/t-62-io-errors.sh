@@ -14,6 +14,7 @@
 # take about 10 KiB each): the run says "No space left on device" (not "Input/output error", which
 # a short write used to become), once, stops at once instead of measuring runs it cannot keep, and
 # exits 1; every result file it left is whole.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

@@ -5,6 +5,7 @@
 # everything as it was: the existing 4 MiB file of random data every write job aims at keeps its
 # md5, and nothing in the work directory (targets, ./results, ./ssdbench.scratch, temporary files) is
 # created, removed or touched. Without root, the 4K-sector loop device cases are left out.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd md5sum find timeout

@@ -8,6 +8,7 @@
 #     and what was measured before the kill (ios > 0),
 #   - stderr names the target and the error,
 #   - the manifest lists the run as failed.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

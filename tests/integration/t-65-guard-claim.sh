@@ -3,6 +3,7 @@
 # (an exclusive lock) from its first run to its last, so a second write job started between two runs
 # of the first is refused at once (exit 2, "in use") and the first ends with every run ok; read jobs
 # are not disturbed; a target given twice in one invocation shares its claim.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd python3 jq

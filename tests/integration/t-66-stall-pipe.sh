@@ -9,6 +9,7 @@
 #       naming standard output), the manifest lists every case that ran, no later case starts;
 #   (c) the same with --json, the reader gone before the run ends.
 # Target: a zram device with root, else a file in $TMPDIR.
+# run-all: alone (stall detection: a run left alone must show no stall)
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq timeout

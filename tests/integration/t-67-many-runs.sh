@@ -5,6 +5,7 @@
 #   - manifest.json, which lists every run and so grows, is not rewritten after every run (that made
 #     1,000 runs take 10x the time of 250): far fewer rewrites than runs;
 #   - yet the manifest at the end lists all 300 runs, in order, and every file it lists exists.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq strace

@@ -5,6 +5,7 @@
 # another program holds a lock on (a running ssdbench's claim), a path under /dev or /proc that does
 # not exist; a regular file, '-', /dev/stdout and /dev/null are still outputs. The truth is outside
 # the tool: the device's bytes (md5), the backing file's size and bytes, the kernel's loop table.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd md5sum losetup flock mkfs.ext4 e2fsck mount

@@ -7,6 +7,7 @@
 # untouched). verify takes only parameters that change nothing on the target and, with a journal,
 # none that the journal defines. The truth is the kernel's counters of the target (writes and
 # discards in /sys/block/DEV/stat) and the bytes of the files and devices.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd md5sum losetup mkfs.ext4 mount

@@ -8,6 +8,7 @@
 #
 # UPDATE_GOLDEN=1 tests/integration/run-all.sh t-70   rewrites the golden files (after the checks of
 # their numbers); see tests/fixtures/report-golden/README.md.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd python3 xmllint diff jq

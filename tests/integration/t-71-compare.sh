@@ -4,6 +4,7 @@
 # same results against themselves, the other way round (an improvement) or under --threshold 30 are
 # not; two sets with no case in common exit 2. On the fixtures: the exit status the golden output
 # implies, and the cases of one side only listed.
+# run-all: alone (rates within 2 % of the blkio throttle)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

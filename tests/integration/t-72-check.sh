@@ -3,6 +3,7 @@
 # holds passes (exit 0), a violated one fails (exit 3, FAIL, one JUnit <failure>), a criterion that
 # selects nothing or asks for a direction without I/O is an error (exit 2, the criterion named), and
 # a malformed criteria file is refused (exit 2, the key named), as is check without --criteria.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd xmllint jq

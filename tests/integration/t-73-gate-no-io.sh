@@ -5,6 +5,8 @@
 # case, a NO I/O row) unless --allow-empty; so do runs that failed or were interrupted (crafted with
 # jq from a real result) unless --allow-failed, a candidate with one repeat of two without I/O, and
 # both sides without I/O.
+# run-all: alone (compare must find two unthrottled runs alike, within 50 %: another test running beside
+# them made one of them three times the other)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

@@ -5,6 +5,7 @@
 # line, how many they dropped with an example. The case that mattered: one candidate run reached
 # twice made a "mean ± stddev of 2 runs" with stddev 0, and a real -5.9 % regression passed as
 # "within noise" (exit 0); it is exit 3.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq

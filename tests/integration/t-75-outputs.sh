@@ -4,6 +4,7 @@
 # hard link or a `latest` directory link), a manifest read with the results, or the criteria file,
 # exit 2 naming both, with nothing written anywhere; on a full filesystem the old output is left as
 # it was and no temporary file remains; /dev/null stays /dev/null; a symlinked output stays a link.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

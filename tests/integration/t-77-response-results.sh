@@ -5,6 +5,7 @@
 # check takes resp_pNN criteria in the duration syntax of the latency criteria (a pass, a FAIL with
 # exit 3), and a response metric asked of a closed-loop case is an error in the criteria (exit 2), as
 # a steady-state ratio of a case that did not track it is. The numbers are recomputed from the files.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq python3

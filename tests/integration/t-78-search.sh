@@ -8,6 +8,7 @@
 # max-iops-at-target row, a job without a runtime refused (exit 2). Truth: zram throttled by cgroup v1
 # blkio to 2000 read IOPS, p99<=20ms, 4k randread QD 16: max_iops within 5 % of 2000 (needs the
 # open-loop engine of branch rate).
+# run-all: alone (the search's result within 5 % of the blkio throttle)
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq python3

@@ -7,6 +7,7 @@
 #   (1 %) with a response time close to the service time; offered 3000 is done at 2000 (2 %), with a
 #   response-time p99 at least 10x the service p99 that grows with the run's length (the backlog),
 #   its maximum what a queue served in order at 2000/s and fed at 3000/s gives.
+# run-all: alone (open-loop rates within 1 %, response times against service times)
 source "$(dirname "$0")/lib.sh"
 
 # ol NAME ARGS...: a run with its result copied to NAME.json.

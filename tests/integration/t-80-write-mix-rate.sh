@@ -7,6 +7,7 @@
 # - the prepare job (the layout) is not rate limited: rate_iops 0, no schedule, no response time;
 # - `ssdbench report` (text) shows the profile hint's percentiles (p50, p99, p99.99) as response-time
 #   tables beside the latency tables, with the numbers of the result files' response percentiles.
+# run-all: alone (open-loop rates within 1 %)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

@@ -7,6 +7,7 @@
 #   result directory; so is iopoll with sqpoll, and in --dry-run.
 # - iopoll (or sqpoll) with another engine, and iopoll without direct I/O: refused, exit 2.
 # The polled path itself runs in the VM, on QEMU's NVMe with poll queues (tests/vm/guest/t-45-poll.sh).
+# run-all: alone (sqpoll's kernel thread spins a CPU)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq

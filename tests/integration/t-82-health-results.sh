@@ -7,6 +7,7 @@
 # failure of type no-health; criteria that hold exit 0; a criterion on health the drive does not give
 # is a violation naming why; the reader refuses a health of the wrong shape (exit 2, the key named);
 # report's HTML page draws the temperature beside the IOPS.
+# run-all: concurrent
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 need_ssdbench

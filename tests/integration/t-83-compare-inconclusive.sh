@@ -7,6 +7,7 @@
 # decide; --allow-inconclusive passes it (shown). Neighbours: 3 repeats a side (still inconclusive),
 # the gate on p99, one run a side (the threshold decides: REGRESSION), the improvement the other way
 # round and a pair without change (exit 0: no false failure).
+# run-all: alone (compare's verdicts on rates the blkio throttle sets)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

@@ -7,6 +7,7 @@
 # with --allow-failed), and refuses a case that did not verify (exit 2, "verification was off");
 # the reader refuses a verify section whose counts do not add up or an ok run with mismatches
 # (exit 2, the key named); `report` shows the verification table in every format.
+# run-all: concurrent
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 need_ssdbench

@@ -6,6 +6,7 @@
 #   health=off. The job object says which was asked for.
 # - `info` says the device reports no health (text) and gives "health": null (--json).
 # What a drive that can tell records (NVMe: deltas, temperature samples) is tests/vm/guest/t-85-health.sh.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq

@@ -5,6 +5,7 @@
 # firmware, a 100-drive report stays within 160 columns, and compare of two fleets gates on the
 # drives' distributions: firmware A against a 10 % slower B exits 3, against A' (the same
 # distribution, other drives) 0.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd jq python3

@@ -10,6 +10,7 @@
 # failed naming it.
 # Then a write guard refusal of one member stops all before any I/O (exit 2, nothing written), and
 # SIGINT gives interrupted results of all, exit 130. And drive-scaling, shrunk, on two devices: the aggregate against the sum of the singles per N.
+# run-all: alone (members and aggregate within 2 % of the blkio throttle, stonewall times)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq timeout mkswap

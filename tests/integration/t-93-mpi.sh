@@ -15,6 +15,7 @@
 # ssdbench-mpi is built from the tree into $TMPDIR (make mpi) where an MPI is installed; skipped
 # with a message where mpicc or mpirun is missing (scripts/install-deps.sh --mpi installs Open MPI).
 # Every mpirun runs under timeout: nothing here can hang the suite.
+# run-all: alone (ranks and aggregate within 2 % of the blkio throttle, stonewall times)
 source "$(dirname "$0")/lib.sh"
 need_root
 # The MPI build is tested in make check's plain pass; under `make sanitize` the sub-make would build

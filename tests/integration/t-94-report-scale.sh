@@ -9,6 +9,7 @@
 #  - the outputs over a small generated fleet are byte for byte those of the reader that kept every
 #    document (tests/fixtures/report-scale/, made by it: report text, json, csv, markdown; compare
 #    text and json; check).
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd python3 diff

@@ -16,6 +16,7 @@
 #   (g) where dpkg-buildpackage, debhelper and lintian are installed (scripts/install-deps.sh --package),
 #       the .deb built from a copy of the tree holds the same files (man pages compressed, docs added)
 #       and lintian finds no error or warning.
+# run-all: concurrent, long
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 need_cmd make cc awk man git

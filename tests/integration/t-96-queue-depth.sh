@@ -9,6 +9,7 @@
 #  - reap_batch=4: every wait asks the kernel for 4 completions (strace), Little's law still holds;
 #  - an open-loop run of 1000 requests/s at qd 8 on the unthrottled device: far below 1 in flight;
 #  - run --parallel of two members: the aggregate's qd_mean is the sum of the members'.
+# run-all: alone (Little's law within 2 %, the blkio throttle's rate)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

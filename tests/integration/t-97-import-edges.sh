@@ -5,6 +5,7 @@
 # without it (the whole target, relative); several documents in one file (--status-interval reports,
 # appended runs) give one result per run; every file is read before any is written (a bad one, or a
 # bad --output, is exit 2 with nothing written); whatever import writes, report reads back.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_cmd fio jq
 need_ssdbench

@@ -4,6 +4,7 @@
 # database equal to those from the files; --where by firmware, label and time, and its errors; an
 # interrupted store (SIGINT) and a killed one (kill -9 in the middle of its transaction) leave the
 # database as it was, whole; the schema's version, and a newer one refused; the write guard.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd sqlite3 python3 cmp

@@ -5,6 +5,7 @@
 # compare and check from the database equal to those from the files; --where; a store that fails
 # halfway leaves nothing; typed columns (timestamptz, double precision, bigint). The cluster is
 # stopped and removed at the end. Skipped, with a message, where the server is not installed.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
 need_cmd python3 cmp
