@@ -11,6 +11,7 @@
 #   what cannot be checked is refused before any I/O;
 # - report shows each stream, check selects one ("stream": NAME), compare --stream compares one;
 #   every result valid against the schema; the command line's and profiles' errors.
+# run-all: alone (rates within 2 % of the blkio throttle, the open loop beside a saturating neighbour)
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

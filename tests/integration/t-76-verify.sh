@@ -10,7 +10,7 @@
 # on a faked boot id, SIGKILLed) blocks rewritten thousands of times after the checkpoint are not
 # stale, and a write lost before it is. Bad input (the journal on the target, another target, not a journal) is
 # exit 2 with nothing written.
-# run-all: alone (a SIGKILL 1.3 s into a run must come after its first checkpoint, at 1 s)
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench

@@ -7,6 +7,7 @@
 # is not "no I/O". check gates trim. and flush. metrics (a pass, a violation, an error for a case
 # without trims); compare rows trims and flushes with each side's values; stored in SQLite, op_stats
 # has their rows and report reads them back the same.
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
