@@ -4,7 +4,7 @@
 # within one point, and every result must say status ok. io_uring_cmd needs an NVMe namespace's
 # generic device (tests/vm/guest/t-47-uring-cmd.sh runs it): on each target here it is refused at
 # start (exit 2), naming what it needs.
-# run-all: concurrent, long
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 
 ENGINES=(io_uring libaio psync null)

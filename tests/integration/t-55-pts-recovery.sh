@@ -3,7 +3,7 @@
 # burst records the wait it followed, profile.idle_before_ns, and the wall clock shows at least that
 # gap before it; the baselines follow without one) and snia-xsr (three access groups back to back);
 # both report a sequence chart. --dry-run counts the waits; SIGINT during a wait ends the run at once.
-# run-all: concurrent, long
+# run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
