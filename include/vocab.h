@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The workload vocabulary's generators (docs/vocabulary.md): request-size mixes (bssplit), skewed
+ * offset distributions (zipf, pareto, normal, zoned, zoned_abs) and the random map (every block once
+ * per pass). Pure: no I/O, no clock; allocation only in the parsers. The hot-path draws are inline or
+ * cheap calls, each costing a few tens of instructions.
+ */
+#ifndef SSDBENCH_VOCAB_H
+#define SSDBENCH_VOCAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "offgen.h"
+
+/* ---- bssplit: request sizes with shares ------------------------------------------------------- */
+
+#define BSSPLIT_MAX 64
+/* Shares are kept in hundredths of a percent: a deck of 10,000 cards, or 100 when every share is whole. */
+#define BSSPLIT_SCALE 10000u
+
+struct bssplit {
+	unsigned n;                      /* 0: no split (the job's bs) */
+	uint32_t size[BSSPLIT_MAX];      /* bytes, ascending, distinct */
+	uint32_t share[BSSPLIT_MAX];     /* hundredths of a percent; they sum to BSSPLIT_SCALE */
+};
+
+/*
+ * Parses fio's syntax: SIZE/PCT[:SIZE/PCT...], PCT whole or with up to two decimals; an empty PCT
+ * (4k/50:8k/:16k/) shares what the others leave equally (the first of them takes the remainder of
+ * the division); a size listed twice adds up. Sizes 512..64m, multiples of 512. Shares sum to 100.
+ * Returns 0, or -EINVAL with err "'<text>': <what is wrong>".
+ */
+int bssplit_parse(struct bssplit *b, const char *text, char *err, size_t errlen);
+/* Writes b in the canonical syntax (4k/67:8k/10.5), sizes ascending; returns what snprintf returns. */
+int bssplit_format(const struct bssplit *b, char *buf, size_t len);
+/* The mean request size in bytes (exact: sum of size x share / scale). */
+double bssplit_mean(const struct bssplit *b);
+
+/*
+ * Request sizes drawn without replacement from a deck in which each size has its share of cards
+ * (100 cards when every share is whole, else 10,000): over any run the count of each size is within
+ * one deck of its share, as mixgen keeps rwmix.
+ */
+struct bsgen {
+	uint16_t deck[BSSPLIT_SCALE];    /* indices into the split, the cards left in [0, left) */
+	uint32_t left, cards;
+	const struct bssplit *b;
+	struct rng rng;
+};
+
+void bsgen_init(struct bsgen *g, const struct bssplit *b, uint64_t seed);
+/* The index (into b->size) of the next request's size. */
+unsigned bsgen_next(struct bsgen *g);
+
+/* ---- distribution: where random offsets fall ---------------------------------------------------- */
+
+enum dist_kind {
+	DIST_UNIFORM,
+	DIST_ZIPF,       /* zipf:THETA, THETA > 0, != 1 */
+	DIST_PARETO,     /* pareto:H, 0 < H < 1 */
+	DIST_NORMAL,     /* normal:SIGMA% (a percent of the range, around its middle) */
+	DIST_ZONED,      /* zoned:PCT/PCT:...  access percent / range percent */
+	DIST_ZONED_ABS,  /* zoned_abs:PCT/SIZE:... access percent / bytes from the start */
+};
+
+#define DIST_MAX_ZONES 32
+
+struct dist_spec {
+	enum dist_kind kind;
+	double param;                    /* theta, h, sigma in percent */
+	unsigned nzones;
+	struct { double access_pct; double range_pct; uint64_t range_bytes; } zone[DIST_MAX_ZONES];
+};
+
+/* Parses a distribution as the job parameter spells it; 0 or -EINVAL with err. */
+int dist_parse(struct dist_spec *d, const char *text, char *err, size_t errlen);
+/* Canonical text (uniform, zipf:1.2, zoned:50/5:50/95, zoned_abs:60/20g:40/80g). */
+int dist_format(const struct dist_spec *d, char *buf, size_t len);
+
+/*
+ * A generator of indices in [0, n) with the spec's distribution. Ranks of skewed distributions are
+ * scattered over the range by a fixed bijection (so the hottest blocks are not all at the start),
+ * as fio does; zoned and zoned_abs keep their zones where they are. zoned_abs sizes are in units of
+ * unit bytes (the grid the indices count).
+ */
+struct distgen {
+	enum dist_kind kind;
+	uint64_t n;
+	struct rng rng;
+	/* private state of each kind: constants precomputed by dist_init */
+	double c[8];
+	unsigned nz;
+	uint64_t zstart[DIST_MAX_ZONES + 1], zlen[DIST_MAX_ZONES + 1];
+	uint32_t zcum[DIST_MAX_ZONES + 1];   /* cumulative access shares, scaled to 2^32 */
+	uint64_t perm_mul, perm_add;        /* the scatter bijection */
+};
+
+/* 0, or -EINVAL where the spec cannot fit n indices of unit bytes (a zoned_abs zone past the end). */
+int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t unit, uint64_t seed,
+	      char *err, size_t errlen);
+uint64_t dist_next(struct distgen *g);
+/* The probability of index i (before scattering: the rank) under the spec, for tests and reports. */
+double dist_pmf_rank(const struct distgen *g, uint64_t rank);
+
+/* ---- randommap: each block exactly once per pass ----------------------------------------------- */
+
+/*
+ * A pseudo-random permutation of [0, n) in O(1) memory: permgen_next returns every index exactly
+ * once in each pass of n draws, in an order that changes from pass to pass (the seed advances).
+ */
+struct permgen {
+	uint64_t n, i;                   /* i: draws made in this pass */
+	uint64_t pass;
+	uint64_t seed;
+	/* private: the bijection's parameters (a Feistel network on 2^bits >= n, cycle-walking) */
+	unsigned bits, half;
+	uint64_t mask_lo, mask_hi;
+	uint64_t key[4];
+};
+
+void permgen_init(struct permgen *g, uint64_t n, uint64_t seed);
+uint64_t permgen_next(struct permgen *g);
+
+#endif
