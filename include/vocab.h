@@ -94,13 +94,25 @@ struct distgen {
 	unsigned nz;
 	uint64_t zstart[DIST_MAX_ZONES + 1], zlen[DIST_MAX_ZONES + 1];
 	uint32_t zcum[DIST_MAX_ZONES + 1];   /* cumulative access shares, scaled to 2^32 */
-	uint64_t perm_mul, perm_add;        /* the scatter bijection */
+	uint32_t zacc[DIST_MAX_ZONES + 1];   /* each zone's access share in hundredths of a percent */
+	uint64_t perm_mul, perm_add;        /* the scatter bijection: rank -> (mul x rank + add) mod n */
+	double inv_n;                       /* 1 / n, for the scatter's multiply-modulo */
+	bool has_spare;                     /* normal: the polar method's second deviate is waiting */
+	double spare;
 };
 
 /* 0, or -EINVAL where the spec cannot fit n indices of unit bytes (a zoned_abs zone past the end). */
 int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t unit, uint64_t seed,
 	      char *err, size_t errlen);
+/* The next index in [0, n): dist_scatter(g, dist_next_rank(g)) for the skewed kinds. */
 uint64_t dist_next(struct distgen *g);
+/*
+ * The next rank in [0, n) before scattering (rank 0 the hottest for zipf and pareto, the middle of
+ * the range for normal; uniform and zoned have no scatter, so rank and index are one). For tests.
+ */
+uint64_t dist_next_rank(struct distgen *g);
+/* Where rank lands: the scatter bijection of the skewed kinds, the identity for the others. */
+uint64_t dist_scatter(const struct distgen *g, uint64_t rank);
 /* The probability of index i (before scattering: the rank) under the spec, for tests and reports. */
 double dist_pmf_rank(const struct distgen *g, uint64_t rank);
 

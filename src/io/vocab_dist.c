@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The offset distributions of the workload vocabulary (include/vocab.h, docs/vocabulary.md): their
+ * parser and canonical text, the samplers of each kind, the scatter of ranks and the exact pmf.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errmsg.h"
+#include "parse.h"
+#include "textesc.h"
+#include "vocab.h"
+#include "vocab_internal.h"
+
+#define DIST_EXPECTED "expected uniform, zipf:THETA, pareto:H, normal:SIGMA%, zoned:PCT/PCT[:...] or " \
+		      "zoned_abs:PCT/SIZE[:...]"
+
+/* ---- parsing -------------------------------------------------------------------------------- */
+
+/* The number after "name:" at s, all of it (a trailing '%' too where pct_ok). */
+static int dist_number(const char *text, const char *s, bool pct_ok, double *v, char *err, size_t errlen)
+{
+	const char *end;
+	int ret = parse_decimal(s, v, &end);
+
+	if (ret)
+		return vocab_bad(err, errlen, text, parse_decimal_error(ret));
+	if (pct_ok && *end == '%')
+		end++;
+	if (*end)
+		return vocab_bad(err, errlen, text, "trailing text after the number");
+	return 0;
+}
+
+static int dist_one_param(struct dist_spec *d, const char *text, const char *s, char *err, size_t errlen)
+{
+	int ret = dist_number(text, s, d->kind == DIST_NORMAL, &d->param, err, errlen);
+
+	if (ret)
+		return ret;
+	if (d->kind == DIST_ZIPF && !(d->param > 0 && d->param != 1))
+		return vocab_bad(err, errlen, text, "expected zipf:THETA with THETA above 0 and not 1, e.g. zipf:1.2");
+	if (d->kind == DIST_PARETO && !(d->param > 0 && d->param < 1))
+		return vocab_bad(err, errlen, text, "expected pareto:H with H above 0 and below 1, e.g. pareto:0.2");
+	if (d->kind == DIST_NORMAL && !(d->param > 0 && d->param <= 100))
+		return vocab_bad(err, errlen, text, "expected normal:SIGMA% with SIGMA above 0 and at most 100, "
+				 "e.g. normal:10%");
+	return 0;
+}
+
+/* One zone "PCT/PCT" (zoned) or "PCT/SIZE" (zoned_abs) at s; *end at the ':' or the end. */
+static int dist_zone(struct dist_spec *d, const char *s, const char **end, uint32_t *acc, uint32_t *range,
+		     char *err, size_t errlen)
+{
+	char entry[ESC_SHORT_LEN], sub[ESC_SHORT_LEN];
+	const char *p, *q;
+
+	if (vocab_field(s, ":", entry, sizeof(entry), end))
+		return vocab_bad(err, errlen, s, "zone too long");
+	if (vocab_hundredths(entry, &p, acc) || *p != '/')
+		return vocab_bad(err, errlen, entry, d->kind == DIST_ZONED ?
+				 "expected ACCESS%/RANGE%, e.g. 50/5 (percents, at most two decimals)" :
+				 "expected ACCESS%/SIZE, e.g. 60/20g (a percent with at most two decimals)");
+	if (d->kind == DIST_ZONED) {
+		if (vocab_hundredths(p + 1, &q, range) || *q)
+			return vocab_bad(err, errlen, entry, "expected ACCESS%/RANGE%, e.g. 50/5 (percents, "
+					 "at most two decimals)");
+		if (!*range)
+			return vocab_bad(err, errlen, entry, "a zone of 0% of the range");
+		return 0;
+	}
+	if (parse_size(p + 1, &d->zone[d->nzones].range_bytes, sub, sizeof(sub)))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': %s", entry, sub);
+	if (!d->zone[d->nzones].range_bytes)
+		return vocab_bad(err, errlen, entry, "a zone of 0 bytes");
+	return 0;
+}
+
+static int dist_zones(struct dist_spec *d, const char *text, const char *s, char *err, size_t errlen)
+{
+	uint32_t acc_sum = 0, range_sum = 0;
+	char q[ESC_SHORT_LEN];
+
+	for (;;) {
+		uint32_t acc, range = 0;
+		int ret;
+
+		if (d->nzones == DIST_MAX_ZONES)
+			return errmsg_set(err, errlen, -EINVAL, "'%s': more than %d zones", esc_short(text, q),
+					  DIST_MAX_ZONES);
+		if ((ret = dist_zone(d, s, &s, &acc, &range, err, errlen)))
+			return ret;
+		d->zone[d->nzones].access_pct = acc / 100.0;
+		d->zone[d->nzones++].range_pct = range / 100.0;
+		acc_sum += acc;
+		range_sum += range;
+		if (!*s++)
+			break;
+	}
+	if (acc_sum != 10000)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': the access percents sum to %g%%, not 100%%",
+				  esc_short(text, q), acc_sum / 100.0);
+	if (d->kind == DIST_ZONED && range_sum != 10000)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': the range percents sum to %g%%, not 100%%",
+				  esc_short(text, q), range_sum / 100.0);
+	return 0;
+}
+
+int dist_parse(struct dist_spec *d, const char *text, char *err, size_t errlen)
+{
+	static const struct { const char *prefix; enum dist_kind kind; } kinds[] = {
+		{ "zipf:", DIST_ZIPF }, { "pareto:", DIST_PARETO }, { "normal:", DIST_NORMAL },
+		{ "zoned:", DIST_ZONED }, { "zoned_abs:", DIST_ZONED_ABS },
+	};
+
+	memset(d, 0, sizeof(*d));
+	if (!text)
+		text = "";
+	if (!strcmp(text, "uniform") || !strcmp(text, "random")) {
+		d->kind = DIST_UNIFORM;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t len = strlen(kinds[i].prefix);
+
+		if (strncmp(text, kinds[i].prefix, len))
+			continue;
+		d->kind = kinds[i].kind;
+		if (d->kind == DIST_ZONED || d->kind == DIST_ZONED_ABS)
+			return dist_zones(d, text, text + len, err, errlen);
+		return dist_one_param(d, text, text + len, err, errlen);
+	}
+	return vocab_bad(err, errlen, text, DIST_EXPECTED);
+}
+
+/* The shortest of %.15g .. %.17g that reads back as v. */
+static void dist_real(double v, char *buf, size_t len)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+int dist_format(const struct dist_spec *d, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[DIST_UNIFORM] = "uniform", [DIST_ZIPF] = "zipf", [DIST_PARETO] = "pareto",
+		[DIST_NORMAL] = "normal", [DIST_ZONED] = "zoned", [DIST_ZONED_ABS] = "zoned_abs",
+	};
+	char num[32], acc[16], range[32];
+	size_t used;
+	int w;
+
+	if (d->kind == DIST_UNIFORM)
+		return snprintf(buf, len, "uniform");
+	if (d->kind == DIST_ZIPF || d->kind == DIST_PARETO || d->kind == DIST_NORMAL) {
+		dist_real(d->param, num, sizeof(num));
+		return snprintf(buf, len, "%s:%s%s", names[d->kind], num, d->kind == DIST_NORMAL ? "%" : "");
+	}
+	w = snprintf(buf, len, "%s", names[d->kind]);
+	for (unsigned i = 0; i < d->nzones && w >= 0; i++) {
+		vocab_format_hundredths(acc, sizeof(acc), (uint32_t)llround(d->zone[i].access_pct * 100));
+		if (d->kind == DIST_ZONED)
+			vocab_format_hundredths(range, sizeof(range), (uint32_t)llround(d->zone[i].range_pct * 100));
+		else
+			format_size(d->zone[i].range_bytes, range, sizeof(range));
+		used = (size_t)w < len ? (size_t)w : len;
+		w += snprintf(buf + used, len - used, ":%s/%s", acc, range);
+	}
+	return w;
+}
+
+/* ---- the samplers --------------------------------------------------------------------------- */
+
+/* Uniform in [0, 1), 53 bits. */
+static inline double u01(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/*
+ * zipf: rejection-inversion (W. Hörmann, G. Derflinger, "Rejection-inversion to generate variates
+ * from monotone discrete distributions", ACM TOMACS 6(3), 1996). With h(x) = x^-q and H its
+ * integral, H(x) = (x^(1-q) - 1) / (1-q), draw u uniformly between H(n + 1/2) and H(3/2) - h(1),
+ * invert to x = H^-1(u), round to k; k is accepted when k - x <= s (a squeeze precomputed at init,
+ * no transcendental) or when u >= H(k + 1/2) - h(k). Accepted ranks k have exactly the probability
+ * k^-q / sum(j^-q); the expected number of tries is below 1.1 for the thetas of storage workloads.
+ * c[0] = 1-q, c[1] = H(n + 1/2), c[2] = H(3/2) - 1 - c[1], c[3] = s, c[4] = 1/(1-q), c[5] = q,
+ * c[6] = sum(j^-q, j = 1..n) (for the pmf).
+ */
+static double zipf_H(const struct distgen *g, double x)
+{
+	double lx = log(x), t = g->c[0] * lx;
+
+	return fabs(t) > 1e-8 ? expm1(t) / g->c[0] : lx * (1 + t / 2);
+}
+
+static inline double zipf_Hinv(const struct distgen *g, double u)
+{
+	double t = u * g->c[0];
+
+	/* log1p only where log(1 + t) would lose digits: it costs more than log. */
+	return exp((fabs(t) > 1e-4 ? log(1 + t) : log1p(t)) * g->c[4]);
+}
+
+static double zipf_h(const struct distgen *g, double x)
+{
+	return exp(-g->c[5] * log(x));
+}
+
+static inline uint64_t zipf_rank(struct distgen *g)
+{
+	for (;;) {
+		double u = g->c[1] + u01(&g->rng) * g->c[2];
+		double x = zipf_Hinv(g, u);
+		uint64_t k = (uint64_t)(x + 0.5);
+
+		if (k < 1)
+			k = 1;
+		else if (k > g->n)
+			k = g->n;
+		if ((double)k - x <= g->c[3] || u >= zipf_H(g, (double)k + 0.5) - zipf_h(g, (double)k))
+			return k - 1;
+	}
+}
+
+/* sum(k^-q, k = 1..n): directly up to 10^5 terms, else Euler-Maclaurin from the 1000th on. */
+static double zipf_norm(double q, uint64_t n)
+{
+	const double m = 1000;
+	double s = 0, fm, fn, nn = (double)n;
+
+	if (n <= 100000) {
+		for (uint64_t k = n; k >= 1; k--)
+			s += pow((double)k, -q);
+		return s;
+	}
+	for (uint64_t k = 999; k >= 1; k--)
+		s += pow((double)k, -q);
+	fm = pow(m, -q);
+	fn = pow(nn, -q);
+	s += (pow(nn, 1 - q) - pow(m, 1 - q)) / (1 - q) + (fm + fn) / 2;
+	s += q / 12 * (fm / m - fn / nn);
+	s -= q * (q + 1) * (q + 2) / 720 * (fm / (m * m * m) - fn / (nn * nn * nn));
+	return s;
+}
+
+static void zipf_init(struct distgen *g, double q)
+{
+	g->c[0] = 1 - q;
+	g->c[4] = 1 / (1 - q);
+	g->c[5] = q;
+	g->c[1] = zipf_H(g, (double)g->n + 0.5);
+	g->c[2] = zipf_H(g, 1.5) - 1 - g->c[1];
+	g->c[3] = 2 - zipf_Hinv(g, zipf_H(g, 2.5) - zipf_h(g, 2));
+	g->c[6] = zipf_norm(q, g->n);
+}
+
+/*
+ * pareto:H (fio's meaning): rank = floor(n * u^e), e = log(H) / log(1-H), u uniform in [0, 1):
+ * the share 1-H of the accesses falls on the first H of the ranks (pareto:0.2 is the 80/20 rule).
+ * By inversion, exact: P(rank < k) = (k/n)^(1/e). c[0] = e, c[1] = n, c[2] = 1/e.
+ */
+static inline uint64_t pareto_rank(struct distgen *g)
+{
+	uint64_t k = (uint64_t)(g->c[1] * exp(g->c[0] * log(u01(&g->rng))));
+
+	return k < g->n ? k : g->n - 1;
+}
+
+/*
+ * normal:SIGMA%: x = n/2 + sigma z, z a standard normal deviate (Marsaglia's polar method, which
+ * makes them in pairs), sigma = SIGMA% of n; x outside [0, n) is drawn again; the rank is floor(x).
+ * c[0] = n/2, c[1] = sigma, c[2] = P(0 <= x < n) (for the pmf).
+ */
+static inline double normal_deviate(struct distgen *g)
+{
+	double u, v, s, f;
+
+	if (g->has_spare) {
+		g->has_spare = false;
+		return g->spare;
+	}
+	do {
+		u = 2 * u01(&g->rng) - 1;
+		v = 2 * u01(&g->rng) - 1;
+		s = u * u + v * v;
+	} while (s >= 1 || s == 0);
+	f = sqrt(-2 * log(s) / s);
+	g->spare = v * f;
+	g->has_spare = true;
+	return u * f;
+}
+
+static inline uint64_t normal_rank(struct distgen *g)
+{
+	for (;;) {
+		double x = g->c[0] + g->c[1] * normal_deviate(g);
+
+		if (x >= 0 && x < (double)g->n)
+			return (uint64_t)x;
+	}
+}
+
+/* P(a <= z < b) for a standard normal z, from the tail that keeps the digits. */
+static double normal_mass(double a, double b)
+{
+	if (a >= 0)
+		return 0.5 * (erfc(a / M_SQRT2) - erfc(b / M_SQRT2));
+	if (b <= 0)
+		return 0.5 * (erfc(-b / M_SQRT2) - erfc(-a / M_SQRT2));
+	return 0.5 * (erf(b / M_SQRT2) - erf(a / M_SQRT2));
+}
+
+/* zoned, zoned_abs: a zone by its access share (the top 32 bits against zcum), then uniform in it. */
+static inline uint64_t zoned_rank(struct distgen *g)
+{
+	uint32_t u = (uint32_t)(rng_next(&g->rng) >> 32);
+	unsigned i = 0;
+
+	while (i + 1 < g->nz && u >= g->zcum[i])
+		i++;
+	return g->zstart[i] + rng_below(&g->rng, g->zlen[i]);
+}
+
+static inline uint64_t next_rank(struct distgen *g)
+{
+	switch (g->kind) {
+	case DIST_ZIPF:
+		return zipf_rank(g);
+	case DIST_PARETO:
+		return pareto_rank(g);
+	case DIST_NORMAL:
+		return normal_rank(g);
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		return zoned_rank(g);
+	case DIST_UNIFORM:
+	default:
+		return rng_below(&g->rng, g->n);
+	}
+}
+
+/*
+ * The scatter: rank -> (mul * rank + add) mod n, mul the first number from n / golden ratio up with
+ * gcd(mul, n) = 1, so a bijection of [0, n) that spreads consecutive ranks about 0.618 n apart.
+ * It depends on n alone: every thread of a job has the same hot blocks. Below 2^50 the product's
+ * quotient by n comes from a double, off by at most 1, and the remainder from 64-bit arithmetic.
+ */
+static inline uint64_t scatter(const struct distgen *g, uint64_t r)
+{
+	uint64_t n = g->n, m;
+
+	if (n < (1ull << 50)) {
+		uint64_t q = (uint64_t)((double)g->perm_mul * (double)r * g->inv_n);
+		int64_t s = (int64_t)(g->perm_mul * r - q * n);
+
+		if (s < 0)
+			s += (int64_t)n;
+		else if ((uint64_t)s >= n)
+			s -= (int64_t)n;
+		m = (uint64_t)s;
+	} else {
+		m = (uint64_t)((unsigned __int128)g->perm_mul * r % n);
+	}
+	m += g->perm_add;
+	return m >= n ? m - n : m;
+}
+
+static bool dist_skewed(enum dist_kind kind)
+{
+	return kind == DIST_ZIPF || kind == DIST_PARETO || kind == DIST_NORMAL;
+}
+
+uint64_t dist_next_rank(struct distgen *g)
+{
+	return next_rank(g);
+}
+
+uint64_t dist_scatter(const struct distgen *g, uint64_t rank)
+{
+	return dist_skewed(g->kind) ? scatter(g, rank) : rank;
+}
+
+uint64_t dist_next(struct distgen *g)
+{
+	uint64_t r = next_rank(g);
+
+	return dist_skewed(g->kind) ? scatter(g, r) : r;
+}
+
+/* ---- init and pmf --------------------------------------------------------------------------- */
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static void scatter_init(struct distgen *g)
+{
+	uint64_t n = g->n, a = (uint64_t)((double)n * 0.6180339887498949) % n;
+
+	while (gcd64(a, n) != 1)
+		a = (a + 1) % n;
+	g->perm_mul = a;
+	g->perm_add = n / 3;
+	g->inv_n = 1.0 / (double)n;
+}
+
+/* The zones with a share of the accesses, as [zstart, zstart + zlen) of the n indices. */
+static int zones_init(struct distgen *g, const struct dist_spec *d, uint64_t unit, char *err, size_t errlen)
+{
+	uint64_t before = 0, after = 0, total = 0;
+	uint32_t cum = 0;
+
+	for (unsigned i = 0; i < d->nzones; i++)
+		total += d->kind == DIST_ZONED_ABS ? d->zone[i].range_bytes : 0;
+	if (d->kind == DIST_ZONED_ABS && unit == 0)
+		return errmsg_set(err, errlen, -EINVAL, "zoned_abs: a unit of 0 bytes");
+	if (d->kind == DIST_ZONED_ABS && total > (unsigned __int128)g->n * unit)
+		return errmsg_set(err, errlen, -EINVAL, "zoned_abs: the zones cover %llu bytes, more than the "
+				  "range's %llu", (unsigned long long)total, (unsigned long long)(g->n * unit));
+	for (unsigned i = 0; i < d->nzones; i++, before = after) {
+		uint32_t acc = (uint32_t)llround(d->zone[i].access_pct * 100);
+		uint64_t start, end;
+
+		if (d->kind == DIST_ZONED) {
+			after += (uint64_t)llround(d->zone[i].range_pct * 100);
+			start = (uint64_t)((unsigned __int128)before * g->n / 10000);
+			end = (uint64_t)((unsigned __int128)after * g->n / 10000);
+		} else {
+			after += d->zone[i].range_bytes;
+			start = before / unit;
+			end = after / unit;
+		}
+		if (!acc)
+			continue;
+		if (end == start)
+			return errmsg_set(err, errlen, -EINVAL, "zone %u (%g%% of the accesses) holds none of the "
+					  "range's %llu blocks", i + 1, d->zone[i].access_pct,
+					  (unsigned long long)g->n);
+		cum += acc;
+		g->zstart[g->nz] = start;
+		g->zlen[g->nz] = end - start;
+		g->zacc[g->nz] = acc;
+		g->zcum[g->nz++] = (uint32_t)(((uint64_t)cum << 32) / 10000);
+	}
+	return 0;
+}
+
+int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t unit, uint64_t seed,
+	      char *err, size_t errlen)
+{
+	memset(g, 0, sizeof(*g));
+	g->kind = d->kind;
+	g->n = n;
+	rng_seed(&g->rng, seed ^ 0x64697374000000ull);
+	if (n == 0)
+		return errmsg_set(err, errlen, -EINVAL, "a distribution over an empty range");
+	scatter_init(g);
+	switch (d->kind) {
+	case DIST_ZIPF:
+		zipf_init(g, d->param);
+		break;
+	case DIST_PARETO:
+		g->c[0] = log(d->param) / log(1 - d->param);
+		g->c[1] = (double)n;
+		g->c[2] = 1 / g->c[0];
+		break;
+	case DIST_NORMAL:
+		g->c[0] = (double)n / 2;
+		g->c[1] = d->param / 100 * (double)n;
+		g->c[2] = normal_mass(-g->c[0] / g->c[1], ((double)n - g->c[0]) / g->c[1]);
+		break;
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		return zones_init(g, d, unit, err, errlen);
+	case DIST_UNIFORM:
+	default:
+		break;
+	}
+	return 0;
+}
+
+double dist_pmf_rank(const struct distgen *g, uint64_t rank)
+{
+	double k = (double)rank;
+
+	if (rank >= g->n)
+		return 0;
+	switch (g->kind) {
+	case DIST_ZIPF:
+		return pow(k + 1, -g->c[5]) / g->c[6];
+	case DIST_PARETO:
+		/* (k+1)^a - k^a over n^a, a = 1/e, without the cancellation of the difference. */
+		if (rank == 0)
+			return pow(1 / g->c[1], g->c[2]);
+		return pow(k / g->c[1], g->c[2]) * expm1(g->c[2] * log1p(1 / k));
+	case DIST_NORMAL:
+		return normal_mass((k - g->c[0]) / g->c[1], (k + 1 - g->c[0]) / g->c[1]) / g->c[2];
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		for (unsigned i = 0; i < g->nz; i++)
+			if (rank >= g->zstart[i] && rank - g->zstart[i] < g->zlen[i])
+				return g->zacc[i] / 10000.0 / (double)g->zlen[i];
+		return 0;
+	case DIST_UNIFORM:
+	default:
+		return 1 / (double)g->n;
+	}
+}
