@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vocab.h"
 
 enum rw_pattern {
 	RW_READ,
@@ -145,6 +146,16 @@ struct job {
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
 	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
 	/*
+	 * The workload vocabulary (docs/vocabulary.md). A split's n is 0 where the job has none: every
+	 * request is bs. With a split, job_resolve sets bs to the smallest size of the splits the job uses:
+	 * the grid random offsets align to, and the unit of spans and slices.
+	 */
+	struct bssplit bssplit;        /* request sizes with shares (reads, and writes without bssplit_write) */
+	struct bssplit bssplit_write;  /* writes' sizes where they differ */
+	struct dist_spec dist;         /* where random offsets fall (uniform by default) */
+	unsigned pct_random;           /* percentage_random: requests at random offsets; the rest continue sequentially */
+	bool randommap;                /* random patterns: every block exactly once per pass */
+	/*
 	 * A case of several streams (docs/streams.md): workloads run at once on the target, with one start, one
 	 * time axis and one measured window; NULL for a case of one workload, the job itself. Made by
 	 * plan_case and freed by job_release; copies of the job share it (only its maker releases it).
@@ -255,6 +266,37 @@ static inline bool job_no_io(const struct job *j)
 	return j->engine == ENGINE_NULL;
 }
 
+/* The split of operation op's sizes (OP_READ, OP_WRITE, OP_TRIM), or NULL where its requests are all bs. */
+static inline const struct bssplit *job_split(const struct job *j, unsigned op)
+{
+	if (op == 1 && j->bssplit_write.n)
+		return &j->bssplit_write;
+	return j->bssplit.n ? &j->bssplit : NULL;
+}
+
+/* True if the job uses the vocabulary's generators: a size split, a distribution, percentage_random, randommap. */
+static inline bool job_vocab(const struct job *j)
+{
+	return j->bssplit.n || j->bssplit_write.n || j->dist.kind != DIST_UNIFORM || j->pct_random < 100 ||
+	       j->randommap;
+}
+
+/* The largest request of the job: bs, or the largest size of its splits (what a slot's buffer holds). */
+uint64_t job_max_bs(const struct job *j);
+
+/*
+ * The mean request size, as a fraction num/den bytes (exact): bs/1, or the splits' sizes weighted by
+ * their shares and, for a mix, by rwmix_write.
+ */
+void job_mean_bs(const struct job *j, uint64_t *num, uint64_t *den);
+
+/*
+ * randommap: the split a pass is laid out in (NULL: every request bs), and the bytes of one group,
+ * one deck of it: *cards requests, each size as many times as its share divided by the shares' gcd.
+ */
+const struct bssplit *job_map_split(const struct job *j);
+uint64_t job_map_group(const struct job *j, unsigned *cards);
+
 /* True if some stream of a case (j->streams) writes or trims. */
 bool job_streams_modify(const struct job *j);
 
@@ -278,8 +320,15 @@ static inline bool job_open_loop(const struct job *j)
  */
 static inline void job_rate(const struct job *j, uint64_t *num, uint64_t *den)
 {
+	uint64_t mn, md;
+
 	*num = j->rate_iops ? j->rate_iops : j->rate_bw;
 	*den = j->rate_iops ? 1 : j->rate_bw ? j->bs : 0;
+	if (j->rate_bw && !j->rate_iops && (j->bssplit.n || j->bssplit_write.n)) {
+		job_mean_bs(j, &mn, &md);   /* rate_bw / (mn / md) requests a second */
+		*num = j->rate_bw * md;
+		*den = mn;
+	}
 }
 
 const char *arrival_name(enum arrival a);

@@ -85,27 +85,25 @@ static inline uint64_t offgen_next(struct offgen *g)
 {
 	uint64_t off;
 
-	switch (g->access) {
-	case ACCESS_RANDOM:
+	/* Tests, not a switch: the random case, the most common, costs one compare (no jump table). */
+	if (g->access == ACCESS_RANDOM)
 		return g->base + rng_below(&g->rng, g->nblocks) * g->bs;
-	case ACCESS_SEQ:
+	if (g->access == ACCESS_SEQ) {
 		off = g->pos;
 		g->pos += g->bs;
 		if (g->pos >= g->len)
 			g->pos = 0;
 		return g->base + off;
-	case ACCESS_STRIDE:
-	default:
-		off = g->pos;
-		g->pos += g->stride;
-		if (g->pos + g->bs > g->len) {
-			g->lap++;
-			if (g->lap * g->bs >= g->stride || g->lap * g->bs + g->bs > g->len)
-				g->lap = 0;
-			g->pos = g->lap * g->bs;
-		}
-		return g->base + off;
 	}
+	off = g->pos;
+	g->pos += g->stride;
+	if (g->pos + g->bs > g->len) {
+		g->lap++;
+		if (g->lap * g->bs >= g->stride || g->lap * g->bs + g->bs > g->len)
+			g->lap = 0;
+		g->pos = g->lap * g->bs;
+	}
+	return g->base + off;
 }
 
 /*

@@ -224,6 +224,29 @@ struct stonewall {
 };
 
 /*
+ * The realized record (results.realized): what a run's requests actually were, counted in the measured
+ * window where results count them (a request that completes there, successfully).
+ */
+#define RZ_HEAT_BINS 64
+#define RZ_SIZES 64              /* BSSPLIT_MAX */
+
+struct realized {
+	uint64_t bs_ios[OP_COUNT][RZ_SIZES];  /* by enum op and size index (the job's split, or 0: bs) */
+	uint64_t heat[OP_COUNT][RZ_HEAT_BINS];/* by enum op, requests by where they start: in slot
+						 (offset >> heat_shift) % RZ_HEAT_BINS (rz_heat) */
+	uint64_t seq;                         /* requests made in the measured window that started where the
+						 same thread's previous request ended (flushes not) */
+	uint64_t heat_base;                   /* the region the bins cover: heat_bins bins of 2^heat_shift bytes */
+	unsigned heat_shift, heat_bins;       /* from heat_base, a multiple of it */
+};
+
+/* Bin k (from heat_base) of op's heat. */
+static inline uint64_t rz_heat(const struct realized *rz, unsigned op, unsigned k)
+{
+	return rz->heat[op][((rz->heat_base >> rz->heat_shift) + k) % RZ_HEAT_BINS];
+}
+
+/*
  * One stream of a case of several (job.h: job_streams), measured in the case's window: what its own
  * workers did, by operation, with its own time series, queue depth and timetable. The run_result's
  * op[] stays the exact merge of all streams.
@@ -234,6 +257,7 @@ struct stream_result {
 	double qd_mean;
 	struct series ts;
 	struct sched_result sched;          /* an open-loop stream's; enabled false otherwise */
+	struct realized rz;                 /* what its requests were */
 };
 
 struct health_rec;   /* health_dev.h */
@@ -267,6 +291,12 @@ struct run_result {
 	struct stonewall stonewall;         /* an aggregate result's (group.h); enabled false otherwise */
 	struct stream_result *streams;      /* a case of streams: one each, in the job's order; else NULL */
 	unsigned nstreams;
+	/*
+	 * The realized record of the measured run (rz.heat_bins 0: none, e.g. a failed setup), and the blocks
+	 * its writes touched: unique_written distinct blocks of unique_block bytes (0: nothing written).
+	 */
+	struct realized rz;
+	uint64_t unique_written, unique_block;
 };
 
 #endif

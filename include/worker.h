@@ -18,6 +18,7 @@
 #include "offgen.h"
 #include "timetable.h"
 #include "verify.h"
+#include "vocab.h"
 
 #define WORKER_MAX_ERRS 8
 
@@ -47,6 +48,34 @@ struct run_ctl {
 /* The operations the time series counts: reads, writes and trims (OP_READ..OP_TRIM); not flushes. */
 #define LIVE_OPS 3
 
+/*
+ * The blocks a run's writes touched (results.realized.unique_blocks_written): one bit per block of
+ * 2^shift bytes from base, set by the workers (relaxed atomics: the count is read after they join).
+ */
+struct wmap {
+	_Atomic uint64_t *bits;
+	uint64_t base, nbits;
+	unsigned shift;
+};
+
+/* Marks the blocks of [off, off + len), which lies in the map's region. */
+void wmap_mark(struct wmap *m, uint64_t off, uint64_t len);
+/* The blocks marked. */
+uint64_t wmap_count(const struct wmap *m);
+
+/*
+ * randommap: a thread's pass over its slice, laid out in groups of one deck's requests (job_map_group:
+ * cards requests, group bytes); the permutation visits each (group, card) once per pass. Card c of a
+ * group starts at at[c] (rotated by a hash of the group, so sizes do not line up across groups).
+ */
+struct randmap {
+	struct permgen pg;
+	uint64_t base, group, ngroups;
+	unsigned cards;
+	uint64_t *at;            /* cards + 1 offsets in a group: at[c] where card c starts, at[cards] = group */
+	uint8_t *szi;            /* cards: the size index of each card */
+};
+
 /* Cumulative counters the monitor samples for the time series (single writer, relaxed), by enum op. */
 struct live {
 	_Alignas(64) atomic_uint_fast64_t ios[LIVE_OPS];
@@ -68,6 +97,7 @@ struct worker {
 	struct run_ctl *ctl;
 	unsigned id;
 	uint64_t budget;         /* bytes to issue once measuring; 0 = unlimited */
+	uint64_t issue_cap;      /* issued stops at this: the budget once measuring, else UINT64_MAX */
 	bool idle;               /* its share of the io_limit is zero: it issues nothing */
 	uint64_t lbs_align;      /* buffer alignment */
 
@@ -82,8 +112,9 @@ struct worker {
 	struct rng data_rng;
 	unsigned write_pct;
 	/*
-	 * The requests that are not a plain read or write (readback, trim patterns, fsync) come from
-	 * next_special, behind this one test in the hot loop.
+	 * The requests that are not a plain read or write of bs at the next offset (readback, trim
+	 * patterns, fsync, thinktime, verify's claims, the vocabulary) come from next_special, behind
+	 * this one test in the hot loop.
 	 */
 	bool special;
 	bool flush_due;          /* fsync: the next request is a flush */
@@ -125,6 +156,20 @@ struct worker {
 	int ret;                 /* 0, or -errno of a setup or engine failure */
 	char errmsg[256];
 
+	/* The vocabulary (job_vocab): sizes, skewed offsets, percentage_random, the random map. */
+	bool vocab;
+	const struct bssplit *split[2];   /* by direction: 0 reads and trims, 1 writes; NULL: bs */
+	struct bsgen *bsg[2];    /* the decks of the splits; one deck where one split sizes both */
+	struct distgen *dg;      /* a skewed distribution; NULL: uniform */
+	struct mixgen prand;     /* percentage_random < 100: its cards say random (true) or sequential */
+	struct randmap *rmap;    /* randommap; NULL otherwise */
+	uint64_t last_end;       /* where this worker's last request ended */
+	/* What ran (results.realized), counted where results count, and the blocks written. */
+	struct realized rz;
+	struct wmap *wmap;
+	/* A completion has more to do than count: verify (vmap, vscan), a split's sizes (vocab), wmap. */
+	bool extra;
+
 	struct live live;
 	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */
 	uint64_t ramp_base[4][LIVE_OPS]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */
@@ -143,8 +188,11 @@ static inline bool worker_op_used(const struct job *j, unsigned op)
 
 /* Bytes of I/O buffers worker_init allocates for qd requests of bs bytes aligned to lbs. */
 uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs);
-/* Allocates slots, buffers and histograms for w->ec.qd requests; generators from the job and w->id. */
-int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len);
+/*
+ * Allocates slots, buffers and histograms for w->ec.qd requests; generators from the job and w->id.
+ * rz_base, rz_len: the region results.realized's heat bins cover (the job's, or the case's for streams).
+ */
+int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_t rz_base, uint64_t rz_len);
 void worker_release(struct worker *w);
 /* The thread body: engine init, the barriers, the loop, engine exit. Returns NULL. */
 void *worker_main(void *arg);

@@ -25,7 +25,8 @@ static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
-	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks",
+	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
+	"distribution", "percentage_random", "randommap",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -637,6 +638,85 @@ static void test_job_check_operation_rules(void **state)
 	checks_are(good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/*
+ * The vocabulary's parameters parse (their own syntax is tests/test_vocab.c's), and their rules: a
+ * split for sequential and random patterns (not stride, not verify yet), bssplit_write needs writes,
+ * distribution, percentage_random and randommap need a random pattern, randommap no skew, no
+ * sequential share and one split for a mix.
+ */
+static void test_job_vocabulary_rules(void **state)
+{
+	static const char *const good[] = {
+		"bssplit=4k/67:8k/10:64k/23", "rw=randrw bssplit=4k/50:8k/50 bssplit_write=64k/100",
+		"rw=write bssplit=128k/50:1m/50", "rw=randread distribution=zipf:1.2",
+		"rw=randwrite distribution=zoned:50/5:30/15:20/80", "rw=randread percentage_random=30",
+		"rw=randwrite randommap=true", "rw=randwrite randommap=true bssplit=4k/50:8k/50",
+		"rw=randrw randommap=true bssplit=4k/90:64k/10", "rw=randtrim bssplit=4k/50:1m/50",
+		"rw=randread distribution=pareto:0.2 verify=on", "rw=randwrite randommap=true verify=on",
+		"rw=randwrite bssplit_write=4k/50:8k/50",
+	};
+	static const char *const bad[][2] = {
+		{ "rw=stride-read bssplit=4k/50:8k/50", "bssplit" }, { "rw=read bssplit_write=4k/100", "bssplit_write" },
+		{ "rw=read distribution=zipf:1.2", "distribution" }, { "rw=write percentage_random=50", "percentage_random" },
+		{ "rw=read randommap=true", "randommap" }, { "rw=randread randommap=true distribution=zipf:1.1", "randommap" },
+		{ "rw=randread randommap=true percentage_random=10", "randommap" },
+		{ "rw=randrw randommap=true bssplit=4k/100 bssplit_write=8k/100", "randommap" },
+		{ "rw=randwrite bssplit=4k/50:8k/50 verify=on", "verify" },
+	};
+	struct job j;
+
+	(void)state;
+	checks_are(good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
+	job_init(&j);
+	set_bad("bssplit", "4k/50:8k/40", NULL);
+	set_bad("distribution", "zipf:1", NULL);
+	set_bad("percentage_random", "101", NULL);
+	SET("bssplit", "off", j.bssplit.n == 0);
+	SET("distribution", "uniform", j.dist.kind == DIST_UNIFORM);
+}
+
+/*
+ * Resolving a split: bs becomes the smallest size the job issues (the grid), every size is checked
+ * against the logical block size, the span holds the largest; the mean size and the rate of rate_bw
+ * follow the shares; randommap's group is one deck of the split, and a thread's slice must hold one.
+ */
+static void test_job_resolve_vocabulary(void **state)
+{
+	uint64_t num, den;
+	unsigned cards;
+	struct job j;
+
+	(void)state;
+	job_of(&j, "rw=randrw rwmix_write=50 bssplit=8k/50:64k/50 bssplit_write=16k/100 bs=4k");
+	resolve_ok(&j, GiB, 4096);
+	assert_int_equal(j.bs, 8192);
+	assert_int_equal(job_max_bs(&j), 65536);
+	job_mean_bs(&j, &num, &den);
+	/* reads: (8k + 64k) / 2 = 36k, writes 16k: mean 26k */
+	assert_true(num == 26 * 1024 * den);
+	job_of(&j, "rw=randread bssplit=4k/50:1536/50");
+	resolve_bad(&j, GiB, 4096, "bssplit");
+	resolve_ok(&j, GiB, 512);
+	assert_int_equal(j.bs, 1536);
+	job_of(&j, "rw=read bssplit=4k/50:1m/50 span=512k");
+	resolve_bad(&j, GiB, 512, "span");
+	job_of(&j, "rw=randread bssplit=4k/50:1m/50 rate_bw=100m");
+	resolve_ok(&j, GiB, 512);
+	job_rate(&j, &num, &den);
+	/* rate_bw over requests of (4096 + 1048576) / 2 = 526336 bytes on average, exactly */
+	assert_true(num * 526336 == j.rate_bw * den);
+	job_of(&j, "rw=randwrite randommap=true bssplit=4k/67:8k/10:64k/23");
+	assert_int_equal(job_map_group(&j, &cards), 67 * 4096 + 10 * 8192 + 23 * 65536);
+	assert_int_equal(cards, 100);
+	job_of(&j, "rw=randwrite randommap=true bssplit=4k/50:8k/25:16k/25");
+	assert_int_equal(job_map_group(&j, &cards), 2 * 4096 + 8192 + 16384);
+	assert_int_equal(cards, 4);
+	job_of(&j, "rw=randwrite randommap=true bssplit=4k/50:8k/25:16k/25 threads=4 span=100k");
+	resolve_bad(&j, GiB, 512, "span");
+	job_of(&j, "rw=randwrite randommap=true bssplit=4k/50:8k/25:16k/25 threads=4 span=128k");
+	resolve_ok(&j, GiB, 512);
+}
+
 static void plan_ok(struct plan *p, const char *name, const char *value)
 {
 	char err[256] = "";
@@ -908,6 +988,8 @@ int main(void)
 		cmocka_unit_test(test_plan_refuses_bad_lists_and_truncates_long_names),
 		cmocka_unit_test(test_plan_streams_are_whole_jobs_of_the_case),
 		cmocka_unit_test(test_job_streams_resolve_and_verify_rules),
+		cmocka_unit_test(test_job_vocabulary_rules),
+		cmocka_unit_test(test_job_resolve_vocabulary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

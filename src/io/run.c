@@ -479,14 +479,87 @@ static const struct job *stream_job(const struct job *j, unsigned s)
 	return j->streams ? &j->streams->s[s].job : j;
 }
 
+/* The region results.realized describes: the job's, or the smallest that holds every stream's. */
+static void rz_region(const struct job *j, uint64_t *base, uint64_t *len)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (unsigned s = 0; s < nstreams_of(j); s++) {
+		const struct job *sj = stream_job(j, s);
+
+		lo = sj->r.offset < lo ? sj->r.offset : lo;
+		hi = sj->r.offset + sj->r.span > hi ? sj->r.offset + sj->r.span : hi;
+	}
+	*base = lo;
+	*len = hi > lo ? hi - lo : 0;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The measured run's map of the blocks its writes touch, or NULL where nothing writes: blocks of the
+ * largest power of two that every write's size and start are multiples of (coarser where the map
+ * would pass 2^31 bits, 256 MiB).
+ */
+static struct wmap *wmap_new(const struct job *j)
+{
+	uint64_t base, len, g = 0;
+	struct wmap *m;
+
+	rz_region(j, &base, &len);
+	for (unsigned s = 0; s < nstreams_of(j); s++) {
+		const struct job *sj = stream_job(j, s);
+		const struct bssplit *b = job_split(sj, OP_WRITE);
+
+		if (!job_writes(sj))
+			continue;
+		g = gcd64(gcd64(g, sj->bs), sj->r.offset - base);
+		for (unsigned i = 0; b && i < b->n; i++)
+			g = gcd64(g, b->size[i]);
+	}
+	if (!g || !len || !(m = calloc(1, sizeof(*m))))
+		return NULL;
+	m->base = base;
+	m->shift = (unsigned)__builtin_ctzll(g);
+	while ((len >> m->shift) > (1ull << 31))
+		m->shift++;
+	m->nbits = (len + (1ull << m->shift) - 1) >> m->shift;
+	/* calloc'd pages cost nothing until a write marks them. */
+	if (!(m->bits = calloc((m->nbits + 63) / 64, sizeof(*m->bits)))) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void wmap_free(struct wmap *m)
+{
+	if (m)
+		free(m->bits);
+	free(m);
+}
+
 /*
  * The workers, stream by stream (sw: where each stream's are; NULL where j has no streams): each
  * one runs its stream's job, numbered within the stream (its slice, seed and timetable share).
  */
 static int setup_workers(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
-			 struct run_ctl *ctl, struct worker *ws, struct stream_workers *sw, char *err, size_t errlen)
+			 struct run_ctl *ctl, struct worker *ws, struct stream_workers *sw, struct wmap *wm,
+			 char *err, size_t errlen)
 {
+	uint64_t rz_base, rz_len;
 	unsigned k = 0;
+
+	rz_region(j, &rz_base, &rz_len);
 
 	for (unsigned s = 0; s < nstreams_of(j); s++) {
 		const struct job *sj = stream_job(j, s);
@@ -513,7 +586,8 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 			/* A stream without verify does not check its reads (job_resolve kept its writes apart). */
 			if (j->streams && !sj->verify)
 				w->vmap = NULL;
-			if ((ret = worker_init(w, sj->r.offset, sj->r.span)))
+			w->wmap = wm;
+			if ((ret = worker_init(w, sj->r.offset, sj->r.span, rz_base, rz_len)))
 				return errmsg_set(err, errlen, ret,
 						  "cannot set up worker %u%s%s (its buffers: qd %u x bs %llu bytes): %s",
 						  i, j->streams ? " of stream " : "", j->streams ? j->streams->s[s].name : "",
@@ -549,6 +623,21 @@ static void merge_ops(struct opstats *op, const struct worker *w)
 	}
 }
 
+/* Adds the realized record b to a (the same region). */
+static void rz_merge(struct realized *a, const struct realized *b)
+{
+	for (unsigned op = 0; op < OP_COUNT; op++) {
+		for (unsigned i = 0; i < RZ_SIZES; i++)
+			a->bs_ios[op][i] += b->bs_ios[op][i];
+		for (unsigned i = 0; i < RZ_HEAT_BINS; i++)
+			a->heat[op][i] += b->heat[op][i];
+	}
+	a->seq += b->seq;
+	a->heat_base = b->heat_base;
+	a->heat_shift = b->heat_shift;
+	a->heat_bins = b->heat_bins;
+}
+
 /* Each stream's own figures from its workers: operations, measured phase, queue depth, timetable. */
 static void merge_streams(struct run_result *res, const struct worker *ws, const struct stream_workers *sw)
 {
@@ -559,6 +648,7 @@ static void merge_streams(struct run_result *res, const struct worker *ws, const
 
 		for (unsigned i = sw[s].first; i < sw[s].first + sw[s].n; i++) {
 			merge_ops(sr->op, &ws[i]);
+			rz_merge(&sr->rz, &ws[i].rz);
 			qd_area += (double)ws[i].qd_area;
 			group_sched_add(&sr->sched, &ws[i].sched);
 			t0 = ws[i].t_measure < t0 ? ws[i].t_measure : t0;
@@ -579,6 +669,7 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 
 		qd_area += (double)w->qd_area;
 		merge_ops(res->op, w);
+		rz_merge(&res->rz, &w->rz);
 		res->cpu_user += w->cpu_user;
 		res->cpu_sys += w->cpu_sys;
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
@@ -626,6 +717,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	struct stream_workers sw[JOB_MAX_STREAMS];
 	struct monitor m = { 0 };
 	struct run_ctl ctl;
+	struct wmap *wm = NULL;
 	unsigned started = 0;
 	int ret;
 
@@ -633,7 +725,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		return errmsg_set(err, errlen, -ENOMEM, "cannot allocate %u workers: %s", nw, strerror(ENOMEM));
 	ctl_init(&ctl, nw, o->continue_on_error);
 	ctl.ext_stop = o->stop;
-	ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, err, errlen);
+	if (!o->phase && !o->readback && !o->verify_only)
+		wm = wmap_new(j);   /* NULL where nothing writes (or no memory: the record then has no count) */
+	ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, err, errlen);
 	/* The drive's counters just before the measured run's first I/O (after every prepare phase). */
 	if (!ret && o->health && res->health)
 		health_rec_snapshot(res->health, o->health, false);
@@ -674,6 +768,10 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		merge(res, ws, nw);
 		if (j->streams)
 			merge_streams(res, ws, sw);
+		if (wm) {
+			res->unique_written = wmap_count(wm);
+			res->unique_block = 1ull << wm->shift;
+		}
 		if (o->stop && atomic_load(o->stop) && res->status == RUN_OK) {
 			res->status = RUN_INTERRUPTED;
 			snprintf(res->message, sizeof(res->message), "interrupted by a signal");
@@ -687,6 +785,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	for (unsigned i = 0; i < nw; i++)
 		worker_release(&ws[i]);
 	free(ws);
+	wmap_free(wm);
 	ctl_destroy(&ctl);
 	return ret;
 }
@@ -701,9 +800,13 @@ static uint64_t fill_bs(uint64_t n)
 	return bs;
 }
 
-/* A phase (fill, read-back) makes plain reads or writes: no flush, no FUA, no idle. */
+/* A phase (fill, read-back) makes plain reads or writes of one size: no flush, no FUA, no idle, no skew. */
 static void plain_phase(struct job *f)
 {
+	f->bssplit.n = f->bssplit_write.n = 0;
+	f->dist.kind = DIST_UNIFORM;
+	f->pct_random = 100;
+	f->randommap = false;
 	f->fsync = 0;
 	f->fua = false;
 	f->thinktime_ns = 0;

@@ -47,7 +47,7 @@ static int alloc_slots(struct worker *w)
 	unsigned qd = c->qd;
 	size_t align = w->lbs_align < 4096 ? 4096 : w->lbs_align;
 
-	c->bufsize = (size_t)slot_bytes(w->job->bs, w->lbs_align);
+	c->bufsize = (size_t)slot_bytes(job_max_bs(w->job), w->lbs_align);
 	c->reqs = calloc(qd, sizeof(*c->reqs));
 	w->free = calloc(qd, sizeof(*w->free));
 	w->queued = calloc(qd, sizeof(*w->queued));
@@ -69,7 +69,104 @@ static int alloc_slots(struct worker *w)
 	return 0;
 }
 
-int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
+/*
+ * The heat bins of results.realized: at most RZ_HEAT_BINS bins of a power of two bytes, aligned to
+ * it, from the one that holds base to the one that holds base + len - 1. A request counts in slot
+ * (offset >> shift) % RZ_HEAT_BINS: no subtraction, and bin k of the region is slot
+ * ((heat_base >> shift) + k) % RZ_HEAT_BINS.
+ */
+static void rz_init(struct realized *rz, uint64_t base, uint64_t len)
+{
+	unsigned shift = 9;
+
+	while (shift < 62 && ((base & ((1ull << shift) - 1)) + len + (1ull << shift) - 1) >> shift > RZ_HEAT_BINS)
+		shift++;
+	rz->heat_base = base >> shift << shift;
+	rz->heat_shift = shift;
+	rz->heat_bins = (unsigned)((base - rz->heat_base + len + (1ull << shift) - 1) >> shift);
+	if (!rz->heat_bins)
+		rz->heat_bins = 1;
+}
+
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* randommap: this thread's slice laid out in groups of one deck (job_map_group), and its permutation. */
+static int randmap_init(struct worker *w, uint64_t base, uint64_t len, uint64_t seed)
+{
+	const struct job *j = w->job;
+	const struct bssplit *b = job_map_split(j);
+	struct randmap *m = calloc(1, sizeof(*m));
+	unsigned c = 0;
+	uint32_t g = 0;
+
+	if (!m)
+		return -ENOMEM;
+	w->rmap = m;
+	m->group = job_map_group(j, &m->cards);
+	m->at = calloc(m->cards + 1, sizeof(*m->at));
+	m->szi = calloc(m->cards, 1);
+	if (!m->at || !m->szi)
+		return -ENOMEM;
+	for (unsigned i = 0; b && i < b->n; i++)
+		g = gcd32(g, b->share[i]);   /* job_map_group's cards: each share over the shares' gcd */
+	if (!b) {
+		m->at[1] = j->bs;
+	} else {
+		for (unsigned i = 0; i < b->n; i++)
+			for (uint32_t k = 0; k < b->share[i] / g; k++, c++) {
+				m->szi[c] = (uint8_t)i;
+				m->at[c + 1] = m->at[c] + b->size[i];
+			}
+	}
+	if (!offgen_slice(base, len, m->group, w->id, j->threads, &m->base, &len))
+		return -EINVAL;
+	m->ngroups = len / m->group;
+	permgen_init(&m->pg, m->ngroups * m->cards, seed ^ 0x72616e646d6170ull);
+	return 0;
+}
+
+/* The vocabulary's generators of this worker's job (job_vocab). */
+static int vocab_init(struct worker *w, uint64_t base, uint64_t len, uint64_t seed)
+{
+	const struct job *j = w->job;
+	char err[128];
+
+	w->vocab = true;
+	w->split[0] = job_split(j, OP_READ);
+	w->split[1] = job_split(j, OP_WRITE);
+	for (unsigned k = 0; k < 2; k++) {
+		if (!w->split[k])
+			continue;
+		if (k == 1 && w->split[1] == w->split[0]) {
+			w->bsg[1] = w->bsg[0];   /* one deck for both: exact over all requests */
+			continue;
+		}
+		if (!(w->bsg[k] = malloc(sizeof(*w->bsg[k]))))
+			return -ENOMEM;
+		bsgen_init(w->bsg[k], w->split[k], seed ^ (0x6273676e00ull + k));
+	}
+	if (j->dist.kind != DIST_UNIFORM) {
+		if (!(w->dg = malloc(sizeof(*w->dg))))
+			return -ENOMEM;
+		if (dist_init(w->dg, &j->dist, w->og.nblocks, j->bs, seed ^ 0x64697374ull, err, sizeof(err)))
+			return -EINVAL;
+	}
+	mixgen_init(&w->prand, j->pct_random, seed ^ 0x7072616e64ull);
+	if (j->randommap && !w->readback)
+		return randmap_init(w, base, len, seed);
+	return 0;
+}
+
+int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_t rz_base, uint64_t rz_len)
 {
 	const struct job *j = w->job;
 	enum access acc = pattern_access(j->rw);
@@ -82,13 +179,19 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
 	    !offgen_slice(span_base, span_len, j->bs, w->id, j->threads, &base, &len))
 		return -EINVAL;
 	offgen_init(&w->og, acc, base, len, j->bs, j->r.stride, seed);
+	rz_init(&w->rz, rz_base, rz_len);
+	w->last_end = UINT64_MAX;
+	if (job_vocab(j) && !w->readback && (ret = vocab_init(w, span_base, span_len, seed)))
+		return ret;
 	mixgen_init(&w->mix, job_write_pct(j), seed);
 	rng_seed(&w->data_rng, seed ^ 0x64617461ull);
 	w->write_pct = job_write_pct(j);
 	w->rand_bytes = j->data == DATA_ZERO ? 0 : data_rand_bytes(j->data == DATA_COMPRESS ? j->compress_pct : 0);
 	w->open = job_open_loop(j);
 	w->nlive = job_trims(j) ? 3 : 2;
-	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns;
+	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vocab || w->vmap;
+	w->extra = w->vmap || w->vscan || w->vocab || w->wmap;
+	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
 			continue;
@@ -102,6 +205,18 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len)
 
 void worker_release(struct worker *w)
 {
+	if (w->bsg[1] != w->bsg[0])
+		free(w->bsg[1]);
+	free(w->bsg[0]);
+	free(w->dg);
+	if (w->rmap) {
+		free(w->rmap->at);
+		free(w->rmap->szi);
+		free(w->rmap);
+	}
+	w->bsg[0] = w->bsg[1] = NULL;
+	w->dg = NULL;
+	w->rmap = NULL;
 	for (int op = 0; op < OP_COUNT; op++) {
 		hist_release(&w->st[op].lat);
 		hist_release(&w->st[op].resp);
@@ -129,6 +244,9 @@ static void prep_write(struct worker *w, struct ioreq *r)
 		verify_stamp(r->buf, r->len, w->vmap->unit, r->offset, w->vmap->run_id, r->vgen);
 }
 
+static void map_next(struct worker *w, struct ioreq *r);
+static uint64_t vocab_offset(struct worker *w, uint64_t len);
+
 /*
  * verify=on: a write claims its block in the map (another block, if a write to that one is in flight:
  * two writes of one block in flight would leave either on the target) and gets its generation; a read
@@ -150,7 +268,10 @@ static bool verify_claim(struct worker *w, struct ioreq *r)
 		}
 		if ((r->vgen = vmap_write_begin(m, idx, &prev)))
 			return true;
-		r->offset = offgen_next(&w->og);
+		if (w->rmap)
+			map_next(w, r);
+		else
+			r->offset = w->vocab ? vocab_offset(w, r->len) : offgen_next(&w->og);
 	}
 	return false;
 }
@@ -166,6 +287,96 @@ static bool next_written(struct worker *w, uint64_t *off)
 		return false;
 	*off = m->base + w->scan_next++ * m->bs;
 	return true;
+}
+
+void wmap_mark(struct wmap *m, uint64_t off, uint64_t len)
+{
+	uint64_t first = (off - m->base) >> m->shift, last = (off + len - 1 - m->base) >> m->shift;
+
+	if (last >= m->nbits)
+		last = m->nbits - 1;
+	for (uint64_t b = first; b <= last && first < m->nbits;) {
+		uint64_t word = b / 64, bit = b % 64, n = last - b + 1 < 64 - bit ? last - b + 1 : 64 - bit;
+		uint64_t mask = (n == 64 ? ~0ull : ((1ull << n) - 1)) << bit;
+
+		/* Most blocks are marked already, or not at all yet: a load first spares the locked write. */
+		if ((atomic_load_explicit(&m->bits[word], memory_order_relaxed) & mask) != mask)
+			atomic_fetch_or_explicit(&m->bits[word], mask, memory_order_relaxed);
+		b += n;
+	}
+}
+
+uint64_t wmap_count(const struct wmap *m)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < (m->nbits + 63) / 64; i++)
+		n += (uint64_t)__builtin_popcountll(atomic_load_explicit(&m->bits[i], memory_order_relaxed));
+	return n;
+}
+
+/* randommap: the next (group, card) of this pass: its offset, size and size index. */
+static void map_next(struct worker *w, struct ioreq *r)
+{
+	struct randmap *m = w->rmap;
+	uint64_t item = permgen_next(&m->pg), grp = item / m->cards;
+	unsigned p = (unsigned)(item % m->cards), rot = 0, c;
+	uint64_t at;
+
+	/* Groups start their deck at a card of their own, so that sizes do not line up from group to group. */
+	if (m->cards > 1)
+		rot = (unsigned)(((grp * 0x9e3779b97f4a7c15ull) >> 32) % m->cards);
+	c = rot + p < m->cards ? rot + p : rot + p - m->cards;
+	at = c >= rot ? m->at[c] - m->at[rot] : m->group - m->at[rot] + m->at[c];
+	r->szi = m->szi[c];
+	r->len = (uint32_t)(m->at[c + 1] - m->at[c]);
+	r->offset = m->base + grp * m->group + at;
+}
+
+/*
+ * The offset of a request of len bytes: sequential patterns continue where the last ended (from the
+ * start where len no longer fits); random ones take a grid block where len fits, uniform or from the
+ * distribution, or, for percentage_random's sequential share, continue where this thread's last
+ * request ended.
+ */
+static uint64_t vocab_offset(struct worker *w, uint64_t len)
+{
+	struct offgen *g = &w->og;
+	uint64_t k, idx, off;
+
+	if (g->access != ACCESS_RANDOM) {
+		if (g->pos + len > g->len)
+			g->pos = 0;
+		off = g->pos;
+		g->pos += len;
+		return g->base + off;
+	}
+	if (w->prand.pct < 100 && !mixgen_next(&w->prand))
+		return w->last_end >= g->base && w->last_end <= g->base + g->len - len ? w->last_end : g->base;
+	k = (len + g->bs - 1) / g->bs;
+	if (!w->dg)
+		return g->base + rng_below(&g->rng, g->nblocks - k + 1) * g->bs;
+	idx = dist_next(w->dg);
+	return g->base + (idx > g->nblocks - k ? g->nblocks - k : idx) * g->bs;
+}
+
+/* The size and offset of request r, whose op is set, for a worker with the vocabulary (w->vocab). */
+static __attribute__((noinline)) void vocab_next(struct worker *w, struct ioreq *r)
+{
+	unsigned dir = r->op == OP_WRITE;
+	uint64_t len = w->job->bs;
+
+	if (w->rmap) {
+		map_next(w, r);
+		return;
+	}
+	r->szi = 0;
+	if (w->split[dir]) {
+		r->szi = (uint8_t)bsgen_next(w->bsg[dir]);
+		len = w->split[dir]->size[r->szi];
+	}
+	r->len = (uint32_t)len;
+	r->offset = vocab_offset(w, len);
 }
 
 static inline unsigned next_op(struct worker *w)
@@ -202,9 +413,13 @@ static bool next_special(struct worker *w, struct ioreq *r, bool measuring)
 		r->offset = 0;
 		r->len = 0;
 	} else {
-		r->offset = offgen_next(&w->og);
-		r->len = (uint32_t)j->bs;
 		r->op = (uint8_t)(job_trims(j) ? OP_TRIM : next_op(w));
+		if (w->vocab) {
+			vocab_next(w, r);
+		} else {
+			r->offset = offgen_next(&w->og);
+			r->len = (uint32_t)j->bs;
+		}
 		if (r->op == OP_WRITE && j->fsync && ++w->since_flush >= j->fsync) {
 			w->since_flush = 0;
 			w->flush_due = true;
@@ -223,14 +438,17 @@ static inline bool next_request(struct worker *w, struct ioreq *r, bool measurin
 	if (w->special) {
 		if (!next_special(w, r, measuring))
 			return false;
+		if (w->vmap && r->op < OP_TRIM && !verify_claim(w, r)) {
+			w->vconflict = true;
+			return false;
+		}
 	} else {
 		r->offset = offgen_next(&w->og);
 		r->op = (uint8_t)next_op(w);
 	}
-	if (w->vmap && r->op < OP_TRIM && !verify_claim(w, r)) {
-		w->vconflict = true;
-		return false;
-	}
+	/* results.realized: sequential if it starts where this thread's last request ended (a flush: len 0). */
+	w->rz.seq += r->offset == w->last_end;
+	w->last_end = r->offset + r->len;
 	return true;
 }
 
@@ -266,7 +484,7 @@ static int fill_queue(struct worker *w, bool measuring)
 		int ret;
 
 		/* The flush due after the last writes still goes: it moves no bytes. */
-		if (w->budget && measuring && w->issued >= w->budget && !w->flush_due)
+		if (w->issued >= w->issue_cap && !w->flush_due)
 			break;
 		if (w->open && w->tt.next > w->now)
 			break;
@@ -286,8 +504,7 @@ static int fill_queue(struct worker *w, bool measuring)
 		}
 		w->queued[w->nqueued++] = r;
 		w->inflight++;
-		if (measuring)
-			w->issued += r->len;
+		w->issued += r->len;   /* start_measuring starts it over */
 		if (w->open)
 			take_due(w, r, measuring);
 	}
@@ -374,6 +591,24 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 }
 
 /*
+ * What a completion does besides counting, for a worker with w->extra: verification (the map, or the
+ * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized).
+ */
+static __attribute__((noinline)) void complete_extra(struct worker *w, const struct ioreq *r, bool ok, bool late)
+{
+	if (w->vmap)
+		verify_done(w, r, ok);
+	else if (w->vscan && ok)
+		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
+	if (!ok || late)
+		return;
+	if (w->vocab)
+		w->rz.bs_ios[r->op][r->szi]++;
+	if (w->wmap && r->op == OP_WRITE && w->t_measure)
+		wmap_mark(w->wmap, r->offset, r->len);
+}
+
+/*
  * Accounts request r completed at now (late: after the deadline, not counted). A trim succeeds with
  * res 0 (a discard moves no data) or len. Returns true if it failed.
  */
@@ -384,10 +619,8 @@ static inline __attribute__((always_inline)) bool complete_one(struct worker *w,
 	uint64_t lat = now - r->issue_ns;
 	bool ok = r->res == (int64_t)r->len || (r->op == OP_TRIM && r->res == 0);
 
-	if (w->vmap)
-		verify_done(w, r, ok);
-	else if (w->vscan && ok)
-		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
+	if (w->extra)
+		complete_extra(w, r, ok, late);
 	if (!ok) {
 		record_error(w, r);
 		return true;
@@ -398,6 +631,8 @@ static inline __attribute__((always_inline)) bool complete_one(struct worker *w,
 			hist_add(&s->resp, now - r->sched_ns);
 		s->ios++;
 		s->bytes += r->len;
+		/* results.realized's heat: in the region always (a flush's offset 0 lands anywhere: not written). */
+		w->rz.heat[r->op][(r->offset >> w->rz.heat_shift) & (RZ_HEAT_BINS - 1)]++;
 	}
 	return false;
 }
@@ -436,8 +671,7 @@ static void sync_request(struct worker *w, struct ioreq *r, bool measuring)
 	w->now = t0;
 	if (w->open)
 		take_due(w, r, measuring);
-	if (measuring)
-		w->issued += r->len;
+	w->issued += r->len;
 	qd_account(w, t0, w->inflight);
 	r->issue_ns = t0;
 	r->res = engine_sync_op(&w->ec, r);
@@ -498,6 +732,9 @@ static void forget_ramp(struct worker *w)
 			hist_reset(&w->st[op].resp);
 		w->st[op].ios = w->st[op].bytes = 0;
 	}
+	memset(w->rz.bs_ios, 0, sizeof(w->rz.bs_ios));
+	memset(w->rz.heat, 0, sizeof(w->rz.heat));
+	w->rz.seq = 0;
 }
 
 /*
@@ -506,7 +743,7 @@ static void forget_ramp(struct worker *w)
  */
 static void start_measuring(struct worker *w)
 {
-	w->issued += (uint64_t)w->inflight * w->job->bs;
+	w->issued = (uint64_t)w->inflight * w->job->bs;   /* the ramp's requests count no more */
 	for (unsigned op = 0; op < w->nlive; op++) {
 		w->ramp_base[0][op] += w->st[op].ios;
 		w->ramp_base[1][op] += w->st[op].bytes;
@@ -515,6 +752,7 @@ static void start_measuring(struct worker *w)
 			w->ramp_base[3][op] += w->st[op].resp.sum;
 	}
 	forget_ramp(w);
+	w->issue_cap = w->budget ? w->budget : UINT64_MAX;
 	w->t_measure = w->ctl->t_ramp_end;
 	w->qd_area = 0;   /* from the ramp's end, or from a submission just after it (a loop's turn) */
 	if (w->qd_last < w->t_measure)
@@ -622,7 +860,7 @@ static bool tick(struct worker *w, bool *measuring)
 	w->t_end = w->now < ctl->t_deadline ? w->now : ctl->t_deadline;
 	return w->now >= ctl->t_deadline || atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) ||
 	       (ctl->ext_stop && atomic_load_explicit(ctl->ext_stop, memory_order_relaxed)) ||
-	       (w->budget && *measuring && w->issued >= w->budget && !w->flush_due);
+	       (w->issued >= w->issue_cap && !w->flush_due);
 }
 
 /*
@@ -764,6 +1002,9 @@ void *worker_main(void *arg)
 		forget_ramp(w);
 		w->t_measure = ctl->t_ramp_end;
 	}
+	/* Requests of one size (no split) are counted by their operation alone. */
+	for (int op = 0; op < OP_COUNT && !w->vocab; op++)
+		w->rz.bs_ios[op][0] = w->st[op].ios;
 	if (w->eng->exit)
 		w->eng->exit(&w->ec);
 	pthread_mutex_lock(&ctl->done_lock);

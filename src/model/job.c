@@ -377,6 +377,29 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
+static int set_bssplit(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(v, "off") || !*v) {
+		j->bssplit.n = 0;
+		return 0;
+	}
+	return bssplit_parse(&j->bssplit, v, err, errlen);
+}
+
+static int set_bssplit_write(struct job *j, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(v, "off") || !*v) {
+		j->bssplit_write.n = 0;
+		return 0;
+	}
+	return bssplit_parse(&j->bssplit_write, v, err, errlen);
+}
+
+static int set_distribution(struct job *j, const char *v, char *err, size_t errlen)
+{
+	return dist_parse(&j->dist, v, err, errlen);
+}
+
 /* pNN<=DURATION: p99<=5ms, p99.99<=1ms; "off" clears it. */
 static int set_latency_target(struct job *j, const char *v, char *err, size_t errlen)
 {
@@ -457,6 +480,16 @@ static const struct param params[] = {
 	  "after every thinktime_blocks requests a thread lets them complete and idles this long (0 = never)" },
 	{ "thinktime_blocks", P_UINT, F(thinktime_blocks), 1, 1u << 30, NULL, "1",
 	  "requests between two idles of thinktime (needs thinktime)" },
+	{ "bssplit", P_SPECIAL, 0, 0, 0, set_bssplit, "off",
+	  "request sizes with shares, fio's syntax: 4k/67:8k/10:64k/23 (exact per 100 requests; bs becomes the smallest)" },
+	{ "bssplit_write", P_SPECIAL, 0, 0, 0, set_bssplit_write, "off",
+	  "the writes' sizes where they differ from bssplit (same syntax)" },
+	{ "distribution", P_SPECIAL, 0, 0, 0, set_distribution, "uniform",
+	  "random offsets: uniform, zipf:THETA, pareto:H, normal:SIGMA%, zoned:PCT/PCT:..., zoned_abs:PCT/SIZE:..." },
+	{ "percentage_random", P_UINT, F(pct_random), 0, 100, NULL, "100",
+	  "random patterns: percent of requests at random offsets; the others continue where the last ended" },
+	{ "randommap", P_BOOL, F(randommap), 0, 0, NULL, "false",
+	  "random patterns: every block exactly once per pass (each thread its own slice)" },
 };
 #undef F
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
@@ -523,6 +556,7 @@ void job_init(struct job *j)
 	j->interval_ns = 1000000000ull;
 	j->seed = JOB_DEFAULT_SEED;
 	j->price = -1;
+	j->pct_random = 100;
 }
 
 static int set_typed(const struct param *p, struct job *j, const char *v, char *err, size_t errlen)
@@ -618,6 +652,51 @@ static int job_check_ops(const struct job *j, char *err, size_t errlen)
 	return 0;
 }
 
+/* The vocabulary's rules: which patterns take a split, a distribution, percentage_random, randommap. */
+static int job_check_vocab(const struct job *j, char *err, size_t errlen)
+{
+	bool random = j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDMIX || j->rw == RW_RANDTRIM;
+	bool stride = j->rw == RW_STRIDE_READ || j->rw == RW_STRIDE_WRITE;
+	char d[64];
+
+	if ((j->bssplit.n || j->bssplit_write.n) && stride)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "bssplit: a stride pattern steps by whole requests of bs; use one bs, or a "
+				  "sequential or random pattern");
+	if (j->bssplit_write.n && !job_writes(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "bssplit_write: sizes the writes, and rw=%s writes nothing; use bssplit",
+				  rw_name(j->rw));
+	if (j->dist.kind != DIST_UNIFORM && !random)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "distribution: %s places random offsets, and rw=%s is not random; use "
+				  "randread, randwrite, randrw or randtrim", (dist_format(&j->dist, d, sizeof(d)), d),
+				  rw_name(j->rw));
+	if (j->pct_random < 100 && !random)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "percentage_random: makes part of a random pattern sequential, and rw=%s is "
+				  "sequential already; use a random pattern", rw_name(j->rw));
+	if (!j->randommap)
+		return 0;
+	if (!random)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "randommap: a sequential or stride pattern visits every block once already; "
+				  "use a random pattern");
+	if (j->dist.kind != DIST_UNIFORM)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "randommap: visits every block once per pass, which leaves no room for a skewed "
+				  "distribution; give one of them");
+	if (j->pct_random < 100)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "randommap: visits every block once per pass in random order; leave "
+				  "percentage_random at 100");
+	if (j->bssplit_write.n && job_reads(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "randommap: lays each pass out in one size split; a mix with bssplit_write has "
+				  "two (give one bssplit)");
+	return 0;
+}
+
 /* A stream's name: what results.streams and criteria ("stream": NAME) spell, so plain. */
 static bool stream_name_ok(const char *n)
 {
@@ -666,6 +745,7 @@ int job_check(const struct job *j, char *err, size_t errlen)
 {
 	bool is_null = job_no_io(j);
 	bool passthru = j->engine == ENGINE_URING_CMD;
+	int ret;
 
 	if (j->interval_ns < 10000000ull || j->interval_ns > 3600000000000ull)
 		return errmsg_set(err, errlen, -EINVAL, "interval: must be 10ms..1h");
@@ -727,6 +807,12 @@ int job_check(const struct job *j, char *err, size_t errlen)
 				  j->reap_batch, j->qd);
 	if (j->journal[0] && !j->verify)
 		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
+	if (j->verify && (j->bssplit.n || j->bssplit_write.n))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "verify: maps the target in blocks of one bs; a size split (bssplit) cannot be "
+				  "verified yet: verify with one bs");
+	if (!j->streams && (ret = job_check_vocab(j, err, errlen)))
+		return ret;
 	return j->streams ? check_streams(j, err, errlen) : job_check_ops(j, err, errlen);
 }
 
@@ -789,6 +875,28 @@ static int resolve_region(struct job *j, uint64_t size, char *err, size_t errlen
 	return 0;
 }
 
+/* A split's sizes are whole logical blocks; bs becomes the smallest size the job issues (its grid). */
+static int resolve_split(struct job *j, unsigned lbs, char *err, size_t errlen)
+{
+	const struct bssplit *sp[2] = { job_reads(j) || job_trims(j) || !j->bssplit_write.n ? &j->bssplit : NULL,
+					job_writes(j) ? job_split(j, 1) : NULL };
+	uint64_t min = UINT64_MAX;
+
+	for (unsigned k = 0; k < 2; k++) {
+		for (unsigned i = 0; sp[k] && i < sp[k]->n; i++) {
+			if (lbs && sp[k]->size[i] % lbs)
+				return errmsg_set(err, errlen, -EINVAL,
+						  "%s: %u is not a multiple of the target's logical block size %u "
+						  "(required with direct=true)", k && j->bssplit_write.n ? "bssplit_write"
+						  : "bssplit", sp[k]->size[i], lbs);
+			min = sp[k]->size[i] < min ? sp[k]->size[i] : min;
+		}
+	}
+	if (min != UINT64_MAX)
+		j->bs = min;
+	return 0;
+}
+
 static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, size_t errlen)
 {
 	struct job_resolved *r = &j->r;
@@ -801,6 +909,8 @@ static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, si
 	r->target_size = size;
 	if (!j->direct)
 		lbs = 0;
+	if (resolve_split(j, lbs, err, errlen))
+		return -EINVAL;
 	if (check_aligned("bs", j->bs, lbs, err, errlen) ||
 	    check_aligned("stride", j->stride, lbs, err, errlen) ||
 	    (j->offset.kind == AMOUNT_BYTES && check_aligned("offset", j->offset.bytes, lbs, err, errlen)) ||
@@ -808,12 +918,24 @@ static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, si
 		return -EINVAL;
 	if (resolve_region(j, size, err, errlen))
 		return -EINVAL;
-	if (r->span < j->bs * slices) {
+	if (r->span < (job_max_bs(j) + j->bs - 1) / j->bs * j->bs * slices) {
 		format_size(j->bs, a, sizeof(a));
 		return errmsg_set(err, errlen, -EINVAL, "span: %llu bytes holds fewer than %u request%s of bs %s%s",
 				  (unsigned long long)(j->span.kind == AMOUNT_BYTES ? j->span.bytes : r->span), slices,
 				  slices == 1 ? "" : "s", a,
 				  slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
+	}
+	if (j->randommap) {
+		unsigned cards;
+		uint64_t g = job_map_group(j, &cards);
+
+		if (r->span / j->threads < g)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "span: randommap lays each thread's slice out in groups of %llu bytes (%u "
+					  "request%s, one deck of the split); %u thread%s need%s at least %llu bytes",
+					  (unsigned long long)g, cards, cards == 1 ? "" : "s", j->threads,
+					  j->threads == 1 ? "" : "s", j->threads == 1 ? "s" : "",
+					  (unsigned long long)(g * j->threads));
 	}
 	r->stride = job_stride(j);
 	if (j->io_limit_set) {
@@ -980,6 +1102,73 @@ unsigned job_nthreads(const struct job *j)
 	for (unsigned i = 0; i < j->streams->n; i++)
 		n += j->streams->s[i].job.threads;
 	return n;
+}
+
+uint64_t job_max_bs(const struct job *j)
+{
+	uint64_t max = j->bs;
+
+	if (j->bssplit.n && j->bssplit.size[j->bssplit.n - 1] > max)
+		max = j->bssplit.size[j->bssplit.n - 1];
+	if (j->bssplit_write.n && j->bssplit_write.size[j->bssplit_write.n - 1] > max)
+		max = j->bssplit_write.size[j->bssplit_write.n - 1];
+	return max;
+}
+
+/* Sum of size x share of op's split (its scale: BSSPLIT_SCALE), or bs x the scale without one. */
+static uint64_t split_bytes(const struct job *j, unsigned op)
+{
+	const struct bssplit *b = job_split(j, op);
+	uint64_t sum = 0;
+
+	if (!b)
+		return j->bs * BSSPLIT_SCALE;
+	for (unsigned i = 0; i < b->n; i++)
+		sum += (uint64_t)b->size[i] * b->share[i];
+	return sum;
+}
+
+const struct bssplit *job_map_split(const struct job *j)
+{
+	return job_split(j, job_writes(j) && !job_reads(j) ? 1 : 0);
+}
+
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+uint64_t job_map_group(const struct job *j, unsigned *cards)
+{
+	const struct bssplit *b = job_map_split(j);
+	uint64_t bytes = 0;
+	uint32_t g = 0;
+
+	*cards = 1;
+	if (!b)
+		return j->bs;
+	for (unsigned i = 0; i < b->n; i++)
+		g = gcd32(g, b->share[i]);
+	*cards = 0;
+	for (unsigned i = 0; i < b->n; i++) {
+		*cards += b->share[i] / g;
+		bytes += (uint64_t)b->size[i] * (b->share[i] / g);
+	}
+	return bytes;
+}
+
+void job_mean_bs(const struct job *j, uint64_t *num, uint64_t *den)
+{
+	unsigned w = job_write_pct(j);
+
+	*num = split_bytes(j, 0) * (100 - w) + split_bytes(j, 1) * w;
+	*den = (uint64_t)BSSPLIT_SCALE * 100;
 }
 
 bool job_streams_modify(const struct job *j)

@@ -19,7 +19,8 @@
 /* Dimensions tried for rows when no hint says, in order. */
 static const char *const row_candidates[] = {
 	"bs", "threads", "qd", "rwmix_write", "fill", "span", "offset", "stride", "io_limit", "runtime",
-	"data", "engine", "direct", "iopoll", "sqpoll", "trim", "ramp", "interval", "steady_state", NULL
+	"data", "distribution", "bssplit_write", "percentage_random", "randommap", "engine", "direct", "iopoll",
+	"sqpoll", "trim", "ramp", "interval", "steady_state", NULL
 };
 
 /* The hint of a profile: rows, columns, metric for sequential and random patterns, charts. */

@@ -247,6 +247,106 @@ static int total_of(const struct opstats *ops, bool open, struct opstats *total)
 	return 0;
 }
 
+/* A size and how many requests of op had it: one row of results.realized.bs_hist. */
+struct bs_row {
+	uint64_t bs, ios;
+};
+
+/* Adds n requests of bs bytes to rows (sorted by bs, at most RZ_SIZES x JOB_MAX_STREAMS). */
+static void bs_add(struct bs_row *rows, unsigned *nrows, uint64_t bs, uint64_t n)
+{
+	unsigned i = 0;
+
+	while (i < *nrows && rows[i].bs < bs)
+		i++;
+	if (i < *nrows && rows[i].bs == bs) {
+		rows[i].ios += n;
+		return;
+	}
+	memmove(&rows[i + 1], &rows[i], (*nrows - i) * sizeof(rows[0]));
+	rows[i] = (struct bs_row){ bs, n };
+	(*nrows)++;
+}
+
+/* Adds what job sj's requests of op were, by size (its split's sizes, or bs), to rows. */
+static void bs_rows(struct bs_row *rows, unsigned *nrows, const struct job *sj, const struct realized *rz, unsigned op)
+{
+	const struct bssplit *b = job_split(sj, op);
+
+	if (!b) {
+		bs_add(rows, nrows, sj->bs, rz->bs_ios[op][0]);
+		return;
+	}
+	for (unsigned i = 0; i < b->n; i++)
+		bs_add(rows, nrows, b->size[i], rz->bs_ios[op][i]);
+}
+
+/* The operations a realized record describes: reads and writes, trims where some workload trims. */
+static unsigned rz_ops(const struct job *j)
+{
+	if (!j->streams)
+		return job_trims(j) ? 3 : 2;
+	for (unsigned i = 0; i < j->streams->n; i++)
+		if (job_trims(&j->streams->s[i].job))
+			return 3;
+	return 2;
+}
+
+/*
+ * results.realized (docs/result-format.md): what the requests were, by size and by where they started,
+ * how many continued the thread's last, and the blocks the writes touched. jobs and rzs: the workloads
+ * (one, or each stream's), whose sizes make bs_hist; heat comes from whole (their merge).
+ */
+/*
+ * The sequential share: requests that continued their thread's last, over those counted (ios). The
+ * first are counted as they are made, so a few still in flight at the end may count too: at most 1.
+ */
+static double seq_share(uint64_t seq, uint64_t ios)
+{
+	return seq >= ios ? 1.0 : (double)seq / (double)ios;
+}
+
+static json_t *realized_object(const struct job *const *jobs, const struct realized *const *rzs, unsigned n,
+			       const struct realized *whole, unsigned nops, uint64_t unique, uint64_t unique_block)
+{
+	struct bs_row rows[RZ_SIZES * JOB_MAX_STREAMS];
+	json_t *o = json_object(), *hist = json_object(), *heat;
+	uint64_t ios = 0;
+
+	for (unsigned op = 0; op < nops; op++)
+		for (unsigned i = 0; i < RZ_HEAT_BINS; i++)
+			ios += whole->heat[op][i];
+
+	for (unsigned op = 0; op < nops; op++) {
+		json_t *a = json_array();
+		unsigned nrows = 0;
+
+		for (unsigned k = 0; k < n; k++)
+			bs_rows(rows, &nrows, jobs[k], rzs[k], op);
+		for (unsigned i = 0; i < nrows; i++)
+			json_array_append_new(a, json_pack("{s:I, s:I}", "bs", (json_int_t)rows[i].bs,
+							   "ios", (json_int_t)rows[i].ios));
+		json_object_set_new(hist, op_name(op), a);
+	}
+	json_object_set_new(o, "bs_hist", hist);
+	heat = json_pack("{s:i, s:I, s:I}", "bins", (int)whole->heat_bins, "bin_bytes",
+			 (json_int_t)(1ull << whole->heat_shift), "offset", (json_int_t)whole->heat_base);
+	for (unsigned op = 0; op < nops; op++) {
+		json_t *a = json_array();
+
+		for (unsigned i = 0; i < whole->heat_bins; i++)
+			json_array_append_new(a, json_integer((json_int_t)rz_heat(whole, op, i)));
+		json_object_set_new(heat, op_name(op), a);
+	}
+	json_object_set_new(o, "heat", heat);
+	json_object_set_new(o, "sequential_share", ios ? json_real(seq_share(whole->seq, ios)) : json_null());
+	if (unique_block) {
+		json_object_set_new(o, "unique_blocks_written", json_integer((json_int_t)unique));
+		json_object_set_new(o, "block_bytes", json_integer((json_int_t)unique_block));
+	}
+	return o;
+}
+
 /*
  * One stream of results.streams: its name and job, its operations as results has them (read, write,
  * total; trim and flush where it does them), its measured phase, queue depth, time series and an
@@ -272,7 +372,29 @@ static json_t *stream_object(const struct job_stream *js, const struct stream_re
 			json_object_set_new(o, op_name((unsigned)op), op_object(&sr->op[op], sr->runtime_ns, open));
 	if (o && open)
 		json_object_set_new(o, "schedule", schedule_object(&sr->sched));
+	if (o && sr->rz.heat_bins) {
+		const struct job *jobs[1] = { &js->job };
+		const struct realized *rzs[1] = { &sr->rz };
+
+		json_object_set_new(o, "realized", realized_object(jobs, rzs, 1, &sr->rz, rz_ops(&js->job), 0, 0));
+	}
 	return o;
+}
+
+/* results.realized of a run, its bs_hist merged over its streams' sizes. */
+static json_t *run_realized(const struct job *j, const struct run_result *res)
+{
+	const struct job *jobs[JOB_MAX_STREAMS] = { j };
+	const struct realized *rzs[JOB_MAX_STREAMS] = { &res->rz };
+	unsigned n = 1;
+
+	if (j->streams && res->nstreams == j->streams->n) {
+		for (n = 0; n < res->nstreams; n++) {
+			jobs[n] = &j->streams->s[n].job;
+			rzs[n] = &res->streams[n].rz;
+		}
+	}
+	return realized_object(jobs, rzs, n, &res->rz, rz_ops(j), res->unique_written, res->unique_block);
 }
 
 static json_t *results_object(const struct job *j, const struct run_result *res)
@@ -323,6 +445,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 			json_array_append_new(a, stream_object(&j->streams->s[i], &res->streams[i]));
 		json_object_set_new(o, "streams", a);
 	}
+	if (o && res->rz.heat_bins)
+		json_object_set_new(o, "realized", run_realized(j, res));
 	return o;
 }
 
@@ -344,6 +468,23 @@ const char *latency_target_text(const struct job *j, char *buf, size_t len)
 	format_duration_exact(j->lt_ns, d, sizeof(d));
 	snprintf(buf, len, "p%.15g<=%s", j->lt_pct, d);
 	return buf;
+}
+
+/* The vocabulary's parameters, written where the job sets them (older readers never see them). */
+static void result_job_vocab(json_t *o, const struct job *j)
+{
+	char buf[BSSPLIT_MAX * 24];
+
+	if (j->bssplit.n && bssplit_format(&j->bssplit, buf, sizeof(buf)) > 0)
+		json_object_set_new(o, "bssplit", json_string(buf));
+	if (j->bssplit_write.n && bssplit_format(&j->bssplit_write, buf, sizeof(buf)) > 0)
+		json_object_set_new(o, "bssplit_write", json_string(buf));
+	if (j->dist.kind != DIST_UNIFORM && dist_format(&j->dist, buf, sizeof(buf)) > 0)
+		json_object_set_new(o, "distribution", json_string(buf));
+	if (j->pct_random < 100)
+		json_object_set_new(o, "percentage_random", json_integer(j->pct_random));
+	if (j->randommap)
+		json_object_set_new(o, "randommap", json_true());
 }
 
 json_t *result_job(const struct job *j)
@@ -386,6 +527,7 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));
 	}
+	result_job_vocab(o, j);
 	if (j->streams) {
 		json_t *names = json_array();
 

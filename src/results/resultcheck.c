@@ -113,6 +113,7 @@ static const struct field relative_fields[] = {
 	RELATIVE("span"), RELATIVE("offset"), RELATIVE("io_limit"), RELATIVE("fill"), END
 };
 #define STREAM_NAME_RE "^[A-Za-z0-9_.-]+$"
+#define BSSPLIT_RE "^[0-9]+[kmKM]?/[0-9]+(\\.[0-9]{1,2})?(:[0-9]+[kmKM]?/[0-9]+(\\.[0-9]{1,2})?)*$"
 static const struct field stream_name = { .types = T_STR, .pattern = STREAM_NAME_RE,
 					  .what = "a stream's name: letters, digits, '_', '-', '.'" };
 static const struct field job_fields[] = {
@@ -139,7 +140,13 @@ static const struct field job_fields[] = {
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_name,
-	  .what = "an array of 1..16 stream names" }, END
+	  .what = "an array of 1..16 stream names" },
+	OPT("bssplit", T_STR, .pattern = BSSPLIT_RE, .what = "SIZE/PCT[:SIZE/PCT...] such as \"4k/67:8k/33\""),
+	OPT("bssplit_write", T_STR, .pattern = BSSPLIT_RE, .what = "SIZE/PCT[:SIZE/PCT...] such as \"4k/67:8k/33\""),
+	OPT("distribution", T_STR, .pattern = "^(uniform|zipf:|pareto:|normal:|zoned:|zoned_abs:)",
+	    .what = "uniform, zipf:THETA, pareto:H, normal:SIGMA%, zoned:... or zoned_abs:..."),
+	{ .key = "percentage_random", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 99 },
+	OPT("randommap", T_TRUE), END
 };
 static const struct field phase_fields[] = {
 	MIN("bytes", T_INT, 0), MIN("seconds", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
@@ -226,6 +233,26 @@ static const struct field stonewall_fields[] = {
 	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
 	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
 };
+/* results.realized (and a stream's): what the requests were. */
+static const struct field bs_row_fields[] = { RANGE("bs", T_INT, 512, 67108864), MIN("ios", T_INT, 0), END };
+static const struct field bs_row = OBJECT(NULL, T_OBJ, bs_row_fields);
+static const struct field bs_hist_fields[] = {
+	ARRAY("read", &bs_row), ARRAY("write", &bs_row), OPT("trim", T_ARR, .items = &bs_row), END
+};
+static const struct field int0 = MIN(NULL, T_INT, 0);
+static const struct field heat_fields[] = {
+	RANGE("bins", T_INT, 1, 64), MIN("bin_bytes", T_INT, 512), MIN("offset", T_INT, 0),
+	ARRAY("read", &int0), ARRAY("write", &int0), OPT("trim", T_ARR, .items = &int0), END
+};
+static const struct field realized_fields[] = {
+	OBJECT("bs_hist", T_OBJ, bs_hist_fields), OBJECT("heat", T_OBJ, heat_fields),
+	{ .key = "sequential_share", .types = T_NUM | T_NULL, .flags = F_MIN | F_MAX, .min = 0, .max = 1 },
+	{ .key = "unique_blocks_written", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	{ .key = "block_bytes", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 512 },
+	{ .key = "dedupe_ratio", .types = T_NUM | T_NULL, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	{ .key = "compress_ratio", .types = T_NUM | T_NULL, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
+};
+
 /* One stream of results.streams: its name and whole job, its operations as results has them. */
 static const struct field stream_fields[] = {
 	{ .key = "name", .types = T_STR, .pattern = STREAM_NAME_RE, .what = "a stream's name" },
@@ -233,7 +260,8 @@ static const struct field stream_fields[] = {
 	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
 	OPT("flush", T_OBJ, .fields = op_fields), MIN("runtime_ns", T_INT, 0),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
-	OBJECT("timeseries", T_OBJ, timeseries_fields), OPT("schedule", T_OBJ, .fields = schedule_fields), END
+	OBJECT("timeseries", T_OBJ, timeseries_fields), OPT("schedule", T_OBJ, .fields = schedule_fields),
+	OPT("realized", T_OBJ, .fields = realized_fields), END
 };
 static const struct field stream_item = OBJECT(NULL, T_OBJ, stream_fields);
 static const struct field results_fields[] = {
@@ -248,7 +276,7 @@ static const struct field results_fields[] = {
 	OPT("stonewall", T_OBJ, .fields = stonewall_fields),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_item,
-	  .what = "an array of at most 16 streams" }, END
+	  .what = "an array of at most 16 streams" }, OPT("realized", T_OBJ, .fields = realized_fields), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -926,6 +954,14 @@ static int check_op_sums(const json_t *res, const char *where, long long bs, cha
 	return 0;
 }
 
+/* Bytes per request of a job object: bs, or -1 (not checked) where a bssplit gives several sizes. */
+static long long job_bs(const json_t *job)
+{
+	if (json_object_get(job, "bssplit") || json_object_get(job, "bssplit_write"))
+		return -1;
+	return json_integer_value(json_object_get(job, "bs"));
+}
+
 /*
  * A case of streams: each stream's counts add up by its own job's bs, and results' operations are
  * the exact merge of the streams' (every operation's ios and bytes their sum; an operation no
@@ -941,7 +977,7 @@ static int check_stream_sums(const json_t *res, const json_t *streams, char *err
 	size_t i;
 
 	json_array_foreach(streams, i, st) {
-		long long bs = json_integer_value(json_object_get(json_object_get(st, "job"), "bs"));
+		long long bs = job_bs(json_object_get(st, "job"));
 
 		snprintf(where, sizeof(where), "results.streams[%zu]", i);
 		if (check_op_sums(st, where, bs, err, errlen))
@@ -967,13 +1003,64 @@ static int check_stream_sums(const json_t *res, const json_t *streams, char *err
 	return 0;
 }
 
+/*
+ * The realized record of res (results, or a stream, where) counts what its operations count: each
+ * operation's bs_hist adds up to its ios and bytes, its heat bins (bins of them) to its ios.
+ */
+static int check_realized(const json_t *res, const char *where, char *err, size_t errlen)
+{
+	const json_t *rz = json_object_get(res, "realized"), *hist, *heat;
+	long long bins;
+
+	if (!rz)
+		return 0;
+	hist = json_object_get(rz, "bs_hist");
+	heat = json_object_get(rz, "heat");
+	bins = json_integer_value(json_object_get(heat, "bins"));
+	for (int d = 0; d < 4; d++) {
+		const json_t *o = json_object_get(res, ops_all[d]), *rows = json_object_get(hist, ops_all[d]),
+			     *h = json_object_get(heat, ops_all[d]), *x;
+		long long ios = json_integer_value(json_object_get(o, "ios"));
+		long long bytes = json_integer_value(json_object_get(o, "bytes")), n = 0, b = 0, hn = 0;
+		size_t i;
+
+		if (d == 2 || !rows)
+			continue;   /* total: no rows of its own; trim: where the job trims */
+		json_array_foreach(rows, i, x) {
+			n += json_integer_value(json_object_get(x, "ios"));
+			b += json_integer_value(json_object_get(x, "ios")) * json_integer_value(json_object_get(x, "bs"));
+		}
+		if (n != ios || b != bytes)
+			return errmsg_set(err, errlen, -EINVAL,
+					  "%s.realized.bs_hist.%s: %lld requests of %lld bytes, but %s.%s has "
+					  "%lld of %lld", where, ops_all[d], n, b, where, ops_all[d], ios, bytes);
+		if ((long long)json_array_size(h) != bins)
+			return errmsg_set(err, errlen, -EINVAL, "%s.realized.heat.%s: %zu bins, not heat.bins %lld",
+					  where, ops_all[d], json_array_size(h), bins);
+		json_array_foreach(h, i, x)
+			hn += json_integer_value(x);
+		if (hn != ios)
+			return errmsg_set(err, errlen, -EINVAL, "%s.realized.heat.%s: %lld requests, but %s.%s.ios "
+					  "is %lld", where, ops_all[d], hn, where, ops_all[d], ios);
+	}
+	return 0;
+}
+
 static int check_sums(const json_t *root, char *err, size_t errlen)
 {
-	const json_t *res = json_object_get(root, "results"), *streams = json_object_get(res, "streams");
-	long long bs = json_integer_value(json_object_get(json_object_get(root, "job"), "bs"));
+	const json_t *res = json_object_get(root, "results"), *streams = json_object_get(res, "streams"), *st;
+	long long bs = job_bs(json_object_get(root, "job"));
+	char where[64];
+	size_t i;
 
-	if (check_op_sums(res, "results", streams ? -1 : bs, err, errlen))
+	if (check_op_sums(res, "results", streams ? -1 : bs, err, errlen) ||
+	    check_realized(res, "results", err, errlen))
 		return -EINVAL;
+	json_array_foreach(streams, i, st) {
+		snprintf(where, sizeof(where), "results.streams[%zu]", i);
+		if (check_realized(st, where, err, errlen))
+			return -EINVAL;
+	}
 	return streams ? check_stream_sums(res, streams, err, errlen) : 0;
 }
 

@@ -1046,6 +1046,14 @@ const char *rs_param_text(const json_t *job, const char *name, char *buf, size_t
 
 	if (json_is_string(rel))
 		snprintf(buf, len, "%s", json_string_value(rel));
+	else if (!strcmp(name, "bs") && json_is_string(json_object_get(job, "bssplit")))
+		snprintf(buf, len, "%s", json_string_value(json_object_get(job, "bssplit")));   /* the sizes it ran */
+	else if (!v && !strcmp(name, "distribution"))
+		snprintf(buf, len, "uniform");
+	else if (!v && !strcmp(name, "percentage_random"))
+		snprintf(buf, len, "100");
+	else if (!v && !strcmp(name, "randommap"))
+		snprintf(buf, len, "false");
 	else if (json_is_integer(v) && is_size_param(name))
 		format_size((uint64_t)json_integer_value(v), buf, len);
 	else if (json_is_integer(v) && is_time_param(name))
