@@ -178,9 +178,9 @@ int dist_format(const struct dist_spec *d, char *buf, size_t len)
 /* ---- the samplers --------------------------------------------------------------------------- */
 
 /* Uniform in [0, 1), 53 bits. */
-static inline double u01(struct rng *r)
+static inline double u01(struct wyrand *r)
 {
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+	return (double)(wyrand_next(r) >> 11) * 0x1.0p-53;
 }
 
 /*
@@ -218,7 +218,8 @@ static inline uint64_t zipf_rank(struct distgen *g)
 	for (;;) {
 		double u = g->c[1] + u01(&g->rng) * g->c[2];
 		double x = zipf_Hinv(g, u);
-		uint64_t k = (uint64_t)(x + 0.5);
+		/* x is below n + 1 < 2^63: the signed conversion is the cheap one. */
+		uint64_t k = (uint64_t)(int64_t)(x + 0.5);
 
 		if (k < 1)
 			k = 1;
@@ -268,7 +269,7 @@ static void zipf_init(struct distgen *g, double q)
  */
 static inline uint64_t pareto_rank(struct distgen *g)
 {
-	uint64_t k = (uint64_t)(g->c[1] * exp(g->c[0] * log(u01(&g->rng))));
+	uint64_t k = (uint64_t)(int64_t)(g->c[1] * exp(g->c[0] * log(u01(&g->rng))));
 
 	return k < g->n ? k : g->n - 1;
 }
@@ -276,7 +277,7 @@ static inline uint64_t pareto_rank(struct distgen *g)
 /*
  * normal:SIGMA%: x = n/2 + sigma z, z a standard normal deviate (Marsaglia's polar method, which
  * makes them in pairs), sigma = SIGMA% of n; x outside [0, n) is drawn again; the rank is floor(x).
- * c[0] = n/2, c[1] = sigma, c[2] = P(0 <= x < n) (for the pmf).
+ * c[0] = n/2, c[1] = sigma, c[2] = P(0 <= x < n) (for the pmf), c[3] = n.
  */
 static inline double normal_deviate(struct distgen *g)
 {
@@ -302,8 +303,8 @@ static inline uint64_t normal_rank(struct distgen *g)
 	for (;;) {
 		double x = g->c[0] + g->c[1] * normal_deviate(g);
 
-		if (x >= 0 && x < (double)g->n)
-			return (uint64_t)x;
+		if (x >= 0 && x < g->c[3])
+			return (uint64_t)(int64_t)x;
 	}
 }
 
@@ -320,45 +321,28 @@ static double normal_mass(double a, double b)
 /* zoned, zoned_abs: a zone by its access share (the top 32 bits against zcum), then uniform in it. */
 static inline uint64_t zoned_rank(struct distgen *g)
 {
-	uint32_t u = (uint32_t)(rng_next(&g->rng) >> 32);
+	uint32_t u = (uint32_t)(wyrand_next(&g->rng) >> 32);
 	unsigned i = 0;
 
 	while (i + 1 < g->nz && u >= g->zcum[i])
 		i++;
-	return g->zstart[i] + rng_below(&g->rng, g->zlen[i]);
-}
-
-static inline uint64_t next_rank(struct distgen *g)
-{
-	switch (g->kind) {
-	case DIST_ZIPF:
-		return zipf_rank(g);
-	case DIST_PARETO:
-		return pareto_rank(g);
-	case DIST_NORMAL:
-		return normal_rank(g);
-	case DIST_ZONED:
-	case DIST_ZONED_ABS:
-		return zoned_rank(g);
-	case DIST_UNIFORM:
-	default:
-		return rng_below(&g->rng, g->n);
-	}
+	return g->zstart[i] + wyrand_below(&g->rng, g->zlen[i]);
 }
 
 /*
  * The scatter: rank -> (mul * rank + add) mod n, mul the first number from n / golden ratio up with
  * gcd(mul, n) = 1, so a bijection of [0, n) that spreads consecutive ranks about 0.618 n apart.
  * It depends on n alone: every thread of a job has the same hot blocks. Below 2^50 the product's
- * quotient by n comes from a double, off by at most 1, and the remainder from 64-bit arithmetic.
+ * quotient by n comes from doubles, off by at most 1, and the remainder from 64-bit arithmetic
+ * (the conversions are signed: every value is below 2^50, and unsigned ones cost more on x86-64).
  */
 static inline uint64_t scatter(const struct distgen *g, uint64_t r)
 {
 	uint64_t n = g->n, m;
 
 	if (n < (1ull << 50)) {
-		uint64_t q = (uint64_t)((double)g->perm_mul * (double)r * g->inv_n);
-		int64_t s = (int64_t)(g->perm_mul * r - q * n);
+		int64_t q = (int64_t)(g->mul_d * (double)(int64_t)r * g->inv_n);
+		int64_t s = (int64_t)(g->perm_mul * r - (uint64_t)q * n);
 
 		if (s < 0)
 			s += (int64_t)n;
@@ -379,7 +363,20 @@ static bool dist_skewed(enum dist_kind kind)
 
 uint64_t dist_next_rank(struct distgen *g)
 {
-	return next_rank(g);
+	switch (g->kind) {
+	case DIST_ZIPF:
+		return zipf_rank(g);
+	case DIST_PARETO:
+		return pareto_rank(g);
+	case DIST_NORMAL:
+		return normal_rank(g);
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		return zoned_rank(g);
+	case DIST_UNIFORM:
+	default:
+		return wyrand_below(&g->rng, g->n);
+	}
 }
 
 uint64_t dist_scatter(const struct distgen *g, uint64_t rank)
@@ -387,11 +384,42 @@ uint64_t dist_scatter(const struct distgen *g, uint64_t rank)
 	return dist_skewed(g->kind) ? scatter(g, rank) : rank;
 }
 
+/*
+ * The skewed kinds out of line, so that dist_next stays a leaf without a stack frame for uniform
+ * and zoned (the transcendental functions of these need one).
+ */
+static __attribute__((noinline)) uint64_t next_zipf(struct distgen *g)
+{
+	return scatter(g, zipf_rank(g));
+}
+
+static __attribute__((noinline)) uint64_t next_pareto(struct distgen *g)
+{
+	return scatter(g, pareto_rank(g));
+}
+
+static __attribute__((noinline)) uint64_t next_normal(struct distgen *g)
+{
+	return scatter(g, normal_rank(g));
+}
+
+/* dist_next_rank and dist_scatter in one switch, for the hot path. */
 uint64_t dist_next(struct distgen *g)
 {
-	uint64_t r = next_rank(g);
-
-	return dist_skewed(g->kind) ? scatter(g, r) : r;
+	switch (g->kind) {
+	case DIST_ZIPF:
+		return next_zipf(g);
+	case DIST_PARETO:
+		return next_pareto(g);
+	case DIST_NORMAL:
+		return next_normal(g);
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		return zoned_rank(g);
+	case DIST_UNIFORM:
+	default:
+		return wyrand_below(&g->rng, g->n);
+	}
 }
 
 /* ---- init and pmf --------------------------------------------------------------------------- */
@@ -416,6 +444,7 @@ static void scatter_init(struct distgen *g)
 	g->perm_mul = a;
 	g->perm_add = n / 3;
 	g->inv_n = 1.0 / (double)n;
+	g->mul_d = (double)a;
 }
 
 /* The zones with a share of the accesses, as [zstart, zstart + zlen) of the n indices. */
@@ -465,7 +494,7 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 	memset(g, 0, sizeof(*g));
 	g->kind = d->kind;
 	g->n = n;
-	rng_seed(&g->rng, seed ^ 0x64697374000000ull);
+	wyrand_seed(&g->rng, seed ^ 0x64697374000000ull);
 	if (n == 0)
 		return errmsg_set(err, errlen, -EINVAL, "a distribution over an empty range");
 	scatter_init(g);
@@ -482,6 +511,7 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 		g->c[0] = (double)n / 2;
 		g->c[1] = d->param / 100 * (double)n;
 		g->c[2] = normal_mass(-g->c[0] / g->c[1], ((double)n - g->c[0]) / g->c[1]);
+		g->c[3] = (double)n;
 		break;
 	case DIST_ZONED:
 	case DIST_ZONED_ABS:
