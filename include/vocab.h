@@ -144,8 +144,6 @@ struct distgen {
 	uint32_t zacc[DIST_MAX_ZONES + 1];   /* each zone's access share in hundredths of a percent */
 	uint64_t perm_mul, perm_add;        /* the scatter bijection: rank -> (mul x rank + add) mod n */
 	double inv_n, mul_d;                /* 1 / n and perm_mul, for the scatter's multiply-modulo */
-	bool has_spare;                     /* normal: the polar method's second deviate is waiting */
-	double spare;
 };
 
 /* 0, or -EINVAL where the spec cannot fit n indices of unit bytes (a zoned_abs zone past the end). */

@@ -454,6 +454,9 @@ static void test_dist_parse_and_format_round_trip(void **state)
 		{ "zoned:50/5:50/95", "zoned:50/5:50/95" },
 		{ "zoned:50/5:30/15:20/80", "zoned:50/5:30/15:20/80" },
 		{ "zoned:33.33/10:66.67/90", "zoned:33.33/10:66.67/90" },
+		{ "zoned:50/5:30/15:20/", "zoned:50/5:30/15:20/80" },     /* fio's examples/rand-zones.fio */
+		{ "zoned:50/5:25/:25/", "zoned:50/5:25/47.5:25/47.5" },
+		{ "zoned:40/:30/:30/", "zoned:40/33.34:30/33.33:30/33.33" },
 		{ "zoned_abs:60/20g:40/80g", "zoned_abs:60/20g:40/80g" },
 		{ "zoned_abs:60/20480m:40/1048576k", "zoned_abs:60/20g:40/1g" },
 	};
@@ -487,6 +490,8 @@ static void test_dist_parse_refuses_bad_inputs_naming_the_problem(void **state)
 		{ "zoned:50/5:40/95", "'zoned:50/5:40/95': the access percents sum to 90%, not 100%" },
 		{ "zoned:50/5:50/90", "the range percents sum to 95%, not 100%" },
 		{ "zoned:50/0:50/100", "'50/0': a zone of 0% of the range" },
+		{ "zoned:50/100:50/", "range percents sum to 100%, leaving nothing for the zones with none" },
+		{ "zoned:50/60:50/60", "the range percents sum to 120%, not 100%" },
 		{ "zoned:50:50/100", "'50': expected ACCESS%/RANGE%" },
 		{ "zoned:50/5x:50/95", "'50/5x': expected ACCESS%/RANGE%" },
 		{ "zoned_abs:60/0:40/1g", "'60/0': a zone of 0 bytes" },
