@@ -3,7 +3,8 @@
  * The workload vocabulary's generators (docs/vocabulary.md): request-size mixes (bssplit), skewed
  * offset distributions (zipf, pareto, normal, zoned, zoned_abs) and the random map (every block once
  * per pass). Pure: no I/O, no clock; allocation only in the parsers. The hot-path draws are inline or
- * cheap calls, each costing a few tens of instructions.
+ * cheap calls: a few tens of instructions each, but for the exact zipf and pareto samplers, which
+ * call log and exp once a draw (about 200; docs/vocabulary.md has the measured costs).
  */
 #ifndef SSDBENCH_VOCAB_H
 #define SSDBENCH_VOCAB_H

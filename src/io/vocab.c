@@ -193,9 +193,12 @@ int bssplit_parse(struct bssplit *b, const char *text, char *err, size_t errlen)
 	if (!text || !*text)
 		return vocab_bad(err, errlen, text ? text : "", "empty bssplit (expected e.g. 4k/67:8k/33)");
 	for (;;) {
-		if (n == BSSPLIT_MAX)
-			return errmsg_set(err, errlen, -EINVAL, "'%.40s...': more than %d entries", text,
+		if (n == BSSPLIT_MAX) {
+			char q[ESC_SHORT_LEN];
+
+			return errmsg_set(err, errlen, -EINVAL, "'%s': more than %d entries", esc_short(text, q),
 					  BSSPLIT_MAX);
+		}
 		if ((ret = bs_entry(s, &e[n++], &s, err, errlen)))
 			return ret;
 		if (!*s)
