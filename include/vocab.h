@@ -3,7 +3,8 @@
  * The workload vocabulary's generators (docs/vocabulary.md): request-size mixes (bssplit), skewed
  * offset distributions (zipf, pareto, normal, zoned, zoned_abs) and the random map (every block once
  * per pass). Pure: no I/O, no clock; allocation only in the parsers. The hot-path draws are inline or
- * cheap calls, each costing a few tens of instructions.
+ * cheap calls: a few tens of instructions each, but for the exact zipf and pareto samplers, which
+ * call log and exp once a draw (about 200; docs/vocabulary.md has the measured costs).
  */
 #ifndef SSDBENCH_VOCAB_H
 #define SSDBENCH_VOCAB_H
@@ -13,6 +14,33 @@
 #include <stdint.h>
 
 #include "offgen.h"
+
+/*
+ * wyrand (Wang Yi's generator, public domain): one word of state and a 64x64->128 multiply; it
+ * passes BigCrush and PractRand. The vocabulary's draws use it rather than struct rng (xoshiro256**)
+ * for its cost on the hot path: about 6 instructions a number instead of about 20.
+ */
+struct wyrand {
+	uint64_t s;
+};
+
+/* Seeds from one 64-bit value (through splitmix64, as rng_seed), so seed 0 is fine. */
+void wyrand_seed(struct wyrand *r, uint64_t seed);
+
+static inline uint64_t wyrand_next(struct wyrand *r)
+{
+	unsigned __int128 m;
+
+	r->s += 0xa0761d6478bd642full;
+	m = (unsigned __int128)r->s * (r->s ^ 0xe7037ed1a0b428dbull);
+	return (uint64_t)(m >> 64) ^ (uint64_t)m;
+}
+
+/* Uniform in [0, n), n > 0 (Lemire's multiply-shift, as rng_below). */
+static inline uint64_t wyrand_below(struct wyrand *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)wyrand_next(r) * n) >> 64);
+}
 
 /* ---- bssplit: request sizes with shares ------------------------------------------------------- */
 
@@ -47,12 +75,32 @@ struct bsgen {
 	uint16_t deck[BSSPLIT_SCALE];    /* indices into the split, the cards left in [0, left) */
 	uint32_t left, cards;
 	const struct bssplit *b;
-	struct rng rng;
+	struct wyrand rng;
 };
 
 void bsgen_init(struct bsgen *g, const struct bssplit *b, uint64_t seed);
-/* The index (into b->size) of the next request's size. */
-unsigned bsgen_next(struct bsgen *g);
+
+/*
+ * The index (into b->size) of the next request's size (0 where b has no split). The drawn card is
+ * swapped to the end of the cards left rather than thrown away, so the deck is whole again (in
+ * another order) when left reaches 0: a refill costs nothing.
+ */
+static inline unsigned bsgen_next(struct bsgen *g)
+{
+	uint32_t j;
+	uint16_t card;
+
+	if (g->left == 0) {
+		if (g->cards == 0)
+			return 0;
+		g->left = g->cards;
+	}
+	j = (uint32_t)wyrand_below(&g->rng, g->left);
+	card = g->deck[j];
+	g->deck[j] = g->deck[--g->left];
+	g->deck[g->left] = card;
+	return card;
+}
 
 /* ---- distribution: where random offsets fall ---------------------------------------------------- */
 
@@ -88,7 +136,7 @@ int dist_format(const struct dist_spec *d, char *buf, size_t len);
 struct distgen {
 	enum dist_kind kind;
 	uint64_t n;
-	struct rng rng;
+	struct wyrand rng;
 	/* private state of each kind: constants precomputed by dist_init */
 	double c[8];
 	unsigned nz;
@@ -96,9 +144,7 @@ struct distgen {
 	uint32_t zcum[DIST_MAX_ZONES + 1];   /* cumulative access shares, scaled to 2^32 */
 	uint32_t zacc[DIST_MAX_ZONES + 1];   /* each zone's access share in hundredths of a percent */
 	uint64_t perm_mul, perm_add;        /* the scatter bijection: rank -> (mul x rank + add) mod n */
-	double inv_n;                       /* 1 / n, for the scatter's multiply-modulo */
-	bool has_spare;                     /* normal: the polar method's second deviate is waiting */
-	double spare;
+	double inv_n, mul_d;                /* 1 / n and perm_mul, for the scatter's multiply-modulo */
 };
 
 /* 0, or -EINVAL where the spec cannot fit n indices of unit bytes (a zoned_abs zone past the end). */

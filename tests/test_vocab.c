@@ -253,22 +253,23 @@ static double chi2_critical(unsigned df, double z)
 #define MIN_EXPECTED 20.0
 
 /*
- * Draws ranks and tests them against dist_pmf_rank: ranks in [0, head) pooled in order into bins of
- * at least MIN_EXPECTED expected draws (one rank a bin where it is that likely), the ranks from head
- * on one more bin. Where head is n, the pmf must sum to 1.
+ * The chi-square statistic of draws ranks of g against model's pmf (g itself for a fit): ranks in
+ * [0, head) pooled in order into bins of at least MIN_EXPECTED expected draws (one rank a bin where
+ * it is that likely), the ranks from head on one more bin. Where head is n, the pmf must sum to 1.
  */
-static void chi_square_fit(struct distgen *g, const char *name, uint64_t head, unsigned long draws)
+static double chi_square(struct distgen *g, const struct distgen *model, uint64_t head, unsigned long draws,
+			 unsigned *df)
 {
 	uint32_t *bin_of = malloc(head * sizeof(*bin_of));
 	double *expect = calloc(head + 2, sizeof(*expect)), acc = 0, sum = 0, chi = 0;
 	unsigned long *count = calloc(head + 2, sizeof(*count));
-	unsigned nb = 0, df;
+	unsigned nb = 0;
 
 	assert_non_null(bin_of);
 	assert_non_null(expect);
 	assert_non_null(count);
 	for (uint64_t k = 0; k < head; k++) {
-		double p = dist_pmf_rank(g, k);
+		double p = dist_pmf_rank(model, k);
 
 		sum += p;
 		acc += p * (double)draws;
@@ -288,25 +289,33 @@ static void chi_square_fit(struct distgen *g, const char *name, uint64_t head, u
 		expect[nb++] = acc;
 	}
 	if (head == g->n && fabs(sum - 1) > 1e-9)
-		fail_msg("%s: the pmf sums to %.15f", name, sum);
+		fail_msg("the pmf sums to %.15f", sum);
 	for (unsigned long i = 0; i < draws; i++) {
 		uint64_t r = dist_next_rank(g);
 
 		if (r >= g->n)
-			fail_msg("%s: rank %llu outside [0, %llu)", name, (unsigned long long)r,
-				 (unsigned long long)g->n);
+			fail_msg("rank %llu outside [0, %llu)", (unsigned long long)r, (unsigned long long)g->n);
 		count[r < head ? bin_of[r] : nb - 1]++;
 	}
 	for (unsigned b = 0; b < nb; b++)
 		chi += ((double)count[b] - expect[b]) * ((double)count[b] - expect[b]) / expect[b];
-	df = nb - 1;
-	print_message("[ chi2     ] %-28s %8.1f, %5u degrees of freedom, 0.999 critical value %8.1f\n", name,
-		      chi, df, chi2_critical(df, Z_0999));
-	assert_true(df >= 1);
-	assert_true(chi < chi2_critical(df, Z_0999));
+	*df = nb - 1;
+	assert_true(*df >= 1);
 	free(bin_of);
 	free(expect);
 	free(count);
+	return chi;
+}
+
+/* g's ranks fit its own pmf: the statistic below the 0.999 critical value. */
+static void chi_square_fit(struct distgen *g, const char *name, uint64_t head, unsigned long draws)
+{
+	unsigned df;
+	double chi = chi_square(g, g, head, draws, &df), crit = chi2_critical(df, Z_0999);
+
+	print_message("[ chi2     ] %-28s %8.1f, %5u degrees of freedom, 0.999 critical value %8.1f\n", name,
+		      chi, df, crit);
+	assert_true(chi < crit);
 }
 
 static void test_dist_ranks_fit_the_exact_pmf(void **state)
@@ -353,6 +362,33 @@ static void test_dist_zipf_head_fits_over_2_to_the_40(void **state)
 		dist_ok(&g, texts[i], 1ull << 40, 4096, 5);
 		snprintf(name, sizeof(name), "%s n=2^40 (head)", texts[i]);
 		chi_square_fit(&g, name, 100000, 1000000);
+	}
+}
+
+/* The test has power: draws of one law against the pmf of a close one fail it. */
+static void test_dist_chi_square_detects_a_slightly_wrong_law(void **state)
+{
+	static const struct { const char *drawn, *model; } cases[] = {
+		{ "zipf:1.2", "zipf:1.22" },
+		{ "zipf:0.8", "zipf:0.82" },
+		{ "pareto:0.2", "pareto:0.21" },
+		{ "normal:10", "normal:10.5" },
+		{ "zoned:50/5:30/15:20/80", "zoned:52/5:28/15:20/80" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		static struct distgen g, model;
+		unsigned df;
+		double chi, crit;
+
+		dist_ok(&g, cases[i].drawn, 100000, 4096, 3);
+		dist_ok(&model, cases[i].model, 100000, 4096, 3);
+		chi = chi_square(&g, &model, 100000, 1000000, &df);
+		crit = chi2_critical(df, Z_0999);
+		print_message("[ chi2     ] %s against %s: %.1f, %u degrees of freedom, critical value %.1f\n",
+			      cases[i].drawn, cases[i].model, chi, df, crit);
+		assert_true(chi > crit);
 	}
 }
 
@@ -454,6 +490,9 @@ static void test_dist_parse_and_format_round_trip(void **state)
 		{ "zoned:50/5:50/95", "zoned:50/5:50/95" },
 		{ "zoned:50/5:30/15:20/80", "zoned:50/5:30/15:20/80" },
 		{ "zoned:33.33/10:66.67/90", "zoned:33.33/10:66.67/90" },
+		{ "zoned:50/5:30/15:20/", "zoned:50/5:30/15:20/80" },     /* fio's examples/rand-zones.fio */
+		{ "zoned:50/5:25/:25/", "zoned:50/5:25/47.5:25/47.5" },
+		{ "zoned:40/:30/:30/", "zoned:40/33.34:30/33.33:30/33.33" },
 		{ "zoned_abs:60/20g:40/80g", "zoned_abs:60/20g:40/80g" },
 		{ "zoned_abs:60/20480m:40/1048576k", "zoned_abs:60/20g:40/1g" },
 	};
@@ -487,6 +526,8 @@ static void test_dist_parse_refuses_bad_inputs_naming_the_problem(void **state)
 		{ "zoned:50/5:40/95", "'zoned:50/5:40/95': the access percents sum to 90%, not 100%" },
 		{ "zoned:50/5:50/90", "the range percents sum to 95%, not 100%" },
 		{ "zoned:50/0:50/100", "'50/0': a zone of 0% of the range" },
+		{ "zoned:50/100:50/", "range percents sum to 100%, leaving nothing for the zones with none" },
+		{ "zoned:50/60:50/60", "the range percents sum to 120%, not 100%" },
 		{ "zoned:50:50/100", "'50': expected ACCESS%/RANGE%" },
 		{ "zoned:50/5x:50/95", "'50/5x': expected ACCESS%/RANGE%" },
 		{ "zoned_abs:60/0:40/1g", "'60/0': a zone of 0 bytes" },
@@ -632,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_bsgen_no_split_gives_index_0),
 		cmocka_unit_test(test_dist_ranks_fit_the_exact_pmf),
 		cmocka_unit_test(test_dist_zipf_head_fits_over_2_to_the_40),
+		cmocka_unit_test(test_dist_chi_square_detects_a_slightly_wrong_law),
 		cmocka_unit_test(test_dist_scatter_is_a_bijection_inside_the_range),
 		cmocka_unit_test(test_dist_scatter_of_large_ranges_matches_128_bit_arithmetic),
 		cmocka_unit_test(test_dist_zoned_shares_within_4_sigma_and_uniform_inside),

@@ -14,6 +14,14 @@
 #include "vocab.h"
 #include "vocab_internal.h"
 
+void wyrand_seed(struct wyrand *r, uint64_t seed)
+{
+	struct rng x;
+
+	rng_seed(&x, seed);
+	r->s = x.s[0];
+}
+
 /* ---- shared by the parsers ------------------------------------------------------------------ */
 
 int vocab_hundredths(const char *s, const char **end, uint32_t *v)
@@ -185,9 +193,12 @@ int bssplit_parse(struct bssplit *b, const char *text, char *err, size_t errlen)
 	if (!text || !*text)
 		return vocab_bad(err, errlen, text ? text : "", "empty bssplit (expected e.g. 4k/67:8k/33)");
 	for (;;) {
-		if (n == BSSPLIT_MAX)
-			return errmsg_set(err, errlen, -EINVAL, "'%.40s...': more than %d entries", text,
+		if (n == BSSPLIT_MAX) {
+			char q[ESC_SHORT_LEN];
+
+			return errmsg_set(err, errlen, -EINVAL, "'%s': more than %d entries", esc_short(text, q),
 					  BSSPLIT_MAX);
+		}
 		if ((ret = bs_entry(s, &e[n++], &s, err, errlen)))
 			return ret;
 		if (!*s)
@@ -246,28 +257,7 @@ void bsgen_init(struct bsgen *g, const struct bssplit *b, uint64_t seed)
 		for (uint32_t c = 0; c < b->share[i] / div; c++)
 			g->deck[g->cards++] = (uint16_t)i;
 	g->left = g->cards;
-	rng_seed(&g->rng, seed ^ 0x627367656e000000ull);
-}
-
-/*
- * The drawn card is swapped to the end of the cards left rather than thrown away, so the deck is
- * whole again (in another order) when left reaches 0: a refill costs nothing.
- */
-unsigned bsgen_next(struct bsgen *g)
-{
-	uint32_t j;
-	uint16_t card;
-
-	if (g->left == 0) {
-		if (g->cards == 0)
-			return 0;
-		g->left = g->cards;
-	}
-	j = (uint32_t)rng_below(&g->rng, g->left);
-	card = g->deck[j];
-	g->deck[j] = g->deck[--g->left];
-	g->deck[g->left] = card;
-	return card;
+	wyrand_seed(&g->rng, seed ^ 0x627367656e000000ull);
 }
 
 /* ---- permgen -------------------------------------------------------------------------------- */
@@ -306,12 +296,13 @@ void permgen_init(struct permgen *g, uint64_t n, uint64_t seed)
 }
 
 /*
- * The round function: the top w bits of (x ^ key) times an odd constant. The multiply carries every
- * bit of x into the top bits, which is all a round needs.
+ * The round function: bits 32 and up of (x ^ key) times an odd constant, masked to the other half's
+ * width (at most 32 bits). The multiply carries every bit of x (below 2^32) into them, which is all
+ * a round needs; a constant shift and a mask cost less than a shift by a variable.
  */
-static inline uint64_t perm_round(uint64_t x, uint64_t key, unsigned w)
+static inline uint64_t perm_round(uint64_t x, uint64_t key, uint64_t mask)
 {
-	return ((x ^ key) * 0x9e3779b97f4a7c15ull) >> (64 - w);
+	return (((x ^ key) * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
 /*
@@ -321,14 +312,13 @@ static inline uint64_t perm_round(uint64_t x, uint64_t key, unsigned w)
  */
 static inline uint64_t perm_encrypt(const struct permgen *g, uint64_t x)
 {
-	unsigned wl = g->half, wh = g->bits - g->half;
-	uint64_t lo = x & g->mask_lo, hi = x >> wl;
+	uint64_t lo = x & g->mask_lo, hi = x >> g->half;
 
-	lo ^= perm_round(hi, g->key[0], wl);
-	hi ^= perm_round(lo, g->key[1], wh);
-	lo ^= perm_round(hi, g->key[2], wl);
-	hi ^= perm_round(lo, g->key[3], wh);
-	return hi << wl | lo;
+	lo ^= perm_round(hi, g->key[0], g->mask_lo);
+	hi ^= perm_round(lo, g->key[1], g->mask_hi);
+	lo ^= perm_round(hi, g->key[2], g->mask_lo);
+	hi ^= perm_round(lo, g->key[3], g->mask_hi);
+	return hi << g->half | lo;
 }
 
 /*

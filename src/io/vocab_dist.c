@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,10 @@ static int dist_one_param(struct dist_spec *d, const char *text, const char *s, 
 	return 0;
 }
 
-/* One zone "PCT/PCT" (zoned) or "PCT/SIZE" (zoned_abs) at s; *end at the ':' or the end. */
+#define ZONE_BLANK UINT32_MAX
+
+/*
+ * One zone "PCT/PCT" (zoned; an empty second PCT, as fio's zoned:50/5:30/15:20/, is ZONE_BLANK) or "PCT/SIZE" (zoned_abs) at s; *end at the ':' or the end. */
 static int dist_zone(struct dist_spec *d, const char *s, const char **end, uint32_t *acc, uint32_t *range,
 		     char *err, size_t errlen)
 {
@@ -65,6 +69,10 @@ static int dist_zone(struct dist_spec *d, const char *s, const char **end, uint3
 				 "expected ACCESS%/RANGE%, e.g. 50/5 (percents, at most two decimals)" :
 				 "expected ACCESS%/SIZE, e.g. 60/20g (a percent with at most two decimals)");
 	if (d->kind == DIST_ZONED) {
+		if (!p[1]) {
+			*range = ZONE_BLANK;
+			return 0;
+		}
 		if (vocab_hundredths(p + 1, &q, range) || *q)
 			return vocab_bad(err, errlen, entry, "expected ACCESS%/RANGE%, e.g. 50/5 (percents, "
 					 "at most two decimals)");
@@ -79,27 +87,61 @@ static int dist_zone(struct dist_spec *d, const char *s, const char **end, uint3
 	return 0;
 }
 
-static int dist_zones(struct dist_spec *d, const char *text, const char *s, char *err, size_t errlen)
+/*
+ * Zones with an empty range percent share what the others leave equally, the first of them taking
+ * the remainder of the division (as bssplit's empty shares).
+ */
+static int dist_blank_ranges(struct dist_spec *d, const char *text, uint32_t *range, uint32_t sum,
+			     unsigned blanks, char *err, size_t errlen)
 {
-	uint32_t acc_sum = 0, range_sum = 0;
+	uint32_t each, first;
 	char q[ESC_SHORT_LEN];
 
+	if (blanks && sum >= 10000)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': the range percents sum to %g%%, leaving "
+				  "nothing for the zones with none", esc_short(text, q), sum / 100.0);
+	each = blanks ? (10000 - sum) / blanks : 0;
+	first = blanks ? each + (10000 - sum) % blanks : 0;
+	if (blanks && !each)
+		return errmsg_set(err, errlen, -EINVAL, "'%s': %g%% of the range left for %u zones: less "
+				  "than 0.01%% each", esc_short(text, q), (10000 - sum) / 100.0, blanks);
+	for (unsigned i = 0; i < d->nzones; i++) {
+		if (range[i] == ZONE_BLANK) {
+			range[i] = first;
+			first = each;
+		}
+		d->zone[i].range_pct = range[i] / 100.0;
+	}
+	return 0;
+}
+
+static int dist_zones(struct dist_spec *d, const char *text, const char *s, char *err, size_t errlen)
+{
+	uint32_t acc_sum = 0, range_sum = 0, range[DIST_MAX_ZONES];
+	char q[ESC_SHORT_LEN];
+	unsigned blanks = 0;
+	int ret;
+
 	for (;;) {
-		uint32_t acc, range = 0;
-		int ret;
+		uint32_t acc;
 
 		if (d->nzones == DIST_MAX_ZONES)
 			return errmsg_set(err, errlen, -EINVAL, "'%s': more than %d zones", esc_short(text, q),
 					  DIST_MAX_ZONES);
-		if ((ret = dist_zone(d, s, &s, &acc, &range, err, errlen)))
+		range[d->nzones] = 0;
+		if ((ret = dist_zone(d, s, &s, &acc, &range[d->nzones], err, errlen)))
 			return ret;
-		d->zone[d->nzones].access_pct = acc / 100.0;
-		d->zone[d->nzones++].range_pct = range / 100.0;
+		blanks += range[d->nzones] == ZONE_BLANK;
+		range_sum += range[d->nzones] == ZONE_BLANK ? 0 : range[d->nzones];
+		d->zone[d->nzones++].access_pct = acc / 100.0;
 		acc_sum += acc;
-		range_sum += range;
 		if (!*s++)
 			break;
 	}
+	if (d->kind == DIST_ZONED && (ret = dist_blank_ranges(d, text, range, range_sum, blanks, err, errlen)))
+		return ret;
+	if (blanks)
+		range_sum = 10000;
 	if (acc_sum != 10000)
 		return errmsg_set(err, errlen, -EINVAL, "'%s': the access percents sum to %g%%, not 100%%",
 				  esc_short(text, q), acc_sum / 100.0);
@@ -178,9 +220,9 @@ int dist_format(const struct dist_spec *d, char *buf, size_t len)
 /* ---- the samplers --------------------------------------------------------------------------- */
 
 /* Uniform in [0, 1), 53 bits. */
-static inline double u01(struct rng *r)
+static inline double u01(struct wyrand *r)
 {
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+	return (double)(wyrand_next(r) >> 11) * 0x1.0p-53;
 }
 
 /*
@@ -218,7 +260,8 @@ static inline uint64_t zipf_rank(struct distgen *g)
 	for (;;) {
 		double u = g->c[1] + u01(&g->rng) * g->c[2];
 		double x = zipf_Hinv(g, u);
-		uint64_t k = (uint64_t)(x + 0.5);
+		/* x is below n + 1 < 2^63: the signed conversion is the cheap one. */
+		uint64_t k = (uint64_t)(int64_t)(x + 0.5);
 
 		if (k < 1)
 			k = 1;
@@ -268,33 +311,93 @@ static void zipf_init(struct distgen *g, double q)
  */
 static inline uint64_t pareto_rank(struct distgen *g)
 {
-	uint64_t k = (uint64_t)(g->c[1] * exp(g->c[0] * log(u01(&g->rng))));
+	uint64_t k = (uint64_t)(int64_t)(g->c[1] * exp(g->c[0] * log(u01(&g->rng))));
 
 	return k < g->n ? k : g->n - 1;
 }
 
 /*
- * normal:SIGMA%: x = n/2 + sigma z, z a standard normal deviate (Marsaglia's polar method, which
- * makes them in pairs), sigma = SIGMA% of n; x outside [0, n) is drawn again; the rank is floor(x).
- * c[0] = n/2, c[1] = sigma, c[2] = P(0 <= x < n) (for the pmf).
+ * normal:SIGMA%: x = n/2 + sigma z, sigma = SIGMA% of n, z a standard normal deviate; x outside
+ * [0, n) is drawn again; the rank is floor(x). c[0] = n/2, c[1] = sigma, c[2] = P(0 <= x < n) (for
+ * the pmf), c[3] = n.
+ *
+ * z comes from the ziggurat of G. Marsaglia and W. W. Tsang ("The ziggurat method for generating
+ * random variables", J. Stat. Softw. 5(8), 2000): 128 layers of equal area under the density, a
+ * layer chosen by 7 bits of a 64-bit number and a signed 57-bit abscissa from the others; inside
+ * the layer's inner rectangle (about 99% of the draws) the point is accepted with a compare, else
+ * the wedge is tested against exp(-x^2/2) or, in the base layer, the tail beyond R is sampled
+ * (Marsaglia's exponential method). Exact up to the 2^-56 grid of the abscissa, not 2^-31 as with
+ * the original's 32-bit numbers (which would leave gaps of many ranks when sigma is 10^10 blocks).
  */
+#define ZIG_R 3.442619855899
+#define ZIG_V 9.91256303526217e-3
+#define ZIG_M 0x1p56
+
+static struct {
+	uint64_t k[128];   /* |hz| below k[i]: inside layer i's inner rectangle */
+	double w[128];     /* hz * w[i]: the abscissa */
+	double f[128];     /* the density at layer i's edge */
+} zig;
+static pthread_once_t zig_once = PTHREAD_ONCE_INIT;
+
+static void zig_setup(void)
+{
+	double x = ZIG_R, prev = x, q = ZIG_V / exp(-0.5 * x * x);
+
+	zig.k[0] = (uint64_t)(x / q * ZIG_M);
+	zig.k[1] = 0;
+	zig.w[0] = q / ZIG_M;
+	zig.w[127] = x / ZIG_M;
+	zig.f[0] = 1;
+	zig.f[127] = exp(-0.5 * x * x);
+	for (int i = 126; i >= 1; i--) {
+		x = sqrt(-2 * log(ZIG_V / x + exp(-0.5 * x * x)));
+		zig.k[i + 1] = (uint64_t)(x / prev * ZIG_M);
+		prev = x;
+		zig.f[i] = exp(-0.5 * x * x);
+		zig.w[i] = x / ZIG_M;
+	}
+}
+
+/* Uniform in (0, 1], for logarithms. */
+static inline double u01_open0(struct wyrand *r)
+{
+	return (double)((wyrand_next(r) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* The rare ways out of the ziggurat: the wedges and the tail. */
+static __attribute__((noinline)) double zig_slow(struct distgen *g, int64_t hz, unsigned iz)
+{
+	for (;;) {
+		double x = (double)hz * zig.w[iz], y;
+		uint64_t r;
+
+		if (iz == 0) {
+			do {
+				x = -log(u01_open0(&g->rng)) / ZIG_R;
+				y = -log(u01_open0(&g->rng));
+			} while (y + y < x * x);
+			return hz > 0 ? ZIG_R + x : -ZIG_R - x;
+		}
+		if (zig.f[iz] + u01(&g->rng) * (zig.f[iz - 1] - zig.f[iz]) < exp(-0.5 * x * x))
+			return x;
+		r = wyrand_next(&g->rng);
+		hz = (int64_t)r >> 7;
+		iz = r & 127;
+		if ((uint64_t)(hz < 0 ? -hz : hz) < zig.k[iz])
+			return (double)hz * zig.w[iz];
+	}
+}
+
 static inline double normal_deviate(struct distgen *g)
 {
-	double u, v, s, f;
+	uint64_t r = wyrand_next(&g->rng);
+	int64_t hz = (int64_t)r >> 7;
+	unsigned iz = r & 127;
 
-	if (g->has_spare) {
-		g->has_spare = false;
-		return g->spare;
-	}
-	do {
-		u = 2 * u01(&g->rng) - 1;
-		v = 2 * u01(&g->rng) - 1;
-		s = u * u + v * v;
-	} while (s >= 1 || s == 0);
-	f = sqrt(-2 * log(s) / s);
-	g->spare = v * f;
-	g->has_spare = true;
-	return u * f;
+	if ((uint64_t)(hz < 0 ? -hz : hz) < zig.k[iz])
+		return (double)hz * zig.w[iz];
+	return zig_slow(g, hz, iz);
 }
 
 static inline uint64_t normal_rank(struct distgen *g)
@@ -302,8 +405,8 @@ static inline uint64_t normal_rank(struct distgen *g)
 	for (;;) {
 		double x = g->c[0] + g->c[1] * normal_deviate(g);
 
-		if (x >= 0 && x < (double)g->n)
-			return (uint64_t)x;
+		if (x >= 0 && x < g->c[3])
+			return (uint64_t)(int64_t)x;
 	}
 }
 
@@ -320,45 +423,28 @@ static double normal_mass(double a, double b)
 /* zoned, zoned_abs: a zone by its access share (the top 32 bits against zcum), then uniform in it. */
 static inline uint64_t zoned_rank(struct distgen *g)
 {
-	uint32_t u = (uint32_t)(rng_next(&g->rng) >> 32);
+	uint32_t u = (uint32_t)(wyrand_next(&g->rng) >> 32);
 	unsigned i = 0;
 
 	while (i + 1 < g->nz && u >= g->zcum[i])
 		i++;
-	return g->zstart[i] + rng_below(&g->rng, g->zlen[i]);
-}
-
-static inline uint64_t next_rank(struct distgen *g)
-{
-	switch (g->kind) {
-	case DIST_ZIPF:
-		return zipf_rank(g);
-	case DIST_PARETO:
-		return pareto_rank(g);
-	case DIST_NORMAL:
-		return normal_rank(g);
-	case DIST_ZONED:
-	case DIST_ZONED_ABS:
-		return zoned_rank(g);
-	case DIST_UNIFORM:
-	default:
-		return rng_below(&g->rng, g->n);
-	}
+	return g->zstart[i] + wyrand_below(&g->rng, g->zlen[i]);
 }
 
 /*
  * The scatter: rank -> (mul * rank + add) mod n, mul the first number from n / golden ratio up with
  * gcd(mul, n) = 1, so a bijection of [0, n) that spreads consecutive ranks about 0.618 n apart.
  * It depends on n alone: every thread of a job has the same hot blocks. Below 2^50 the product's
- * quotient by n comes from a double, off by at most 1, and the remainder from 64-bit arithmetic.
+ * quotient by n comes from doubles, off by at most 1, and the remainder from 64-bit arithmetic
+ * (the conversions are signed: every value is below 2^50, and unsigned ones cost more on x86-64).
  */
 static inline uint64_t scatter(const struct distgen *g, uint64_t r)
 {
 	uint64_t n = g->n, m;
 
 	if (n < (1ull << 50)) {
-		uint64_t q = (uint64_t)((double)g->perm_mul * (double)r * g->inv_n);
-		int64_t s = (int64_t)(g->perm_mul * r - q * n);
+		int64_t q = (int64_t)(g->mul_d * (double)(int64_t)r * g->inv_n);
+		int64_t s = (int64_t)(g->perm_mul * r - (uint64_t)q * n);
 
 		if (s < 0)
 			s += (int64_t)n;
@@ -379,7 +465,20 @@ static bool dist_skewed(enum dist_kind kind)
 
 uint64_t dist_next_rank(struct distgen *g)
 {
-	return next_rank(g);
+	switch (g->kind) {
+	case DIST_ZIPF:
+		return zipf_rank(g);
+	case DIST_PARETO:
+		return pareto_rank(g);
+	case DIST_NORMAL:
+		return normal_rank(g);
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		return zoned_rank(g);
+	case DIST_UNIFORM:
+	default:
+		return wyrand_below(&g->rng, g->n);
+	}
 }
 
 uint64_t dist_scatter(const struct distgen *g, uint64_t rank)
@@ -387,11 +486,42 @@ uint64_t dist_scatter(const struct distgen *g, uint64_t rank)
 	return dist_skewed(g->kind) ? scatter(g, rank) : rank;
 }
 
+/*
+ * The skewed kinds out of line, so that dist_next stays a leaf without a stack frame for uniform
+ * and zoned (the transcendental functions of these need one).
+ */
+static __attribute__((noinline)) uint64_t next_zipf(struct distgen *g)
+{
+	return scatter(g, zipf_rank(g));
+}
+
+static __attribute__((noinline)) uint64_t next_pareto(struct distgen *g)
+{
+	return scatter(g, pareto_rank(g));
+}
+
+static __attribute__((noinline)) uint64_t next_normal(struct distgen *g)
+{
+	return scatter(g, normal_rank(g));
+}
+
+/* dist_next_rank and dist_scatter in one switch, for the hot path. */
 uint64_t dist_next(struct distgen *g)
 {
-	uint64_t r = next_rank(g);
-
-	return dist_skewed(g->kind) ? scatter(g, r) : r;
+	switch (g->kind) {
+	case DIST_ZIPF:
+		return next_zipf(g);
+	case DIST_PARETO:
+		return next_pareto(g);
+	case DIST_NORMAL:
+		return next_normal(g);
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		return zoned_rank(g);
+	case DIST_UNIFORM:
+	default:
+		return wyrand_below(&g->rng, g->n);
+	}
 }
 
 /* ---- init and pmf --------------------------------------------------------------------------- */
@@ -416,6 +546,7 @@ static void scatter_init(struct distgen *g)
 	g->perm_mul = a;
 	g->perm_add = n / 3;
 	g->inv_n = 1.0 / (double)n;
+	g->mul_d = (double)a;
 }
 
 /* The zones with a share of the accesses, as [zstart, zstart + zlen) of the n indices. */
@@ -465,7 +596,7 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 	memset(g, 0, sizeof(*g));
 	g->kind = d->kind;
 	g->n = n;
-	rng_seed(&g->rng, seed ^ 0x64697374000000ull);
+	wyrand_seed(&g->rng, seed ^ 0x64697374000000ull);
 	if (n == 0)
 		return errmsg_set(err, errlen, -EINVAL, "a distribution over an empty range");
 	scatter_init(g);
@@ -482,6 +613,8 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 		g->c[0] = (double)n / 2;
 		g->c[1] = d->param / 100 * (double)n;
 		g->c[2] = normal_mass(-g->c[0] / g->c[1], ((double)n - g->c[0]) / g->c[1]);
+		g->c[3] = (double)n;
+		pthread_once(&zig_once, zig_setup);
 		break;
 	case DIST_ZONED:
 	case DIST_ZONED_ABS:
