@@ -33,7 +33,7 @@
  * at position p (slot index x slot blocks + block in the slot) holds the base of class p % nclasses
  * (datagen_fill, once per buffer). A content id names a class and a number within it,
  * id = n x nclasses + class, and the block of id is its class's base with an 8-byte stamp, a hash of
- * the worker's key and the id, at each of its stamp offsets (datagen_stamp_offsets), so writing a block
+ * the worker's key and the id, at each of its stamp offsets (datagen_stamp), so writing a block
  * costs a few stores and hashes, never a copy.
  *
  * dedupe=PCT: a deck of 100 cards (like mixgen) of which PCT say "repeat", so over any n blocks the
