@@ -59,7 +59,10 @@ struct datagen {
 	uint32_t left, dups_left;   /* the deck */
 	uint64_t owed;              /* repeats the deck dealt where the class had no earlier id */
 	struct rng rng;
-	/* Realized: blocks prepared for writing (the last of a request may be shorter) and fresh ids. */
+	/*
+	 * Realized: 4 KiB blocks prepared for writing (the last of a request may be shorter), from the
+	 * first write on (the ramp included; a write that then fails too), and the fresh ids among them.
+	 */
 	uint64_t blocks, distinct;
 };
 
