@@ -121,7 +121,8 @@ void worker_release(struct worker *w)
 /*
  * A write's payload: the slot's buffer holds its base blocks (filled whole once, and again after a read
  * used it), then each 4 KiB block gets its content id's stamps (data.h). Without buffers (the null
- * engine) the ids are still drawn and counted, so that results.realized says what would have been written.
+ * engine) the blocks are still counted (and their ids drawn where dedupe needs them), so that
+ * results.realized says what would have been written.
  */
 static void prep_write(struct worker *w, struct ioreq *r)
 {
