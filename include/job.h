@@ -72,7 +72,12 @@ enum data_kind {
 	DATA_RANDOM,
 	DATA_ZERO,
 	DATA_COMPRESS,
+	DATA_PATTERN,  /* "pattern:HEX": every 4 KiB block the pattern repeated from its start */
 };
+
+/* Most bytes of a data=pattern:HEX pattern, and the longest name data_name writes (with its NUL). */
+#define JOB_PATTERN_MAX 4096
+#define JOB_DATA_NAME_MAX (sizeof("pattern:") + 2 * JOB_PATTERN_MAX)
 
 enum ss_metric {
 	SS_OFF,
@@ -122,6 +127,8 @@ struct job {
 	struct amount fill;
 	enum data_kind data;
 	unsigned compress_pct;      /* DATA_COMPRESS: percent of each block that compresses away */
+	unsigned pattern_len;       /* DATA_PATTERN: bytes of pattern, 1..JOB_PATTERN_MAX */
+	unsigned dedupe_pct;        /* percent of written 4 KiB blocks that repeat an earlier one (README.md, Write payloads) */
 	unsigned repeat;
 	uint64_t interval_ns;
 	enum ss_metric ss_metric;   /* steady_state */
@@ -135,6 +142,7 @@ struct job {
 	double price;               /* USD; < 0 = unknown */
 	bool verify;                /* headers and checksums on every written unit, checked on every read */
 	char journal[JOB_PATH_MAX]; /* verify's journal file; "" = none */
+	unsigned char pattern[JOB_PATTERN_MAX];   /* DATA_PATTERN's bytes */
 	uint64_t rate_iops;         /* open loop: requests scheduled per second over all threads; 0 = closed loop */
 	uint64_t rate_bw;           /* open loop as bytes per second (rate_bw / bs requests a second); 0 = off */
 	enum arrival arrival;       /* spacing of the scheduled requests */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "data.h"
 #include "engine.h"
 #include "hist.h"
 #include "job.h"
@@ -109,7 +110,7 @@ struct worker {
 
 	struct offgen og;
 	struct mixgen mix;
-	struct rng data_rng;
+	struct datagen dg;       /* write payloads (data, dedupe) and what they wrote */
 	unsigned write_pct;
 	/*
 	 * The requests that are not a plain read or write of bs at the next offset (readback, trim
@@ -122,7 +123,6 @@ struct worker {
 	bool idle_due;           /* thinktime: idle once nothing is in flight */
 	unsigned since_flush;    /* fsync: writes issued since the last flush */
 	unsigned since_think;    /* thinktime: completions since the last idle */
-	unsigned rand_bytes;     /* random bytes at the start of each 4 KiB of a write buffer */
 
 	/* Verification (verify=on, ssdbench verify); vmap NULL and vscan false when off. */
 	struct vmap *vmap;       /* the run's generation map, shared by its workers */

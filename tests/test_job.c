@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -26,7 +27,7 @@ static const char *const spec_params[] = {
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
-	"distribution", "percentage_random", "randommap",
+	"distribution", "percentage_random", "randommap", "dedupe",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -230,7 +231,7 @@ static void test_job_set_refuses_bad_values_naming_the_parameter(void **state)
 		{ "latency_target", "p99.<=5ms" }, { "latency_target", "p099<=5ms" }, { "latency_target", "p99.9.<=1ms" },
 		{ "latency_target", "p00.5<=1ms" }, { "latency_target", "p99<=5.ms" },
 		{ "data", "lz4" }, { "data", "compress:101" }, { "data", "compress:" },
-		{ "data", "compress:abc" }, { "repeat", "0", "1..1000" }, { "repeat", "1001", "1..1000" },
+		{ "data", "compress:abc" }, { "data", "pattern:xy" }, { "repeat", "0", "1..1000" }, { "repeat", "1001", "1..1000" },
 		{ "interval", "1q" }, { "steady_state", "iops" }, { "steady_state", "iops:1x60s" },
 		{ "steady_state", "foo:5x60s" }, { "steady_state", "iops:5x60q" },
 		{ "steady_state", "iops:5x0s" }, { "steady_state", "iops:5x60s!" }, { "seed", "-1" },
@@ -612,6 +613,65 @@ static void test_job_set_operation_parameters(void **state)
 	set_bad("thinktime_blocks", "0", NULL);
 }
 
+/* data=pattern:HEX (0x allowed, whole bytes, 1..4096 of them) and dedupe=PCT; data_name spells them back. */
+static void test_job_set_payload_parameters(void **state)
+{
+	char name[JOB_DATA_NAME_MAX], *hex = malloc(2 * JOB_PATTERN_MAX + 16);
+	struct job j;
+
+	(void)state;
+	assert_non_null(hex);
+	job_init(&j);
+	assert_int_equal(j.dedupe_pct, 0);
+	SET("dedupe", "50", j.dedupe_pct == 50);
+	SET("dedupe", "100", j.dedupe_pct == 100);
+	SET("data", "pattern:deadbeef", j.data == DATA_PATTERN && j.pattern_len == 4 && j.pattern[0] == 0xde &&
+					  j.pattern[3] == 0xef);
+	assert_string_equal(data_name(&j, name, sizeof(name)), "pattern:deadbeef");
+	SET("data", "pattern:0x00FF", j.data == DATA_PATTERN && j.pattern_len == 2 && j.pattern[1] == 0xff);
+	assert_string_equal(data_name(&j, name, sizeof(name)), "pattern:00ff");
+	strcpy(hex, "pattern:0x");
+	for (int i = 0; i < JOB_PATTERN_MAX; i++)
+		snprintf(hex + 10 + 2 * i, 3, "%02x", i & 0xff);
+	SET("data", hex, j.pattern_len == JOB_PATTERN_MAX && j.pattern[4095] == 0xff);
+	assert_int_equal(strlen(data_name(&j, name, sizeof(name))), 8 + 2 * JOB_PATTERN_MAX);
+	assert_string_equal(name + 8, hex + 10);
+	strcat(hex, "00");
+	set_bad("data", hex, "1..4096 bytes");
+	SET("data", "compress:5", j.data == DATA_COMPRESS);
+	assert_string_equal(data_name(&j, name, sizeof(name)), "compress:5");
+	set_bad("data", "pattern:", "even number of hex digits");
+	set_bad("data", "pattern:0x", "even number of hex digits");
+	set_bad("data", "pattern:abc", "even number of hex digits");
+	set_bad("data", "pattern:zz", "not a hex digit");
+	set_bad("data", "pattern:0xdeadbeeg", "not a hex digit");
+	set_bad("dedupe", "101", "0..100");
+	set_bad("dedupe", "-1", NULL);
+	set_bad("dedupe", "50%", NULL);
+	free(hex);
+}
+
+/*
+ * dedupe needs writes of contents that can differ: not zero, a pattern or compress:100 (one content
+ * each), not verify=on (whose headers make every block unique); patterns and compress:NN do verify.
+ */
+static void test_job_check_payload_rules(void **state)
+{
+	static const char *const good[] = {
+		"rw=randwrite dedupe=50", "rw=write dedupe=100 data=compress:50", "rw=randrw dedupe=10",
+		"rw=write data=pattern:deadbeef verify=on", "rw=write data=compress:75 verify=on",
+		"rw=randread data=pattern:00", "rw=write dedupe=0 data=zero",
+	};
+	static const char *const bad[][2] = {
+		{ "rw=randread dedupe=50", "dedupe" }, { "rw=trim dedupe=5", "dedupe" },
+		{ "rw=write dedupe=50 data=zero", "dedupe" }, { "rw=write dedupe=50 data=pattern:ab", "dedupe" },
+		{ "rw=write dedupe=50 data=compress:100", "dedupe" }, { "rw=write dedupe=50 verify=on", "dedupe" },
+	};
+
+	(void)state;
+	checks_are(good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 /*
  * The combination rules: a trim cannot be verified, fsync and fua need writes, thinktime_blocks needs
  * thinktime, an open loop has no thinktime; io_uring_cmd trims (Dataset Management), flushes and
@@ -982,6 +1042,8 @@ int main(void)
 		cmocka_unit_test(test_job_trim_patterns_are_neither_reads_nor_writes),
 		cmocka_unit_test(test_job_set_operation_parameters),
 		cmocka_unit_test(test_job_check_operation_rules),
+		cmocka_unit_test(test_job_set_payload_parameters),
+		cmocka_unit_test(test_job_check_payload_rules),
 		cmocka_unit_test(test_plan_cases_are_the_cross_product_first_axis_outermost),
 		cmocka_unit_test(test_plan_axis_can_be_replaced),
 		cmocka_unit_test(test_plan_label_never_splits),

@@ -425,6 +425,8 @@ static void test_values_outside_enums_and_constants_are_refused(void **state)
 		{ "schema", "schema", "\"fio\"", "schema", "'ssdbench-result'" },
 		{ "tool name", "tool/name", "\"fio\"", "tool.name", "'ssdbench'" },
 		{ "data", "job/data", "\"compress:101\"", "job.data", "compress:NN" },
+		{ "a pattern of half a byte", "job/data", "\"pattern:abc\"", "job.data", "pattern:HEX" },
+		{ "a pattern in uppercase", "job/data", "\"pattern:DEADBEEF\"", "job.data", "pattern:HEX" },
 		{ "steady-state metric", "job/steady_state/metric", "\"latency\"", "job.steady_state.metric",
 		  "'iops', 'bw' or 'lat'" },
 		{ "a timestamp in local time", "finished_at", "\"2025-03-01 10:15:11\"", "finished_at",
@@ -442,6 +444,8 @@ static void test_values_below_their_minimum_or_above_their_maximum_are_refused(v
 	static const struct mutation cases[] = {
 		{ "negative iops", "results/read/iops", "-1", "results.read.iops", "got -1" },
 		{ "negative offset", "job/offset", "-4096", "job.offset", ">= 0" },
+		{ "dedupe 0 (absent when 0)", "job/dedupe", "0", "job.dedupe", "1..100, got 0" },
+		{ "dedupe above 100", "job/dedupe", "101", "job.dedupe", "1..100, got 101" },
 		{ "negative CPU time", "results/cpu/sys_s", "-0.5", "results.cpu.sys_s", "got -0.5" },
 		{ "negative excursion", "results/steady_state/excursion", "-1", "results.steady_state.excursion",
 		  ">= 0" },

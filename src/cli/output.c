@@ -210,7 +210,7 @@ void format_amount(const struct amount *a, char *buf, size_t len)
 
 void format_job(const struct job *j, char *buf, size_t len)
 {
-	char bs[24], span[24], off[24], lim[24], fill[24], rt[24], data[24];
+	char bs[24], span[24], off[24], lim[24], fill[24], rt[24], data[48];   /* a long pattern is cut */
 	size_t n = 0;
 
 	format_size(j->bs, bs, sizeof(bs));
@@ -248,6 +248,8 @@ void format_job(const struct job *j, char *buf, size_t len)
 		APPEND(" sqpoll=true");
 	if (j->data != DATA_RANDOM)
 		APPEND(" data=%s", data_name(j, data, sizeof(data)));
+	if (j->dedupe_pct)
+		APPEND(" dedupe=%u", j->dedupe_pct);
 	if (j->ss_metric != SS_OFF)
 		APPEND(" steady_state=%s", j->ss_stop ? "stop" : "track");
 	if (j->repeat > 1)

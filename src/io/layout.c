@@ -34,7 +34,7 @@ static int write_chunks(struct target *t, uint64_t from, uint64_t to, struct lay
 		size_t n = to - from < LAYOUT_CHUNK ? (size_t)(to - from) : LAYOUT_CHUNK;
 		ssize_t w;
 
-		data_fill(l->buf, n, DATA_BLOCK, &l->rng);
+		data_random(l->buf, n, &l->rng);
 		w = pwrite(t->fd, l->buf, n, (off_t)from);
 		if (w < 0 && errno == EINTR)
 			continue;

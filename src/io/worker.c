@@ -184,9 +184,7 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	if (job_vocab(j) && !w->readback && (ret = vocab_init(w, span_base, span_len, seed)))
 		return ret;
 	mixgen_init(&w->mix, job_write_pct(j), seed);
-	rng_seed(&w->data_rng, seed ^ 0x64617461ull);
 	w->write_pct = job_write_pct(j);
-	w->rand_bytes = j->data == DATA_ZERO ? 0 : data_rand_bytes(j->data == DATA_COMPRESS ? j->compress_pct : 0);
 	w->open = job_open_loop(j);
 	w->nlive = job_trims(j) ? 3 : 2;
 	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vocab || w->vmap;
@@ -200,7 +198,10 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 		if (w->open && (ret = hist_init(&w->st[op].resp)))
 			return ret;
 	}
-	return alloc_slots(w);
+	if ((ret = alloc_slots(w)))
+		return ret;
+	/* The stream mixes in too: the workers of two streams share ids and, unless set, the seed. */
+	return datagen_init(&w->dg, j, datagen_key(j->seed, w->stream, w->id), w->ec.qd, w->ec.bufsize);
 }
 
 void worker_release(struct worker *w)
@@ -226,20 +227,31 @@ void worker_release(struct worker *w)
 	free(w->queued);
 	free(w->ec.done);
 	free(w->ec.bufmem);
+	datagen_release(&w->dg);
 	w->ec.reqs = NULL;
 	w->free = w->queued = w->ec.done = NULL;
 	w->ec.bufmem = NULL;
 }
 
+/*
+ * A write's payload: the slot's buffer holds its base blocks (filled whole once, and again after a read
+ * used it), then each 4 KiB block gets its content id's stamps (data.h). Without buffers (the null
+ * engine) the blocks are still counted (and their ids drawn where dedupe needs them), so that
+ * results.realized says what would have been written.
+ */
 static void prep_write(struct worker *w, struct ioreq *r)
 {
-	if (!r->buf)
+	uint64_t first = (uint64_t)r->idx * w->dg.blocks_per_slot;
+
+	if (!r->buf) {
+		datagen_write(&w->dg, NULL, r->len, first);
 		return;
+	}
 	if (r->buf_dirty) {
-		data_fill(r->buf, r->len, w->rand_bytes, &w->data_rng);
+		datagen_fill(&w->dg, r->buf, w->ec.bufsize, first);
 		r->buf_dirty = 0;
 	}
-	data_stamp(r->buf, r->len, w->rand_bytes, &w->data_rng);
+	datagen_write(&w->dg, r->buf, r->len, first);
 	if (w->vmap)
 		verify_stamp(r->buf, r->len, w->vmap->unit, r->offset, w->vmap->run_id, r->vgen);
 }

@@ -164,6 +164,44 @@ static int set_fill(struct job *j, const char *v, char *err, size_t errlen)
 	return set_amount(&j->fill, false, v, err, errlen);
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* pattern:HEX: 1..JOB_PATTERN_MAX bytes as an even number of hex digits, 0x before them allowed. */
+static int set_pattern(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	const char *h = v + strlen("pattern:");
+	size_t n;
+
+	if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X'))
+		h += 2;
+	n = strlen(h);
+	if (!n || n % 2 || n / 2 > JOB_PATTERN_MAX)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': expected an even number of hex digits, 1..%d bytes (pattern:deadbeef)",
+				  esc_short(v, q), JOB_PATTERN_MAX);
+	for (size_t i = 0; i < n; i += 2) {
+		int hi = hex_digit(h[i]), lo = hex_digit(h[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return errmsg_set(err, errlen, -EINVAL, "'%s': '%c' is not a hex digit",
+					  esc_short(v, q), hi < 0 ? h[i] : h[i + 1]);
+		j->pattern[i / 2] = (unsigned char)(hi << 4 | lo);
+	}
+	j->data = DATA_PATTERN;
+	j->pattern_len = (unsigned)(n / 2);
+	return 0;
+}
+
 static int set_data(struct job *j, const char *v, char *err, size_t errlen)
 {
 	char q[ESC_SHORT_LEN];
@@ -193,8 +231,10 @@ static int set_data(struct job *j, const char *v, char *err, size_t errlen)
 			return 0;
 		}
 	}
+	if (!strncmp(v, "pattern:", 8))
+		return set_pattern(j, v, err, errlen);
 	return errmsg_set(err, errlen, -EINVAL,
-			  "'%s': expected random, zero or compress:NN (NN = 0..100)", esc_short(v, q));
+			  "'%s': expected random, zero, compress:NN (NN = 0..100) or pattern:HEX", esc_short(v, q));
 }
 
 static int set_seed(struct job *j, const char *v, char *err, size_t errlen)
@@ -451,7 +491,10 @@ static const struct param params[] = {
 	{ "ramp", P_DURATION, F(ramp_ns), 0, 0, NULL, "0", "warm-up excluded from the results" },
 	{ "trim", P_BOOL, F(trim), 0, 0, NULL, "false", "discard the span before the run" },
 	{ "fill", P_SPECIAL, 0, 0, 0, set_fill, "0", "precondition: write this much sequentially first" },
-	{ "data", P_SPECIAL, 0, 0, 0, set_data, "random", "write payload: random, zero or compress:NN" },
+	{ "data", P_SPECIAL, 0, 0, 0, set_data, "random",
+	  "write payload: random, zero, compress:NN (NN % of each 4 KiB compresses away) or pattern:HEX (a repeated pattern)" },
+	{ "dedupe", P_UINT, F(dedupe_pct), 0, 100, NULL, "0",
+	  "percent of written 4 KiB blocks that repeat an earlier block of the thread, 0..100 (random or compress:NN)" },
 	{ "repeat", P_UINT, F(repeat), 1, 1000, NULL, "1", "runs of each case, 1..1000" },
 	{ "interval", P_DURATION, F(interval_ns), 0, 0, NULL, "1s", "width of one time-series sample" },
 	{ "steady_state", P_SPECIAL, 0, 0, 0, set_steady_state, "off",
@@ -619,16 +662,46 @@ unsigned job_write_pct(const struct job *j)
 
 const char *data_name(const struct job *j, char *buf, size_t len)
 {
-	if (j->data == DATA_COMPRESS)
+	if (j->data == DATA_COMPRESS) {
 		snprintf(buf, len, "compress:%u", j->compress_pct);
-	else
+	} else if (j->data == DATA_PATTERN) {
+		size_t at = (size_t)snprintf(buf, len, "pattern:");
+
+		for (unsigned i = 0; i < j->pattern_len && at + 2 < len; i++, at += 2)
+			snprintf(buf + at, len - at, "%02x", j->pattern[i]);
+	} else
 		snprintf(buf, len, "%s", j->data == DATA_ZERO ? "zero" : "random");
 	return buf;
+}
+
+/* The rules of the write payload: dedupe needs writes of contents that can differ, without verify's headers. */
+static int job_check_data(const struct job *j, char *err, size_t errlen)
+{
+	if (!j->dedupe_pct)
+		return 0;
+	if (!job_writes(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "dedupe: repeats written blocks, and rw=%s writes nothing; use a write pattern "
+				  "or leave dedupe at 0", rw_name(j->rw));
+	if (j->data == DATA_ZERO || j->data == DATA_PATTERN || (j->data == DATA_COMPRESS && j->compress_pct == 100))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "dedupe: every block of data=%s is the same one already; dedupe needs data=random "
+				  "or compress:NN (NN below 100)",
+				  j->data == DATA_PATTERN ? "pattern:HEX" : j->data == DATA_ZERO ? "zero" : "compress:100");
+	if (j->verify)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "dedupe: verify=on writes each block's offset into its header, so no two blocks "
+				  "are alike; leave verify off or dedupe at 0");
+	return 0;
 }
 
 /* The rules of the operations beside reads and writes: trim patterns, fsync, fua, thinktime. */
 static int job_check_ops(const struct job *j, char *err, size_t errlen)
 {
+	int ret;
+
+	if ((ret = job_check_data(j, err, errlen)))
+		return ret;
 	if (job_trims(j) && j->verify)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "verify: a trimmed block reads back as the device likes (zeroes, old data), "

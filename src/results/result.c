@@ -490,7 +490,7 @@ static void result_job_vocab(json_t *o, const struct job *j)
 json_t *result_job(const struct job *j)
 {
 	static const char *const ss[] = { "off", "iops", "bw", "lat" };
-	char data[24];
+	char data[JOB_DATA_NAME_MAX];
 	json_t *o, *steady, *rel;
 
 	steady = j->ss_metric == SS_OFF ? json_null()
@@ -523,6 +523,8 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "fsync", json_integer(j->fsync));
 	if (j->fua)
 		json_object_set_new(o, "fua", json_true());
+	if (j->dedupe_pct)
+		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));
 	if (j->thinktime_ns) {
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));

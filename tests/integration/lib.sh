@@ -263,9 +263,11 @@ _lib_wait_block() {
 
 # --- scratch block devices -------------------------------------------------------------------------
 
-# make_zram SIZE: a new zram device of SIZE (e.g. 64M, 1G); echoes /dev/zramN.
+# make_zram SIZE [ALGORITHM]: a new zram device of SIZE (e.g. 64M, 1G), compressing with ALGORITHM
+# (lz4, zstd, ...: one of /sys/block/zramN/comp_algorithm; skips the test where it is not offered)
+# instead of the kernel's default; echoes /dev/zramN.
 make_zram() {
-    local size=${1:?make_zram SIZE} ctl=/sys/class/zram-control id
+    local size=${1:?make_zram SIZE} alg=${2:-} ctl=/sys/class/zram-control id
     need_root
     if [[ ! -d $ctl ]]; then
         modprobe zram num_devices=0 >/dev/null 2>&1 || true
@@ -274,6 +276,10 @@ make_zram() {
     id=$(cat "$ctl/hot_add" 2>/dev/null) || skip "zram hot_add failed"
     [[ $id =~ ^[0-9]+$ ]] || fail "zram hot_add returned '$id'"
     at_exit _lib_zram_remove "$id"
+    if [[ -n $alg ]]; then
+        grep -qw -- "$alg" "/sys/block/zram$id/comp_algorithm" || skip "zram offers no $alg"
+        _lib_write "/sys/block/zram$id/comp_algorithm" "$alg" || fail "cannot set comp_algorithm $alg on zram$id"
+    fi
     _lib_write "/sys/block/zram$id/disksize" "$size" || fail "cannot set disksize $size on zram$id"
     _lib_wait_block "/dev/zram$id"
     echo "/dev/zram$id"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Write payloads (--data) on zram, which compresses what it stores: zeros must reach it as zero pages
-# (stored as marks, which is why they write faster), and what lands on the device must compress as
-# documented: random not at all, compress:50 to about half, zero to nothing (gzip of the device read
-# back, and zram's own mm_stat).
+# Write payloads (--data, --dedupe) on zram, which compresses what it stores: zeros must reach it as
+# zero pages (stored as marks, which is why they write faster), and what lands on the device must
+# compress as documented: random not at all, compress:NN by NN % within 1 point as zram's compressor
+# measures each 4 KiB page, zero to nothing (gzip of the device read back, and zram's own mm_stat);
+# dedupe=50 written once over the device holds half as many distinct 4 KiB blocks as it wrote (each
+# block read back and hashed), and pattern:HEX reads back as the pattern in every block.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
-need_cmd jq gzip dd
+need_cmd jq gzip dd split sha1sum
 MiB=$((1 << 20))
 
 run() { # OUTDIR DEVICE ARGS...: a sequential 1 MiB write; echoes the result file
@@ -63,4 +65,70 @@ for data in random compress:50 zero; do
 		assert_le "$zratio" 1 "zero: zram compr_data_size (% of 64 MiB)" ;;
 	esac
 done
+
+# --- compress:NN saves NN % of each 4 KiB page, within 1 point ------------------------------------------
+# zram compresses every 4 KiB page on its own, as a compressing controller does, and mm_stat says what
+# it kept: compr_data_size of orig_data_size. With the kernel's default algorithm, and lz4 where zram
+# offers it beside. A page that compresses to more than zram's huge-page threshold (zsmalloc's largest
+# size class below 4 KiB: about 3.6 KiB on 6.x kernels, 3.2 KiB on older ones) is stored whole, so
+# compress:10 may save nothing there (README.md, Write payloads).
+zram_saved() { # DEVICE: percent of the data written that zram's compressor saved
+	local orig compr
+	read -r orig compr _ <"/sys/block/${1#/dev/}/mm_stat"
+	awk -v a="$compr" -v b="$orig" 'BEGIN { printf "%.2f", 100 - a * 100 / b }'
+}
+algs=("")
+probe=$(make_zram 1M)
+grep -qw lz4 "/sys/block/${probe#/dev/}/comp_algorithm" && algs+=(lz4)
+default_alg=$(grep -o '\[[^]]*\]' "/sys/block/${probe#/dev/}/comp_algorithm" | tr -d '[]')
+for alg in "${algs[@]}"; do
+	for nn in 10 25 50 75 90; do
+		dev=$(make_zram 32M $alg)
+		f=$(run "compress-$nn${alg:+-$alg}" "$dev" --data "compress:$nn" --span 32m)
+		saved=$(zram_saved "$dev")
+		echo "# compress:$nn: zram (${alg:-$default_alg}) saves $saved %"
+		if ((nn < 20)) && awk -v s="$saved" 'BEGIN { exit !(s <= 1) }'; then
+			ok "compress:$nn on zram (${alg:-$default_alg}): stored whole (above the huge-page threshold)"
+		else
+			assert_ge "$saved" $((nn - 1)) "compress:$nn on zram (${alg:-$default_alg}): saved % at least"
+			assert_le "$saved" $((nn + 1)) "compress:$nn on zram (${alg:-$default_alg}): saved % at most"
+		fi
+	done
+done
+
+# --- dedupe=50: half the blocks written repeat an earlier one, byte for byte ----------------------------
+# One sequential pass (io_limit = span, so every 4 KiB block of the device is written exactly once):
+# the distinct blocks read back are the blocks less the repeats, which a deck of 100 keeps within 50
+# of half, less those a buffer position could not yet repeat (at most qd x bs / 4k: 32 here).
+block_hashes() { # DEVICE MIB: the SHA-1 of every 4 KiB block of the first MIB MiB, one a line
+	local d=$TMPDIR/blocks
+	rm -rf "$d" && mkdir "$d"
+	dd if="$1" bs=1M count="$2" iflag=direct status=none | split -b 4096 -a 6 - "$d/b."
+	(cd "$d" && find . -type f -print0 | xargs -0 sha1sum | cut -c1-40)
+	rm -rf "$d"
+}
+dev=$(make_zram 64M)
+f=$(run dedupe "$dev" --bs 64k --qd 2 --dedupe 50 --span 64m)
+assert_eq "$(jget "$f" .job.dedupe)" 50 "--dedupe 50: job.dedupe"
+assert_eq "$(jget "$f" .results.write.bytes)" $((64 * MiB)) "--dedupe 50: bytes written"
+block_hashes "$dev" 64 >"$TMPDIR/hashes"
+total=$(wc -l <"$TMPDIR/hashes")
+distinct=$(sort -u "$TMPDIR/hashes" | wc -l)
+echo "# --dedupe 50: $distinct distinct of $total blocks read back"
+assert_eq "$total" $((64 * MiB / 4096)) "--dedupe 50: blocks read back"
+assert_ge "$distinct" $((total / 2 - 50)) "--dedupe 50: distinct blocks at least (deck bound)"
+assert_le "$distinct" $((total / 2 + 50 + 32)) "--dedupe 50: distinct blocks at most (deck bound and positions)"
+# A run with dedupe 0 writes no block twice.
+f=$(run dedupe-0 "$dev" --bs 64k --qd 2 --span 64m)
+distinct=$(block_hashes "$dev" 64 | sort -u | wc -l)
+assert_eq "$distinct" "$total" "--dedupe 0: every block read back distinct"
+
+# --- pattern:HEX: every 4 KiB block is the pattern, repeated from the block's start -----------------------
+# Five bytes do not divide 4096: the pattern starts again at every block (the last repeat is cut).
+dev=$(make_zram 8M)
+f=$(run pattern "$dev" --data pattern:0xDEADBEEF00 --span 8m)
+assert_eq "$(jget "$f" .job.data)" pattern:deadbeef00 "--data pattern:0xDEADBEEF00: job.data"
+want=$(for _ in {1..820}; do printf '\xde\xad\xbe\xef\x00'; done | head -c 4096 | sha1sum | cut -c1-40)
+got=$(block_hashes "$dev" 8 | sort -u)
+assert_eq "$got" "$want" "--data pattern: every 4 KiB block read back (sha1)"
 pass
