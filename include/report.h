@@ -2,8 +2,9 @@
 /*
  * `ssdbench report`: the seeds' tables from aggregated cases (one table per pattern, the varying
  * parameter in rows, devices in columns, or past a dozen devices a fleet: drives in rows, statistics
- * across them, outliers named), price per performance (seed 000 Table VI), charts, and the output
- * formats. Builds everything in memory first; the writers only format.
+ * across them, outliers named; or, where a profile's hint asks, CrystalDiskMark's grid per device),
+ * price per performance (seed 000 Table VI), charts, and the output formats. Builds everything in
+ * memory first; the writers only format.
  */
 #ifndef SSDBENCH_REPORT_H
 #define SSDBENCH_REPORT_H
@@ -32,7 +33,10 @@
 
 enum report_format { RF_TEXT, RF_MARKDOWN, RF_CSV, RF_JSON, RF_HTML };
 
-/* --layout: devices in columns, or a fleet (drives in rows, statistics across them); auto: a fleet past 12. */
+/*
+ * --layout: devices in columns, or a fleet (drives in rows, statistics across them); auto: a fleet past
+ * 12, and the grid of a profile whose hint asks for it (report_grid_fill).
+ */
 enum report_layout { RL_AUTO, RL_COLUMNS, RL_FLEET };
 #define REPORT_FLEET_AUTO 12
 #define REPORT_MAX_GROUP_BY 4
