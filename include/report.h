@@ -2,8 +2,9 @@
 /*
  * `ssdbench report`: the seeds' tables from aggregated cases (one table per pattern, the varying
  * parameter in rows, devices in columns, or past a dozen devices a fleet: drives in rows, statistics
- * across them, outliers named), price per performance (seed 000 Table VI), charts, and the output
- * formats. Builds everything in memory first; the writers only format.
+ * across them, outliers named; or, where a profile's hint asks, CrystalDiskMark's grid per device),
+ * price per performance (seed 000 Table VI), charts, and the output formats. Builds everything in
+ * memory first; the writers only format.
  */
 #ifndef SSDBENCH_REPORT_H
 #define SSDBENCH_REPORT_H
@@ -32,7 +33,10 @@
 
 enum report_format { RF_TEXT, RF_MARKDOWN, RF_CSV, RF_JSON, RF_HTML };
 
-/* --layout: devices in columns, or a fleet (drives in rows, statistics across them); auto: a fleet past 12. */
+/*
+ * --layout: devices in columns, or a fleet (drives in rows, statistics across them); auto: a fleet past
+ * 12, and the grid of a profile whose hint asks for it (report_grid_fill).
+ */
 enum report_layout { RL_AUTO, RL_COLUMNS, RL_FLEET };
 #define REPORT_FLEET_AUTO 12
 #define REPORT_MAX_GROUP_BY 4
@@ -81,6 +85,8 @@ struct rcell {
 	enum rs_dir d;
 	struct agg_stat v;          /* in display units (IOPS, MB/s or MiB/s, us) */
 	bool failed;                /* only failed or interrupted runs */
+	struct agg_stat iops, lat;  /* a grid's cell (rtable.grid): its IOPS and mean latency (us) beside v */
+	bool has_iops, has_lat;
 };
 
 struct rtable {
@@ -100,6 +106,7 @@ struct rtable {
 	bool steady;                /* its cells are steady-state ratios: charts of its cells only */
 	char *note;                 /* a line the report derived from the table (the crossover), or NULL */
 	struct rfleet *fleet;       /* the fleet view of a table with devices in columns (fleet layout), or NULL */
+	bool grid;                  /* a device's grid (report_grid.c): v in MB/s, with iops and lat */
 };
 
 /* One row of a table (a case) over the drives of one group (all of them without --group-by). */
@@ -211,6 +218,27 @@ struct case_table {
  * <table> alone (its section writes the heading); nothing for the others.
  */
 void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt);
+
+/*
+ * The grid of a profile whose hint says "layout": "grid" (report_grid.c): the cases of one device as
+ * CrystalDiskMark shows them, a case name less its last word a row ("SEQ1M Q8T1", rtable.rowdim
+ * "test"), its last word a column ("Read", "Write", "Mix"; rtable.coldim "operation"), both in the
+ * order the cases come; each cell the case's MB/s (MiB/s with mib) in rcell.v, its IOPS and mean
+ * latency (us) in rcell.iops and rcell.lat, of its main direction (rs_main_dir: both for a mix).
+ *
+ * report_grid_fits: whether the n cases c make grids: every case name has a row and a column word
+ * and no two cases of one device share a cell. report_grid_fill: fills t (zeroed) with the grid of
+ * the cases of c on device label; 0 or -ENOMEM (t then holds what report_release frees).
+ */
+bool report_grid_fits(struct agg_case *const *c, size_t n);
+int report_grid_fill(struct rtable *t, struct agg_case *const *c, size_t n, const char *label,
+		     const char *profile, bool mib);
+/* A cell's rate in grid t ("1283 MB/s", with " PM sd" over several runs), or "-", "failed", "no I/O". */
+const char *report_grid_rate(const struct rtable *t, const struct rcell *c, const char *pm, char *buf, size_t len);
+/* A grid cell's IOPS and mean latency ("1224 IOPS, 6533 us"), or "" where it shows no rate. */
+const char *report_grid_detail(const struct rcell *c, char *buf, size_t len);
+/* Both on one line, as text and markdown show a cell: "1283 MB/s, 1224 IOPS, 6533 us". */
+const char *report_grid_text(const struct rtable *t, const struct rcell *c, const char *pm, char *buf, size_t len);
 
 /*
  * The crossover of table t (report_pts.c): the first row from which on, at every measured row, the

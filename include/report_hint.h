@@ -58,6 +58,7 @@ struct report_hint {
 	unsigned charts;                   /* CHART_BIT of each kind asked for */
 	bool has_charts;                   /* "charts" listed at least one kind (else the report chooses) */
 	struct report_crossover crossover; /* defaults randwrite, write, 0.9 where "crossover" is given */
+	bool grid;                         /* "layout": "grid": named cases as a grid per device (report.h) */
 };
 
 /* Where a hint is wrong: the key path ("report.charts[1]", for the line) and what is wrong there. */

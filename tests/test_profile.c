@@ -801,6 +801,50 @@ static void test_profile_report_hint_takes_pts_charts_and_a_crossover(void **sta
 		 "}\n", 6, "report.crossover", "expected");
 }
 
+/*
+ * "layout": "grid" (the CrystalDiskMark grid): taken where every case name has a row and a column word;
+ * refused where a name has one word, for cases of axes (named "read-4k"), and for any other value.
+ */
+static void test_profile_report_layout_grid_needs_case_names_of_two_words(void **state)
+{
+	char path[PATH_MAX];
+	struct profile p;
+
+	(void)state;
+	write_profile("grid", HEAD("grid")
+		      "  \"matrix\": { \"cases\": [\n"
+		      "    { \"name\": \"SEQ1M Q8T1 Read\", \"rw\": \"read\", \"bs\": \"1m\", \"qd\": 8 },\n"
+		      "    { \"name\": \"RND4K Q1T1 Mix\", \"rw\": \"randrw\", \"rwmix_write\": 30 } ] },\n"
+		      "  \"report\": { \"rows\": \"case\", \"metric\": \"mbps\", \"layout\": \"grid\" }\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	assert_true(p.report->grid);
+	profile_release(&p);
+	write_profile("nogrid", HEAD("nogrid")
+		      "  \"matrix\": { \"rw\": [\"read\"] },\n"
+		      "  \"report\": { \"rows\": \"bs\" }\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	assert_false(p.report->grid);
+	profile_release(&p);
+	load_bad("e-grid-word", HEAD("e-grid-word")
+		 "  \"matrix\": { \"cases\": [\n"
+		 "    { \"name\": \"SEQ1M Q8T1 Read\", \"rw\": \"read\" },\n"
+		 "    { \"name\": \"Mix\", \"rw\": \"randrw\" } ] },\n"
+		 "  \"report\": { \"rows\": \"case\",\n"
+		 "    \"layout\": \"grid\" }\n"
+		 "}\n", 9, "report.layout", "case 'Mix' has none");
+	load_bad("e-grid-axes", HEAD("e-grid-axes")
+		 "  \"matrix\": { \"rw\": [\"read\", \"write\"] },\n"
+		 "  \"report\": {\n"
+		 "    \"layout\": \"grid\" }\n"
+		 "}\n", 7, "report.layout", "a grid needs case names");
+	load_bad("e-grid-value", HEAD("e-grid-value")
+		 "  \"report\": { \"rows\": \"bs\",\n"
+		 "    \"layout\": \"fleet\" }\n"
+		 "}\n", 6, "report.layout", "expected \"grid\"");
+}
+
 /* A named case's "idle": the wait before each of its runs, read through plan_case_idle, never a parameter. */
 static void test_profile_case_idle_is_read_per_case_and_is_no_job_parameter(void **state)
 {
@@ -1052,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_profile_error_report_hint_values_are_checked),
 		cmocka_unit_test(test_profile_report_hint_takes_a_list_of_metrics),
 		cmocka_unit_test(test_profile_report_hint_takes_pts_charts_and_a_crossover),
+		cmocka_unit_test(test_profile_report_layout_grid_needs_case_names_of_two_words),
 		cmocka_unit_test(test_profile_error_combination_refused_by_job_check),
 		cmocka_unit_test(test_profile_case_idle_is_read_per_case_and_is_no_job_parameter),
 		cmocka_unit_test(test_profile_error_bad_idle_names_its_case_and_line),

@@ -1503,6 +1503,220 @@ static void test_report_sequence_points_place_each_sample_after_the_run_origin(v
 	assert_int_equal(report_sequence_points(NULL, 0, 500000000, 1, 0, x, y, 4), 0);
 }
 
+/*
+ * The CrystalDiskMark grid ("layout": "grid"): a profile's runs on devices A and B (B twice as fast),
+ * SEQ1M Q8T1 and RND4K Q1T1 read, written and mixed 70/30. Each device's grid has the tests in rows
+ * and Read, Write, Mix in columns, in the order the cases came; a cell's MB/s, IOPS and mean latency
+ * are those of its runs (reads, writes, or both for a mix).
+ */
+struct grid_case {
+	const char *name, *rw;
+	uint64_t bs;
+	double iops[2];
+};
+static const struct grid_case grid_cases[] = {
+	{ "SEQ1M Q8T1 Read", "read", 1 << 20, { 1000, 0 } },
+	{ "RND4K Q1T1 Read", "randread", 4096, { 2000, 0 } },
+	{ "SEQ1M Q8T1 Write", "write", 1 << 20, { 0, 500 } },
+	{ "RND4K Q1T1 Write", "randwrite", 4096, { 0, 4000 } },
+	{ "SEQ1M Q8T1 Mix", "rw", 1 << 20, { 700, 300 } },
+	{ "RND4K Q1T1 Mix", "randrw", 4096, { 1400, 600 } },
+};
+#define NGRID (sizeof(grid_cases) / sizeof(grid_cases[0]))
+
+/* The runs of grid_cases on A and B (case by case, A first), one each; extra: one more case on A. */
+static void grid_set(struct rs_set *set, const struct grid_case *extra)
+{
+	rs_init(set);
+	for (size_t k = 0; k < NGRID + (extra ? 1 : 0); k++)
+		for (size_t dv = 0; dv < (k < NGRID ? 2 : 1); dv++) {
+			const struct grid_case *g = k < NGRID ? &grid_cases[k] : extra;
+			struct doc_spec s = { .label = devices[dv], .rw = g->rw, .bs = g->bs, .profile = "cdm-x",
+					      .case_name = g->name };
+
+			for (int d = 0; d < 2; d++)
+				if (g->iops[d] > 0) {
+					s.iops[d] = g->iops[d] * (double)(dv + 1);
+					s.lat[d] = few_lat;
+					s.nlat[d] = NFEW;
+				}
+			add(set, &s);
+		}
+}
+
+/* The report of set with profile cdm-x's hint asking for the grid, as o asks. */
+static void grid_build(struct report *r, const struct rs_set *set, struct report_opts *o, struct report_hint *hint,
+		       struct report_profile *given)
+{
+	*hint = parse_hint(json_pack("{s:s, s:s, s:s, s:s}", "rows", "case", "columns", "target", "metric", "mbps",
+				     "layout", "grid"));
+	*given = (struct report_profile){ "cdm-x", hint, "a grid" };
+	o->profiles = given;
+	o->nprofiles = 1;
+	build(r, set, o);
+}
+
+static void test_report_grid_has_tests_in_rows_and_operations_in_columns(void **state)
+{
+	static const char *const rows[] = { "SEQ1M Q8T1", "RND4K Q1T1" }, *const cols[] = { "Read", "Write", "Mix" };
+	struct report_opts o = { 0 };
+	struct report_profile given;
+	struct report_hint hint;
+	struct rs_set set;
+	struct report r;
+
+	(void)state;
+	grid_set(&set, NULL);
+	grid_build(&r, &set, &o, &hint, &given);
+	assert_int_equal(r.ntables, 2);
+	for (size_t dv = 0; dv < 2; dv++) {
+		const struct rtable *t = &r.tables[dv];
+		char title[64];
+
+		snprintf(title, sizeof(title), "cdm-x, device %s", devices[dv]);
+		assert_true(t->grid);
+		assert_string_equal(t->title, title);
+		assert_string_equal(t->rowdim, "test");
+		assert_string_equal(t->coldim, "operation");
+		assert_string_equal(t->unit, "MB/s");
+		assert_int_equal(t->nr, 2);
+		assert_int_equal(t->nc, 3);
+		for (size_t i = 0; i < 2; i++)
+			assert_string_equal(t->rows[i], rows[i]);
+		for (size_t i = 0; i < 3; i++)
+			assert_string_equal(t->cols[i], cols[i]);
+		for (size_t k = 0; k < NGRID; k++) {
+			const struct grid_case *g = &grid_cases[k];
+			const struct rcell *c = &t->cells[(k % 2) * t->nc + k / 2];
+			double iops = (g->iops[0] + g->iops[1]) * (double)(dv + 1);
+
+			assert_non_null(c->c);
+			assert_string_equal(c->c->first->case_name, g->name);
+			assert_string_equal(c->c->label, devices[dv]);
+			assert_int_equal(c->d, k / 2 == 0 ? RS_READ : k / 2 == 1 ? RS_WRITE : RS_TOTAL);
+			assert_int_equal(c->v.n, 1);
+			assert_true(c->has_iops && c->has_lat);
+			if (fabs(c->v.mean - iops * (double)g->bs / 1e6) > 1e-9 * c->v.mean ||
+			    fabs(c->iops.mean - iops) > 1e-9 * iops)
+				fail_msg("%s on %s: %g MB/s, %g IOPS; want %g and %g", g->name, devices[dv], c->v.mean,
+					 c->iops.mean, iops * (double)g->bs / 1e6, iops);
+			/* few_lat's mean, in us, for reads, writes and both. */
+			assert_true(fabs(c->lat.mean - 232.0) < 1e-9);
+		}
+	}
+	report_release(&r);
+	rs_release(&set);
+}
+
+/* The grid in every format: a line per row in text and markdown, three csv lines a cell, json, HTML. */
+static void test_report_grid_writes_rate_iops_and_latency_in_each_format(void **state)
+{
+	static const char head[] = "cdm-x, device A\n(MB/s (10^6 bytes/s), IOPS and mean latency in us; one run "
+				   "each; rows: test, columns: operation)\ntest ";
+	struct report_opts o = { 0 };
+	struct report_profile given;
+	struct report_hint hint;
+	struct rs_set set;
+	struct report r;
+	json_error_t je;
+	json_t *j, *cell;
+	char *s;
+
+	(void)state;
+	grid_set(&set, NULL);
+	grid_build(&r, &set, &o, &hint, &given);
+	s = render(&r, RF_TEXT);
+	if (strncmp(s, head, strlen(head)) ||
+	    !strstr(s, "\nSEQ1M Q8T1   1049 MB/s, 1000 IOPS, 232.0 us  524.3 MB/s, 500.0 IOPS, 232.0 us   "
+		       "1049 MB/s, 1000 IOPS, 232.0 us\n") ||
+	    !strstr(s, "\nRND4K Q1T1  16.38 MB/s, 4000 IOPS, 232.0 us  32.77 MB/s, 8000 IOPS, 232.0 us  "
+		       "16.38 MB/s, 4000 IOPS, 232.0 us\n"))
+		fail_msg("text:\n%s", s);
+	free(s);
+	s = render(&r, RF_MARKDOWN);
+	if (!strstr(s, "### cdm-x, device B\n") ||
+	    !strstr(s, "| test | Read | Write | Mix |\n| --- | ---: | ---: | ---: |\n"
+		       "| SEQ1M Q8T1 | 2097 MB/s, 2000 IOPS, 232.0 us | 1049 MB/s, 1000 IOPS, 232.0 us | "
+		       "2097 MB/s, 2000 IOPS, 232.0 us |\n"))
+		fail_msg("markdown:\n%s", s);
+	free(s);
+	s = render(&r, RF_CSV);
+	/* The header and 2 devices x 6 cells x (MB/s, IOPS, latency). */
+	assert_int_equal(lines_of(s), 1 + 2 * 6 * 3);
+	if (!strstr(s, "\n\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,mbps,MB/s,8.192,0,1\n"
+		       "\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,iops,IOPS,2000,0,1\n"
+		       "\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,lat-mean,us,232,0,1\n"))
+		fail_msg("csv:\n%s", s);
+	free(s);
+	s = render(&r, RF_JSON);
+	j = json_loads(s, 0, &je);
+	if (!j)
+		fail_msg("json output does not parse: %d: %s", je.line, je.text);
+	cell = json_array_get(json_object_get(j, "tables"), 1);
+	assert_string_equal(json_string_value(json_object_get(cell, "layout")), "grid");
+	cell = json_array_get(json_array_get(json_object_get(cell, "cells"), 1), 2);
+	assert_string_equal(json_string_value(json_object_get(cell, "direction")), "total");
+	assert_true(fabs(json_number_value(json_object_get(cell, "mean")) - 16.384) < 1e-9);
+	assert_true(json_number_value(json_object_get(json_object_get(cell, "iops"), "mean")) == 4000);
+	assert_true(fabs(json_number_value(json_object_get(json_object_get(cell, "lat_mean_us"), "mean")) - 232) < 1e-9);
+	json_decref(j);
+	free(s);
+	s = render(&r, RF_HTML);
+	if (!strstr(s, "<tr><th>test</th><th>Read</th><th>Write</th><th>Mix</th></tr>\n"
+		       "<tr><th>SEQ1M Q8T1</th><td class=\"n\" title=\"n = 1\">1049 MB/s<br/><small>1000 IOPS, "
+		       "232.0 us</small></td>"))
+		fail_msg("html:\n%s", s);
+	free(s);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/*
+ * Where the grid gives way to the usual tables: --layout columns, --metric, --rows, no hint, the fleet
+ * layout, and cases that do not make a grid (two of one device in a cell; a name of one word).
+ */
+static void test_report_grid_gives_way_to_the_tables_asked_for(void **state)
+{
+	static const struct grid_case twin = { "SEQ1M Q8T1 Read", "read", 1 << 17, { 900, 0 } },
+				      word = { "Mix", "randrw", 4096, { 700, 300 } };
+	struct report_profile given;
+	struct report_opts o;
+	struct report_hint hint;
+	struct rs_set set;
+	struct report r;
+
+	(void)state;
+	grid_set(&set, NULL);
+	for (int k = 0; k < 5; k++) {
+		o = (struct report_opts){ 0 };
+		if (k == 0)
+			o.layout = RL_COLUMNS;
+		else if (k == 1)
+			o.metrics[o.nmetrics++] = (struct metric){ M_IOPS, 0 };
+		else if (k == 2)
+			o.rows = "case";
+		else if (k == 3)
+			o.no_hint = true;
+		else
+			o.layout = RL_FLEET;
+		grid_build(&r, &set, &o, &hint, &given);
+		assert_true(r.ntables > 2);
+		for (size_t i = 0; i < r.ntables; i++)
+			assert_false(r.tables[i].grid);
+		report_release(&r);
+	}
+	rs_release(&set);
+	for (int k = 0; k < 2; k++) {
+		o = (struct report_opts){ 0 };
+		grid_set(&set, k ? &word : &twin);
+		grid_build(&r, &set, &o, &hint, &given);
+		for (size_t i = 0; i < r.ntables; i++)
+			assert_false(r.tables[i].grid);
+		report_release(&r);
+		rs_release(&set);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1527,6 +1741,9 @@ int main(void)
 		cmocka_unit_test(test_report_fleet_groups_by_host),
 		cmocka_unit_test(test_report_of_prepare_jobs_only_is_refused),
 		cmocka_unit_test(test_report_takes_the_hint_and_description_it_is_given),
+		cmocka_unit_test(test_report_grid_has_tests_in_rows_and_operations_in_columns),
+		cmocka_unit_test(test_report_grid_writes_rate_iops_and_latency_in_each_format),
+		cmocka_unit_test(test_report_grid_gives_way_to_the_tables_asked_for),
 		cmocka_unit_test(test_report_price_best_is_the_lowest_of_two_or_more),
 		cmocka_unit_test(test_report_crossover_is_where_random_stays_at_the_ratio),
 		cmocka_unit_test(test_report_write_blocksize_golden),

@@ -475,6 +475,14 @@ static int check_top(struct loader *l, json_t *root, struct profile *p)
 }
 
 /* Every case must expand and pass job_check, so a bad combination is found at load time. */
+/* Whether a case name splits into a grid's row and column: words before its last one, and that one. */
+static bool grid_name(const char *name)
+{
+	const char *sp = strrchr(name, ' ');
+
+	return sp && sp > name && sp[1] && sp[-1] != ' ';
+}
+
 static int check_cases(struct loader *l, struct profile *p)
 {
 	size_t n = plan_ncases(&p->plan);
@@ -490,6 +498,9 @@ static int check_cases(struct loader *l, struct profile *p)
 			snprintf(l->err, l->errlen, "%s: case '%s': %s", l->path, name, msg);
 			return -EINVAL;
 		}
+		if (p->report && p->report->grid && !grid_name(name))
+			return lerr(l, "report.layout", "a grid needs case names of a row and a column word "
+				    "(\"SEQ1M Q8T1 Read\"); case '%s' has none", name);
 	}
 	return 0;
 }

@@ -190,6 +190,18 @@ static int parse_crossover(struct report_hint_error *e, const json_t *v, struct 
 	return 0;
 }
 
+/*
+ * report.layout: "grid", the named cases of each device as a grid (rows: a case name less its last
+ * word, columns: that word). The one layout a hint can ask for; the others are the report's to choose.
+ */
+static int parse_layout(struct report_hint_error *e, const json_t *v, struct report_hint *h)
+{
+	if (!json_is_string(v) || strcmp(json_string_value(v), "grid"))
+		return herr(e, "report.layout", "expected \"grid\"");
+	h->grid = true;
+	return 0;
+}
+
 int report_hint_parse(struct report_hint *h, const json_t *v, struct report_hint_error *e)
 {
 	const char *key;
@@ -200,7 +212,7 @@ int report_hint_parse(struct report_hint *h, const json_t *v, struct report_hint
 	memset(h, 0, sizeof(*h));
 	h->nmetrics = 1;
 	if (!json_is_object(v))
-		return herr(e, "report", "expected an object (rows, columns, series, metric, charts, crossover)");
+		return herr(e, "report", "expected an object (rows, columns, series, metric, charts, crossover, layout)");
 	json_object_foreach((json_t *)(uintptr_t)v, key, x) {
 		snprintf(sub, sizeof(sub), "report.%s", key);
 		if (!strcmp(key, "rows"))
@@ -215,8 +227,10 @@ int report_hint_parse(struct report_hint *h, const json_t *v, struct report_hint
 			ret = parse_charts(e, x, h);
 		else if (!strcmp(key, "crossover"))
 			ret = parse_crossover(e, x, &h->crossover);
+		else if (!strcmp(key, "layout"))
+			ret = parse_layout(e, x, h);
 		else
-			ret = unknown_key(e, "report", key, "rows, columns, series, metric, charts, crossover");
+			ret = unknown_key(e, "report", key, "rows, columns, series, metric, charts, crossover, layout");
 		if (ret)
 			return ret;
 	}

@@ -34,6 +34,7 @@ struct hint {
 	unsigned charts;
 	bool has_charts;
 	struct report_crossover crossover;
+	bool grid;                                 /* "layout": "grid" */
 };
 
 /* The typed hint the profile gave (report_hint.h), its metric names parsed. */
@@ -52,6 +53,7 @@ static void hint_from(struct hint *h, const struct report_hint *rh)
 	h->crossover = rh->crossover;
 	h->charts = rh->charts;
 	h->has_charts = rh->has_charts;
+	h->grid = rh->grid;
 }
 
 /* What opts give of profile name (NULL: a plain job), or NULL. */
@@ -636,6 +638,37 @@ static int build_metric(struct builder *b, struct group *g, const char *prof, co
 	return ret;
 }
 
+/*
+ * Whether a profile's cases are shown as grids: its hint asks for one, the command line asks for no
+ * other layout (--layout columns or fleet, --rows, --columns, --metric) and every case has its cell.
+ */
+static bool grid_applies(const struct builder *b, const struct hint *h, const struct group *g)
+{
+	const struct report_opts *o = b->o;
+
+	return h->grid && !b->r->fleet && o->layout == RL_AUTO && !o->rows && !o->columns && !o->nmetrics &&
+	       report_grid_fits(g->c, g->n);
+}
+
+/* A grid per device of the cases of g, the devices in the order their cases come. */
+static int build_grids(struct builder *b, const struct group *g, const char *prof)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		struct rtable *t;
+		size_t j;
+
+		for (j = 0; j < i && strcmp(g->c[j]->label, g->c[i]->label); j++)
+			;
+		if (j < i)
+			continue;
+		if (!(t = new_table(b)))
+			return -ENOMEM;
+		if (report_grid_fill(t, g->c, g->n, g->c[i]->label, prof, b->r->mib))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int build_tables(struct builder *b)
 {
 	struct agg *a = &b->r->agg;
@@ -666,6 +699,10 @@ static int build_tables(struct builder *b)
 		size_t nm = b->o->nmetrics;
 
 		resolve_hint(&h, prof, b->o);
+		if (grid_applies(b, &h, &g)) {
+			ret = build_grids(b, &g, prof);
+			continue;
+		}
 		if (!nm)
 			nm = h.nmetrics;
 		for (size_t m = 0; m < nm && !ret; m++) {

@@ -416,7 +416,7 @@ static size_t ts_samples(const struct rs_run *run)
 static unsigned data_kinds(const struct report *r, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
-	unsigned kinds = CHART_BIT(t->nr > 1 && strcmp(t->rowdim, "case") ? CHART_LINES : CHART_BARS);
+	unsigned kinds = CHART_BIT(t->nr > 1 && strcmp(t->rowdim, "case") && !t->grid ? CHART_LINES : CHART_BARS);
 	bool lat = false, ts = false;
 
 	if (t->fleet || t->steady || cases_charted(r, ti))

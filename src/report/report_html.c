@@ -48,6 +48,24 @@ static void html_cell(FILE *f, const struct rcell *c, bool show_n)
 		fprintf(f, "<td class=\"n\" title=\"n = %u\">%s</td>", c->v.n, m);
 }
 
+/* A grid's cell: its rate, and under it its IOPS and mean latency. */
+static void html_grid_cell(FILE *f, const struct rtable *t, const struct rcell *c, bool show_n)
+{
+	char rate[96], detail[96];
+
+	if (!c->c || c->failed || !c->v.n) {
+		html_cell(f, c, show_n);
+		return;
+	}
+	report_grid_rate(t, c, "&#177;", rate, sizeof(rate));
+	fprintf(f, "<td class=\"n\" title=\"n = %u\">%s", c->v.n, rate);
+	if (show_n)
+		fprintf(f, " <small>(n=%u)</small>", c->v.n);
+	if (*report_grid_detail(c, detail, sizeof(detail)))
+		fprintf(f, "<br/><small>%s</small>", detail);
+	fputs("</td>", f);
+}
+
 static void html_table(FILE *f, const struct report *r, size_t ti)
 {
 	const struct rtable *t = &r->tables[ti];
@@ -72,8 +90,15 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 		goto tail;
 	}
 	fputs("<table>\n<caption>", f);
-	esc_xml(f, report_table_label(t, label, sizeof(label)));
-	fputs("; mean &#177; sample stddev where a case ran more than once</caption>\n<tr><th>", f);
+	if (t->grid) {
+		esc_xml(f, t->unit);
+		fputs(", IOPS and mean latency in us; means, &#177; sample stddev of the ", f);
+		esc_xml(f, t->unit);
+		fputs(" where a case ran more than once</caption>\n<tr><th>", f);
+	} else {
+		esc_xml(f, report_table_label(t, label, sizeof(label)));
+		fputs("; mean &#177; sample stddev where a case ran more than once</caption>\n<tr><th>", f);
+	}
 	esc_xml(f, !strcmp(t->rowdim, "target") ? "device" : t->rowdim);
 	fputs("</th>", f);
 	for (size_t c = 0; c < t->nc; c++) {
@@ -92,7 +117,10 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 		esc_xml(f, t->rows[ri]);
 		fputs("</th>", f);
 		for (size_t c = 0; c < t->nc; c++)
-			html_cell(f, &t->cells[ri * t->nc + c], show_n);
+			if (t->grid)
+				html_grid_cell(f, t, &t->cells[ri * t->nc + c], show_n);
+			else
+				html_cell(f, &t->cells[ri * t->nc + c], show_n);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);

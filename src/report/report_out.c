@@ -47,7 +47,10 @@ static void cell_text(const struct rtable *t, const struct rcell *c, char *buf, 
 		snprintf(buf, len, "-");
 		return;
 	}
-	report_mean_sd(c->v.mean, c->v.sd, c->v.n, "±", buf, len);
+	if (t->grid)
+		report_grid_text(t, c, "±", buf, len);
+	else
+		report_mean_sd(c->v.mean, c->v.sd, c->v.n, "±", buf, len);
 	/* Where the cells of a table stand on different numbers of runs, each says its own. */
 	if (!table_n(t)) {
 		size_t l = strlen(buf);
@@ -61,12 +64,34 @@ static const char *dim_title(const char *d)
 	return !strcmp(d, "target") ? "device" : d;
 }
 
+/* A grid's caption: what its cells hold, over how many runs. */
+static void grid_caption(const struct rtable *t, char *buf, size_t len, bool ascii)
+{
+	unsigned n = table_n(t);
+	char what[96];
+
+	if (n > 1)
+		snprintf(what, sizeof(what), "means of %u runs, %s stddev of the %s", n, ascii ? "+-" : "±", t->unit);
+	else if (n == 1)
+		snprintf(what, sizeof(what), "one run each");
+	else
+		snprintf(what, sizeof(what), "means over the runs of each, %s stddev of the %s", ascii ? "+-" : "±",
+			 t->unit);
+	snprintf(buf, len, "%s%s, IOPS and mean latency in us; %s; rows: %s, columns: %s", t->unit,
+		 strcmp(t->unit, "MB/s") ? "" : " (10^6 bytes/s)", what, t->rowdim, t->coldim);
+}
+
 /* The caption under the title: unit and what the cells are. */
 static void caption(const struct rtable *t, char *buf, size_t len, bool ascii)
 {
 	unsigned n = table_n(t);
 	char what[128], label[64];
 	bool lat = true;
+
+	if (t->grid) {
+		grid_caption(t, buf, len, ascii);
+		return;
+	}
 
 	for (size_t i = 0; i < t->nr * t->nc; i++)
 		if (t->cells[i].c && t->cells[i].m.kind < M_LAT_MEAN)
@@ -288,9 +313,38 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 }
 
+/* One csv line of cell (ri, ci) of t: metric m's value v (in its display unit). */
+static void csv_cell(FILE *f, const struct report *r, const struct rtable *t, size_t ri, size_t ci,
+		     const struct metric *m, const struct agg_stat *v)
+{
+	const struct rcell *c = &t->cells[ri * t->nc + ci];
+	char name[32];
+
+	esc_csv(f, t->title);
+	fputc(',', f);
+	esc_csv(f, dim_title(t->rowdim));
+	fputc(',', f);
+	esc_csv(f, t->rows[ri]);
+	fputc(',', f);
+	esc_csv(f, dim_title(t->coldim));
+	fputc(',', f);
+	esc_csv(f, t->cols[ci]);
+	fprintf(f, ",%s,%s,%s,", c->c->first->rw, rs_dir_name[c->d], metric_name(m, name, sizeof(name)));
+	esc_csv(f, report_unit(m, r->mib));
+	fputc(',', f);
+	if (!c->failed && v->n) {
+		csv_num(f, v->mean);
+		fputc(',', f);
+		csv_num(f, v->sd);
+	} else {
+		fputs(c->failed ? "failed," : ",", f);
+	}
+	fprintf(f, ",%u\n", c->failed ? 0 : v->n);
+}
+
 static void csv_tables(FILE *f, const struct report *r)
 {
-	char name[32];
+	static const struct metric iops = { M_IOPS, 0 }, lat = { M_LAT_MEAN, 0 };
 
 	fputs("table,row_param,row,column_param,column,pattern,direction,metric,unit,mean,stddev,n\n", f);
 	for (size_t i = 0; i < r->ntables; i++) {
@@ -302,27 +356,12 @@ static void csv_tables(FILE *f, const struct report *r)
 
 				if (!c->c)
 					continue;
-				esc_csv(f, t->title);
-				fputc(',', f);
-				esc_csv(f, dim_title(t->rowdim));
-				fputc(',', f);
-				esc_csv(f, t->rows[ri]);
-				fputc(',', f);
-				esc_csv(f, dim_title(t->coldim));
-				fputc(',', f);
-				esc_csv(f, t->cols[ci]);
-				fprintf(f, ",%s,%s,%s,", c->c->first->rw, rs_dir_name[c->d],
-					metric_name(&c->m, name, sizeof(name)));
-				esc_csv(f, report_unit(&c->m, r->mib));
-				fputc(',', f);
-				if (!c->failed && c->v.n) {
-					csv_num(f, c->v.mean);
-					fputc(',', f);
-					csv_num(f, c->v.sd);
-				} else {
-					fputs(c->failed ? "failed," : ",", f);
-				}
-				fprintf(f, ",%u\n", c->failed ? 0 : c->v.n);
+				csv_cell(f, r, t, ri, ci, &c->m, &c->v);
+				/* A grid's cell holds three numbers: a line each. */
+				if (t->grid && c->has_iops)
+					csv_cell(f, r, t, ri, ci, &iops, &c->iops);
+				if (t->grid && c->has_lat)
+					csv_cell(f, r, t, ri, ci, &lat, &c->lat);
 			}
 		if (t->fleet)
 			report_fleet_write(f, r, t, RF_CSV);
@@ -473,6 +512,31 @@ static json_t *case_json(const struct agg_case *c)
 	return o;
 }
 
+/* A grid cell's IOPS or mean latency: {"mean", "stddev"} in IOPS or us, null where it has none. */
+static json_t *grid_value_json(const struct rcell *c, const struct agg_stat *v, bool has)
+{
+	if (c->failed || !c->v.n || !has)
+		return json_null();
+	return json_pack("{s:o, s:o}", "mean", num_or_null(v->mean), "stddev", num_or_null(v->sd));
+}
+
+static json_t *cell_json(const struct report *r, const struct rtable *t, const struct rcell *c, char *name,
+			 size_t len)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:i, s:b}", "metric", metric_name(&c->m, name, len),
+			      "unit", report_unit(&c->m, r->mib), "direction", rs_dir_name[c->d],
+			      "mean", c->failed || !c->v.n ? json_null() : num_or_null(c->v.mean),
+			      "stddev", c->failed || !c->v.n ? json_null() : num_or_null(c->v.sd),
+			      "n", (int)(c->failed ? 0 : c->v.n), "failed", c->failed);
+
+	/* Only a grid's cells have them: the other tables keep their keys. */
+	if (o && t->grid) {
+		json_object_set_new(o, "iops", grid_value_json(c, &c->iops, c->has_iops));
+		json_object_set_new(o, "lat_mean_us", grid_value_json(c, &c->lat, c->has_lat));
+	}
+	return o;
+}
+
 static json_t *table_json(const struct report *r, const struct rtable *t)
 {
 	json_t *rows = json_array(), *cols = json_array(), *cells = json_array(), *o;
@@ -492,13 +556,7 @@ static json_t *table_json(const struct report *r, const struct rtable *t)
 				json_array_append_new(row, json_null());
 				continue;
 			}
-			json_array_append_new(row, json_pack(
-				"{s:s, s:s, s:s, s:o, s:o, s:i, s:b}", "metric",
-				metric_name(&c->m, name, sizeof(name)), "unit", report_unit(&c->m, r->mib),
-				"direction", rs_dir_name[c->d],
-				"mean", c->failed || !c->v.n ? json_null() : num_or_null(c->v.mean),
-				"stddev", c->failed || !c->v.n ? json_null() : num_or_null(c->v.sd),
-				"n", (int)(c->failed ? 0 : c->v.n), "failed", c->failed));
+			json_array_append_new(row, cell_json(r, t, c, name, sizeof(name)));
 		}
 		json_array_append_new(cells, row);
 	}
@@ -511,6 +569,8 @@ static json_t *table_json(const struct report *r, const struct rtable *t)
 		json_object_set_new(o, "note", json_string(t->note));
 	if (o && t->fleet)
 		json_object_set_new(o, "fleet", report_fleet_json(r, t));
+	if (o && t->grid)
+		json_object_set_new(o, "layout", json_string("grid"));
 	return o;
 }
 
