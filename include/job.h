@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "parse.h"
-#include "vocab.h"
+#include "vocab_spec.h"
 
 enum rw_pattern {
 	RW_READ,

@@ -297,6 +297,9 @@ struct run_result {
 	 */
 	struct realized rz;
 	uint64_t unique_written, unique_block;
+	/* What the writes' payloads were (datagen_realized), where the measured run wrote (data_blocks > 0). */
+	uint64_t data_blocks;
+	double dedupe_ratio, compress_ratio;
 };
 
 #endif

@@ -160,7 +160,7 @@ struct worker {
 	bool vocab;
 	const struct bssplit *split[2];   /* by direction: 0 reads and trims, 1 writes; NULL: bs */
 	struct bsgen *bsg[2];    /* the decks of the splits; one deck where one split sizes both */
-	struct distgen *dg;      /* a skewed distribution; NULL: uniform */
+	struct distgen *dist;     /* a skewed distribution; NULL: uniform */
 	struct mixgen prand;     /* percentage_random < 100: its cards say random (true) or sequential */
 	struct randmap *rmap;    /* randommap; NULL otherwise */
 	uint64_t last_end;       /* where this worker's last request ended */

@@ -30,8 +30,6 @@ declare -A header_layer=(
     [syscall_inline.h]=io
     # io_uring's private plumbing (src/io/engines/), shared by engine_uring.c and engine_uring_cmd.c alone.
     [uring_internal.h]=io
-    # The parsing helpers vocab.c shares with vocab_dist.c (src/io/).
-    [vocab_internal.h]=io
 )
 # Headers a layer may not include although the layer rule allows them, with the reason.
 declare -A banned=(

@@ -548,6 +548,21 @@ static void wmap_free(struct wmap *m)
 	free(m);
 }
 
+/* The measured run's payloads (results.realized.dedupe_ratio, compress_ratio), where it wrote any. */
+static void payload_realized(struct run_result *res, const struct worker *ws, unsigned n)
+{
+	const struct datagen **gens = calloc(n, sizeof(*gens));
+	uint64_t distinct;
+
+	if (!gens)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		gens[i] = job_writes(ws[i].job) ? &ws[i].dg : NULL;
+	if (datagen_realized(gens, n, &res->dedupe_ratio, &res->compress_ratio, &res->data_blocks, &distinct))
+		res->data_blocks = 0;   /* no memory for the sample: no ratios rather than wrong ones */
+	free(gens);
+}
+
 /*
  * The workers, stream by stream (sw: where each stream's are; NULL where j has no streams): each
  * one runs its stream's job, numbered within the stream (its slice, seed and timetable share).
@@ -771,6 +786,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		if (wm) {
 			res->unique_written = wmap_count(wm);
 			res->unique_block = 1ull << wm->shift;
+			payload_realized(res, ws, nw);
 		}
 		if (o->stop && atomic_load(o->stop) && res->status == RUN_OK) {
 			res->status = RUN_INTERRUPTED;

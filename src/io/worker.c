@@ -155,9 +155,9 @@ static int vocab_init(struct worker *w, uint64_t base, uint64_t len, uint64_t se
 		bsgen_init(w->bsg[k], w->split[k], seed ^ (0x6273676e00ull + k));
 	}
 	if (j->dist.kind != DIST_UNIFORM) {
-		if (!(w->dg = malloc(sizeof(*w->dg))))
+		if (!(w->dist = malloc(sizeof(*w->dist))))
 			return -ENOMEM;
-		if (dist_init(w->dg, &j->dist, w->og.nblocks, j->bs, seed ^ 0x64697374ull, err, sizeof(err)))
+		if (dist_init(w->dist, &j->dist, w->og.nblocks, j->bs, seed ^ 0x64697374ull, err, sizeof(err)))
 			return -EINVAL;
 	}
 	mixgen_init(&w->prand, j->pct_random, seed ^ 0x7072616e64ull);
@@ -209,14 +209,14 @@ void worker_release(struct worker *w)
 	if (w->bsg[1] != w->bsg[0])
 		free(w->bsg[1]);
 	free(w->bsg[0]);
-	free(w->dg);
+	free(w->dist);
 	if (w->rmap) {
 		free(w->rmap->at);
 		free(w->rmap->szi);
 		free(w->rmap);
 	}
 	w->bsg[0] = w->bsg[1] = NULL;
-	w->dg = NULL;
+	w->dist = NULL;
 	w->rmap = NULL;
 	for (int op = 0; op < OP_COUNT; op++) {
 		hist_release(&w->st[op].lat);
@@ -366,9 +366,9 @@ static uint64_t vocab_offset(struct worker *w, uint64_t len)
 	if (w->prand.pct < 100 && !mixgen_next(&w->prand))
 		return w->last_end >= g->base && w->last_end <= g->base + g->len - len ? w->last_end : g->base;
 	k = (len + g->bs - 1) / g->bs;
-	if (!w->dg)
+	if (!w->dist)
 		return g->base + rng_below(&g->rng, g->nblocks - k + 1) * g->bs;
-	idx = dist_next(w->dg);
+	idx = dist_next(w->dist);
 	return g->base + (idx > g->nblocks - k ? g->nblocks - k : idx) * g->bs;
 }
 

@@ -387,6 +387,7 @@ static json_t *run_realized(const struct job *j, const struct run_result *res)
 	const struct job *jobs[JOB_MAX_STREAMS] = { j };
 	const struct realized *rzs[JOB_MAX_STREAMS] = { &res->rz };
 	unsigned n = 1;
+	json_t *o;
 
 	if (j->streams && res->nstreams == j->streams->n) {
 		for (n = 0; n < res->nstreams; n++) {
@@ -394,7 +395,12 @@ static json_t *run_realized(const struct job *j, const struct run_result *res)
 			rzs[n] = &res->streams[n].rz;
 		}
 	}
-	return realized_object(jobs, rzs, n, &res->rz, rz_ops(j), res->unique_written, res->unique_block);
+	o = realized_object(jobs, rzs, n, &res->rz, rz_ops(j), res->unique_written, res->unique_block);
+	if (o && res->data_blocks) {
+		json_object_set_new(o, "dedupe_ratio", json_real(res->dedupe_ratio));
+		json_object_set_new(o, "compress_ratio", json_real(res->compress_ratio));
+	}
+	return o;
 }
 
 static json_t *results_object(const struct job *j, const struct run_result *res)

@@ -3,7 +3,8 @@
  * The cost of the vocabulary's hot-path draws (scripts/bench-vocab.sh): draws N times from one
  * generator inside a loop of its own, which callgrind counts alone (--toggle-collect=loop_*).
  *
- *   vocab_cost bssplit SPLIT N | dist SPEC N | perm N | empty N      (the range: 2^30 blocks)
+ * Usage: vocab_cost followed by one of "bssplit SPLIT N", "dist DISTRIBUTION N", "perm N" or "empty N" (the
+ * range: 2^30 blocks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 	uint64_t n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: vocab_cost bssplit SPLIT N | dist SPEC N | perm N | empty N\n");
+		fprintf(stderr, "usage: vocab_cost bssplit SPLIT N | dist DISTRIBUTION N | perm N | empty N\n");
 		return 2;
 	}
 	n = strtoull(argv[argc - 1], NULL, 10);
