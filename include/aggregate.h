@@ -30,6 +30,12 @@ enum metric_kind {
 	M_RESP_MAX,
 	M_LAT_OVER,  /* the share (0..1) of requests whose latency is over over_ns: ACT's buckets */
 	M_RESP_OVER, /* the same of response times (open-loop runs) */
+	/* What ran (results.realized; docs/vocabulary.md): for check's criteria, not report or compare. */
+	M_SEQ_SHARE, /* "seq-share": the share of requests that continued their thread's last */
+	M_BS_SHARE,  /* "bs-share-4k": the share of the direction's requests of a size (pct: the size in bytes) */
+	M_HEAT_FIRST,/* "heat-first-5": the share in the heat bins within the first pct % of the region */
+	M_DEDUPE_RATIO,   /* "dedupe-ratio": blocks written over distinct contents */
+	M_COMPRESS_RATIO, /* "compress-ratio": original over compressed bytes of the writes */
 };
 
 struct metric {
@@ -44,16 +50,33 @@ static inline uint64_t metric_over_ns(const struct metric *m)
 	return (uint64_t)m->pct;
 }
 
-/* True for the shares over a latency (M_LAT_OVER, M_RESP_OVER): fractions, lower better. */
+/*
+ * True for the shares (fractions 0..1): of requests over a latency (M_LAT_OVER, M_RESP_OVER, lower
+ * better), and the realized record's (M_SEQ_SHARE, M_BS_SHARE, M_HEAT_FIRST).
+ */
 static inline bool metric_is_share(const struct metric *m)
 {
-	return m->kind == M_LAT_OVER || m->kind == M_RESP_OVER;
+	return m->kind == M_LAT_OVER || m->kind == M_RESP_OVER || m->kind == M_SEQ_SHARE ||
+	       m->kind == M_BS_SHARE || m->kind == M_HEAT_FIRST;
+}
+
+/* True for the metrics of results.realized, which only check's criteria take. */
+static inline bool metric_is_realized(const struct metric *m)
+{
+	return m->kind >= M_SEQ_SHARE;
+}
+
+/* True for the realized record's ratios (plain numbers >= 0). */
+static inline bool metric_is_ratio(const struct metric *m)
+{
+	return m->kind == M_DEDUPE_RATIO || m->kind == M_COMPRESS_RATIO;
 }
 
 /*
  * Parses "iops", "mbps" (or "bw"), "ss-ratio", "max-iops-at-target", "lat-mean", "lat-max", "lat-p99.99",
  * "lat-over-1ms" (the share of requests over a duration), and the response time's "resp-mean",
- * "resp-max", "resp-p99.99", "resp-over-1ms" ("_" for "-" too, "auto"). Returns 0 or -EINVAL.
+ * "resp-max", "resp-p99.99", "resp-over-1ms" ("_" for "-" too, "auto"); the realized record's
+ * "seq-share", "bs-share-4k", "heat-first-5", "dedupe-ratio", "compress-ratio". Returns 0 or -EINVAL.
  */
 int metric_parse(const char *s, struct metric *m);
 /* Its name as metric_parse reads it ("lat-p99.9"). */

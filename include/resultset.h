@@ -251,6 +251,7 @@ struct rs_run {
 	 * a run of the set itself.
 	 */
 	const char *stream;
+	const json_t *realized;   /* results.realized (a stream's own in a view), in kept; NULL where absent */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
 	uint64_t digest[2];       /* 128-bit hash of the whole document's canonical form, where digested */

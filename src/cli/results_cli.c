@@ -74,7 +74,11 @@ int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n)
 		return -ENOMEM;
 	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		if (*n == max || metric_parse(tok, &m[*n])) {
+		if (*n < max && !metric_parse(tok, &m[*n]) && metric_is_realized(&m[*n])) {
+			cli_error("--metric: '%s': a metric of what ran (results.realized) is for check's criteria; "
+				  "the report shows the record in its Realized section", tok);
+			ret = -EINVAL;
+		} else if (*n == max || metric_parse(tok, &m[*n])) {
 			cli_error("--metric: '%s': expected iops, mbps, lat-mean, lat-max, lat-pNN "
 				  "(lat-p99, lat-p99.999), resp-mean, resp-max, resp-pNN or max-iops-at-target, "
 				  "or a comma list of up to %zu", tok, max);

@@ -151,7 +151,7 @@ static int parse_relative(struct crit_req *r, char *num, size_t n, const char *s
 		snprintf(err, errlen, "'%s': expected a factor of the baseline, e.g. \"<= 1.05x baseline\"", sq);
 		return -EINVAL;
 	}
-	if (r->m.kind == M_SS_RATIO || r->m.kind == M_MAX_IOPS_AT_TARGET) {
+	if (r->m.kind == M_SS_RATIO || r->m.kind == M_MAX_IOPS_AT_TARGET || metric_is_realized(&r->m)) {
 		snprintf(err, errlen, "'%s': a factor of the baseline is for rates and latencies", sq);
 		return -EINVAL;
 	}
@@ -214,8 +214,17 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 		}
 		return 0;
 	}
+	if (metric_is_ratio(&r->m)) {
+		/* ">= 1.9": blocks over contents, original over compressed bytes. */
+		ret = parse_decimal(num, &r->value, &end);
+		if (ret || *end) {
+			snprintf(err, errlen, "'%s': expected a ratio such as \">= 1.9\"", sq);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (metric_is_share(&r->m)) {
-		/* "<= 5%" (or a fraction, "<= 0.05"): of the requests, over the metric's latency. */
+		/* "<= 5%" (or a fraction, "<= 0.05"): of the requests (over the metric's latency, of a size...). */
 		ret = parse_decimal(num, &v, &end);
 		while (!ret && isspace((unsigned char)*end))
 			end++;
@@ -388,6 +397,15 @@ static int check_value(const struct criterion *c, const struct crit_req *r, cons
 		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s did not track steady state "
 			 "(run it with steady_state=METRIC:WxROUND:track)", c->name, r->key,
 			 agg_case_name(ac, name, sizeof(name)), ac->label);
+		return -EINVAL;
+	}
+	if (metric_is_realized(&r->m) && ac->lat[row->d].count) {
+		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s has no %s (%s)", c->name, r->key,
+			 agg_case_name(ac, name, sizeof(name)), ac->label,
+			 r->m.kind == M_HEAT_FIRST && ac->runs[0]->stream ? "heat of its own span (a stream's heat covers "
+			 "the case's region: gate the case)" : "realized record of it", metric_is_ratio(&r->m) ?
+			 "results.realized of a run that wrote, by this version" : "results.realized, written by runs of "
+			 "this version");
 		return -EINVAL;
 	}
 	if (r->m.kind == M_LAT_PCT && agg_lat_absent(ac, row->d)) {
@@ -800,8 +818,16 @@ static void measured(const struct check_row *r, char *buf, size_t len)
 	case M_SS_RATIO:
 	case M_LAT_OVER:
 	case M_RESP_OVER:
+	case M_SEQ_SHARE:
+	case M_BS_SHARE:
+	case M_HEAT_FIRST:
 		report_number(r->value * 100, num, sizeof(num));
 		snprintf(buf, len, "%s %%", num);
+		break;
+	case M_DEDUPE_RATIO:
+	case M_COMPRESS_RATIO:
+		report_number(r->value, num, sizeof(num));
+		snprintf(buf, len, "%s", num);
 		break;
 	case M_IOPS:
 	case M_MAX_IOPS_AT_TARGET:
@@ -866,7 +892,7 @@ static const char *req_unit(const struct crit_req *q)
 	if (q->health)
 		return check_health_unit(q);
 	return is_iops(&q->m) ? "IOPS" : q->m.kind == M_MBPS ? "MB/s" :
-	       q->m.kind == M_SS_RATIO || metric_is_share(&q->m) ? "%" : "ns";
+	       q->m.kind == M_SS_RATIO || metric_is_share(&q->m) ? "%" : metric_is_ratio(&q->m) ? "ratio" : "ns";
 }
 
 static const char *problem_status(enum check_problem p)

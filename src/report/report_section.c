@@ -11,6 +11,7 @@ extern const struct report_section report_section_health;
 extern const struct report_section report_section_search;
 extern const struct report_section report_section_groups;
 extern const struct report_section report_section_streams;
+extern const struct report_section report_section_realized;
 
 const struct report_section *const report_sections[] = {
 	&report_section_trim_flush,
@@ -19,6 +20,7 @@ const struct report_section *const report_sections[] = {
 	&report_section_search,
 	&report_section_groups,
 	&report_section_streams,
+	&report_section_realized,
 };
 const size_t report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);
 

@@ -51,6 +51,24 @@ int metric_parse(const char *s, struct metric *m)
 		m->kind = M_RESP_PCT;
 		if (parse_percentile(buf + 6, &m->pct, &end) || *end)
 			return -EINVAL;
+	} else if (!strcmp(buf, "seq-share")) {
+		m->kind = M_SEQ_SHARE;
+	} else if (!strcmp(buf, "dedupe-ratio")) {
+		m->kind = M_DEDUPE_RATIO;
+	} else if (!strcmp(buf, "compress-ratio")) {
+		m->kind = M_COMPRESS_RATIO;
+	} else if (!strncmp(buf, "bs-share-", 9)) {
+		char msg[128];
+		uint64_t b;
+
+		m->kind = M_BS_SHARE;
+		if (parse_size(buf + 9, &b, msg, sizeof(msg)) || b < 512)
+			return -EINVAL;
+		m->pct = (double)b;
+	} else if (!strncmp(buf, "heat-first-", 11)) {
+		m->kind = M_HEAT_FIRST;
+		if (parse_percentile(buf + 11, &m->pct, &end) || *end)
+			return -EINVAL;
 	} else if (!strncmp(buf, "lat-over-", 9) || !strncmp(buf, "resp-over-", 10)) {
 		char msg[128];
 		uint64_t ns;
@@ -76,6 +94,14 @@ const char *metric_name(const struct metric *m, char *buf, size_t len)
 
 	if (m->kind == M_LAT_PCT || m->kind == M_RESP_PCT) {
 		snprintf(buf, len, "%s%.12g", names[m->kind], m->pct);
+	} else if (m->kind == M_BS_SHARE) {
+		format_size((uint64_t)m->pct, d, sizeof(d));
+		snprintf(buf, len, "bs-share-%s", d);
+	} else if (m->kind == M_HEAT_FIRST) {
+		snprintf(buf, len, "heat-first-%.12g", m->pct);
+	} else if (metric_is_realized(m)) {
+		snprintf(buf, len, "%s", m->kind == M_SEQ_SHARE ? "seq-share" : m->kind == M_DEDUPE_RATIO ?
+			 "dedupe-ratio" : "compress-ratio");
 	} else if (metric_is_share(m)) {
 		format_duration_exact(metric_over_ns(m), d, sizeof(d));
 		snprintf(buf, len, "%s-over-%s", m->kind == M_LAT_OVER ? "lat" : "resp", d);
@@ -506,6 +532,90 @@ static bool search_value(const struct agg_case *c, struct agg_stat *out)
 	return n > 0;
 }
 
+/* The count of operation key's requests in realized.bs_hist of size bs (0: all of them). */
+static double bs_count(const json_t *hist, const char *key, double bs)
+{
+	const json_t *row;
+	double n = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(hist, key), i, row)
+		if (!bs || json_number_value(json_object_get(row, "bs")) == bs)
+			n += json_number_value(json_object_get(row, "ios"));
+	return n;
+}
+
+/*
+ * The requests of operation key in the heat bins that end within the first pct % of the region the
+ * job's span covers (offset .. offset + span), and all of them.
+ */
+static void heat_first(const struct rs_run *r, const char *key, double pct, double *in, double *all)
+{
+	const json_t *heat = json_object_get(r->realized, "heat"), *x;
+	double off = json_number_value(json_object_get(heat, "offset"));
+	double bb = json_number_value(json_object_get(heat, "bin_bytes"));
+	double start = json_number_value(json_object_get(r->job, "offset"));
+	double limit = start + json_number_value(json_object_get(r->job, "span")) * pct / 100.0;
+	size_t i;
+
+	json_array_foreach(json_object_get(heat, key), i, x) {
+		*all += json_number_value(x);
+		if (off + (double)(i + 1) * bb <= limit)
+			*in += json_number_value(x);
+	}
+}
+
+/* A run's value of a realized metric m for direction d (RS_TOTAL: reads and writes); false if none. */
+static bool realized_value(const struct rs_run *r, enum rs_dir d, const struct metric *m, double *v)
+{
+	const json_t *rz = r->realized, *x;
+	const char *keys[2] = { d == RS_TOTAL ? "read" : rs_dir_name[d], d == RS_TOTAL ? "write" : NULL };
+	double in = 0, all = 0;
+
+	if (!rz)
+		return false;
+	switch (m->kind) {
+	case M_SEQ_SHARE:
+	case M_DEDUPE_RATIO:
+	case M_COMPRESS_RATIO:
+		x = json_object_get(rz, m->kind == M_SEQ_SHARE ? "sequential_share" : m->kind == M_DEDUPE_RATIO ?
+				    "dedupe_ratio" : "compress_ratio");
+		*v = json_number_value(x);
+		return json_is_number(x);
+	case M_BS_SHARE:
+		for (int k = 0; k < 2 && keys[k]; k++) {
+			in += bs_count(json_object_get(rz, "bs_hist"), keys[k], m->pct);
+			all += bs_count(json_object_get(rz, "bs_hist"), keys[k], 0);
+		}
+		break;
+	case M_HEAT_FIRST:
+		if (r->stream)
+			return false;   /* a stream's heat covers the case's region, not its own span */
+		for (int k = 0; k < 2 && keys[k]; k++)
+			heat_first(r, keys[k], m->pct, &in, &all);
+		break;
+	default:
+		return false;
+	}
+	*v = all ? in / all : 0;
+	return all > 0;
+}
+
+/* A realized metric over a case's runs: their mean and spread. */
+static bool realized_stat(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out)
+{
+	double *v = calloc(c->nruns ? c->nruns : 1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return false;
+	for (size_t i = 0; i < c->nruns; i++)
+		n += realized_value(c->runs[i], d, m, &v[n]);
+	agg_stat_of(v, n, out);
+	free(v);
+	return n > 0;
+}
+
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out)
 {
 	bool resp = metric_is_resp(m);
@@ -515,6 +625,8 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 	memset(out, 0, sizeof(*out));
 	if (m->kind == M_MAX_IOPS_AT_TARGET)
 		return search_value(c, out);
+	if (metric_is_realized(m))
+		return realized_stat(c, d, m, out);
 	if (!c->nruns || !c->lat[d].count || (resp && !c->resp[d].count) || (d == RS_FLUSH && m->kind == M_MBPS))
 		return false;
 	/*
@@ -628,14 +740,13 @@ bool agg_within_noise(const struct agg_stat *a, const struct agg_stat *b)
 const char *agg_case_name(const struct agg_case *c, char *buf, size_t len)
 {
 	const json_t *job = c->first->job;
-	char bs[32];
-
+	char bs[BSSPLIT_MAX * 24];
 	size_t n;
 
 	if (c->first->case_name) {
 		n = (size_t)snprintf(buf, len, "%s", c->first->case_name);
 	} else {
-		format_size((uint64_t)json_integer_value(json_object_get(job, "bs")), bs, sizeof(bs));
+		rs_param_text(job, "bs", bs, sizeof(bs));   /* a split: its sizes */
 		n = (size_t)snprintf(buf, len, "%s %s qd%lld t%lld", c->first->rw, bs,
 				     (long long)json_integer_value(json_object_get(job, "qd")),
 				     (long long)json_integer_value(json_object_get(job, "threads")));

@@ -870,7 +870,8 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 	    load_verify(r, json_object_get(res, "verify")) || load_search(s, r, res) ||
 	    load_sched(s, r, json_object_get(res, "schedule")) ||
 	    load_health(s, r, json_object_get(root, "health")) ||
-	    load_group(&r->group, r->target, res)) {
+	    load_group(&r->group, r->target, res) ||
+	    (json_object_get(res, "realized") && !(r->realized = keep_part(r, "realized", json_object_get(res, "realized"))))) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -902,6 +903,7 @@ static int stream_view(struct rs_set *s, const struct rs_run *r, json_t *st, str
 	v->search = NULL;
 	v->search_result = NULL;
 	v->group = (struct rs_group){ 0 };
+	v->realized = NULL;
 	v->digested = false;
 	if (!(v->path = strdup(r->path)) || !v->kept)
 		return -ENOMEM;
@@ -915,7 +917,8 @@ static int stream_view(struct rs_set *s, const struct rs_run *r, json_t *st, str
 	for (int d = 0; d < RS_NOP; d++)
 		if ((d < RS_NDIR || json_object_get(st, rs_dir_name[d])) && (ret = load_op(s, v, d, st, err, errlen)))
 			return ret;
-	if (load_series(v, json_object_get(st, "timeseries")) || load_sched(s, v, json_object_get(st, "schedule")))
+	if (load_series(v, json_object_get(st, "timeseries")) || load_sched(s, v, json_object_get(st, "schedule")) ||
+	    (json_object_get(st, "realized") && !(v->realized = keep_part(v, "realized", json_object_get(st, "realized")))))
 		return -ENOMEM;
 	/* The case's key and the stream's name: the stream of the same case compares with itself. */
 	if (!(key = malloc(klen)))
