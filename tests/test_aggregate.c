@@ -50,6 +50,11 @@ static void test_metric_parse_accepts_the_documented_names(void **state)
 		{ "lat-over-1ms", M_LAT_OVER, 1e6 }, { "lat_over_8ms", M_LAT_OVER, 8e6 },
 		{ "lat-over-64ms", M_LAT_OVER, 64e6 }, { "resp-over-500us", M_RESP_OVER, 5e5 },
 		{ "resp_over_1s", M_RESP_OVER, 1e9 },
+		/* What ran (results.realized): a size in bytes, a percent of the region. */
+		{ "seq-share", M_SEQ_SHARE, 0 }, { "seq_share", M_SEQ_SHARE, 0 }, { "bs-share-4k", M_BS_SHARE, 4096 },
+		{ "bs_share_1536", M_BS_SHARE, 1536 }, { "heat-first-5", M_HEAT_FIRST, 5 },
+		{ "heat_first_12.5", M_HEAT_FIRST, 12.5 }, { "dedupe-ratio", M_DEDUPE_RATIO, 0 },
+		{ "compress_ratio", M_COMPRESS_RATIO, 0 },
 	};
 	struct metric m;
 
@@ -70,7 +75,8 @@ static void test_metric_parse_refuses_anything_else(void **state)
 		"lat-p99x", "lat-p150", "lat", "lat-min", "mbps/s", "lat-p0.0", "resp", "resp-p", "resp-p100",
 		"resp-p0", "resp-min", "response-p99", "p99.999", "resp_p099", "lat_p099", "lat-p99.", "resp-p99.",
 		"lat-p09", "resp-p00.5", "lat-p99.9.", "lat-over-", "lat-over-0", "lat-over-1", "lat-over-1xs",
-		"resp-over-", "over-1ms", "lat-over--1ms",
+		"resp-over-", "over-1ms", "lat-over--1ms", "bs-share-", "bs-share-100", "bs-share-4q", "heat-first-",
+		"heat-first-0", "heat-first-100", "heat-first-5%", "seq-shares", "dedupe", "compress-ratio-2",
 		"a-name-far-too-long-for-any-metric-at-all",
 	};
 	struct metric m;
@@ -87,7 +93,8 @@ static void test_metric_name_round_trips_through_metric_parse(void **state)
 	static const char *const names[] = {
 		"iops", "mbps", "lat-mean", "lat-max", "lat-p50", "lat-p99", "lat-p99.9", "lat-p99.99",
 		"lat-p99.999", "auto", "ss-ratio", "resp-mean", "resp-max", "resp-p50", "resp-p99.99",
-		"resp-p99.999", "lat-over-1ms", "lat-over-64ms", "resp-over-8ms", "lat-over-500us",
+		"resp-p99.999", "lat-over-1ms", "lat-over-64ms", "resp-over-8ms", "lat-over-500us", "seq-share",
+		"bs-share-4k", "bs-share-1536", "heat-first-5", "heat-first-12.5", "dedupe-ratio", "compress-ratio",
 	};
 	char buf[32];
 	struct metric m, back;

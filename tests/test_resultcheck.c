@@ -164,7 +164,7 @@ static void assert_possible(const json_t *doc, const char *what)
 static void test_every_result_fixture_validates(void **state)
 {
 	char dir[PATH_MAX + 16], path[PATH_MAX + 300];
-	const char *const sets[] = { "iozone-a", "iozone-b", "verify", "streams" };
+	const char *const sets[] = { "iozone-a", "iozone-b", "verify", "streams", "vocabulary" };
 	size_t results = 0;
 
 	(void)state;
@@ -196,7 +196,7 @@ static void test_every_result_fixture_validates(void **state)
 		}
 		closedir(d);
 	}
-	assert_int_equal(results, 38);   /* iozone-a and -b: 17 each; verify: 3; streams: 1 */
+	assert_int_equal(results, 40);   /* iozone-a and -b: 17 each; verify: 3; streams: 1; vocabulary: 2 */
 }
 
 /*
@@ -240,6 +240,76 @@ static void test_streams_add_up(void **state)
 	assert_int_equal(result_check_values(doc, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "is not the streams' sum"));
 	json_decref(doc);
+}
+
+/* Loads fixture vocabulary/NAME, applies change to it, and expects result_check_values to name want. */
+static void realized_refused(const char *name, void (*change)(json_t *doc), const char *want)
+{
+	char path[PATH_MAX + 64], err[512] = "";
+	json_t *doc;
+
+	snprintf(path, sizeof(path), "%s/vocabulary/%s", fixtures, name);
+	assert_non_null(doc = json_load_file(path, JSON_REJECT_DUPLICATES, NULL));
+	assert_int_equal(result_check_values(doc, err, sizeof(err)), 0);
+	change(doc);
+	assert_int_equal(result_validate(doc, err, sizeof(err)), 0);   /* the shape holds; the sums do not */
+	assert_int_equal(result_check_values(doc, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, want))
+		fail_msg("%s: \"%s\" does not name %s", name, err, want);
+	json_decref(doc);
+}
+
+static json_t *rz_of(json_t *doc)
+{
+	return json_object_get(json_object_get(doc, "results"), "realized");
+}
+
+static void one_more_4k_write(json_t *doc)
+{
+	json_t *row = json_array_get(json_object_get(json_object_get(rz_of(doc), "bs_hist"), "write"), 0);
+
+	json_object_set_new(row, "ios", json_integer(json_integer_value(json_object_get(row, "ios")) + 1));
+}
+
+static void one_more_read_in_heat(json_t *doc)
+{
+	json_t *h = json_object_get(json_object_get(rz_of(doc), "heat"), "read");
+
+	json_array_set_new(h, 5, json_integer(json_integer_value(json_array_get(h, 5)) + 1));
+}
+
+static void a_heat_bin_less(json_t *doc)
+{
+	json_array_remove(json_object_get(json_object_get(rz_of(doc), "heat"), "write"), 0);
+}
+
+static void without_bssplit(json_t *doc)
+{
+	json_object_del(json_object_get(doc, "job"), "bssplit");
+}
+
+static void a_stream_writes_more(json_t *doc)
+{
+	json_t *st = json_array_get(json_object_get(json_object_get(doc, "results"), "streams"), 1);
+	json_t *row = json_array_get(json_object_get(json_object_get(json_object_get(st, "realized"), "bs_hist"),
+						     "write"), 1);
+
+	json_object_set_new(row, "bs", json_integer(262144));
+}
+
+/*
+ * results.realized counts what the results count: each operation's bs_hist adds up to its ios and
+ * bytes, its heat bins (heat.bins of them) to its ios, a stream's its own; with a split, bytes are
+ * not ios x bs, and without it they must be.
+ */
+static void test_realized_adds_up(void **state)
+{
+	(void)state;
+	realized_refused("001-randrw-split-zoned.json", one_more_4k_write, "results.realized.bs_hist.write");
+	realized_refused("001-randrw-split-zoned.json", one_more_read_in_heat, "results.realized.heat.read");
+	realized_refused("001-randrw-split-zoned.json", a_heat_bin_less, "not heat.bins");
+	realized_refused("001-randrw-split-zoned.json", without_bssplit, "is not ios");
+	realized_refused("002-streams-split.json", a_stream_writes_more, "results.streams[1].realized.bs_hist.write");
 }
 
 static void test_documents_the_writer_builds_validate(void **state)
@@ -1274,6 +1344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_result_fixture_validates),
 		cmocka_unit_test(test_streams_add_up),
+		cmocka_unit_test(test_realized_adds_up),
 		cmocka_unit_test(test_values_no_run_can_have_are_refused),
 		cmocka_unit_test(test_rates_are_their_counts_over_runtime_ns),
 		cmocka_unit_test(test_runtime_ns_is_within_the_run),

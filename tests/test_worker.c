@@ -55,6 +55,12 @@ static struct {
 	unsigned fsync;             /* the job's fsync: a flush is due after this many writes */
 } rule;
 
+/* Where set: the writes each 512-byte sector of [0, n x 512) got, counted by the spy. */
+static struct {
+	_Atomic unsigned *sectors;
+	uint64_t n;
+} cover;
+
 const struct engine_ops *__real_engine_get(enum engine_id e);
 const struct engine_ops *__wrap_engine_get(enum engine_id e);
 
@@ -100,6 +106,9 @@ static int spy_queue(struct engine_ctx *c, struct ioreq *r)
 	}
 	if ((ret = engine_null_ops.queue(c, r)))
 		return ret;
+	if (cover.sectors && r->op == OP_WRITE)
+		for (uint64_t o = r->offset / 512; o < (r->offset + r->len) / 512 && o < cover.n; o++)
+			atomic_fetch_add(&cover.sectors[o], 1);
 	if (r->op == OP_FLUSH) {
 		me->flushes++;
 		me->flush_off_rule += me->since_flush != rule.fsync;
@@ -461,6 +470,85 @@ static void test_worker_thinktime_idles_after_every_n_requests(void **state)
 	run_result_release(&res);
 }
 
+/* The sum of a realized op's sizes and heat bins, which must be its requests. */
+static void realized_adds_up(const struct run_result *res, const struct job *j, unsigned op)
+{
+	const struct bssplit *b = job_split(j, op);
+	uint64_t n = 0, bytes = 0, h = 0;
+
+	for (unsigned i = 0; i < (b ? b->n : 1); i++) {
+		n += res->rz.bs_ios[op][i];
+		bytes += res->rz.bs_ios[op][i] * (b ? b->size[i] : j->bs);
+	}
+	for (unsigned i = 0; i < res->rz.heat_bins; i++)
+		h += rz_heat(&res->rz, op, i);
+	assert_int_equal(n, res->op[op].ios);
+	assert_int_equal(bytes, res->op[op].bytes);
+	assert_int_equal(h, res->op[op].ios);
+}
+
+/*
+ * randommap with a size split, 3 threads: one pass (io_limit 100 % of the span: each thread's pass)
+ * writes every sector of the threads' slices (whole groups of the split's deck, 42 of the span's
+ * 128 each) exactly once, and nothing past them; the split's shares are exact over the pass, and
+ * results.realized counts what the results count.
+ */
+static void test_worker_randommap_writes_every_block_once(void **state)
+{
+	uint64_t span = 4ull << 20, group = 2 * 4096 + 8192 + 16384, per, covered = 0;
+	struct run_result res;
+	struct job j;
+
+	(void)state;
+	make_job(&j, "randwrite", "4k", 8, 3, "4m", "100%");
+	set(&j, "randommap", "true");
+	set(&j, "bssplit", "4k/50:8k/25:16k/25");
+	cover.n = span / 512;
+	cover.sectors = calloc(cover.n, sizeof(*cover.sectors));
+	assert_non_null(cover.sectors);
+	run(&j, false, &res);
+	per = span / group / 3 * group;   /* each thread's slice: whole groups, 42 of 128 */
+	for (uint64_t i = 0; i < cover.n; i++) {
+		uint64_t at = i * 512, t = at / per, in = at % per;
+		unsigned want = t < 3 ? 1 : 0;
+
+		if (cover.sectors[i] != want)
+			fail_msg("sector %llu (thread %llu's slice, +%llu): written %u times, not %u",
+				 (unsigned long long)i, (unsigned long long)t, (unsigned long long)in,
+				 cover.sectors[i], want);
+		covered += cover.sectors[i];
+	}
+	assert_int_equal(covered * 512, 3 * per);
+	/* 4 cards a group: 2 of 4k, 1 of 8k, 1 of 16k */
+	assert_int_equal(res.rz.bs_ios[OP_WRITE][0], 2 * 3 * 42);
+	assert_int_equal(res.rz.bs_ios[OP_WRITE][1], 3 * 42);
+	assert_int_equal(res.rz.bs_ios[OP_WRITE][2], 3 * 42);
+	realized_adds_up(&res, &j, OP_WRITE);
+	assert_int_equal(res.unique_written * res.unique_block, 3 * per);
+	free(cover.sectors);
+	cover.sectors = NULL;
+	run_result_release(&res);
+}
+
+/* A skewed mix of sizes: what realized counts adds up to the results, by size and by heat bin. */
+static void test_worker_realized_adds_up(void **state)
+{
+	struct run_result res;
+	struct job j;
+
+	(void)state;
+	make_job(&j, "randrw", "4k", 16, 2, "64m", "16m");
+	set(&j, "bssplit", "4k/67:8k/10:64k/23");
+	set(&j, "bssplit_write", "16k/100");
+	set(&j, "distribution", "zipf:1.2");
+	run(&j, false, &res);
+	realized_adds_up(&res, &j, OP_READ);
+	realized_adds_up(&res, &j, OP_WRITE);
+	assert_int_equal(res.rz.heat_bins, 64);
+	assert_int_equal(res.rz.heat_shift, 20);
+	run_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +558,8 @@ int main(void)
 		cmocka_unit_test(test_worker_counts_what_completes_after_the_ramp),
 		cmocka_unit_test(test_worker_flushes_after_every_n_writes_of_each_thread),
 		cmocka_unit_test(test_worker_thinktime_idles_after_every_n_requests),
+		cmocka_unit_test(test_worker_randommap_writes_every_block_once),
+		cmocka_unit_test(test_worker_realized_adds_up),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -444,13 +444,23 @@ static void ctl_destroy(struct run_ctl *ctl)
 	pthread_cond_destroy(&ctl->done_cond);
 }
 
-/* Each thread's share of the io_limit, in whole requests, adding up to the total. */
+/*
+ * Each thread's share of the io_limit, in whole requests, adding up to the total. randommap with an
+ * io_limit relative to the span (100 % by default): that many passes of the thread's own map (its
+ * slice's whole groups), so that 100 % is one pass, every block once.
+ */
 static uint64_t thread_budget(const struct job *j, unsigned i)
 {
 	uint64_t blocks = (j->r.io_limit + j->bs - 1) / j->bs;
 
 	if (!j->r.io_limit)
 		return 0;
+	if (j->randommap && j->r.span && (!j->io_limit_set || j->io_limit.kind == AMOUNT_PERCENT)) {
+		unsigned cards;
+		uint64_t g = job_map_group(j, &cards), pass = j->r.span / g / j->threads * g;
+
+		return (uint64_t)((long double)pass * j->r.io_limit / j->r.span);
+	}
 	return (blocks / j->threads + (i < blocks % j->threads)) * j->bs;
 }
 
