@@ -9,7 +9,7 @@ need_cmd jq md5sum
 
 expected=(quick iozone-matrix bandwidth-surface iops-scaling fill-degradation segment-8m write-mix
 	read-blocksize zones access-time snia-iops cdm cdm-nvme cdm-peak cdm-realworld cdm-mix snia-latency snia-throughput
-	snia-wsat snia-dirth snia-hir snia-xsr write-blocksize drive-scaling ocp-trim-qos act-storage ocp-mixed
+	snia-wsat snia-dirth snia-hir snia-xsr write-blocksize drive-scaling ocp-trim-qos act-storage mixed-qos
 	jesd219-enterprise)
 
 # Profiles from the repository, whatever the binary under test is; no ./profiles in the work directory.

@@ -5,7 +5,7 @@
 #   deck of the JESD219 mix per thread (plus the requests in flight at the end), and the requests by
 #   where they started 50/30/20 % in the first 5 %, the next 15 % and the rest of the drive (within 5
 #   binomial sigma); on zram (4096-byte sectors) the run is refused before any I/O;
-# - ocp-mixed: the fill, then the baseline reads, the 70/30 mix (30 % writes per deck), and the reader
+# - mixed-qos: the fill, then the baseline reads, the 70/30 mix (30 % writes per deck), and the reader
 #   and writer streams: the reader's 4 KiB random reads, the writer's 128 KiB sequential writes at its
 #   rate; the reports' tables and Streams section, and check's relative criterion against the baseline.
 # run-all: concurrent
@@ -86,54 +86,54 @@ assert_eq "$(jq -c '[.tables[] | [.rows_param, (.rows | join(" ")), ([.cells[][]
 	"$TMPDIR/jesd.report.json")" '[["case","enterprise","iops"],["case","enterprise","mbps"],["case","enterprise","lat-p99"]]' \
 	"jesd219: report tables of IOPS, MB/s and p99 latency by case"
 
-# --- ocp-mixed --------------------------------------------------------------------------------------
-run_profile ocp-mixed 4 --set runtime=1s --set ramp=0
-assert_eq "$(jget "${files[0]}" .results.write.bytes)" $((80 * MiB)) "ocp-mixed: the fill wrote the drive once"
+# --- mixed-qos --------------------------------------------------------------------------------------
+run_profile mixed-qos 4 --set runtime=1s --set ramp=0
+assert_eq "$(jget "${files[0]}" .results.write.bytes)" $((80 * MiB)) "mixed-qos: the fill wrote the drive once"
 f=${files[1]}
 assert_eq "$(jq -c '[.job.rw, .job.bs, .job.qd, .job.threads, .results.write.ios, .profile.baseline]' "$f")" \
-	'["randread",4096,1,1,0,null]' "ocp-mixed: reads, the baseline: 4 KiB random reads, QD 1, alone"
+	'["randread",4096,1,1,0,null]' "mixed-qos: reads, the baseline: 4 KiB random reads, QD 1, alone"
 f=${files[2]}
-assert_eq "$(jq -c '[.job.rw, .job.rwmix_write, .job.qd, .job.threads]' "$f")" '["randrw",30,32,4]' "ocp-mixed: the 70/30 mix, T4 QD32"
-deck_check "$f" read 4k/100 "ocp-mixed: mix's reads"
+assert_eq "$(jq -c '[.job.rw, .job.rwmix_write, .job.qd, .job.threads]' "$f")" '["randrw",30,32,4]' "mixed-qos: the 70/30 mix, T4 QD32"
+deck_check "$f" read 4k/100 "mixed-qos: mix's reads"
 t=$(jget "$f" .job.threads)
 q=$(jget "$f" .job.qd)
 n=$(jget "$f" .results.total.ios)
 w=$(jget "$f" .results.write.ios)
 awk -v w="$w" -v n="$n" -v b=$((t * (30 + q))) 'BEGIN { d = w - n * 0.3; if (d < 0) d = -d; exit !(d <= b) }' ||
-	fail "ocp-mixed: $w writes of $n requests, not 30 % within one deck per thread"
-ok "ocp-mixed: $w writes of $n requests: 30 % within one deck per thread"
+	fail "mixed-qos: $w writes of $n requests, not 30 % within one deck per thread"
+ok "mixed-qos: $w writes of $n requests: 30 % within one deck per thread"
 f=${files[3]}
-assert_eq "$(jget "$f" .profile.baseline)" reads "ocp-mixed: the streams case is measured against reads"
-assert_eq "$(jq -c '[.results.streams[].name]' "$f")" '["reader","writer"]' "ocp-mixed: the streams"
+assert_eq "$(jget "$f" .profile.baseline)" reads "mixed-qos: the streams case is measured against reads"
+assert_eq "$(jq -c '[.results.streams[].name]' "$f")" '["reader","writer"]' "mixed-qos: the streams"
 assert_eq "$(jq -c '.results.streams[0] | [.job.rw, .job.bs, .job.qd, .write.ios,
 	[.realized.bs_hist.read[] | select(.ios > 0) | .bs]]' "$f")" '["randread",4096,1,0,[4096]]' \
-	"ocp-mixed: the reader's 4 KiB random reads only"
-assert_ge "$(jget "$f" '.results.streams[0].read.ios')" 100 "ocp-mixed: the reader read beside the writer"
+	"mixed-qos: the reader's 4 KiB random reads only"
+assert_ge "$(jget "$f" '.results.streams[0].read.ios')" 100 "mixed-qos: the reader read beside the writer"
 assert_eq "$(jq -c '.results.streams[1] | [.job.rw, .job.bs, .read.ios, [.realized.bs_hist.write[] | select(.ios > 0) | .bs]]' "$f")" \
-	'["write",131072,0,[131072]]' "ocp-mixed: the writer's 128 KiB writes only"
-assert_ge "$(jget "$f" '.results.streams[1].realized.sequential_share')" 0.99 "ocp-mixed: the writer writes sequentially"
+	'["write",131072,0,[131072]]' "mixed-qos: the writer's 128 KiB writes only"
+assert_ge "$(jget "$f" '.results.streams[1].realized.sequential_share')" 0.99 "mixed-qos: the writer writes sequentially"
 rate=$(jget "$f" .results.streams[1].job.rate_bw)
-assert_eq "$rate" $((500 * MiB)) "ocp-mixed: the writer's rate as the profile gives it"
-assert_within "$(jget "$f" .results.streams[1].write.bw_bytes)" "$rate" 5 "ocp-mixed: the writer keeps its rate (bytes/s)"
+assert_eq "$rate" $((500 * MiB)) "mixed-qos: the writer's rate as the profile gives it"
+assert_within "$(jget "$f" .results.streams[1].write.bw_bytes)" "$rate" 5 "mixed-qos: the writer keeps its rate (bytes/s)"
 assert_le "$(jget "$f" '.results.streams[1].schedule.backlog')" "$(jget "$f" '.results.streams[1].job.qd')" \
-	"ocp-mixed: the writer kept up: at most its queue depth of requests due and not issued at the end"
+	"mixed-qos: the writer kept up: at most its queue depth of requests due and not issued at the end"
 assert_eq "$(jget "$f" '.results.write.ios')" "$(jget "$f" '.results.streams[1].write.ios')" \
-	"ocp-mixed: the case's writes are the writer's"
+	"mixed-qos: the case's writes are the writer's"
 
-"$SSDBENCH" report --format json "$dir" >"$TMPDIR/ocp.report.json" || fail "report of ocp-mixed exited $?"
+"$SSDBENCH" report --format json "$dir" >"$TMPDIR/ocp.report.json" || fail "report of mixed-qos exited $?"
 assert_eq "$(jq -c '[.tables[] | ([.cells[][] | select(. != null) | .metric] | unique[])] | unique' "$TMPDIR/ocp.report.json")" \
-	'["iops","lat-p99","lat-p99.9","lat-p99.99"]' "ocp-mixed: report tables of IOPS and read QoS percentiles"
+	'["iops","lat-p99","lat-p99.9","lat-p99.99"]' "mixed-qos: report tables of IOPS and read QoS percentiles"
 assert_eq "$(jq -c '[.streams[] | select(.stream != null) | "\(.stream):\(.op)"]' "$TMPDIR/ocp.report.json")" \
-	'["reader:read","writer:write"]' "ocp-mixed: the report's Streams section, a row per stream"
+	'["reader:read","writer:write"]' "mixed-qos: the report's Streams section, a row per stream"
 # check's relative criterion as the notes give it, loosened: on a loop device in memory the reads beside
 # a writer vary too much for the profile's 5 %; what is checked is that the baseline is found and used.
 cat >"$TMPDIR/ocp-crit.json" <<'CRIT'
 {"criteria": [{"name": "reader-qos", "select": {"stream": "reader"}, "read.lat_p99": "<= 1000x baseline"}]}
 CRIT
 "$SSDBENCH" check --format json --criteria "$TMPDIR/ocp-crit.json" "$dir" >"$TMPDIR/ocp-check.json" ||
-	fail "check of ocp-mixed exited $?: $(cat "$TMPDIR/ocp-check.json")"
+	fail "check of mixed-qos exited $?: $(cat "$TMPDIR/ocp-check.json")"
 assert_eq "$(jq -c '[.rows[] | [.case, .baseline, .pass]]' "$TMPDIR/ocp-check.json")" \
-	'[["reads-during-seq-writes/reader","reads",true]]' "ocp-mixed: check judges the reader against the reads case"
+	'[["reads-during-seq-writes/reader","reads",true]]' "mixed-qos: check judges the reader against the reads case"
 
 # --- jesd219-enterprise on 4096-byte sectors: refused before any I/O ---------------------------------
 zdev=$(make_zram 64M)
