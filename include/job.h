@@ -163,6 +163,7 @@ struct job {
 	struct dist_spec dist;         /* where random offsets fall (uniform by default) */
 	unsigned pct_random;           /* percentage_random: requests at random offsets; the rest continue sequentially */
 	bool randommap;                /* random patterns: every block exactly once per pass */
+	uint64_t blockalign;           /* random offsets: multiples of this (0: of bs, the smallest size) */
 	/*
 	 * A case of several streams (docs/streams.md): workloads run at once on the target, with one start, one
 	 * time axis and one measured window; NULL for a case of one workload, the job itself. Made by
@@ -286,7 +287,7 @@ static inline const struct bssplit *job_split(const struct job *j, unsigned op)
 static inline bool job_vocab(const struct job *j)
 {
 	return j->bssplit.n || j->bssplit_write.n || j->dist.kind != DIST_UNIFORM || j->pct_random < 100 ||
-	       j->randommap;
+	       j->randommap || j->blockalign;
 }
 
 /* The largest request of the job: bs, or the largest size of its splits (what a slot's buffer holds). */

@@ -27,7 +27,7 @@ static const char *const spec_params[] = {
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
-	"distribution", "percentage_random", "randommap", "dedupe",
+	"distribution", "percentage_random", "randommap", "dedupe", "blockalign",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -713,7 +713,8 @@ static void test_job_vocabulary_rules(void **state)
 		"rw=randwrite randommap=true", "rw=randwrite randommap=true bssplit=4k/50:8k/50",
 		"rw=randrw randommap=true bssplit=4k/90:64k/10", "rw=randtrim bssplit=4k/50:1m/50",
 		"rw=randread distribution=pareto:0.2 verify=on", "rw=randwrite randommap=true verify=on",
-		"rw=randwrite bssplit_write=4k/50:8k/50",
+		"rw=randwrite bssplit_write=4k/50:8k/50", "rw=randwrite bssplit=512/50:4k/50 blockalign=4k",
+		"rw=randread blockalign=64k",
 	};
 	static const char *const bad[][2] = {
 		{ "rw=stride-read bssplit=4k/50:8k/50", "bssplit" }, { "rw=read bssplit_write=4k/100", "bssplit_write" },
@@ -721,7 +722,8 @@ static void test_job_vocabulary_rules(void **state)
 		{ "rw=read randommap=true", "randommap" }, { "rw=randread randommap=true distribution=zipf:1.1", "randommap" },
 		{ "rw=randread randommap=true percentage_random=10", "randommap" },
 		{ "rw=randrw randommap=true bssplit=4k/100 bssplit_write=8k/100", "randommap" },
-		{ "rw=randwrite bssplit=4k/50:8k/50 verify=on", "verify" },
+		{ "rw=randwrite bssplit=4k/50:8k/50 verify=on", "verify" }, { "rw=read blockalign=4k", "blockalign" },
+		{ "rw=randread blockalign=1000", "blockalign" }, { "rw=randwrite randommap=true blockalign=4k", "randommap" },
 	};
 	struct job j;
 

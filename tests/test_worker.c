@@ -40,6 +40,8 @@ struct seen {
 	unsigned writes, flushes, trims;    /* requests queued, by op */
 	unsigned since_flush;       /* writes queued since the last flush */
 	unsigned flush_off_rule;    /* flushes queued after other than fsync writes */
+	unsigned misaligned;        /* requests whose offset is not a multiple of rule.align */
+	uint64_t past_end;          /* requests that run past rule.end */
 };
 
 static struct seen seen[MAX_WORKERS];
@@ -53,6 +55,7 @@ static struct {
 	int err3, err7;
 	uint64_t cap;               /* more than this many bytes queued by one worker: refuse (a runaway) */
 	unsigned fsync;             /* the job's fsync: a flush is due after this many writes */
+	uint64_t align, end;        /* where set: every offset a multiple of align, every request before end */
 } rule;
 
 /* Where set: the writes each 512-byte sector of [0, n x 512) got, counted by the spy. */
@@ -114,6 +117,8 @@ static int spy_queue(struct engine_ctx *c, struct ioreq *r)
 		me->flush_off_rule += me->since_flush != rule.fsync;
 		me->since_flush = 0;
 	}
+	me->misaligned += rule.align && r->op != OP_FLUSH && r->offset % rule.align;
+	me->past_end += rule.end && r->op != OP_FLUSH && r->offset + r->len > rule.end;
 	me->writes += r->op == OP_WRITE;
 	me->since_flush += r->op == OP_WRITE;
 	me->trims += r->op == OP_TRIM;
@@ -549,6 +554,33 @@ static void test_worker_realized_adds_up(void **state)
 	run_result_release(&res);
 }
 
+/* blockalign: random offsets of a size mix on its grid, none past the span, zipf or uniform. */
+static void test_worker_blockalign_aligns_random_offsets(void **state)
+{
+	static const char *const dists[] = { "uniform", "zipf:1.2", "zoned:50/5:50/95" };
+	struct run_result res;
+	struct job j;
+
+	(void)state;
+	for (size_t d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
+		make_job(&j, "randrw", "4k", 8, 2, "1m", "8m");
+		set(&j, "bssplit", "512/4:1536/6:4k/60:8k/20:64k/10");
+		set(&j, "blockalign", "4k");
+		set(&j, "distribution", dists[d]);
+		rule.align = 4096;
+		rule.end = 1 << 20;
+		run(&j, false, &res);
+		for (unsigned i = 0; i < j.threads; i++) {
+			if (seen[i].misaligned || seen[i].past_end)
+				fail_msg("%s: worker %u: %u requests off the 4 KiB grid, %llu past the span", dists[d],
+					 i, seen[i].misaligned, (unsigned long long)seen[i].past_end);
+		}
+		realized_adds_up(&res, &j, OP_READ);
+		run_result_release(&res);
+	}
+	rule.align = rule.end = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_worker_thinktime_idles_after_every_n_requests),
 		cmocka_unit_test(test_worker_randommap_writes_every_block_once),
 		cmocka_unit_test(test_worker_realized_adds_up),
+		cmocka_unit_test(test_worker_blockalign_aligns_random_offsets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -532,7 +532,7 @@ static struct wmap *wmap_new(const struct job *j)
 
 		if (!job_writes(sj))
 			continue;
-		g = gcd64(gcd64(g, sj->bs), sj->r.offset - base);
+		g = gcd64(gcd64(gcd64(g, sj->bs), sj->r.offset - base), sj->blockalign);
 		for (unsigned i = 0; b && i < b->n; i++)
 			g = gcd64(g, b->size[i]);
 	}
@@ -833,6 +833,7 @@ static void plain_phase(struct job *f)
 	f->dist.kind = DIST_UNIFORM;
 	f->pct_random = 100;
 	f->randommap = false;
+	f->blockalign = 0;
 	f->fsync = 0;
 	f->fua = false;
 	f->thinktime_ns = 0;

@@ -178,7 +178,9 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	if (acc != ACCESS_RANDOM && !w->readback &&
 	    !offgen_slice(span_base, span_len, j->bs, w->id, j->threads, &base, &len))
 		return -EINVAL;
-	offgen_init(&w->og, acc, base, len, j->bs, j->r.stride, seed);
+	/* blockalign: random offsets on its grid rather than bs's (a request may cover several of its units). */
+	offgen_init(&w->og, acc, base, len, acc == ACCESS_RANDOM && j->blockalign ? j->blockalign : j->bs,
+		    j->r.stride, seed);
 	rz_init(&w->rz, rz_base, rz_len);
 	w->last_end = UINT64_MAX;
 	if (job_vocab(j) && !w->readback && (ret = vocab_init(w, span_base, span_len, seed)))

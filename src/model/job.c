@@ -533,6 +533,8 @@ static const struct param params[] = {
 	  "random patterns: percent of requests at random offsets; the others continue where the last ended" },
 	{ "randommap", P_BOOL, F(randommap), 0, 0, NULL, "false",
 	  "random patterns: every block exactly once per pass (each thread its own slice)" },
+	{ "blockalign", P_SIZE, F(blockalign), 0, 1ull << 30, NULL, "bs",
+	  "random patterns: offsets are multiples of this (fio's blockalign; default bs, the smallest size of a split)" },
 };
 #undef F
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
@@ -749,8 +751,19 @@ static int job_check_vocab(const struct job *j, char *err, size_t errlen)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "percentage_random: makes part of a random pattern sequential, and rw=%s is "
 				  "sequential already; use a random pattern", rw_name(j->rw));
+	if (j->blockalign && !random)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "blockalign: aligns random offsets, and rw=%s is not random; use a random pattern",
+				  rw_name(j->rw));
+	if (j->blockalign && j->blockalign % 512)
+		return errmsg_set(err, errlen, -EINVAL, "blockalign: %llu is not a multiple of 512",
+				  (unsigned long long)j->blockalign);
 	if (!j->randommap)
 		return 0;
+	if (j->blockalign)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "randommap: lays each pass out in groups of the split's sizes back to back; "
+				  "leave blockalign out");
 	if (!random)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "randommap: a sequential or stride pattern visits every block once already; "
@@ -984,7 +997,8 @@ static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, si
 		lbs = 0;
 	if (resolve_split(j, lbs, err, errlen))
 		return -EINVAL;
-	if (check_aligned("bs", j->bs, lbs, err, errlen) ||
+	if (check_aligned("blockalign", j->blockalign, lbs, err, errlen) ||
+	    check_aligned("bs", j->bs, lbs, err, errlen) ||
 	    check_aligned("stride", j->stride, lbs, err, errlen) ||
 	    (j->offset.kind == AMOUNT_BYTES && check_aligned("offset", j->offset.bytes, lbs, err, errlen)) ||
 	    (j->span.kind == AMOUNT_BYTES && check_aligned("span", j->span.bytes, lbs, err, errlen)))
@@ -998,6 +1012,9 @@ static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, si
 				  slices == 1 ? "" : "s", a,
 				  slices > 1 ? " (one per thread for sequential and stride patterns)" : "");
 	}
+	if (j->blockalign > r->span)
+		return errmsg_set(err, errlen, -EINVAL, "blockalign: %llu is more than the span (%llu bytes)",
+				  (unsigned long long)j->blockalign, (unsigned long long)r->span);
 	if (j->randommap) {
 		unsigned cards;
 		uint64_t g = job_map_group(j, &cards);

@@ -491,6 +491,8 @@ static void result_job_vocab(json_t *o, const struct job *j)
 		json_object_set_new(o, "percentage_random", json_integer(j->pct_random));
 	if (j->randommap)
 		json_object_set_new(o, "randommap", json_true());
+	if (j->blockalign)
+		json_object_set_new(o, "blockalign", json_integer((json_int_t)j->blockalign));
 }
 
 json_t *result_job(const struct job *j)

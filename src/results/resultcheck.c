@@ -148,7 +148,8 @@ static const struct field job_fields[] = {
 	OPT("distribution", T_STR, .pattern = "^(uniform|zipf:|pareto:|normal:|zoned:|zoned_abs:)",
 	    .what = "uniform, zipf:THETA, pareto:H, normal:SIGMA%, zoned:... or zoned_abs:..."),
 	{ .key = "percentage_random", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 99 },
-	OPT("randommap", T_TRUE), END
+	OPT("randommap", T_TRUE), { .key = "blockalign", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 512 },
+	END
 };
 static const struct field phase_fields[] = {
 	MIN("bytes", T_INT, 0), MIN("seconds", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
