@@ -301,10 +301,11 @@ void job_mean_bs(const struct job *j, uint64_t *num, uint64_t *den);
 
 /*
  * randommap: the split a pass is laid out in (NULL: every request bs), and the bytes of one group,
- * one deck of it: *cards requests, each size as many times as its share divided by the shares' gcd.
+ * one deck of it: *cards requests, each size as many times as its share divided by the shares' gcd,
+ * in the split's order; szi (NULL, or room for BSSPLIT_SCALE) gets each card's size index.
  */
 const struct bssplit *job_map_split(const struct job *j);
-uint64_t job_map_group(const struct job *j, unsigned *cards);
+uint64_t job_map_group(const struct job *j, unsigned *cards, uint8_t *szi);
 
 /* True if some stream of a case (j->streams) writes or trims. */
 bool job_streams_modify(const struct job *j);

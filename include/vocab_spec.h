@@ -60,4 +60,16 @@ int dist_parse(struct dist_spec *d, const char *text, char *err, size_t errlen);
 /* Canonical text (uniform, zipf:1.2, zoned:50/5:50/95, zoned_abs:60/20g:40/80g). */
 int dist_format(const struct dist_spec *d, char *buf, size_t len);
 
+/* The greatest common divisor of a and b (gcd(0, b) = b). */
+static inline uint64_t vocab_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 #endif

@@ -768,10 +768,10 @@ static void test_job_resolve_vocabulary(void **state)
 	/* rate_bw over requests of (4096 + 1048576) / 2 = 526336 bytes on average, exactly */
 	assert_true(num * 526336 == j.rate_bw * den);
 	job_of(&j, "rw=randwrite randommap=true bssplit=4k/67:8k/10:64k/23");
-	assert_int_equal(job_map_group(&j, &cards), 67 * 4096 + 10 * 8192 + 23 * 65536);
+	assert_int_equal(job_map_group(&j, &cards, NULL), 67 * 4096 + 10 * 8192 + 23 * 65536);
 	assert_int_equal(cards, 100);
 	job_of(&j, "rw=randwrite randommap=true bssplit=4k/50:8k/25:16k/25");
-	assert_int_equal(job_map_group(&j, &cards), 2 * 4096 + 8192 + 16384);
+	assert_int_equal(job_map_group(&j, &cards, NULL), 2 * 4096 + 8192 + 16384);
 	assert_int_equal(cards, 4);
 	job_of(&j, "rw=randwrite randommap=true bssplit=4k/50:8k/25:16k/25 threads=4 span=100k");
 	resolve_bad(&j, GiB, 512, "span");

@@ -457,7 +457,7 @@ static uint64_t thread_budget(const struct job *j, unsigned i)
 		return 0;
 	if (j->randommap && j->r.span && (!j->io_limit_set || j->io_limit.kind == AMOUNT_PERCENT)) {
 		unsigned cards;
-		uint64_t g = job_map_group(j, &cards), pass = j->r.span / g / j->threads * g;
+		uint64_t g = job_map_group(j, &cards, NULL), pass = j->r.span / g / j->threads * g;
 
 		return (uint64_t)((long double)pass * j->r.io_limit / j->r.span);
 	}
@@ -504,17 +504,6 @@ static void rz_region(const struct job *j, uint64_t *base, uint64_t *len)
 	*len = hi > lo ? hi - lo : 0;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * The measured run's map of the blocks its writes touch, or NULL where nothing writes: blocks of the
  * largest power of two that every write's size and start are multiples of (coarser where the map
@@ -532,9 +521,9 @@ static struct wmap *wmap_new(const struct job *j)
 
 		if (!job_writes(sj))
 			continue;
-		g = gcd64(gcd64(gcd64(g, sj->bs), sj->r.offset - base), sj->blockalign);
+		g = vocab_gcd(vocab_gcd(vocab_gcd(g, sj->bs), sj->r.offset - base), sj->blockalign);
 		for (unsigned i = 0; b && i < b->n; i++)
-			g = gcd64(g, b->size[i]);
+			g = vocab_gcd(g, b->size[i]);
 	}
 	if (!g || !len || !(m = calloc(1, sizeof(*m))))
 		return NULL;

@@ -324,22 +324,11 @@ uint64_t dist_next(struct distgen *g)
 
 /* ---- init and pmf --------------------------------------------------------------------------- */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static void scatter_init(struct distgen *g)
 {
 	uint64_t n = g->n, a = (uint64_t)((double)n * 0.6180339887498949) % n;
 
-	while (gcd64(a, n) != 1)
+	while (vocab_gcd(a, n) != 1)
 		a = (a + 1) % n;
 	g->perm_mul = a;
 	g->perm_add = n / 3;

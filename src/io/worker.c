@@ -88,45 +88,24 @@ static void rz_init(struct realized *rz, uint64_t base, uint64_t len)
 		rz->heat_bins = 1;
 }
 
-static uint32_t gcd32(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* randommap: this thread's slice laid out in groups of one deck (job_map_group), and its permutation. */
 static int randmap_init(struct worker *w, uint64_t base, uint64_t len, uint64_t seed)
 {
 	const struct job *j = w->job;
-	const struct bssplit *b = job_map_split(j);
 	struct randmap *m = calloc(1, sizeof(*m));
-	unsigned c = 0;
-	uint32_t g = 0;
+	const struct bssplit *b = job_map_split(j);
 
 	if (!m)
 		return -ENOMEM;
 	w->rmap = m;
-	m->group = job_map_group(j, &m->cards);
-	m->at = calloc(m->cards + 1, sizeof(*m->at));
-	m->szi = calloc(m->cards, 1);
-	if (!m->at || !m->szi)
+	m->szi = calloc(BSSPLIT_SCALE, 1);
+	if (!m->szi)
 		return -ENOMEM;
-	for (unsigned i = 0; b && i < b->n; i++)
-		g = gcd32(g, b->share[i]);   /* job_map_group's cards: each share over the shares' gcd */
-	if (!b) {
-		m->at[1] = j->bs;
-	} else {
-		for (unsigned i = 0; i < b->n; i++)
-			for (uint32_t k = 0; k < b->share[i] / g; k++, c++) {
-				m->szi[c] = (uint8_t)i;
-				m->at[c + 1] = m->at[c] + b->size[i];
-			}
-	}
+	m->group = job_map_group(j, &m->cards, m->szi);
+	if (!(m->at = calloc(m->cards + 1, sizeof(*m->at))))
+		return -ENOMEM;
+	for (unsigned c = 0; c < m->cards; c++)
+		m->at[c + 1] = m->at[c] + (b ? b->size[m->szi[c]] : j->bs);
 	if (!offgen_slice(base, len, m->group, w->id, j->threads, &m->base, &len))
 		return -EINVAL;
 	m->ngroups = len / m->group;

@@ -417,22 +417,24 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
-static int set_bssplit(struct job *j, const char *v, char *err, size_t errlen)
+/* A split, or none ("off", ""). */
+static int set_split(struct bssplit *b, const char *v, char *err, size_t errlen)
 {
 	if (!strcmp(v, "off") || !*v) {
-		j->bssplit.n = 0;
+		b->n = 0;
 		return 0;
 	}
-	return bssplit_parse(&j->bssplit, v, err, errlen);
+	return bssplit_parse(b, v, err, errlen);
+}
+
+static int set_bssplit(struct job *j, const char *v, char *err, size_t errlen)
+{
+	return set_split(&j->bssplit, v, err, errlen);
 }
 
 static int set_bssplit_write(struct job *j, const char *v, char *err, size_t errlen)
 {
-	if (!strcmp(v, "off") || !*v) {
-		j->bssplit_write.n = 0;
-		return 0;
-	}
-	return bssplit_parse(&j->bssplit_write, v, err, errlen);
+	return set_split(&j->bssplit_write, v, err, errlen);
 }
 
 static int set_distribution(struct job *j, const char *v, char *err, size_t errlen)
@@ -1017,7 +1019,7 @@ static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, si
 				  (unsigned long long)j->blockalign, (unsigned long long)r->span);
 	if (j->randommap) {
 		unsigned cards;
-		uint64_t g = job_map_group(j, &cards);
+		uint64_t g = job_map_group(j, &cards, NULL);
 
 		if (r->span / j->threads < g)
 			return errmsg_set(err, errlen, -EINVAL,
@@ -1223,31 +1225,23 @@ const struct bssplit *job_map_split(const struct job *j)
 	return job_split(j, job_writes(j) && !job_reads(j) ? 1 : 0);
 }
 
-static uint32_t gcd32(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-uint64_t job_map_group(const struct job *j, unsigned *cards)
+uint64_t job_map_group(const struct job *j, unsigned *cards, uint8_t *szi)
 {
 	const struct bssplit *b = job_map_split(j);
-	uint64_t bytes = 0;
-	uint32_t g = 0;
+	uint64_t bytes = 0, g = 0;
 
 	*cards = 1;
+	if (szi)
+		szi[0] = 0;
 	if (!b)
 		return j->bs;
 	for (unsigned i = 0; i < b->n; i++)
-		g = gcd32(g, b->share[i]);
+		g = vocab_gcd(g, b->share[i]);
 	*cards = 0;
 	for (unsigned i = 0; i < b->n; i++) {
-		*cards += b->share[i] / g;
+		for (uint64_t k = 0; szi && k < b->share[i] / g; k++)
+			szi[*cards + k] = (uint8_t)i;
+		*cards += (unsigned)(b->share[i] / g);
 		bytes += (uint64_t)b->size[i] * (b->share[i] / g);
 	}
 	return bytes;
