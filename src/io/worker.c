@@ -435,11 +435,13 @@ static inline bool next_request(struct worker *w, struct ioreq *r, bool measurin
 			w->vconflict = true;
 			return false;
 		}
+		if (r->op == OP_FLUSH)
+			return true;   /* no offset: it neither continues nor breaks the sequence */
 	} else {
 		r->offset = offgen_next(&w->og);
 		r->op = (uint8_t)next_op(w);
 	}
-	/* results.realized: sequential if it starts where this thread's last request ended (a flush: len 0). */
+	/* results.realized: sequential if it starts where this thread's last request ended. */
 	w->rz.seq += r->offset == w->last_end;
 	w->last_end = r->offset + r->len;
 	return true;
