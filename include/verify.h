@@ -281,6 +281,16 @@ static inline uint8_t vmap_write_begin(struct vmap *m, uint64_t idx, uint8_t *pr
 	return vgen_next(e);
 }
 
+/*
+ * Gives back a claim that was never written (a request of several blocks that could not claim them
+ * all): the entry as it was before (prev, from vmap_write_begin). Its write count stays, which only
+ * widens what a concurrent read accepts.
+ */
+static inline void vmap_write_abort(struct vmap *m, uint64_t idx, uint8_t prev)
+{
+	atomic_store_explicit(&m->e[idx], prev, memory_order_release);
+}
+
 /* The write of gen to block idx completed (ok) or failed: only its claimer calls this. */
 static inline void vmap_write_end(struct vmap *m, uint64_t idx, uint8_t gen, bool ok)
 {

@@ -126,6 +126,14 @@ struct worker {
 
 	/* Verification (verify=on, ssdbench verify); vmap NULL and vscan false when off. */
 	struct vmap *vmap;       /* the run's generation map, shared by its workers */
+	/*
+	 * A split's requests span several of the map's blocks (vkmax the most, > 1): each slot's blocks'
+	 * generations and write counts (vgens, vwrites: qd x vkmax, by ioreq.idx), and the entries a claim
+	 * found (vprev). NULL with vkmax 1: ioreq.vgen and vwrites hold the one block's.
+	 */
+	unsigned vkmax;
+	uint8_t *vgens, *vprev;
+	uint32_t *vwrites;
 	uint8_t vphase;          /* enum vphase: where a mismatch is found */
 	uint8_t vmode;           /* enum vmode: what a read may find */
 	bool readback;           /* read every block of [scan_next, scan_end) the map says was written */

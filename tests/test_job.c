@@ -714,6 +714,7 @@ static void test_job_vocabulary_rules(void **state)
 		"rw=randrw randommap=true bssplit=4k/90:64k/10", "rw=randtrim bssplit=4k/50:1m/50",
 		"rw=randread distribution=pareto:0.2 verify=on", "rw=randwrite randommap=true verify=on",
 		"rw=randwrite bssplit_write=4k/50:8k/50", "rw=randwrite bssplit=512/50:4k/50 blockalign=4k",
+		"rw=randwrite bssplit=4k/50:8k/50 verify=on",
 		"rw=randread blockalign=64k",
 	};
 	static const char *const bad[][2] = {
@@ -722,7 +723,7 @@ static void test_job_vocabulary_rules(void **state)
 		{ "rw=read randommap=true", "randommap" }, { "rw=randread randommap=true distribution=zipf:1.1", "randommap" },
 		{ "rw=randread randommap=true percentage_random=10", "randommap" },
 		{ "rw=randrw randommap=true bssplit=4k/100 bssplit_write=8k/100", "randommap" },
-		{ "rw=randwrite bssplit=4k/50:8k/50 verify=on", "verify" }, { "rw=read blockalign=4k", "blockalign" },
+		{ "rw=read blockalign=4k", "blockalign" },
 		{ "rw=randread blockalign=1000", "blockalign" }, { "rw=randwrite randommap=true blockalign=4k", "randommap" },
 	};
 	struct job j;
@@ -760,6 +761,13 @@ static void test_job_resolve_vocabulary(void **state)
 	resolve_bad(&j, GiB, 4096, "bssplit");
 	resolve_ok(&j, GiB, 512);
 	assert_int_equal(j.bs, 1536);
+	/* verify maps blocks of the smallest size: every size, and blockalign, a multiple of it */
+	job_of(&j, "rw=randrw bssplit=4k/50:6k/50 verify=on");
+	resolve_bad(&j, GiB, 512, "verify");
+	job_of(&j, "rw=randrw bssplit=8k/50:64k/50 blockalign=4k verify=on");
+	resolve_bad(&j, GiB, 512, "verify");
+	job_of(&j, "rw=randrw bssplit=4k/50:64k/50 bssplit_write=8k/50:12k/50 verify=on");
+	resolve_ok(&j, GiB, 512);
 	job_of(&j, "rw=read bssplit=4k/50:1m/50 span=512k");
 	resolve_bad(&j, GiB, 512, "span");
 	job_of(&j, "rw=randread bssplit=4k/50:1m/50 rate_bw=100m");

@@ -145,6 +145,32 @@ static int vocab_init(struct worker *w, uint64_t base, uint64_t len, uint64_t se
 	return 0;
 }
 
+/* verify=on with a split: room for each slot's blocks (job_resolve made every size a multiple of bs). */
+static int alloc_vblocks(struct worker *w)
+{
+	unsigned qd = w->ec.qd;
+
+	w->vkmax = 1;
+	if (!w->vmap || job_max_bs(w->job) <= w->vmap->bs)
+		return 0;
+	w->vkmax = (unsigned)(job_max_bs(w->job) / w->vmap->bs);
+	w->vgens = calloc((size_t)qd * w->vkmax, 1);
+	w->vwrites = calloc((size_t)qd * w->vkmax, sizeof(*w->vwrites));
+	w->vprev = calloc(w->vkmax, 1);
+	return w->vgens && w->vwrites && w->vprev ? 0 : -ENOMEM;
+}
+
+/* Block i of request r (verify=on): its generation, and a read's write count when it was queued. */
+static inline uint8_t *vgen_of_block(struct worker *w, struct ioreq *r, unsigned i)
+{
+	return w->vkmax > 1 ? &w->vgens[(size_t)r->idx * w->vkmax + i] : &r->vgen;
+}
+
+static inline uint32_t *vwrites_of_block(struct worker *w, struct ioreq *r, unsigned i)
+{
+	return w->vkmax > 1 ? &w->vwrites[(size_t)r->idx * w->vkmax + i] : &r->vwrites;
+}
+
 int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_t rz_base, uint64_t rz_len)
 {
 	const struct job *j = w->job;
@@ -179,7 +205,7 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 		if (w->open && (ret = hist_init(&w->st[op].resp)))
 			return ret;
 	}
-	if ((ret = alloc_slots(w)))
+	if ((ret = alloc_slots(w)) || (ret = alloc_vblocks(w)))
 		return ret;
 	/* The stream mixes in too: the workers of two streams share ids and, unless set, the seed. */
 	return datagen_init(&w->dg, j, datagen_key(j->seed, w->stream, w->id), w->ec.qd, w->ec.bufsize);
@@ -199,6 +225,11 @@ void worker_release(struct worker *w)
 	w->bsg[0] = w->bsg[1] = NULL;
 	w->dist = NULL;
 	w->rmap = NULL;
+	free(w->vgens);
+	free(w->vwrites);
+	free(w->vprev);
+	w->vgens = w->vprev = NULL;
+	w->vwrites = NULL;
 	for (int op = 0; op < OP_COUNT; op++) {
 		hist_release(&w->st[op].lat);
 		hist_release(&w->st[op].resp);
@@ -233,8 +264,12 @@ static void prep_write(struct worker *w, struct ioreq *r)
 		r->buf_dirty = 0;
 	}
 	datagen_write(&w->dg, r->buf, r->len, first);
-	if (w->vmap)
-		verify_stamp(r->buf, r->len, w->vmap->unit, r->offset, w->vmap->run_id, r->vgen);
+	if (!w->vmap)
+		return;
+	/* Each block of the map its own generation (one block but for a split's larger requests). */
+	for (uint32_t at = 0, i = 0; at < r->len; at += (uint32_t)w->vmap->bs, i++)
+		verify_stamp((char *)r->buf + at, w->vkmax > 1 ? w->vmap->bs : r->len, w->vmap->unit, r->offset + at,
+			     w->vmap->run_id, *vgen_of_block(w, r, i));
 }
 
 static void map_next(struct worker *w, struct ioreq *r);
@@ -245,22 +280,31 @@ static uint64_t vocab_offset(struct worker *w, uint64_t len);
  * two writes of one block in flight would leave either on the target) and gets its generation; a read
  * notes the block's entry. Returns false if every block tried had a write in flight.
  */
-static bool verify_claim(struct worker *w, struct ioreq *r)
+static __attribute__((noinline)) bool verify_claim(struct worker *w, struct ioreq *r)
 {
 	struct vmap *m = w->vmap;
 	uint8_t prev;
 
 	for (int tries = 0; tries < 16; tries++) {
 		uint64_t idx = vmap_index(m, r->offset);
+		unsigned k = w->vkmax > 1 ? (unsigned)(r->len / m->bs) : 1, i;
 
 		if (r->op == OP_READ) {
 			/* The count first: a write it includes is in the entry loaded after it. */
-			r->vwrites = vmap_writes(m, idx);
-			r->vgen = vmap_load(m, idx);
+			for (i = 0; i < k; i++) {
+				*vwrites_of_block(w, r, i) = vmap_writes(m, idx + i);
+				*vgen_of_block(w, r, i) = vmap_load(m, idx + i);
+			}
 			return true;
 		}
-		if ((r->vgen = vmap_write_begin(m, idx, &prev)))
+		for (i = 0; i < k && (*vgen_of_block(w, r, i) = vmap_write_begin(m, idx + i, &prev)); i++)
+			if (k > 1)
+				w->vprev[i] = prev;
+		if (i == k)
 			return true;
+		/* A block of it has a write in flight: give back those claimed, and try elsewhere. */
+		while (i--)
+			vmap_write_abort(m, idx + i, w->vprev[i]);
 		if (w->rmap)
 			map_next(w, r);
 		else
@@ -492,8 +536,9 @@ static int fill_queue(struct worker *w, bool measuring)
 		else
 			r->buf_dirty = 1;
 		if ((ret = w->eng->queue(&w->ec, r))) {
-			if (w->vmap && r->op == OP_WRITE)
-				vmap_write_end(w->vmap, vmap_index(w->vmap, r->offset), r->vgen, false);
+			for (uint32_t at = 0, i = 0; w->vmap && r->op == OP_WRITE && at < r->len;
+			     at += (uint32_t)w->vmap->bs, i++)
+				vmap_write_end(w->vmap, vmap_index(w->vmap, r->offset + at), *vgen_of_block(w, r, i), false);
 			w->free[w->nfree++] = r;
 			return ret;
 		}
@@ -528,14 +573,16 @@ static void record_error(struct worker *w, const struct ioreq *r)
  * verify=on: a write's block gets its generation (or, if the write failed, an unknown content); a
  * read's units are checked against what the map said when it was queued and says now.
  */
-static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
+static void verify_done(struct worker *w, struct ioreq *r, bool ok)
 {
 	const struct vmap *m = w->vmap;
 	uint64_t idx = vmap_index(m, r->offset);
-	struct vexpect e;
+	unsigned k = w->vkmax > 1 ? (unsigned)(r->len / m->bs) : 1;
+	uint32_t blen = w->vkmax > 1 ? (uint32_t)m->bs : r->len;
 
 	if (r->op == OP_WRITE) {
-		vmap_write_end(w->vmap, idx, r->vgen, ok);
+		for (unsigned i = 0; i < k; i++)
+			vmap_write_end(w->vmap, idx + i, *vgen_of_block(w, r, i), ok);
 		return;
 	}
 	if (r->op != OP_READ)
@@ -551,21 +598,26 @@ static void verify_done(struct worker *w, const struct ioreq *r, bool ok)
 		(void)sink;
 		return;
 	}
-	if (w->vmode == VMODE_INLINE) {
-		uint8_t now = vmap_load(m, idx);   /* the entry first: the count after it holds its writes */
+	for (unsigned i = 0; i < k; i++) {
+		uint8_t snap = *vgen_of_block(w, r, i);
+		struct vexpect e;
 
-		e = vexpect_inline(m->run_id, r->vgen, now, vmap_writes(m, idx) - r->vwrites);
-	} else {
-		/* After a crash, a journal without a window (an older ssdbench's) bounds nothing. */
-		e = vexpect_journal(m->run_id, r->vgen,
-				    w->vmode != VMODE_CRASHED ? 0 : m->window ? m->window : VGEN_MAX);
-	}
-	for (uint32_t at = 0; at < r->len; at += m->unit) {
-		struct vmismatch mm;
-		enum vres res = verify_unit_check((const char *)r->buf + at, m->unit, r->offset + at, &e, &mm);
+		if (w->vmode == VMODE_INLINE) {
+			uint8_t now = vmap_load(m, idx + i);   /* the entry first: the count after it holds its writes */
 
-		mm.phase = w->vphase;
-		verify_count(&w->ver, res, &mm, m->unit);
+			e = vexpect_inline(m->run_id, snap, now, vmap_writes(m, idx + i) - *vwrites_of_block(w, r, i));
+		} else {
+			/* After a crash, a journal without a window (an older ssdbench's) bounds nothing. */
+			e = vexpect_journal(m->run_id, snap,
+					    w->vmode != VMODE_CRASHED ? 0 : m->window ? m->window : VGEN_MAX);
+		}
+		for (uint32_t at = i * blen; at < (i + 1) * blen; at += m->unit) {
+			struct vmismatch mm;
+			enum vres res = verify_unit_check((const char *)r->buf + at, m->unit, r->offset + at, &e, &mm);
+
+			mm.phase = w->vphase;
+			verify_count(&w->ver, res, &mm, m->unit);
+		}
 	}
 }
 
@@ -589,7 +641,7 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
  * What a completion does besides counting, for a worker with w->extra: verification (the map, or the
  * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized).
  */
-static __attribute__((noinline)) void complete_extra(struct worker *w, const struct ioreq *r, bool ok, bool late)
+static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late)
 {
 	if (w->vmap)
 		verify_done(w, r, ok);

@@ -895,10 +895,6 @@ int job_check(const struct job *j, char *err, size_t errlen)
 				  j->reap_batch, j->qd);
 	if (j->journal[0] && !j->verify)
 		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
-	if (j->verify && (j->bssplit.n || j->bssplit_write.n))
-		return errmsg_set(err, errlen, -EINVAL,
-				  "verify: maps the target in blocks of one bs; a size split (bssplit) cannot be "
-				  "verified yet: verify with one bs");
 	if (!j->streams && (ret = job_check_vocab(j, err, errlen)))
 		return ret;
 	return j->streams ? check_streams(j, err, errlen) : job_check_ops(j, err, errlen);
@@ -982,6 +978,18 @@ static int resolve_split(struct job *j, unsigned lbs, char *err, size_t errlen)
 	}
 	if (min != UINT64_MAX)
 		j->bs = min;
+	/* verify=on maps blocks of bs: every request must start and end on one. */
+	for (unsigned k = 0; j->verify && k < 2; k++)
+		for (unsigned i = 0; sp[k] && i < sp[k]->n; i++)
+			if (sp[k]->size[i] % j->bs)
+				return errmsg_set(err, errlen, -EINVAL,
+						  "verify: maps the target in blocks of the smallest size, %llu, and "
+						  "%s's %u is not a multiple of it", (unsigned long long)j->bs,
+						  k && j->bssplit_write.n ? "bssplit_write" : "bssplit", sp[k]->size[i]);
+	if (j->verify && j->blockalign % j->bs)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "verify: maps the target in blocks of %llu, and blockalign %llu puts requests "
+				  "across them", (unsigned long long)j->bs, (unsigned long long)j->blockalign);
 	return 0;
 }
 
