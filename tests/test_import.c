@@ -929,6 +929,7 @@ static void test_import_bssplit_maps_fio_shares(void **state)
 	r = mapped("randread-jsonplus.json", &im, KV("bssplit=4k/100,8k/100,16k/100"), &job);
 	assert_string_equal(job_str(job, "bssplit"), "4k/100");
 	assert_null(json_object_get(job, "bssplit_write"));
+	assert_true(json_is_true(json_object_get(job, "randommap")));   /* one size: fio's map is exact */
 	assert_true(has_string(get(r, "import.notes"), "trims' list is not used"));
 	fio_import_release(&im);
 	/* A mix with the same list for both: one bssplit. */
@@ -947,6 +948,7 @@ static void test_import_bssplit_refusals_name_the_option(void **state)
 	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/10.5:8k/"), "bssplit=4k/10.5:8k/: '10.5' is not a whole");
 	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/50:8k/:16k/:32k/"), "add up to 98%");
 	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/60:8k/60"), "add up to 120%");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=2k/:8k/50:16k/50"), "2048 has no share left");
 	assert_left_out("randread-jsonplus.json", KV("bssplit=,8k/100"), "bssplit=,8k/100: a direction without sizes");
 	/* io_bytes of 4 KiB requests are not requests of 8k and 16k. */
 	assert_left_out("randread-jsonplus.json", KV("bssplit=8k/50:16k/50"), "requests of the split's sizes");
@@ -1048,7 +1050,7 @@ static void test_import_random_map_where_it_means_the_same(void **state)
 
 static void test_import_payloads_dedupe_and_pattern(void **state)
 {
-	const json_t *job;
+	const json_t *job, *r;
 	struct fio_import im;
 
 	(void)state;
@@ -1058,6 +1060,12 @@ static void test_import_payloads_dedupe_and_pattern(void **state)
 	mapped("write-onepass-jsonplus.json", &im, KV("dedupe_percentage=10", "buffer_compress_percentage=40"), &job);
 	assert_string_equal(job_str(job, "data"), "compress:40");
 	assert_int_equal(json_integer_value(json_object_get(job, "dedupe")), 10);
+	fio_import_release(&im);
+	/* A job that writes nothing: fio fills no buffer (global options shared with write jobs). */
+	r = mapped("randread-jsonplus.json", &im, KV("dedupe_percentage=10", "buffer_pattern=\"abcd\""), &job);
+	assert_null(json_object_get(job, "dedupe"));
+	assert_true(has_string(get(r, "import.notes"), "dedupe_percentage=10: not used"));
+	assert_true(has_string(get(r, "import.notes"), "buffer_pattern=\"abcd\": not used"));
 	fio_import_release(&im);
 	mapped("write-onepass-jsonplus.json", &im, KV("buffer_compress_percentage=100"), &job);   /* fio: zeroes */
 	assert_string_equal(job_str(job, "data"), "zero");

@@ -264,6 +264,10 @@ static int map_data(struct fjob *f)
 	const char *p = fiojob_opt(f, "buffer_pattern");
 	char buf[300];
 
+	if (p && !job_writes(&f->j)) {
+		fiojob_note(f->notes, "buffer_pattern=%s: not used (the job writes nothing)", p);
+		p = NULL;
+	}
 	if (p && ((z && fio_true(z)) || (c && strcmp(c, "0"))))
 		return fiojob_fail(f, "buffer_pattern=%s with %s: fio mixes them in one buffer, which no ssdbench "
 				   "data says", p, c ? "buffer_compress_percentage" : "zero_buffers");

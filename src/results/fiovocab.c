@@ -112,6 +112,10 @@ static int split_text(struct fjob *f, const char *v, const char *list, char *out
 					   "gives the rest to one size by its order), which ssdbench cannot say", v,
 					   total);
 	}
+	for (unsigned i = 0; i < n; i++)
+		if (!pct[i] && size[i] == *min)
+			return fiojob_fail(f, "bssplit=%s: %llu has no share left, yet fio aligns to it as the "
+					   "smallest size", v, (unsigned long long)size[i]);
 	for (unsigned i = 0; i < n; i++) {
 		if (size[i] % *min)
 			return fiojob_fail(f, "bssplit=%s: %llu is not a multiple of the smallest size %llu (fio "
@@ -158,10 +162,8 @@ int fiovocab_bssplit(struct fjob *f, const char *v)
 }
 
 /*
- * random_distribution: random as uniform, zipf:THETA and pareto:H (fio's defaults 1.1 and 0.2 where
- * no value is given; no center), zoned:A/R:... with fio's resolved range percents, zoned_abs:A/SIZE:...
- * in bytes. fio's normal is not a Gaussian of sigma DEV% (the mean of 12 uniform draws plus a uniform
- * offset DEV% wide), and sequence has no equivalent: both refused.
+ * One direction's zones, as fio's zone_split_ddir reads them (whole percents; an empty or 0 range
+ * percent shares what the others leave, by integer division), into out: A/R or A/BYTES entries.
  */
 static int zoned_text(struct fjob *f, const char *v, const char *list, bool abs, char *out, size_t len)
 {
@@ -220,6 +222,12 @@ static int skew_text(struct fjob *f, const char *v, const char *kind, const char
 	return 0;
 }
 
+/*
+ * random_distribution: random as uniform, zipf:THETA and pareto:H (fio's defaults 1.1 and 0.2 where
+ * no value is given; no center), zoned:A/R:... with fio's resolved range percents, zoned_abs:A/SIZE:...
+ * in bytes. fio's normal is not a Gaussian of sigma DEV% (the mean of 12 uniform draws plus a uniform
+ * offset DEV% wide), and sequence has no equivalent: both refused.
+ */
 static int map_distribution(struct fjob *f, bool random)
 {
 	const char *v = fiojob_opt(f, "random_distribution");
@@ -285,7 +293,7 @@ static const char *map_unsaid(struct fjob *f)
 	if (f->j.threads > 1)
 		return "each of fio's numjobs jobs keeps its own map over the whole span, and ssdbench's threads "
 		       "take disjoint slices";
-	if (f->j.bssplit.n || f->j.bssplit_write.n)
+	if (f->j.bssplit.n > 1 || f->j.bssplit_write.n)
 		return "with several sizes fio's map shortens requests that overlap blocks already done, and "
 		       "ssdbench's lays a pass out in decks of the split";
 	if (f->j.pct_random < 100)
@@ -339,6 +347,10 @@ int fiovocab_dedupe(struct fjob *f)
 
 	if (!v || !strcmp(v, "0"))
 		return 0;
+	if (!job_writes(&f->j)) {
+		fiojob_note(f->notes, "dedupe_percentage=%s: not used (the job writes nothing)", v);
+		return 0;
+	}
 	if (mode && strcmp(mode, "repeat"))
 		return fiojob_fail(f, "dedupe_percentage=%s with dedupe_mode=%s: ssdbench repeats earlier blocks of "
 				   "the thread (fio's repeat)", v, mode);
