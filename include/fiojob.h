@@ -45,6 +45,17 @@ int fiojob_map(struct fjob *f);
  * or io_size per job. Sets io_limit. Returns 0, or -EINVAL with f->err.
  */
 int fiojob_limit(struct fjob *f, uint64_t bytes, uint64_t rt_ns);
+/*
+ * fio's workload vocabulary (fiovocab.c), each 0 or -EINVAL with f->err. fiovocab_bssplit: fio's
+ * bssplit value v onto bssplit (and bssplit_write), bs the smallest size; needs rw. fiovocab_map:
+ * random_distribution, percentage_random and the random map; needs rw, threads and the split.
+ * fiovocab_dedupe: dedupe_percentage; needs bs and the split. fiovocab_pattern: buffer_pattern as
+ * data's text (pattern:HEX) into out.
+ */
+int fiovocab_bssplit(struct fjob *f, const char *v);
+int fiovocab_map(struct fjob *f);
+int fiovocab_dedupe(struct fjob *f);
+int fiovocab_pattern(struct fjob *f, char *out, size_t len);
 /* fio's sizes: an integer with an optional k, m, g, t, p (powers of 1024), "i", "b". 0 or -EINVAL. */
 int fiojob_size(const char *s, uint64_t *out);
 /* An option of f->opts as text, or NULL. */

@@ -400,7 +400,8 @@ static void test_import_job_file_unmapped_and_skipped(void **state)
 	assert_int_equal(iget(r, "job.span"), 8 << 20);
 	assert_int_equal(iget(r, "job.runtime"), 200000000);
 	assert_true(has_string(get(r, "import.unmapped"), "randrepeat=0"));
-	assert_true(has_string(get(r, "import.unmapped"), "norandommap=1"));
+	assert_false(has_string(get(r, "import.unmapped"), "norandommap"));   /* mapped: no randommap */
+	assert_null(json_object_get(json_object_get(r, "job"), "randommap"));
 	assert_false(has_string(get(r, "import.notes"), "deduced"));   /* time_based=1 is in the file */
 	assert_int_equal(json_array_size(im.skipped), 2);
 	assert_true(has_string(im.skipped, "job 'trim': rw=randtrim"));
@@ -816,6 +817,278 @@ static void test_import_docs_of_status_interval_and_appended_runs(void **state)
 	json_decref(doc);
 }
 
+/* ---- The workload vocabulary: fio's options onto bssplit, distribution, randommap, payloads ------ */
+
+/* doc with options set on every job ("NAME=VALUE"; "NAME=" removes NAME), imported into im. */
+static json_t *import_options(json_t *doc, struct fio_import *im, const char *const *kv)
+{
+	size_t i;
+	json_t *jb;
+
+	json_array_foreach(json_object_get(doc, "jobs"), i, jb) {
+		json_t *o = json_object_get(jb, "job options");
+
+		for (const char *const *p = kv; *p; p++) {
+			const char *eq = strchr(*p, '=');
+			char k[64];
+
+			snprintf(k, sizeof(k), "%.*s", (int)(eq - *p), *p);
+			if (eq[1])
+				json_object_set_new(o, k, json_string(eq + 1));
+			else
+				json_object_del(o, k);
+		}
+	}
+	return import(doc, im);
+}
+
+/* The one result of fixture with options kv, valid; its job in *job. Release im after. */
+static const json_t *mapped(const char *fixture, struct fio_import *im, const char *const *kv, const json_t **job)
+{
+	json_t *doc = load(fixture), *r;
+
+	assert_int_equal(json_array_size(import_options(doc, im, kv)), 1);
+	json_decref(doc);
+	r = json_array_get(im->results, 0);
+	assert_valid(r);
+	*job = json_object_get(r, "job");
+	return r;
+}
+
+static const char *job_str(const json_t *job, const char *key)
+{
+	return json_string_value(json_object_get(job, key));
+}
+
+/* fixture with options kv is left out, the reason naming what says why. */
+static void assert_left_out(const char *fixture, const char *const *kv, const char *why)
+{
+	json_t *doc = load(fixture);
+	struct fio_import im;
+
+	assert_int_equal(json_array_size(import_options(doc, &im, kv)), 0);
+	if (!has_string(im.skipped, why))
+		fail_msg("'%s' does not say '%s'", json_string_value(json_array_get(im.skipped, 0)), why);
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+#define KV(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* Real fio output (make-fixtures.sh): a split per direction, zipf, zoned with dedupe, a pattern, part random. */
+static void test_import_vocab_of_real_fio_output(void **state)
+{
+	json_t *doc = load("vocab-jsonplus.json"), *r, *job;
+	const json_t *fj = json_object_get(doc, "jobs");
+	struct fio_import im;
+
+	(void)state;
+	assert_int_equal(json_array_size(import(doc, &im)), 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_valid(json_array_get(im.results, i));
+	r = json_array_get(im.results, 0);   /* bssplit=4k/50:16k/,4k/20:64k/80 on randrw */
+	job = json_object_get(r, "job");
+	assert_string_equal(job_str(job, "bssplit"), "4k/50:16k/50");
+	assert_string_equal(job_str(job, "bssplit_write"), "4k/20:64k/80");
+	assert_int_equal(iget(r, "job.bs"), 4096);
+	assert_int_equal(iget(r, "results.read.bytes"), iget(json_array_get(fj, 0), "read.io_bytes"));
+	assert_int_equal(iget(r, "results.write.bytes"), iget(json_array_get(fj, 0), "write.io_bytes"));
+	assert_null(json_object_get(json_object_get(r, "results"), "realized"));
+	assert_null(json_object_get(job, "randommap"));
+	assert_true(has_string(get(r, "import.unmapped"), "norandommap=0"));
+	assert_true(has_string(get(r, "import.notes"), "shortens requests"));
+	r = json_array_get(im.results, 1);   /* random_distribution=zipf:1.2: fio's map off, as fio */
+	assert_string_equal(sget(r, "job.distribution"), "zipf:1.2");
+	assert_null(json_object_get(json_object_get(r, "job"), "randommap"));
+	assert_int_equal(json_array_size(get(r, "import.unmapped")), 0);
+	r = json_array_get(im.results, 2);   /* zoned:60/10:30/20:10/ (fio's rest: 70), dedupe_percentage=30 */
+	assert_string_equal(sget(r, "job.distribution"), "zoned:60/10:30/20:10/70");
+	assert_int_equal(iget(r, "job.dedupe"), 30);
+	r = json_array_get(im.results, 3);   /* buffer_pattern=0xdeadbeef */
+	assert_string_equal(sget(r, "job.data"), "pattern:deadbeef");
+	r = json_array_get(im.results, 4);   /* percentage_random=50 */
+	assert_int_equal(iget(r, "job.percentage_random"), 50);
+	assert_true(has_string(get(r, "import.notes"), "no percentage_random"));
+	assert_true(has_string(im.skipped, "job 'normal': random_distribution=normal:10: fio's normal"));
+	fio_import_release(&im);
+	json_decref(doc);
+}
+
+static void test_import_bssplit_maps_fio_shares(void **state)
+{
+	const json_t *job, *r;
+	struct fio_import im;
+
+	(void)state;
+	/* A 0 or missing share takes what the others leave, as fio; bs is not used. */
+	r = mapped("randread-jsonplus.json", &im, KV("bssplit=4k/0:8k/50"), &job);
+	assert_string_equal(job_str(job, "bssplit"), "4k/50:8k/50");
+	assert_true(has_string(get(r, "import.notes"), "bs=4k: not used"));
+	fio_import_release(&im);
+	/* Three lists on a read job: the reads' list; the trims' is said unused. */
+	r = mapped("randread-jsonplus.json", &im, KV("bssplit=4k/100,8k/100,16k/100"), &job);
+	assert_string_equal(job_str(job, "bssplit"), "4k/100");
+	assert_null(json_object_get(job, "bssplit_write"));
+	assert_true(json_is_true(json_object_get(job, "randommap")));   /* one size: fio's map is exact */
+	assert_true(has_string(get(r, "import.notes"), "trims' list is not used"));
+	fio_import_release(&im);
+	/* A mix with the same list for both: one bssplit. */
+	mapped("randrw-grouped-jsonplus.json", &im, KV("bssplit=8k/60:16k/40"), &job);
+	assert_string_equal(job_str(job, "bssplit"), "8k/60:16k/40");
+	assert_null(json_object_get(job, "bssplit_write"));
+	fio_import_release(&im);
+}
+
+static void test_import_bssplit_refusals_name_the_option(void **state)
+{
+	(void)state;
+	assert_left_out("randread-jsonplus.json", KV("bsrange=4k-16k"), "bsrange=4k-16k: sizes drawn uniformly");
+	assert_left_out("randread-jsonplus.json", KV("blocksize_range=4k-16k"), "blocksize_range=4k-16k");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/50:6k/50"), "not a multiple of the smallest");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/10.5:8k/"), "bssplit=4k/10.5:8k/: '10.5' is not a whole");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/50:8k/:16k/:32k/"), "add up to 98%");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=4k/60:8k/60"), "add up to 120%");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=2k/:8k/50:16k/50"), "2048 has no share left");
+	assert_left_out("randread-jsonplus.json", KV("bssplit=,8k/100"), "bssplit=,8k/100: a direction without sizes");
+	/* io_bytes of 4 KiB requests are not requests of 8k and 16k. */
+	assert_left_out("randread-jsonplus.json", KV("bssplit=8k/50:16k/50"), "requests of the split's sizes");
+	/* fio aligns each direction's random offsets to its own smallest size. */
+	assert_left_out("randrw-grouped-jsonplus.json", KV("bssplit=8k/100,16k/100"), "different smallest sizes");
+}
+
+static void test_import_distribution_maps_and_refuses(void **state)
+{
+	const json_t *job, *r;
+	struct fio_import im;
+
+	(void)state;
+	mapped("randread-jsonplus.json", &im, KV("random_distribution=random"), &job);
+	assert_null(json_object_get(job, "distribution"));   /* uniform */
+	assert_true(json_is_true(json_object_get(job, "randommap")));
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("random_distribution=zipf"), &job);   /* fio's default theta */
+	assert_string_equal(job_str(job, "distribution"), "zipf:1.1");
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("random_distribution=pareto:0.3"), &job);
+	assert_string_equal(job_str(job, "distribution"), "pareto:0.3");
+	assert_null(json_object_get(job, "randommap"));   /* a skew turns fio's map off */
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("random_distribution=zoned_abs:60/1m:40/3m"), &job);
+	assert_string_equal(job_str(job, "distribution"), "zoned_abs:60/1m:40/3m");
+	fio_import_release(&im);
+	/* One list for a mix's directions, or two the same. */
+	mapped("randrw-grouped-jsonplus.json", &im, KV("random_distribution=zoned:60/10:40/90,60/10:40/90"), &job);
+	assert_string_equal(job_str(job, "distribution"), "zoned:60/10:40/90");
+	fio_import_release(&im);
+	/* A sequential job: fio does not use it, and neither does the import. */
+	r = mapped("write-onepass-jsonplus.json", &im, KV("random_distribution=zipf:1.2"), &job);
+	assert_null(json_object_get(job, "distribution"));
+	assert_true(has_string(get(r, "import.notes"), "random_distribution=zipf:1.2: not used"));
+	fio_import_release(&im);
+	assert_left_out("randread-jsonplus.json", KV("random_distribution=zipf:1.2:0.25"), "random_distribution=zipf:1.2:0.25: a center");
+	assert_left_out("randread-jsonplus.json", KV("random_distribution=normal:10"), "random_distribution=normal:10: fio's normal");
+	assert_left_out("randread-jsonplus.json", KV("random_distribution=sequence:2,0,1"), "random_distribution=sequence:2,0,1 has no");
+	assert_left_out("randrw-grouped-jsonplus.json", KV("random_distribution=zoned:60/10:40/90,50/50:50/50"),
+			"random_distribution=zoned:60/10:40/90,50/50:50/50: reads and writes differ");
+	assert_left_out("randread-jsonplus.json", KV("random_distribution=zipf:1"), "random_distribution=zipf:1: ");
+}
+
+static void test_import_percentage_random_per_direction(void **state)
+{
+	const json_t *job;
+	struct fio_import im;
+
+	(void)state;
+	mapped("randread-jsonplus.json", &im, KV("percentage_random=40,30"), &job);   /* the reads' */
+	assert_int_equal(json_integer_value(json_object_get(job, "percentage_random")), 40);
+	fio_import_release(&im);
+	mapped("randrw-grouped-jsonplus.json", &im, KV("percentage_random=50,50"), &job);
+	assert_int_equal(json_integer_value(json_object_get(job, "percentage_random")), 50);
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("percentage_random=100"), &job);
+	assert_null(json_object_get(job, "percentage_random"));
+	assert_true(json_is_true(json_object_get(job, "randommap")));
+	fio_import_release(&im);
+	assert_left_out("randrw-grouped-jsonplus.json", KV("percentage_random=50,30"),
+			"percentage_random=50,30: reads and writes differ");
+}
+
+static void test_import_random_map_where_it_means_the_same(void **state)
+{
+	const json_t *job, *r;
+	struct fio_import im;
+
+	(void)state;
+	/* fio's default for a random job of one thread and one size: every block once per pass. */
+	r = mapped("randread-jsonplus.json", &im, KV("norandommap="), &job);
+	assert_true(json_is_true(json_object_get(job, "randommap")));
+	assert_false(has_string(get(r, "import.unmapped"), "norandommap"));
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("random_generator=lfsr"), &job);
+	assert_true(json_is_true(json_object_get(job, "randommap")));
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("norandommap=1"), &job);
+	assert_null(json_object_get(job, "randommap"));
+	fio_import_release(&im);
+	mapped("randread-jsonplus.json", &im, KV("norandommap=1", "random_generator=lfsr"), &job);   /* no map, */
+	assert_true(json_is_true(json_object_get(job, "randommap")));   /* but each block once per cycle */
+	fio_import_release(&im);
+	r = mapped("randread-jsonplus.json", &im, KV("blockalign=8k"), &job);   /* turns fio's map off */
+	assert_null(json_object_get(job, "randommap"));
+	assert_false(has_string(get(r, "import.unmapped"), "norandommap"));
+	fio_import_release(&im);
+	/* numjobs: each of fio's jobs maps the whole span; ssdbench's threads take slices. */
+	r = mapped("clones-jsonplus.json", &im, KV("name=clone"), &job);
+	assert_null(json_object_get(job, "randommap"));
+	assert_true(has_string(get(r, "import.unmapped"), "norandommap=0"));
+	assert_true(has_string(get(r, "import.notes"), "disjoint slices"));
+	fio_import_release(&im);
+	mapped("write-onepass-jsonplus.json", &im, KV("name=seqw"), &job);   /* sequential: no map */
+	assert_null(json_object_get(job, "randommap"));
+	fio_import_release(&im);
+}
+
+static void test_import_payloads_dedupe_and_pattern(void **state)
+{
+	const json_t *job, *r;
+	struct fio_import im;
+
+	(void)state;
+	mapped("randrw-grouped-jsonplus.json", &im, KV("dedupe_percentage=20", "dedupe_mode=repeat"), &job);
+	assert_int_equal(json_integer_value(json_object_get(job, "dedupe")), 20);
+	fio_import_release(&im);
+	mapped("write-onepass-jsonplus.json", &im, KV("dedupe_percentage=10", "buffer_compress_percentage=40"), &job);
+	assert_string_equal(job_str(job, "data"), "compress:40");
+	assert_int_equal(json_integer_value(json_object_get(job, "dedupe")), 10);
+	fio_import_release(&im);
+	/* A job that writes nothing: fio fills no buffer (global options shared with write jobs). */
+	r = mapped("randread-jsonplus.json", &im, KV("dedupe_percentage=10", "buffer_pattern=\"abcd\""), &job);
+	assert_null(json_object_get(job, "dedupe"));
+	assert_true(has_string(get(r, "import.notes"), "dedupe_percentage=10: not used"));
+	assert_true(has_string(get(r, "import.notes"), "buffer_pattern=\"abcd\": not used"));
+	fio_import_release(&im);
+	mapped("write-onepass-jsonplus.json", &im, KV("buffer_compress_percentage=100"), &job);   /* fio: zeroes */
+	assert_string_equal(job_str(job, "data"), "zero");
+	fio_import_release(&im);
+	mapped("write-onepass-jsonplus.json", &im, KV("buffer_pattern=0xDEADface"), &job);
+	assert_string_equal(job_str(job, "data"), "pattern:deadface");
+	fio_import_release(&im);
+	assert_left_out("write-onepass-jsonplus.json", KV("dedupe_percentage=10", "dedupe_mode=working_set"),
+			"dedupe_percentage=10 with dedupe_mode=working_set");
+	assert_left_out("write-onepass-jsonplus.json", KV("dedupe_percentage=10", "dedupe_global=1"),
+			"dedupe_percentage=10 with dedupe_global=1");
+	assert_left_out("write-onepass-jsonplus.json", KV("dedupe_percentage=10", "bs=512"),
+			"dedupe_percentage=10: fio repeats whole requests");
+	assert_left_out("write-onepass-jsonplus.json", KV("dedupe_percentage=10", "zero_buffers=1"), "dedupe");
+	assert_left_out("write-onepass-jsonplus.json", KV("buffer_pattern=\"abcd\""), "buffer_pattern=\"abcd\": only a plain hex");
+	assert_left_out("write-onepass-jsonplus.json", KV("buffer_pattern=0xdeadface\"abcd\""), "only a plain hex");
+	assert_left_out("write-onepass-jsonplus.json", KV("buffer_pattern=-12"), "buffer_pattern=-12: only a plain hex");
+	assert_left_out("write-onepass-jsonplus.json", KV("buffer_pattern=0xabc"), "an odd count of digits");
+	assert_left_out("write-onepass-jsonplus.json", KV("buffer_pattern=0xaabbcc"), "buffer_pattern=0xaabbcc: 3 bytes");
+	assert_left_out("write-onepass-jsonplus.json", KV("buffer_pattern=0xaa", "buffer_compress_percentage=50"),
+			"buffer_pattern=0xaa with buffer_compress_percentage");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -837,6 +1110,13 @@ int main(void)
 		cmocka_unit_test(test_import_one_pass_of_an_unknown_target),
 		cmocka_unit_test(test_import_refuses_moments_that_cannot_be),
 		cmocka_unit_test(test_import_docs_of_status_interval_and_appended_runs),
+		cmocka_unit_test(test_import_vocab_of_real_fio_output),
+		cmocka_unit_test(test_import_bssplit_maps_fio_shares),
+		cmocka_unit_test(test_import_bssplit_refusals_name_the_option),
+		cmocka_unit_test(test_import_distribution_maps_and_refuses),
+		cmocka_unit_test(test_import_percentage_random_per_direction),
+		cmocka_unit_test(test_import_random_map_where_it_means_the_same),
+		cmocka_unit_test(test_import_payloads_dedupe_and_pattern),
 	};
 
 	return cmocka_run_group_tests(tests, find_fixtures, NULL);

@@ -365,6 +365,38 @@ static json_t *results_json(struct fjob *f, struct dlat *d, uint64_t ios[2], uin
 }
 
 /*
+ * A direction's requests of a split (bssplit): fio's io_bytes, each of its total_ios between the
+ * split's smallest and largest size. Where the completion latencies count fewer or more requests
+ * (in flight at a ramp's end), the bytes are io_bytes scaled to them, rounded to the smallest size
+ * (the sizes of those few requests are not known), noted.
+ */
+static int split_counts(struct fjob *f, const char *name, uint64_t n, uint64_t t, uint64_t b, uint64_t *bytes)
+{
+	const struct bssplit *sp = job_split(&f->j, !strcmp(name, "write"));
+	uint64_t lo = sp->size[0], hi = sp->size[sp->n - 1], slack = (uint64_t)f->j.qd * f->j.threads;
+
+	if (t && !n)
+		return fiojob_fail(f, "%s: fio recorded no completion latencies (disable_clat?)", name);
+	if (b % lo || b < t * lo || b > t * hi)
+		return fiojob_fail(f, "%s: io_bytes %llu is not %llu requests of the split's sizes (%llu to %llu "
+				   "bytes; short requests?)", name, (unsigned long long)b, (unsigned long long)t,
+				   (unsigned long long)lo, (unsigned long long)hi);
+	*bytes = b;
+	if (n == t)
+		return 0;
+	if ((n > t ? n - t : t - n) > slack)
+		return fiojob_fail(f, "%s: total_ios and the completion latencies disagree by more than the requests "
+				   "in flight (iodepth x numjobs)", name);
+	*bytes = (uint64_t)((double)b * (double)n / (double)t) / lo * lo;
+	*bytes = *bytes < n * lo ? n * lo : *bytes > n * hi ? n * hi : *bytes;
+	fiojob_note(f->notes, "%s: ios are the %llu requests whose latencies fio counted (its total_ios %llu "
+		    "differs by requests in flight at the ramp's end); bytes are its io_bytes %llu scaled to them: "
+		    "%llu", name, (unsigned long long)n, (unsigned long long)t, (unsigned long long)b,
+		    (unsigned long long)*bytes);
+	return 0;
+}
+
+/*
  * A direction's requests: fio's total_ios, io_bytes and completion latencies (clat_ns.N) agree, or,
  * around a ramp_time's end, differ by requests that were in flight then (at most iodepth x numjobs):
  * then ios are the requests whose latencies were counted, as our results count them. Requests of
@@ -390,6 +422,8 @@ static int dir_counts(struct fjob *f, const char *name, uint64_t *ios, uint64_t 
 	*rt_ms = ms > *rt_ms ? ms : *rt_ms;
 	*ios = n;
 	*bytes = n * f->j.bs;
+	if (job_split(&f->j, !strcmp(name, "write")))
+		return split_counts(f, name, n, t, b, bytes);
 	if (b % f->j.bs)
 		return fiojob_fail(f, "%s: io_bytes is not a multiple of bs (requests of other sizes, or short ones)",
 			     name);

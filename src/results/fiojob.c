@@ -15,7 +15,8 @@
 static const char *const opt_mapped[] = {
 	"rw", "readwrite", "rwmixread", "rwmixwrite", "bs", "blocksize", "iodepth", "numjobs", "ioengine",
 	"direct", "buffered", "size", "offset", "runtime", "time_based", "ramp_time", "filename", "io_size",
-	"io_limit", "zero_buffers", "buffer_compress_percentage", NULL
+	"io_limit", "zero_buffers", "buffer_compress_percentage", "bssplit", "random_distribution",
+	"percentage_random", "norandommap", "dedupe_percentage", "dedupe_mode", "buffer_pattern", NULL
 };
 static const char *const opt_neutral[] = {
 	"name", "description", "thread", "group_reporting", "new_group", "stonewall", "wait_for_previous",
@@ -156,15 +157,23 @@ static int map_rw(struct fjob *f)
 		     "ssdbench)", rw);
 }
 
-/* bs, or blocksize: one size for every direction ("4k", "4k,4k"); ranges and splits have no equivalent. */
+/*
+ * bs, or blocksize: one size for every direction ("4k", "4k,4k"); bssplit as ssdbench's (fiovocab.c).
+ * A range draws sizes uniformly from it, which no split says: refused.
+ */
 static int map_bs(struct fjob *f)
 {
 	const char *bs = fiojob_opt(f, "bs") ?: fiojob_opt(f, "blocksize") ?: "4k";
+	const char *range = fiojob_opt(f, "bsrange") ?: fiojob_opt(f, "blocksize_range");
 	uint64_t v = 0, one;
 	char buf[128], *save = NULL, *tok;
 
-	if (fiojob_opt(f, "bsrange") || fiojob_opt(f, "blocksize_range") || fiojob_opt(f, "bssplit"))
-		return fiojob_fail(f, "bsrange or bssplit: requests of several sizes have no ssdbench equivalent");
+	if (range)
+		return fiojob_fail(f, "%s=%s: sizes drawn uniformly from a range have no ssdbench equivalent (a "
+				   "bssplit gives sizes with shares)", fiojob_opt(f, "bsrange") ? "bsrange" :
+				   "blocksize_range", range);
+	if (fiojob_opt(f, "bssplit"))
+		return fiovocab_bssplit(f, fiojob_opt(f, "bssplit"));
 	snprintf(buf, sizeof(buf), "%s", bs);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (fiojob_size(tok, &one))
@@ -245,17 +254,31 @@ static int map_times(struct fjob *f)
 	return 0;
 }
 
+/*
+ * zero_buffers, buffer_compress_percentage (100 is zero_buffers in fio) or a hex buffer_pattern as
+ * data; fio fills the rest of a compressible buffer with the pattern, which no data says: refused.
+ */
 static int map_data(struct fjob *f)
 {
 	const char *z = fiojob_opt(f, "zero_buffers"), *c = fiojob_opt(f, "buffer_compress_percentage");
-	char buf[32];
+	const char *p = fiojob_opt(f, "buffer_pattern");
+	char buf[300];
 
-	if (z && fio_true(z))
+	if (p && !job_writes(&f->j)) {
+		fiojob_note(f->notes, "buffer_pattern=%s: not used (the job writes nothing)", p);
+		p = NULL;
+	}
+	if (p && ((z && fio_true(z)) || (c && strcmp(c, "0"))))
+		return fiojob_fail(f, "buffer_pattern=%s with %s: fio mixes them in one buffer, which no ssdbench "
+				   "data says", p, c ? "buffer_compress_percentage" : "zero_buffers");
+	if ((z && fio_true(z)) || (c && !strcmp(c, "100")))
 		return set(f, "data", "zero");
-	if (c) {
+	if (c && strcmp(c, "0")) {
 		snprintf(buf, sizeof(buf), "compress:%s", c);
 		return set(f, "data", buf);
 	}
+	if (p)
+		return fiovocab_pattern(f, buf, sizeof(buf)) || set(f, "data", buf) ? -EINVAL : 0;
 	json_array_append_new(f->defaulted, json_string("data"));
 	return 0;
 }
@@ -292,6 +315,7 @@ int fiojob_map(struct fjob *f)
 {
 	const char *k, *direct = fiojob_opt(f, "direct"), *buffered = fiojob_opt(f, "buffered");
 	uint64_t offset = 0;
+	char e[300];
 	json_t *v;
 
 	json_object_foreach(f->opts, k, v)
@@ -302,7 +326,8 @@ int fiojob_map(struct fjob *f)
 			     fiojob_opt(f, "kb_base"));
 	job_init(&f->j);
 	f->j.seed = 0;
-	if (map_rw(f) || map_bs(f) || map_engine(f) || map_depth(f) || map_times(f) || map_data(f))
+	if (map_rw(f) || map_bs(f) || map_engine(f) || map_depth(f) || map_times(f) || map_data(f) ||
+	    fiovocab_map(f) || fiovocab_dedupe(f))
 		return -EINVAL;
 	if (set(f, "direct", fio_true(direct) || (buffered && !fio_true(buffered)) ? "true" : "false"))
 		return -EINVAL;
@@ -317,6 +342,9 @@ int fiojob_map(struct fjob *f)
 		f->j.r.offset = offset;
 	}
 	f->j.r.stride = f->j.stride ? f->j.stride : (f->j.stride_bs ? f->j.stride_bs : 2) * f->j.bs;
+	/* Options mapped one by one can still make a job no run takes (dedupe with zero_buffers). */
+	if (job_check(&f->j, e, sizeof(e)))
+		return fiojob_fail(f, "%s (from fio's options)", e);
 	json_array_append_new(f->defaulted, json_string("stride"));
 	json_array_append_new(f->defaulted, json_string("interval"));
 	json_array_append_new(f->defaulted, json_string("seed"));

@@ -25,7 +25,8 @@ job=(--name=rr --filename="$dev" --rw=randread --bs=4k --iodepth=8 --ioengine=io
 	--size=64m --time_based --runtime=10)
 throttle_run "$cg" fio "${job[@]}" --output-format=json+ >"$TMPDIR/plus.json" || fail "fio (json+) failed"
 throttle_run "$cg" fio "${job[@]}" --output-format=json >"$TMPDIR/plain.json" || fail "fio (json) failed"
-throttle_run "$cg" "$SSDBENCH" run --rw randread --bs 4k --qd 8 --engine io_uring --span 64m \
+# fio keeps its random map by default (every block once per pass): ssdbench's randommap.
+throttle_run "$cg" "$SSDBENCH" run --rw randread --bs 4k --qd 8 --engine io_uring --span 64m --randommap true \
 	--runtime 10s --output "$TMPDIR/native" --progress never "$dev" >/dev/null || fail "ssdbench run failed"
 
 "$SSDBENCH" import --output "$TMPDIR/imp" "$TMPDIR/plus.json" "$TMPDIR/plain.json" >"$TMPDIR/import.out" \
@@ -38,7 +39,7 @@ schema_valid "$plus" "$plain"
 
 # What must agree between the tools' descriptions of the job.
 for f in "$plus" "$plain"; do
-	for k in rw bs qd threads engine direct span offset runtime ramp io_limit; do
+	for k in rw bs qd threads engine direct span offset runtime ramp io_limit randommap; do
 		assert_eq "$(jget "$f" ".job.$k")" "$(jget "$native" ".job.$k")" "$(basename "$(dirname "$f")"): job.$k as ssdbench's"
 	done
 done

@@ -37,21 +37,24 @@ pairs() {
 
 fio_job rr "$TMPDIR/tb.json"
 fio_job rr2 "$TMPDIR/tb2.json" --numjobs=2 --group_reporting
-"$SSDBENCH" run --rw randread --bs 4k --engine psync --runtime 300ms --output "$TMPDIR/native" --progress never \
-	"$f" >/dev/null || fail "ssdbench run failed"
+# fio's random map, on by default, is ssdbench's randommap for one thread; numjobs=2 has none (each of
+# fio's jobs maps the whole file, ssdbench's threads take slices).
+"$SSDBENCH" run --rw randread --bs 4k --engine psync --randommap true --runtime 300ms --output "$TMPDIR/native" \
+	--progress never "$f" >/dev/null || fail "ssdbench run failed"
 "$SSDBENCH" run --rw randread --bs 4k --engine psync --threads 2 --runtime 300ms --output "$TMPDIR/native2" \
 	--progress never "$f" >/dev/null || fail "ssdbench run (2 threads) failed"
 native=$(result_files "$TMPDIR/native")
 
 # The target here: its size resolves the span; bound by time, as the run.
 r=$(imported "$TMPDIR/here" "$TMPDIR/tb.json")
-for k in io_limit span offset runtime relative; do
+for k in io_limit span offset runtime relative randommap; do
 	assert_eq "$(jq -c ".job.$k" "$r")" "$(jq -c ".job.$k" "$native")" "target here: job.$k as the run's"
 done
 assert_eq "$(jget "$r" .target.size)" $((16 << 20)) "target here: its size"
 pairs "$TMPDIR/native" "$TMPDIR/here"
 r2=$(imported "$TMPDIR/here2" "$TMPDIR/tb2.json")
 assert_eq "$(jget "$r2" .job.threads)" 2 "numjobs 2: threads"
+assert_eq "$(jget "$r2" .job.randommap)" null "numjobs 2: no randommap"
 pairs "$TMPDIR/native2" "$TMPDIR/here2"
 
 # The target gone: the whole target, relative; still the run's case.
