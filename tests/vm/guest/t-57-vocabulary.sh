@@ -11,6 +11,8 @@
 #   starts where the previous one of the single thread ended) is the result's;
 # - randommap with a split, 2 threads: every block of the span written exactly once (the kernel's
 #   sectors, and realized.unique_blocks_written).
+# - jesd219-enterprise, shrunk, on the 512 B namespace: JESD219's size table and LBA skew in what ran
+#   (its report, and result, kept in /out for the closing notes).
 # Needs blktrace and blkparse in the guest (tests/vm/vm.sh copies them where the host has them).
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
@@ -100,4 +102,45 @@ assert_eq "$dups" 0 "randommap: no block written twice (the kernel's sectors)"
 assert_eq "$(jq .results.realized.unique_blocks_written "$f")" "$blocks" "randommap: unique blocks written: the kernel's"
 echo "randommap: $blocks blocks of 4 KiB written once each in 32 MiB (8192 blocks; each thread's slice in whole groups of 32 KiB)"
 assert_ge "$blocks" $((8192 - 16)) "randommap: every group of the span covered"
+# --- jesd219-enterprise on the 512 B namespace, shrunk: the standard's mix and skew, realized -------------
+ns512=${VM_NVME_512:?}
+"$SSDBENCH" run --profile jesd219-enterprise --set runtime=3s --set threads=2 --force --progress never \
+	--output "$TMPDIR/jesd" "$ns512" >jesd.out 2>&1 || fail "jesd219-enterprise: $(tail -5 jesd.out)"
+f=$(result_files "$TMPDIR/jesd" | tail -1)
+assert_eq "$(jget "$f" .status)" ok "jesd219: status"
+n=$(jget "$f" .results.write.ios)
+# JESD219's size table (percent of the writes), against what ran: each size within one deck a thread
+# (2 x 100 requests) plus what was in flight at the end (2 x 32), as in t-57-standard-workloads.
+for s in 512:4 1024:1 1536:1 2048:1 2560:1 3072:1 3584:1 4096:67 8192:10 16384:7 32768:3 65536:3; do
+	c=$(jget "$f" ".results.realized.bs_hist.write[] | select(.bs == ${s%:*}) | .ios")
+	assert_le "$(awk -v c="$c" -v n="$n" -v p="${s#*:}" 'BEGIN { d = c - n * p / 100; print (d < 0 ? -d : d) }')" 264 \
+		"jesd219: ${s%:*} bytes: $c of $n writes, ${s#*:} % asked"
+done
+# The LBA skew: 50 % of the writes in the first 5 % of the span, 30 % in the next 15 %, 20 % in the
+# rest; over bins wholly inside each zone (64 bins), 5 binomial sigma.
+span=$(jget "$f" .job.span)
+jq -r --argjson span "$span" '.results.realized.heat as $h | [range(0; $h.bins)] |
+	map({i: ., lo: ($h.offset + . * $h.bin_bytes), hi: ($h.offset + (. + 1) * $h.bin_bytes), n: $h.write[.]}) |
+	[ (map(select(.hi <= $span * 0.05)) | [length, (map(.n) | add // 0)]),
+	  (map(select(.lo >= $span * 0.05 and .hi <= $span * 0.20)) | [length, (map(.n) | add // 0)]),
+	  (map(select(.lo >= $span * 0.20 and .hi <= $span)) | [length, (map(.n) | add // 0)]) ] |
+	.[] | "\(.[0]) \(.[1])"' "$f" >zones.txt
+i=0
+for z in "5 50" "15 30" "80 20"; do
+	read -r width share <<<"$z"
+	read -r bins got < <(sed -n "$((i + 1))p" zones.txt)
+	want=$(awk -v n="$n" -v s="$share" -v w="$width" -v b="$bins" -v bb="$(jget "$f" .results.realized.heat.bin_bytes)" \
+		-v span="$span" 'BEGIN { printf "%.0f", n * s / 100 * (b * bb) / (span * w / 100) }')
+	sigma=$(awk -v w="$want" 'BEGIN { printf "%.0f", sqrt(w) * 5 + 1 }')
+	assert_le "$(awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; print (d < 0 ? -d : d) }')" "$sigma" \
+		"jesd219: the ${width} % zone's $bins whole bins: $got writes, $want expected (${share} % of the writes)"
+	i=$((i + 1))
+done
+"$SSDBENCH" report "$TMPDIR/jesd" >jesd-report.txt || fail "report of jesd219-enterprise"
+grep -q '^what ran' jesd-report.txt || fail "jesd219: the report has no What ran section"
+if [[ -d /out ]]; then
+	cp jesd-report.txt /out/jesd219-report.txt
+	cp "$f" /out/jesd219-result.json
+fi
+cat jesd-report.txt
 pass
