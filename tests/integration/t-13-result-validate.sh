@@ -134,8 +134,11 @@ def reader_only(doc):
     # resultcheck.c check_sums: of results, and of each stream of a case of several (its own bs);
     # a case of streams' operations are the streams' sums, and an operation no stream did is absent.
     streams = res.get("streams")
-    sets = [("results", res, None if streams is not None else bs)]
-    sets += [(f"results.streams[{i}]", st, st["job"]["bs"]) for i, st in enumerate(streams or [])]
+    # A split (job.bssplit, bssplit_write) issues several sizes: bytes are not ios x bs.
+    def one_bs(job):
+        return None if "bssplit" in job or "bssplit_write" in job else job["bs"]
+    sets = [("results", res, None if streams is not None else one_bs(doc["job"]))]
+    sets += [(f"results.streams[{i}]", st, one_bs(st["job"])) for i, st in enumerate(streams or [])]
     for name, r, b in sets:
         for op in OPS:
             if op not in r:
@@ -150,6 +153,19 @@ def reader_only(doc):
         for k in ("ios", "bytes"):
             if r["read"][k] + r["write"][k] != r["total"][k]:
                 return f"{name}.total.{k}: not read + write"
+        # resultcheck.c check_realized: what ran counts what the results count, by size and by bin.
+        rz = r.get("realized")
+        for op in ("read", "write", "trim"):
+            if rz is None or op not in rz["bs_hist"]:
+                continue
+            rows, o = rz["bs_hist"][op], r.get(op, {"ios": 0, "bytes": 0})
+            if sum(x["ios"] for x in rows) != o["ios"] or sum(x["ios"] * x["bs"] for x in rows) != o["bytes"]:
+                return f"{name}.realized.bs_hist.{op}: not the operation's ios and bytes"
+            h = rz["heat"].get(op, [])
+            if len(h) != rz["heat"]["bins"]:
+                return f"{name}.realized.heat.{op}: not heat.bins bins"
+            if sum(h) != o["ios"]:
+                return f"{name}.realized.heat.{op}: not the operation's ios"
     if streams is not None:
         for op in OPS:
             has = op in ("read", "write", "total") or any(op in st for st in streams)
