@@ -505,6 +505,25 @@ static void test_dist_scatter_of_large_ranges_matches_128_bit_arithmetic(void **
 	}
 }
 
+/* dist_next is dist_scatter of dist_next_rank, draw for draw, on both sides of 2^50 (two scatters). */
+static void test_dist_next_is_the_scattered_rank(void **state)
+{
+	static const char *const texts[] = { "zipf:1.2", "zipf:0.8", "pareto:0.2", "pareto:0.7", "normal:10" };
+	static const uint64_t ns[] = { 1000, (1ull << 50) - 1, (1ull << 50) + 3 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(ns); j++) {
+			static struct distgen a, b;
+
+			dist_ok(&a, texts[i], ns[j], 4096, 9);
+			dist_ok(&b, texts[i], ns[j], 4096, 9);
+			for (int k = 0; k < 20000; k++)
+				assert_int_equal(dist_next(&a), dist_scatter(&b, dist_next_rank(&b)));
+		}
+	}
+}
+
 static void test_dist_zoned_shares_within_4_sigma_and_uniform_inside(void **state)
 {
 	static const double access[] = { 0.5, 0.3, 0.2 };
@@ -741,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_dist_chi_square_detects_a_slightly_wrong_law),
 		cmocka_unit_test(test_dist_scatter_is_a_bijection_inside_the_range),
 		cmocka_unit_test(test_dist_scatter_of_large_ranges_matches_128_bit_arithmetic),
+		cmocka_unit_test(test_dist_next_is_the_scattered_rank),
 		cmocka_unit_test(test_dist_zoned_shares_within_4_sigma_and_uniform_inside),
 		cmocka_unit_test(test_dist_parse_and_format_round_trip),
 		cmocka_unit_test(test_dist_parse_refuses_bad_inputs_naming_the_problem),

@@ -370,16 +370,11 @@ static inline uint64_t zoned_rank(struct distgen *g)
  * 2^50: off by at most 1), the remainder from 64-bit arithmetic, wrapping, and one correction (the
  * conversions are signed: every value is below 2^50, and unsigned ones cost more on x86-64).
  */
-static inline uint64_t scatter(const struct distgen *g, uint64_t r)
+static inline uint64_t scatter_below_2_50(const struct distgen *g, uint64_t r)
 {
 	uint64_t n = g->n;
 	int64_t q, s;
 
-	if (n >= (1ull << 50)) {
-		uint64_t m = (uint64_t)((unsigned __int128)g->perm_mul * r % n) + g->perm_add;
-
-		return m >= n ? m - n : m;
-	}
 	q = (int64_t)((double)(int64_t)r * g->mul_n + g->add_n);
 	s = (int64_t)(g->perm_mul * r + g->perm_add - (uint64_t)q * n);
 	if (s < 0)
@@ -387,6 +382,16 @@ static inline uint64_t scatter(const struct distgen *g, uint64_t r)
 	else if ((uint64_t)s >= n)
 		s -= (int64_t)n;
 	return (uint64_t)s;
+}
+
+static inline uint64_t scatter(const struct distgen *g, uint64_t r)
+{
+	uint64_t n = g->n, m;
+
+	if (n < (1ull << 50))
+		return scatter_below_2_50(g, r);
+	m = (uint64_t)((unsigned __int128)g->perm_mul * r % n) + g->perm_add;
+	return m >= n ? m - n : m;
 }
 
 static bool dist_skewed(enum dist_kind kind)
@@ -426,7 +431,18 @@ static __attribute__((noinline)) uint64_t next_table_slow(struct distgen *g, uns
 	return scatter(g, table_finish(g, b, k, v));
 }
 
+/* The binned sampler's draw, scattered; below 2^50 blocks without the test for the 128-bit scatter. */
 static uint64_t next_table(struct distgen *g)
+{
+	uint64_t k, v;
+	unsigned b;
+
+	if (table_try(g, &b, &k, &v))
+		return scatter_below_2_50(g, k);
+	return next_table_slow(g, b, k, v);
+}
+
+static uint64_t next_table_wide(struct distgen *g)
 {
 	uint64_t k, v;
 	unsigned b;
@@ -451,6 +467,11 @@ static uint64_t next_normal(struct distgen *g)
 	return scatter(g, normal_rank(g));
 }
 
+static uint64_t next_normal_narrow(struct distgen *g)
+{
+	return scatter_below_2_50(g, normal_rank(g));
+}
+
 static uint64_t next_zoned(struct distgen *g)
 {
 	return zoned_rank(g);
@@ -459,6 +480,12 @@ static uint64_t next_zoned(struct distgen *g)
 static uint64_t next_uniform(struct distgen *g)
 {
 	return wyrand_below(&g->rng, g->n);
+}
+
+/* The binned sampler's dist_next for n. */
+static uint64_t (*table_next(const struct distgen *g))(struct distgen *)
+{
+	return g->n < (1ull << 50) ? next_table : next_table_wide;
 }
 
 /* ---- init and pmf --------------------------------------------------------------------------- */
@@ -541,13 +568,13 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 	switch (d->kind) {
 	case DIST_ZIPF:
 		zipf_init(g, d->param);
-		g->next = table_init(g, d->param) ? next_table : next_zipf;
+		g->next = table_init(g, d->param) ? table_next(g) : next_zipf;
 		break;
 	case DIST_PARETO:
 		g->c[0] = log(d->param) / log(1 - d->param);
 		g->c[1] = (double)n;
 		g->c[2] = 1 / g->c[0];
-		g->next = table_init(g, g->c[2] - 1) ? next_table : next_pareto;
+		g->next = table_init(g, g->c[2] - 1) ? table_next(g) : next_pareto;
 		break;
 	case DIST_NORMAL:
 		g->c[0] = (double)n / 2;
@@ -555,7 +582,7 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 		g->c[2] = normal_mass(-g->c[0] / g->c[1], ((double)n - g->c[0]) / g->c[1]);
 		g->c[3] = (double)n;
 		pthread_once(&zig_once, zig_setup);
-		g->next = next_normal;
+		g->next = n < (1ull << 50) ? next_normal_narrow : next_normal;
 		break;
 	case DIST_ZONED:
 	case DIST_ZONED_ABS:
