@@ -3,9 +3,8 @@
  * The workload vocabulary's generators (docs/vocabulary.md): request-size mixes (bssplit), skewed
  * offset distributions (zipf, pareto, normal, zoned, zoned_abs) and the random map (every block once
  * per pass), drawing from the specs of vocab_spec.h. Pure: no I/O, no clock, no allocation. The
- * hot-path draws are inline or cheap calls: a few tens of instructions each, but for the exact zipf
- * and pareto samplers, which call log and exp once a draw (about 200; docs/vocabulary.md has the
- * measured costs).
+ * hot-path draws are inline or cheap calls: a few tens of instructions each (docs/vocabulary.md has
+ * the measured costs).
  */
 #ifndef SSDBENCH_VOCAB_H
 #define SSDBENCH_VOCAB_H
@@ -81,12 +80,33 @@ static inline unsigned bsgen_next(struct bsgen *g)
 }
 
 /*
+ * The sampler of zipf and pareto ranks (private to vocab_dist.c): the ranks in bins, one rank a bin
+ * below 64, then 32 bins an octave (bin b >= 32 holds 2^j ranks from (32 + b % 32) 2^j, j = b/32 - 1),
+ * so that the pmf changes by at most a factor (33/32)^exponent across a bin. A bin is chosen by its
+ * hat mass (its width times the pmf's largest value in it) through a guide table (Chen and Asau), a
+ * rank uniformly in it, and the rank is kept with probability pmf / hat: a compare against the bin's
+ * sure threshold but for a few percent of the draws, which evaluate the pmf. Exact (to the doubles
+ * of the pmf and 2^-63 of the cumulative masses), 53 KiB, no allocation.
+ */
+#define DIST_TABLE_BINS 1920            /* enough for n = 2^64 */
+#define DIST_GUIDE_BITS 12              /* 4096 guides: under one bin more a draw than the bins' */
+
+struct dist_table {
+	uint64_t cdf[DIST_TABLE_BINS];   /* the hat mass of bins 0..b, scaled to 2^63 (2^63 for the last) */
+	uint64_t sure[DIST_TABLE_BINS];  /* a 64-bit uniform below this keeps the rank without the pmf */
+	double hat[DIST_TABLE_BINS];     /* the pmf's largest value in the bin */
+	uint16_t guide[1u << DIST_GUIDE_BITS];  /* the first bin whose cdf is above i 2^(63 - 12) */
+	unsigned nbins;                  /* 0: the kind's own sampler (an exponent too steep) */
+};
+
+/*
  * A generator of indices in [0, n) with the spec's distribution. Ranks of skewed distributions are
  * scattered over the range by a fixed bijection (so the hottest blocks are not all at the start),
  * as fio does; zoned and zoned_abs keep their zones where they are. zoned_abs sizes are in units of
  * unit bytes (the grid the indices count).
  */
 struct distgen {
+	uint64_t (*next)(struct distgen *g);   /* the kind's sampler and scatter, set by dist_init */
 	enum dist_kind kind;
 	uint64_t n;
 	struct wyrand rng;
@@ -97,14 +117,19 @@ struct distgen {
 	uint32_t zcum[DIST_MAX_ZONES + 1];   /* cumulative access shares, scaled to 2^32 */
 	uint32_t zacc[DIST_MAX_ZONES + 1];   /* each zone's access share in hundredths of a percent */
 	uint64_t perm_mul, perm_add;        /* the scatter bijection: rank -> (mul x rank + add) mod n */
-	double inv_n, mul_d;                /* 1 / n and perm_mul, for the scatter's multiply-modulo */
+	double mul_n, add_n;                /* perm_mul / n and perm_add / n, for the scatter's quotient */
+	struct dist_table t;                /* zipf and pareto */
 };
 
 /* 0, or -EINVAL where the spec cannot fit n indices of unit bytes (a zoned_abs zone past the end). */
 int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t unit, uint64_t seed,
 	      char *err, size_t errlen);
 /* The next index in [0, n): dist_scatter(g, dist_next_rank(g)) for the skewed kinds. */
-uint64_t dist_next(struct distgen *g);
+static inline uint64_t dist_next(struct distgen *g)
+{
+	return g->next(g);
+}
+
 /*
  * The next rank in [0, n) before scattering (rank 0 the hottest for zipf and pareto, the middle of
  * the range for normal; uniform and zoned have no scatter, so rank and index are one). For tests.

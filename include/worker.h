@@ -86,6 +86,15 @@ struct live {
 	atomic_uint_fast64_t issued_bytes;
 };
 
+/* How a worker makes its requests (worker.special). */
+enum worker_path {
+	WORKER_PLAIN,      /* bs at offgen's next offset */
+	WORKER_SKEWED,     /* bs at the distribution's next block, random patterns (nothing else of the vocabulary) */
+	WORKER_SIZED,      /* a split's next size at a uniform random offset (nothing else of the vocabulary) */
+	WORKER_VOCAB,      /* vocab_next: sizes, distributions, percentage_random, the random map */
+	WORKER_SPECIAL,    /* next_special */
+};
+
 struct worker {
 	/*
 	 * What the engine sees: fd, qd, slots, buffers, completions (set up by the run and worker_init).
@@ -113,11 +122,12 @@ struct worker {
 	struct datagen dg;       /* write payloads (data, dedupe) and what they wrote */
 	unsigned write_pct;
 	/*
-	 * The requests that are not a plain read or write of bs at the next offset (readback, trim
-	 * patterns, fsync, thinktime, verify's claims, the vocabulary) come from next_special, behind
-	 * this one test in the hot loop.
+	 * enum worker_path: the requests that are not a plain read or write of bs at the next offset
+	 * come from the distribution, vocab_next (the vocabulary alone) or next_special (readback, trim
+	 * patterns, fsync, thinktime, verify's claims, and the vocabulary with any of them), behind this
+	 * one test in the hot loop for the plain ones.
 	 */
-	bool special;
+	uint8_t special;
 	bool flush_due;          /* fsync: the next request is a flush */
 	bool synced;             /* fill_queue made a request synchronously (engine_sync_op) */
 	bool idle_due;           /* thinktime: idle once nothing is in flight */
@@ -175,8 +185,11 @@ struct worker {
 	/* What ran (results.realized), counted where results count, and the blocks written. */
 	struct realized rz;
 	struct wmap *wmap;
-	/* A completion has more to do than count: verify (vmap, vscan), a split's sizes (vocab), wmap. */
-	bool extra;
+	/*
+	 * A completion has more to do than count: 1, a split's sizes alone; 2, verify (vmap, vscan) or
+	 * wmap, and the sizes (complete_extra).
+	 */
+	uint8_t extra;
 
 	struct live live;
 	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */

@@ -365,6 +365,69 @@ static void test_dist_zipf_head_fits_over_2_to_the_40(void **state)
 	}
 }
 
+/*
+ * zipf and pareto draw from bins (one rank each below 64, then 32 an octave, the last cut at n):
+ * ranges that end inside the first wide bins, on a bin's edge and past it fit the pmf, pareto:0.7
+ * (a pmf rising to the last bin) too; a range of one rank gives rank 0.
+ */
+static void test_dist_binned_sampler_fits_at_bin_edges(void **state)
+{
+	static const char *const texts[] = { "zipf:1.2", "zipf:0.3", "pareto:0.2", "pareto:0.7" };
+	static const uint64_t ns[] = { 2, 63, 64, 65, 66, 97, 128, 129, 4097, 1000003 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(ns); j++) {
+			static struct distgen g;
+			char name[64];
+
+			dist_ok(&g, texts[i], ns[j], 4096, 11 + j);
+			snprintf(name, sizeof(name), "%s n=%llu", texts[i], (unsigned long long)ns[j]);
+			chi_square_fit(&g, name, ns[j], 200000);
+		}
+		{
+			static struct distgen g;
+
+			dist_ok(&g, texts[i], 1, 4096, 1);
+			for (int k = 0; k < 100; k++)
+				assert_int_equal(dist_next(&g), 0);
+		}
+	}
+}
+
+/*
+ * Laws too steep for the bins (an exponent above 16) keep their own samplers: pareto's fit the pmf;
+ * zipf's put all but 2^-17 of the draws on rank 0, too few elsewhere for a chi-square test.
+ */
+static void test_dist_steep_laws_fall_back_and_fit(void **state)
+{
+	static const struct { const char *text; uint64_t n; } cases[] = {
+		{ "pareto:0.9", 100000 }, { "pareto:0.95", 1000 }, { "zipf:20", 50 }, { "zipf:17", 1ull << 40 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		static struct distgen g;
+		char name[64];
+		unsigned long zeros = 0;
+
+		dist_ok(&g, cases[i].text, cases[i].n, 4096, 7 + i);
+		assert_int_equal(g.t.nbins, 0);
+		if (g.kind == DIST_PARETO) {
+			snprintf(name, sizeof(name), "%s n=%llu", cases[i].text, (unsigned long long)cases[i].n);
+			chi_square_fit(&g, name, cases[i].n, 200000);
+			continue;
+		}
+		for (int k = 0; k < 100000; k++) {
+			uint64_t r = dist_next_rank(&g);
+
+			assert_true(r < cases[i].n);
+			zeros += r == 0;
+		}
+		assert_true(zeros >= 99990);
+	}
+}
+
 /* The test has power: draws of one law against the pmf of a close one fail it. */
 static void test_dist_chi_square_detects_a_slightly_wrong_law(void **state)
 {
@@ -438,6 +501,25 @@ static void test_dist_scatter_of_large_ranges_matches_128_bit_arithmetic(void **
 			assert_true(dist_next(&g) < ns[i]);
 			r = k & 1 ? ns[i] - 1 - r / 3 : r * 7 + (uint64_t)k;
 			r %= ns[i];
+		}
+	}
+}
+
+/* dist_next is dist_scatter of dist_next_rank, draw for draw, on both sides of 2^50 (two scatters). */
+static void test_dist_next_is_the_scattered_rank(void **state)
+{
+	static const char *const texts[] = { "zipf:1.2", "zipf:0.8", "pareto:0.2", "pareto:0.7", "normal:10" };
+	static const uint64_t ns[] = { 1000, (1ull << 50) - 1, (1ull << 50) + 3 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(ns); j++) {
+			static struct distgen a, b;
+
+			dist_ok(&a, texts[i], ns[j], 4096, 9);
+			dist_ok(&b, texts[i], ns[j], 4096, 9);
+			for (int k = 0; k < 20000; k++)
+				assert_int_equal(dist_next(&a), dist_scatter(&b, dist_next_rank(&b)));
 		}
 	}
 }
@@ -673,9 +755,12 @@ int main(void)
 		cmocka_unit_test(test_bsgen_no_split_gives_index_0),
 		cmocka_unit_test(test_dist_ranks_fit_the_exact_pmf),
 		cmocka_unit_test(test_dist_zipf_head_fits_over_2_to_the_40),
+		cmocka_unit_test(test_dist_binned_sampler_fits_at_bin_edges),
+		cmocka_unit_test(test_dist_steep_laws_fall_back_and_fit),
 		cmocka_unit_test(test_dist_chi_square_detects_a_slightly_wrong_law),
 		cmocka_unit_test(test_dist_scatter_is_a_bijection_inside_the_range),
 		cmocka_unit_test(test_dist_scatter_of_large_ranges_matches_128_bit_arithmetic),
+		cmocka_unit_test(test_dist_next_is_the_scattered_rank),
 		cmocka_unit_test(test_dist_zoned_shares_within_4_sigma_and_uniform_inside),
 		cmocka_unit_test(test_dist_parse_and_format_round_trip),
 		cmocka_unit_test(test_dist_parse_refuses_bad_inputs_naming_the_problem),

@@ -115,6 +115,139 @@ static inline uint64_t pareto_rank(struct distgen *g)
 }
 
 /*
+ * The binned sampler of zipf and pareto (struct dist_table in vocab.h): one 64-bit number picks a
+ * bin through the guide table and a short search; a one-rank bin (every rank below 64, where most of
+ * a steep law's mass is) is the rank; a wider bin, of 2^j ranks, takes its rank from the top j bits
+ * of one more number and keeps it where the other 64 - j bits are below the bin's sure threshold,
+ * else by the pmf (with fresh low bits). A rank not kept starts the draw again: the bins were chosen
+ * by their hat masses, so each rank k comes out with probability proportional to
+ * 2^j x hat x pmf(k) / (2^j x hat) = pmf(k), exactly. The last bin may reach past n: its ranks from
+ * n on are never kept.
+ */
+static inline uint64_t bin_start(unsigned b)
+{
+	return b < 64 ? b : (uint64_t)(32 + (b & 31)) << ((b >> 5) - 1);
+}
+
+static inline unsigned bin_bits(unsigned b)
+{
+	return b < 64 ? 0 : (b >> 5) - 1;
+}
+
+/* The bin of rank k. */
+static unsigned bin_of(uint64_t k)
+{
+	unsigned j;
+
+	if (k < 64)
+		return (unsigned)k;
+	j = 63 - (unsigned)__builtin_clzll(k) - 5;
+	return (j + 1) * 32 + (unsigned)((k >> j) - 32);
+}
+
+#define GUIDE_SHIFT (63 - DIST_GUIDE_BITS)
+
+/*
+ * One try: true with the rank in *k where it is kept without the pmf (all but a few percent of the
+ * tries), else false with the bin, the rank and the high bits of the uniform that table_finish
+ * decides by.
+ */
+static inline bool table_try(struct distgen *g, unsigned *bp, uint64_t *k, uint64_t *v)
+{
+	const struct dist_table *t = &g->t;
+	uint64_t r = wyrand_next(&g->rng) >> 1, w;
+	unsigned b = t->guide[r >> GUIDE_SHIFT], j;
+
+	while (r >= t->cdf[b])
+		b++;
+	*k = b;
+	if (b < 64)
+		return true;
+	j = (b >> 5) - 1;
+	w = wyrand_next(&g->rng);
+	*k = ((uint64_t)(32 + (b & 31)) << j) + (w >> (64 - j));
+	*v = w << j;
+	*bp = b;
+	return *v < t->sure[b];
+}
+
+/*
+ * The rare rest of a draw: the uniform's low bits filled in, the pmf against the hat keeps the rank
+ * or the draw starts again.
+ */
+static uint64_t table_finish(struct distgen *g, unsigned b, uint64_t k, uint64_t v)
+{
+	for (;;) {
+		v |= wyrand_next(&g->rng) >> (64 - bin_bits(b));
+		if (k < g->n && (double)(v >> 11) * 0x1.0p-53 * g->t.hat[b] < dist_pmf_rank(g, k))
+			return k;
+		if (table_try(g, &b, &k, &v))
+			return k;
+	}
+}
+
+static inline uint64_t table_rank(struct distgen *g)
+{
+	uint64_t k, v;
+	unsigned b;
+
+	return table_try(g, &b, &k, &v) ? k : table_finish(g, b, k, v);
+}
+
+/* The sure threshold of a bin of 2^j ranks whose pmf is between lo and hi: see table_try. */
+static uint64_t sure_threshold(double lo, double hi, unsigned j)
+{
+	/*
+	 * The top 64 - j bits below it must make the whole uniform below lo / hi whatever the low j
+	 * bits: 2^j off, and a margin of 2^-40 for the rounding of the pmf.
+	 */
+	double s = hi > 0 ? lo / hi * (1 - 0x1p-40) * 0x1p64 - ldexp(1, (int)j) : 0;
+
+	return s > 0 ? (uint64_t)s : 0;
+}
+
+/*
+ * The bins of [0, n), their hat masses and thresholds, and the guide table. The pmf is monotone in
+ * the rank, so its extremes in a bin are at the bin's ends. Returns false, leaving nbins 0, where
+ * the law is too steep for bins of 1/32 of an octave (the pmf changing by more than a factor
+ * (33/32)^16 = 1.6 across one, which would cost rejections): the kind's own sampler draws then.
+ */
+static bool table_init(struct distgen *g, double exponent)
+{
+	struct dist_table *t = &g->t;
+	long double cum = 0, acc = 0;
+	unsigned nb = bin_of(g->n - 1) + 1, b = 0;
+
+	if (fabs(exponent) > 16)
+		return false;
+	for (unsigned i = 0; i < nb; i++) {
+		uint64_t s = bin_start(i), last = s + ((1ull << bin_bits(i)) - 1);
+		double f0, f1;
+
+		if (last > g->n - 1 || last < s)
+			last = g->n - 1;
+		f0 = dist_pmf_rank(g, s);
+		f1 = dist_pmf_rank(g, last);
+		t->hat[i] = fmax(f0, f1);
+		/* The last bin may hold ranks from n on, which only the slow path refuses. */
+		t->sure[i] = i + 1 < nb ? sure_threshold(fmin(f0, f1), t->hat[i], bin_bits(i)) : 0;
+		cum += ldexpl(t->hat[i], (int)bin_bits(i));
+	}
+	for (unsigned i = 0; i + 1 < nb; i++) {
+		acc += ldexpl(t->hat[i], (int)bin_bits(i));
+		t->cdf[i] = (uint64_t)(acc / cum * 0x1p63L);
+	}
+	t->cdf[nb - 1] = 1ull << 63;
+	for (unsigned i = 0; i < (1u << DIST_GUIDE_BITS); i++) {
+		while (t->cdf[b] <= (uint64_t)i << GUIDE_SHIFT)
+			b++;
+		t->guide[i] = (uint16_t)b;
+	}
+	t->nbins = nb;
+	return true;
+}
+
+/*
  * normal:SIGMA%: x = n/2 + sigma z, sigma = SIGMA% of n, z a standard normal deviate; x outside
  * [0, n) is drawn again; the rank is floor(x). c[0] = n/2, c[1] = sigma, c[2] = P(0 <= x < n) (for
  * the pmf), c[3] = n.
@@ -232,27 +365,32 @@ static inline uint64_t zoned_rank(struct distgen *g)
 /*
  * The scatter: rank -> (mul * rank + add) mod n, mul the first number from n / golden ratio up with
  * gcd(mul, n) = 1, so a bijection of [0, n) that spreads consecutive ranks about 0.618 n apart.
- * It depends on n alone: every thread of a job has the same hot blocks. Below 2^50 the product's
- * quotient by n comes from doubles, off by at most 1, and the remainder from 64-bit arithmetic
- * (the conversions are signed: every value is below 2^50, and unsigned ones cost more on x86-64).
+ * It depends on n alone: every thread of a job has the same hot blocks. Below 2^50 the quotient of
+ * mul x rank + add by n comes from doubles (rank x mul/n + add/n, within 3 x 2^-53 of a quotient below
+ * 2^50: off by at most 1), the remainder from 64-bit arithmetic, wrapping, and one correction (the
+ * conversions are signed: every value is below 2^50, and unsigned ones cost more on x86-64).
  */
+static inline uint64_t scatter_below_2_50(const struct distgen *g, uint64_t r)
+{
+	uint64_t n = g->n;
+	int64_t q, s;
+
+	q = (int64_t)((double)(int64_t)r * g->mul_n + g->add_n);
+	s = (int64_t)(g->perm_mul * r + g->perm_add - (uint64_t)q * n);
+	if (s < 0)
+		s += (int64_t)n;
+	else if ((uint64_t)s >= n)
+		s -= (int64_t)n;
+	return (uint64_t)s;
+}
+
 static inline uint64_t scatter(const struct distgen *g, uint64_t r)
 {
 	uint64_t n = g->n, m;
 
-	if (n < (1ull << 50)) {
-		int64_t q = (int64_t)(g->mul_d * (double)(int64_t)r * g->inv_n);
-		int64_t s = (int64_t)(g->perm_mul * r - (uint64_t)q * n);
-
-		if (s < 0)
-			s += (int64_t)n;
-		else if ((uint64_t)s >= n)
-			s -= (int64_t)n;
-		m = (uint64_t)s;
-	} else {
-		m = (uint64_t)((unsigned __int128)g->perm_mul * r % n);
-	}
-	m += g->perm_add;
+	if (n < (1ull << 50))
+		return scatter_below_2_50(g, r);
+	m = (uint64_t)((unsigned __int128)g->perm_mul * r % n) + g->perm_add;
 	return m >= n ? m - n : m;
 }
 
@@ -265,9 +403,9 @@ uint64_t dist_next_rank(struct distgen *g)
 {
 	switch (g->kind) {
 	case DIST_ZIPF:
-		return zipf_rank(g);
+		return g->t.nbins ? table_rank(g) : zipf_rank(g);
 	case DIST_PARETO:
-		return pareto_rank(g);
+		return g->t.nbins ? table_rank(g) : pareto_rank(g);
 	case DIST_NORMAL:
 		return normal_rank(g);
 	case DIST_ZONED:
@@ -285,41 +423,69 @@ uint64_t dist_scatter(const struct distgen *g, uint64_t rank)
 }
 
 /*
- * The skewed kinds out of line, so that dist_next stays a leaf without a stack frame for uniform
- * and zoned (the transcendental functions of these need one).
+ * dist_next of each kind, one found through g->next: for the hot path, the sampler and the scatter
+ * in one leaf but for the rare ways out.
  */
-static __attribute__((noinline)) uint64_t next_zipf(struct distgen *g)
+static __attribute__((noinline)) uint64_t next_table_slow(struct distgen *g, unsigned b, uint64_t k, uint64_t v)
+{
+	return scatter(g, table_finish(g, b, k, v));
+}
+
+/* The binned sampler's draw, scattered; below 2^50 blocks without the test for the 128-bit scatter. */
+static uint64_t next_table(struct distgen *g)
+{
+	uint64_t k, v;
+	unsigned b;
+
+	if (table_try(g, &b, &k, &v))
+		return scatter_below_2_50(g, k);
+	return next_table_slow(g, b, k, v);
+}
+
+static uint64_t next_table_wide(struct distgen *g)
+{
+	uint64_t k, v;
+	unsigned b;
+
+	if (table_try(g, &b, &k, &v))
+		return scatter(g, k);
+	return next_table_slow(g, b, k, v);
+}
+
+static uint64_t next_zipf(struct distgen *g)
 {
 	return scatter(g, zipf_rank(g));
 }
 
-static __attribute__((noinline)) uint64_t next_pareto(struct distgen *g)
+static uint64_t next_pareto(struct distgen *g)
 {
 	return scatter(g, pareto_rank(g));
 }
 
-static __attribute__((noinline)) uint64_t next_normal(struct distgen *g)
+static uint64_t next_normal(struct distgen *g)
 {
 	return scatter(g, normal_rank(g));
 }
 
-/* dist_next_rank and dist_scatter in one switch, for the hot path. */
-uint64_t dist_next(struct distgen *g)
+static uint64_t next_normal_narrow(struct distgen *g)
 {
-	switch (g->kind) {
-	case DIST_ZIPF:
-		return next_zipf(g);
-	case DIST_PARETO:
-		return next_pareto(g);
-	case DIST_NORMAL:
-		return next_normal(g);
-	case DIST_ZONED:
-	case DIST_ZONED_ABS:
-		return zoned_rank(g);
-	case DIST_UNIFORM:
-	default:
-		return wyrand_below(&g->rng, g->n);
-	}
+	return scatter_below_2_50(g, normal_rank(g));
+}
+
+static uint64_t next_zoned(struct distgen *g)
+{
+	return zoned_rank(g);
+}
+
+static uint64_t next_uniform(struct distgen *g)
+{
+	return wyrand_below(&g->rng, g->n);
+}
+
+/* The binned sampler's dist_next for n. */
+static uint64_t (*table_next(const struct distgen *g))(struct distgen *)
+{
+	return g->n < (1ull << 50) ? next_table : next_table_wide;
 }
 
 /* ---- init and pmf --------------------------------------------------------------------------- */
@@ -332,8 +498,8 @@ static void scatter_init(struct distgen *g)
 		a = (a + 1) % n;
 	g->perm_mul = a;
 	g->perm_add = n / 3;
-	g->inv_n = 1.0 / (double)n;
-	g->mul_d = (double)a;
+	g->mul_n = (double)a / (double)n;
+	g->add_n = (double)g->perm_add / (double)n;
 }
 
 /* The zones with a share of the accesses, as [zstart, zstart + zlen) of the n indices. */
@@ -382,6 +548,7 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 {
 	memset(g, 0, sizeof(*g));
 	g->kind = d->kind;
+	g->next = next_uniform;
 	g->n = n;
 	wyrand_seed(&g->rng, seed ^ 0x64697374000000ull);
 	if (n == 0)
@@ -390,11 +557,13 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 	switch (d->kind) {
 	case DIST_ZIPF:
 		zipf_init(g, d->param);
+		g->next = table_init(g, d->param) ? table_next(g) : next_zipf;
 		break;
 	case DIST_PARETO:
 		g->c[0] = log(d->param) / log(1 - d->param);
 		g->c[1] = (double)n;
 		g->c[2] = 1 / g->c[0];
+		g->next = table_init(g, g->c[2] - 1) ? table_next(g) : next_pareto;
 		break;
 	case DIST_NORMAL:
 		g->c[0] = (double)n / 2;
@@ -402,9 +571,11 @@ int dist_init(struct distgen *g, const struct dist_spec *d, uint64_t n, uint64_t
 		g->c[2] = normal_mass(-g->c[0] / g->c[1], ((double)n - g->c[0]) / g->c[1]);
 		g->c[3] = (double)n;
 		pthread_once(&zig_once, zig_setup);
+		g->next = n < (1ull << 50) ? next_normal_narrow : next_normal;
 		break;
 	case DIST_ZONED:
 	case DIST_ZONED_ABS:
+		g->next = next_zoned;
 		return zones_init(g, d, unit, err, errlen);
 	case DIST_UNIFORM:
 	default:

@@ -171,6 +171,29 @@ static inline uint32_t *vwrites_of_block(struct worker *w, struct ioreq *r, unsi
 	return w->vkmax > 1 ? &w->vwrites[(size_t)r->idx * w->vkmax + i] : &r->vwrites;
 }
 
+/* Whether requests come in several sizes (a split): complete_extra counts them by size. */
+static bool worker_sized(const struct worker *w)
+{
+	return w->split[0] || w->split[1];
+}
+
+/*
+ * Whether the vocabulary's only part is a distribution of a random pattern's offsets: requests of bs
+ * at its blocks (each below nblocks, so bs always fits), the rest as a plain worker's.
+ */
+static bool worker_skewed(const struct worker *w)
+{
+	return w->vocab && w->dist && !worker_sized(w) && !w->rmap && w->prand.pct >= 100 &&
+	       w->og.access == ACCESS_RANDOM && !w->job->blockalign;
+}
+
+/* Whether the vocabulary's only part is a split (of reads and of writes) of a random pattern's sizes. */
+static bool worker_sized_only(const struct worker *w)
+{
+	return w->vocab && w->split[0] && w->split[1] && !w->dist && !w->rmap && w->prand.pct >= 100 &&
+	       w->og.access == ACCESS_RANDOM;
+}
+
 int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_t rz_base, uint64_t rz_len)
 {
 	const struct job *j = w->job;
@@ -194,8 +217,10 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->write_pct = job_write_pct(j);
 	w->open = job_open_loop(j);
 	w->nlive = job_trims(j) ? 3 : 2;
-	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vocab || w->vmap;
-	w->extra = w->vmap || w->vscan || w->vocab || w->wmap;
+	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
+		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
+		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
+	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w);
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -273,7 +298,7 @@ static void prep_write(struct worker *w, struct ioreq *r)
 }
 
 static void map_next(struct worker *w, struct ioreq *r);
-static uint64_t vocab_offset(struct worker *w, uint64_t len);
+static inline uint64_t vocab_offset(struct worker *w, uint64_t len);
 
 /*
  * verify=on: a write claims its block in the map (another block, if a write to that one is in flight:
@@ -376,7 +401,7 @@ static void map_next(struct worker *w, struct ioreq *r)
  * distribution, or, for percentage_random's sequential share, continue where this thread's last
  * request ended.
  */
-static uint64_t vocab_offset(struct worker *w, uint64_t len)
+static inline __attribute__((always_inline)) uint64_t vocab_offset(struct worker *w, uint64_t len)
 {
 	struct offgen *g = &w->og;
 	uint64_t k, idx, off;
@@ -469,21 +494,66 @@ static bool next_special(struct worker *w, struct ioreq *r, bool measuring)
 	return true;
 }
 
+/* next_request of a WORKER_SIZED worker: a leaf, as the plain path. Returns true. */
+static __attribute__((noinline)) bool sized_next(struct worker *w, struct ioreq *r)
+{
+	struct offgen *g = &w->og;
+	unsigned dir;
+	uint64_t len;
+
+	r->op = (uint8_t)next_op(w);
+	dir = r->op == OP_WRITE;
+	r->szi = (uint8_t)bsgen_next(w->bsg[dir]);
+	len = w->split[dir]->size[r->szi];
+	r->len = (uint32_t)len;
+	r->offset = g->base + rng_below(&g->rng, g->nblocks - (len + g->bs - 1) / g->bs + 1) * g->bs;
+	return true;
+}
+
+static __attribute__((noinline)) bool vocab_request(struct worker *w, struct ioreq *r)
+{
+	r->op = (uint8_t)next_op(w);
+	vocab_next(w, r);
+	return true;
+}
+
+static __attribute__((noinline)) bool special_request(struct worker *w, struct ioreq *r, bool measuring)
+{
+	if (!next_special(w, r, measuring))
+		return false;
+	if (w->vmap && r->op < OP_TRIM && !verify_claim(w, r)) {
+		w->vconflict = true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * next_request of a WORKER_SIZED, WORKER_VOCAB or WORKER_SPECIAL worker, out of line: the plain and
+ * skewed paths keep the hot loop's registers. Tail calls only, so no stack frame of its own.
+ */
+static bool next_other(struct worker *w, struct ioreq *r, bool measuring)
+{
+	if (w->special == WORKER_SIZED)
+		return sized_next(w, r);
+	if (w->special == WORKER_VOCAB)
+		return vocab_request(w, r);
+	return special_request(w, r, measuring);
+}
+
 /* The offset and operation of the next request into r. Returns false if there is none now. */
 static inline bool next_request(struct worker *w, struct ioreq *r, bool measuring)
 {
-	if (w->special) {
-		if (!next_special(w, r, measuring))
-			return false;
-		if (w->vmap && r->op < OP_TRIM && !verify_claim(w, r)) {
-			w->vconflict = true;
-			return false;
-		}
-		if (r->op == OP_FLUSH)
-			return true;   /* no offset: it neither continues nor breaks the sequence */
-	} else {
+	if (w->special == WORKER_PLAIN) {
 		r->offset = offgen_next(&w->og);
 		r->op = (uint8_t)next_op(w);
+	} else if (w->special == WORKER_SKEWED) {
+		r->offset = w->og.base + dist_next(w->dist) * w->og.bs;
+		r->op = (uint8_t)next_op(w);
+	} else if (!next_other(w, r, measuring)) {
+		return false;
+	} else if (r->op == OP_FLUSH) {
+		return true;   /* no offset: it neither continues nor breaks the sequence */
 	}
 	/* results.realized: sequential if it starts where this thread's last request ended. */
 	w->rz.seq += r->offset == w->last_end;
@@ -639,9 +709,10 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 
 /*
  * What a completion does besides counting, for a worker with w->extra: verification (the map, or the
- * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized).
+ * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized). Those
+ * of one size are counted by their operation alone, at the end.
  */
-static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late)
+static __attribute__((noinline)) void complete_more(struct worker *w, struct ioreq *r, bool ok, bool late)
 {
 	if (w->vmap)
 		verify_done(w, r, ok);
@@ -649,10 +720,20 @@ static __attribute__((noinline)) void complete_extra(struct worker *w, struct io
 		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
 	if (!ok || late)
 		return;
-	if (w->vocab)
+	if (worker_sized(w))
 		w->rz.bs_ios[r->op][r->szi]++;
 	if (w->wmap && r->op == OP_WRITE && w->t_measure)
 		wmap_mark(w->wmap, r->offset, r->len);
+}
+
+/* A split's sizes alone (w->extra 1) in a leaf without a stack frame; the rest in complete_more. */
+static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late)
+{
+	if (w->extra == 1) {
+		w->rz.bs_ios[r->op][r->szi] += ok && !late;
+		return;
+	}
+	complete_more(w, r, ok, late);
 }
 
 /*
@@ -1050,7 +1131,7 @@ void *worker_main(void *arg)
 		w->t_measure = ctl->t_ramp_end;
 	}
 	/* Requests of one size (no split) are counted by their operation alone. */
-	for (int op = 0; op < OP_COUNT && !w->vocab; op++)
+	for (int op = 0; op < OP_COUNT && !worker_sized(w); op++)
 		w->rz.bs_ios[op][0] = w->st[op].ios;
 	if (w->eng->exit)
 		w->eng->exit(&w->ec);
