@@ -276,6 +276,14 @@ void worker_release(struct worker *w)
  * engine) the blocks are still counted (and their ids drawn where dedupe needs them), so that
  * results.realized says what would have been written.
  */
+/* verify=on: each block of the map its own header and generation (one block but for a split's larger requests). */
+static __attribute__((noinline)) void stamp_blocks(struct worker *w, struct ioreq *r)
+{
+	for (uint32_t at = 0, i = 0; at < r->len; at += (uint32_t)w->vmap->bs, i++)
+		verify_stamp((char *)r->buf + at, w->vkmax > 1 ? w->vmap->bs : r->len, w->vmap->unit, r->offset + at,
+			     w->vmap->run_id, *vgen_of_block(w, r, i));
+}
+
 static void prep_write(struct worker *w, struct ioreq *r)
 {
 	uint64_t first = (uint64_t)r->idx * w->dg.blocks_per_slot;
@@ -289,12 +297,8 @@ static void prep_write(struct worker *w, struct ioreq *r)
 		r->buf_dirty = 0;
 	}
 	datagen_write(&w->dg, r->buf, r->len, first);
-	if (!w->vmap)
-		return;
-	/* Each block of the map its own generation (one block but for a split's larger requests). */
-	for (uint32_t at = 0, i = 0; at < r->len; at += (uint32_t)w->vmap->bs, i++)
-		verify_stamp((char *)r->buf + at, w->vkmax > 1 ? w->vmap->bs : r->len, w->vmap->unit, r->offset + at,
-			     w->vmap->run_id, *vgen_of_block(w, r, i));
+	if (w->vmap)
+		stamp_blocks(w, r);
 }
 
 static void map_next(struct worker *w, struct ioreq *r);
@@ -580,6 +584,13 @@ static void take_due(struct worker *w, struct ioreq *r, bool measuring)
 	tt_advance(&w->tt);
 }
 
+/* verify=on: a write that could not be queued leaves its blocks of unknown content. */
+static __attribute__((noinline)) void unclaim_blocks(struct worker *w, struct ioreq *r)
+{
+	for (uint32_t at = 0, i = 0; at < r->len; at += (uint32_t)w->vmap->bs, i++)
+		vmap_write_end(w->vmap, vmap_index(w->vmap, r->offset + at), *vgen_of_block(w, r, i), false);
+}
+
 /*
  * Queues requests into every free slot while the budget allows (open loop: those that are due).
  * Returns 0 or -errno.
@@ -606,9 +617,8 @@ static int fill_queue(struct worker *w, bool measuring)
 		else
 			r->buf_dirty = 1;
 		if ((ret = w->eng->queue(&w->ec, r))) {
-			for (uint32_t at = 0, i = 0; w->vmap && r->op == OP_WRITE && at < r->len;
-			     at += (uint32_t)w->vmap->bs, i++)
-				vmap_write_end(w->vmap, vmap_index(w->vmap, r->offset + at), *vgen_of_block(w, r, i), false);
+			if (w->vmap && r->op == OP_WRITE)
+				unclaim_blocks(w, r);
 			w->free[w->nfree++] = r;
 			return ret;
 		}
