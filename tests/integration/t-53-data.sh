@@ -4,7 +4,8 @@
 # compress as documented: random not at all, compress:NN by NN % within 1 point as zram's compressor
 # measures each 4 KiB page, zero to nothing (gzip of the device read back, and zram's own mm_stat);
 # dedupe=50 written once over the device holds half as many distinct 4 KiB blocks as it wrote (each
-# block read back and hashed), and pattern:HEX reads back as the pattern in every block.
+# block read back and hashed), as its results.realized.dedupe_ratio says, and pattern:HEX reads back
+# as the pattern in every block.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
@@ -118,6 +119,10 @@ echo "# --dedupe 50: $distinct distinct of $total blocks read back"
 assert_eq "$total" $((64 * MiB / 4096)) "--dedupe 50: blocks read back"
 assert_ge "$distinct" $((total / 2 - 50)) "--dedupe 50: distinct blocks at least (deck bound)"
 assert_le "$distinct" $((total / 2 + 50 + 32)) "--dedupe 50: distinct blocks at most (deck bound and positions)"
+# What the run says it wrote (results.realized: blocks over distinct contents, from the ids it drew)
+# is what the device holds: each block written once, so the device's distinct blocks are the run's.
+assert_eq "$(jget "$f" ".results.realized.dedupe_ratio * $distinct | round")" "$total" \
+	"--dedupe 50: realized.dedupe_ratio x the device's distinct blocks = the blocks written"
 # A run with dedupe 0 writes no block twice.
 f=$(run dedupe-0 "$dev" --bs 64k --qd 2 --span 64m)
 distinct=$(block_hashes "$dev" 64 | sort -u | wc -l)
