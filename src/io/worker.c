@@ -136,7 +136,7 @@ static int vocab_init(struct worker *w, uint64_t base, uint64_t len, uint64_t se
 	if (j->dist.kind != DIST_UNIFORM) {
 		if (!(w->dist = malloc(sizeof(*w->dist))))
 			return -ENOMEM;
-		if (dist_init(w->dist, &j->dist, w->og.nblocks, j->bs, seed ^ 0x64697374ull, err, sizeof(err)))
+		if (dist_init(w->dist, &j->dist, w->og.nblocks, w->og.bs, seed ^ 0x64697374ull, err, sizeof(err)))
 			return -EINVAL;
 	}
 	mixgen_init(&w->prand, j->pct_random, seed ^ 0x7072616e64ull);

@@ -91,6 +91,11 @@ for z in "0 3 50 3.2" "4 12 30 9.6" "13 64 20 51.2"; do
 	assert_le "$(awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; print (d < 0 ? -d : d) }')" "$sigma" \
 		"zoned: bins $a..$((b - 1)): $got requests, $want expected (5 sigma $sigma)"
 done
+# zoned_abs's sizes on blockalign's grid: half the requests in the first 64 MiB (16 bins of 4 MiB).
+f=$(run zabs --engine null --rw randread --distribution zoned_abs:50/64m:50/192m --blockalign 64k --span 256m \
+	--io-limit 400m "$TMPDIR/null.dat")
+assert_within "$(jget "$f" '[.results.realized.heat.read[0:16][]] | add')" \
+	"$(jget "$f" '.results.read.ios / 2')" 2 "zoned_abs with blockalign: half the requests in the first 64 MiB"
 f=$(run pr --engine null --rw randread --percentage-random 30 --span 1g --io-limit 400m "$TMPDIR/null.dat")
 assert_within "$(jget "$f" .results.realized.sequential_share)" 0.70 1 "percentage_random=30: 70 % continued"
 f=$(run uni --engine null --rw randread --span 1g --io-limit 400m "$TMPDIR/null.dat")
