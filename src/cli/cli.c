@@ -440,7 +440,7 @@ static void print_run_help(FILE *f)
 		snprintf(opt, sizeof(opt), "--%s", name);
 		for (k = 2; opt[k]; k++)
 			opt[k] = opt[k] == '_' ? '-' : opt[k];
-		fprintf(f, "  %-18s %s%s%s%s\n", opt, help, *dflt ? " [" : "", dflt, *dflt ? "]" : "");
+		fprintf(f, "  %-19s %s%s%s%s\n", opt, help, *dflt ? " [" : "", dflt, *dflt ? "]" : "");
 	}
 	fprintf(f, usage_run_tail);
 }
