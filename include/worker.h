@@ -178,6 +178,7 @@ struct worker {
 	bool vocab;
 	const struct bssplit *split[2];   /* by direction: 0 reads and trims, 1 writes; NULL: bs */
 	struct bsgen *bsg[2];    /* the decks of the splits; one deck where one split sizes both */
+	uint64_t places[2][BSSPLIT_MAX];   /* random patterns: grid blocks each size of a split may start at */
 	struct distgen *dist;     /* a skewed distribution; NULL: uniform */
 	struct mixgen prand;     /* percentage_random < 100: its cards say random (true) or sequential */
 	struct randmap *rmap;    /* randommap; NULL otherwise */

@@ -139,6 +139,10 @@ static int vocab_init(struct worker *w, uint64_t base, uint64_t len, uint64_t se
 		if (dist_init(w->dist, &j->dist, w->og.nblocks, w->og.bs, seed ^ 0x64697374ull, err, sizeof(err)))
 			return -EINVAL;
 	}
+	/* Where each size of a split fits: the grid blocks from which it does not run past the region. */
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned i = 0; w->split[k] && i < w->split[k]->n; i++)
+			w->places[k][i] = w->og.nblocks - (w->split[k]->size[i] + w->og.bs - 1) / w->og.bs + 1;
 	mixgen_init(&w->prand, j->pct_random, seed ^ 0x7072616e64ull);
 	if (j->randommap && !w->readback)
 		return randmap_init(w, base, len, seed);
@@ -510,7 +514,7 @@ static __attribute__((noinline)) bool sized_next(struct worker *w, struct ioreq 
 	r->szi = (uint8_t)bsgen_next(w->bsg[dir]);
 	len = w->split[dir]->size[r->szi];
 	r->len = (uint32_t)len;
-	r->offset = g->base + rng_below(&g->rng, g->nblocks - (len + g->bs - 1) / g->bs + 1) * g->bs;
+	r->offset = g->base + rng_below(&g->rng, w->places[dir][r->szi]) * g->bs;
 	return true;
 }
 
