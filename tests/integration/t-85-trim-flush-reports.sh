@@ -186,8 +186,10 @@ if a.json:
     for r in rows:
         w = want[(r["case"], r["device"], r["case"].split()[0], r["op"])]
         good = r["ios"] == w["ios"] and r["runs"] == w["runs"] and close(r["iops"]["mean"], w["iops"][0], 1e-9)
-        good = good and r["lat_percentiles_ns"]["99"] == w["lat-p99"][0] * 1000
-        good = good and r["lat_percentiles_ns"]["99.9"] == w["lat-p99.9"][0] * 1000
+        # The table's microseconds (three decimals) times 1000 is not always an exact float
+        # (261.119 * 1000 = 261119.00000000003): the whole nanoseconds they stand for.
+        good = good and r["lat_percentiles_ns"]["99"] == round(w["lat-p99"][0] * 1000)
+        good = good and r["lat_percentiles_ns"]["99.9"] == round(w["lat-p99.9"][0] * 1000)
         good = good and r["lat_max_ns"] == w["lat_max_ns"] and close(r["lat_mean_ns"], w["lat-mean"][0] * 1000, 1e-9)
         good = good and ("bw_bytes" in r) == (r["op"] == "trim")
         if not good:
