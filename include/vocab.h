@@ -86,14 +86,17 @@ static inline unsigned bsgen_next(struct bsgen *g)
  * hat mass (its width times the pmf's largest value in it) through a guide table (Chen and Asau), a
  * rank uniformly in it, and the rank is kept with probability pmf / hat: a compare against the bin's
  * sure threshold but for a few percent of the draws, which evaluate the pmf. Exact (to the doubles
- * of the pmf and 2^-63 of the cumulative masses), 53 KiB, no allocation.
+ * of the pmf and 2^-63 of the cumulative masses), 83 KiB, no allocation.
  */
 #define DIST_TABLE_BINS 1920            /* enough for n = 2^64 */
 #define DIST_GUIDE_BITS 12              /* 4096 guides: under one bin more a draw than the bins' */
 
 struct dist_table {
 	uint64_t cdf[DIST_TABLE_BINS];   /* the hat mass of bins 0..b, scaled to 2^63 (2^63 for the last) */
-	uint64_t sure[DIST_TABLE_BINS];  /* a 64-bit uniform below this keeps the rank without the pmf */
+	uint64_t sure[DIST_TABLE_BINS];  /* a 64-bit uniform below this keeps the rank without the pmf (a
+					    multiple of the bin's width: its low bits, the rank's, do not matter) */
+	uint64_t start[DIST_TABLE_BINS]; /* the bin's first rank */
+	uint64_t mask[DIST_TABLE_BINS];  /* its width less one (2^j - 1) */
 	double hat[DIST_TABLE_BINS];     /* the pmf's largest value in the bin */
 	uint16_t guide[1u << DIST_GUIDE_BITS];  /* the first bin whose cdf is above i 2^(63 - 12) */
 	unsigned nbins;                  /* 0: the kind's own sampler (an exponent too steep) */

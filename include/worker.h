@@ -181,10 +181,12 @@ struct worker {
 	uint64_t places[2][BSSPLIT_MAX];   /* random patterns: grid blocks each size of a split may start at */
 	struct distgen *dist;     /* a skewed distribution; NULL: uniform */
 	struct mixgen prand;     /* percentage_random < 100: its cards say random (true) or sequential */
+	struct wyrand orng;      /* uniform offsets of the vocabulary's paths (6 instructions, not 20) */
 	struct randmap *rmap;    /* randommap; NULL otherwise */
 	uint64_t last_end;       /* where this worker's last request ended */
 	/* What ran (results.realized), counted where results count, and the blocks written. */
 	struct realized rz;
+	uint64_t *heat_of[OP_COUNT];   /* rz.heat[op]: a completion's bin from one load, not an index */
 	struct wmap *wmap;
 	/*
 	 * A completion has more to do than count: 1, a split's sizes alone; 2, verify (vmap, vscan) or

@@ -385,6 +385,26 @@ static void test_worker_stops_at_the_first_failed_batch(void **state)
 }
 
 /*
+ * A job of SIZE (bs 4k, QD 4, one thread) over 64 MiB, with a split if SPLIT, a ramp of 100 ms and
+ * RUNTIME (NULL: bound by SIZE), on the paced device (4 requests every 10 ms).
+ */
+static void run_paced(struct job *j, const char *size, const char *split, const char *runtime,
+		      struct run_result *res)
+{
+	make_job(j, split ? "randread" : "read", "4k", 4, 1, "64m", size);
+	if (split)
+		set(j, "bssplit", split);
+	set(j, "ramp", "100ms");
+	if (runtime)
+		set(j, "runtime", runtime);
+	pace.tick_ns = 10000000;
+	pace.k = 0;
+	atomic_store(&pace.base, 0);
+	run(j, false, res);
+	pace.tick_ns = 0;
+}
+
+/*
  * The measured window starts at the ramp's end: what completes after it counts, including the batch
  * reaped first after it (it was once counted as ramp and forgotten: a run lost up to qd requests,
  * 0.6 % of a 4 s run at 160 IOPS). A device completes 4 requests every 10 ms, 5 ms off the window's
@@ -396,25 +416,14 @@ static void test_worker_counts_what_completes_after_the_ramp(void **state)
 	struct job j;
 
 	(void)state;
-	make_job(&j, "read", "4k", 4, 1, "64m", "64m");
-	set(&j, "ramp", "100ms");
-	set(&j, "runtime", "500ms");
-	pace.tick_ns = 10000000;
-	pace.k = 0;
-	atomic_store(&pace.base, 0);
-	run(&j, false, &res);
+	run_paced(&j, "64m", NULL, "500ms", &res);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.op[OP_READ].ios, 200);
 	run_result_release(&res);
 
 	/* Bound by bytes: the requests in flight at the ramp's end count against the limit, which the
 	 * window moves exactly (100 requests), not a queue more. */
-	make_job(&j, "read", "4k", 4, 1, "64m", "400k");
-	set(&j, "ramp", "100ms");
-	pace.k = 0;
-	atomic_store(&pace.base, 0);
-	run(&j, false, &res);
-	pace.tick_ns = 0;
+	run_paced(&j, "400k", NULL, NULL, &res);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.op[OP_READ].ios, 100);
 	assert_int_equal(res.op[OP_READ].bytes, 400 * KiB);
@@ -554,6 +563,36 @@ static void test_worker_realized_adds_up(void **state)
 	run_result_release(&res);
 }
 
+/*
+ * A split alone (a worker that counts its sizes when it makes a request, not when it completes): its
+ * sizes still add up to the results across a ramp (the requests in flight at its end count), a
+ * deadline (what completes after it does not) and failed requests (not counted).
+ */
+static void test_worker_sized_counts_at_issue_add_up(void **state)
+{
+	struct run_result res;
+	struct job j;
+
+	(void)state;
+	run_paced(&j, "64m", "4k/50:8k/30:64k/20", "500ms", &res);
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.op[OP_READ].ios, 200);
+	realized_adds_up(&res, &j, OP_READ);
+	run_result_release(&res);
+
+	rule.err3 = -EIO;
+	make_job(&j, "randread", "4k", 4, 1, "4m", "400k");
+	set(&j, "bssplit", "4k/50:8k/30:64k/20");
+	run(&j, false, &res);
+	rule.err3 = 0;
+	/* Requests at (offset / bs) % 10 == 3 fail: the batch of the first such stops the worker. */
+	assert_int_equal(res.status, RUN_FAILED);
+	assert_true(res.nerrs == 1 && res.errs[0].count >= 1);
+	assert_true(res.op[OP_READ].ios < 400 * KiB / (4 * KiB));
+	realized_adds_up(&res, &j, OP_READ);
+	run_result_release(&res);
+}
+
 /* blockalign: random offsets of a size mix on its grid, none past the span, zipf or uniform. */
 static void test_worker_blockalign_aligns_random_offsets(void **state)
 {
@@ -593,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_worker_randommap_writes_every_block_once),
 		cmocka_unit_test(test_worker_realized_adds_up),
 		cmocka_unit_test(test_worker_blockalign_aligns_random_offsets),
+		cmocka_unit_test(test_worker_sized_counts_at_issue_add_up),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

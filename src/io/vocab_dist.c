@@ -117,7 +117,7 @@ static inline uint64_t pareto_rank(struct distgen *g)
 /*
  * The binned sampler of zipf and pareto (struct dist_table in vocab.h): one 64-bit number picks a
  * bin through the guide table and a short search; a one-rank bin (every rank below 64, where most of
- * a steep law's mass is) is the rank; a wider bin, of 2^j ranks, takes its rank from the top j bits
+ * a steep law's mass is) is the rank; a wider bin, of 2^j ranks, takes its rank from the low j bits
  * of one more number and keeps it where the other 64 - j bits are below the bin's sure threshold,
  * else by the pmf (with fresh low bits). A rank not kept starts the draw again: the bins were chosen
  * by their hat masses, so each rank k comes out with probability proportional to
@@ -156,19 +156,19 @@ static inline bool table_try(struct distgen *g, unsigned *bp, uint64_t *k, uint6
 {
 	const struct dist_table *t = &g->t;
 	uint64_t r = wyrand_next(&g->rng) >> 1, w;
-	unsigned b = t->guide[r >> GUIDE_SHIFT], j;
+	unsigned b = t->guide[r >> GUIDE_SHIFT];
 
 	while (r >= t->cdf[b])
 		b++;
 	*k = b;
 	if (b < 64)
 		return true;
-	j = (b >> 5) - 1;
 	w = wyrand_next(&g->rng);
-	*k = ((uint64_t)(32 + (b & 31)) << j) + (w >> (64 - j));
-	*v = w << j;
+	*k = t->start[b] + (w & t->mask[b]);
+	*v = w & ~t->mask[b];
 	*bp = b;
-	return *v < t->sure[b];
+	/* sure[b] is a multiple of 2^j: the rank's low j bits cannot move w across it. */
+	return w < t->sure[b];
 }
 
 /*
@@ -202,8 +202,13 @@ static uint64_t sure_threshold(double lo, double hi, unsigned j)
 	 * bits: 2^j off, and a margin of 2^-40 for the rounding of the pmf.
 	 */
 	double s = hi > 0 ? lo / hi * (1 - 0x1p-40) * 0x1p64 - ldexp(1, (int)j) : 0;
+	uint64_t mask = (1ull << j) - 1;
 
-	return s > 0 ? (uint64_t)s : 0;
+	/*
+	 * Rounded up to a multiple of 2^j, so that the whole 64-bit number can be compared (the rank's j
+	 * low bits in it): top bits T below the rounded value are top bits below s, as multiples of 2^j.
+	 */
+	return s > 0 ? ((uint64_t)s + mask) & ~mask : 0;
 }
 
 /*
@@ -231,6 +236,8 @@ static bool table_init(struct distgen *g, double exponent)
 		t->hat[i] = fmax(f0, f1);
 		/* The last bin may hold ranks from n on, which only the slow path refuses. */
 		t->sure[i] = i + 1 < nb ? sure_threshold(fmin(f0, f1), t->hat[i], bin_bits(i)) : 0;
+		t->start[i] = s;
+		t->mask[i] = (1ull << bin_bits(i)) - 1;
 		cum += ldexpl(t->hat[i], (int)bin_bits(i));
 	}
 	for (unsigned i = 0; i + 1 < nb; i++) {

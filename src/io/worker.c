@@ -144,6 +144,7 @@ static int vocab_init(struct worker *w, uint64_t base, uint64_t len, uint64_t se
 		for (unsigned i = 0; w->split[k] && i < w->split[k]->n; i++)
 			w->places[k][i] = w->og.nblocks - (w->split[k]->size[i] + w->og.bs - 1) / w->og.bs + 1;
 	mixgen_init(&w->prand, j->pct_random, seed ^ 0x7072616e64ull);
+	wyrand_seed(&w->orng, seed ^ 0x6f726e67ull);
 	if (j->randommap && !w->readback)
 		return randmap_init(w, base, len, seed);
 	return 0;
@@ -214,6 +215,8 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	offgen_init(&w->og, acc, base, len, acc == ACCESS_RANDOM && j->blockalign ? j->blockalign : j->bs,
 		    j->r.stride, seed);
 	rz_init(&w->rz, rz_base, rz_len);
+	for (int op = 0; op < OP_COUNT; op++)
+		w->heat_of[op] = w->rz.heat[op];
 	w->last_end = UINT64_MAX;
 	if (job_vocab(j) && !w->readback && (ret = vocab_init(w, span_base, span_len, seed)))
 		return ret;
@@ -224,7 +227,7 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
-	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w);
+	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -425,7 +428,7 @@ static inline __attribute__((always_inline)) uint64_t vocab_offset(struct worker
 		return w->last_end >= g->base && w->last_end <= g->base + g->len - len ? w->last_end : g->base;
 	k = (len + g->bs - 1) / g->bs;
 	if (!w->dist)
-		return g->base + rng_below(&g->rng, g->nblocks - k + 1) * g->bs;
+		return g->base + wyrand_below(&w->orng, g->nblocks - k + 1) * g->bs;
 	idx = dist_next(w->dist);
 	return g->base + (idx > g->nblocks - k ? g->nblocks - k : idx) * g->bs;
 }
@@ -514,8 +517,20 @@ static __attribute__((noinline)) bool sized_next(struct worker *w, struct ioreq 
 	r->szi = (uint8_t)bsgen_next(w->bsg[dir]);
 	len = w->split[dir]->size[r->szi];
 	r->len = (uint32_t)len;
-	r->offset = g->base + rng_below(&g->rng, w->places[dir][r->szi]) * g->bs;
+	r->offset = g->base + wyrand_below(&w->orng, w->places[dir][r->szi]) * g->bs;
+	w->rz.bs_ios[dir][r->szi]++;   /* counted here; sized_uncount takes back what results will not count */
 	return true;
+}
+
+/*
+ * A WORKER_SIZED worker counts its sizes when it makes a request (sized_next), where its registers are
+ * free, rather than on completion: here it takes back the requests that results do not count (not
+ * queued, failed, completed after the deadline), so that its sizes add up to the results as others'.
+ */
+static __attribute__((noinline)) void sized_uncount(struct worker *w, const struct ioreq *r)
+{
+	if (w->special == WORKER_SIZED)
+		w->rz.bs_ios[r->op][r->szi]--;
 }
 
 static __attribute__((noinline)) bool vocab_request(struct worker *w, struct ioreq *r)
@@ -537,13 +552,11 @@ static __attribute__((noinline)) bool special_request(struct worker *w, struct i
 }
 
 /*
- * next_request of a WORKER_SIZED, WORKER_VOCAB or WORKER_SPECIAL worker, out of line: the plain and
- * skewed paths keep the hot loop's registers. Tail calls only, so no stack frame of its own.
+ * next_request of a WORKER_VOCAB or WORKER_SPECIAL worker, out of line: the plain, skewed and sized
+ * paths keep the hot loop's registers. Tail calls only, so no stack frame of its own.
  */
 static bool next_other(struct worker *w, struct ioreq *r, bool measuring)
 {
-	if (w->special == WORKER_SIZED)
-		return sized_next(w, r);
 	if (w->special == WORKER_VOCAB)
 		return vocab_request(w, r);
 	return special_request(w, r, measuring);
@@ -558,13 +571,16 @@ static inline bool next_request(struct worker *w, struct ioreq *r, bool measurin
 	} else if (w->special == WORKER_SKEWED) {
 		r->offset = w->og.base + dist_next(w->dist) * w->og.bs;
 		r->op = (uint8_t)next_op(w);
+	} else if (w->special == WORKER_SIZED) {
+		sized_next(w, r);
 	} else if (!next_other(w, r, measuring)) {
 		return false;
 	} else if (r->op == OP_FLUSH) {
 		return true;   /* no offset: it neither continues nor breaks the sequence */
 	}
 	/* results.realized: sequential if it starts where this thread's last request ended. */
-	w->rz.seq += r->offset == w->last_end;
+	if (__builtin_expect(r->offset == w->last_end, 0))
+		w->rz.seq++;
 	w->last_end = r->offset + r->len;
 	return true;
 }
@@ -623,6 +639,7 @@ static int fill_queue(struct worker *w, bool measuring)
 		if ((ret = w->eng->queue(&w->ec, r))) {
 			if (w->vmap && r->op == OP_WRITE)
 				unclaim_blocks(w, r);
+			sized_uncount(w, r);
 			w->free[w->nfree++] = r;
 			return ret;
 		}
@@ -734,7 +751,7 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
 	if (!ok || late)
 		return;
-	if (worker_sized(w))
+	if (worker_sized(w) && w->special != WORKER_SIZED)   /* a sized worker's are counted at issue */
 		w->rz.bs_ios[r->op][r->szi]++;
 	if (w->wmap && r->op == OP_WRITE && w->t_measure)
 		wmap_mark(w->wmap, r->offset, r->len);
@@ -765,6 +782,7 @@ static inline __attribute__((always_inline)) bool complete_one(struct worker *w,
 		complete_extra(w, r, ok, late);
 	if (!ok) {
 		record_error(w, r);
+		sized_uncount(w, r);
 		return true;
 	}
 	if (!late) {
@@ -774,7 +792,9 @@ static inline __attribute__((always_inline)) bool complete_one(struct worker *w,
 		s->ios++;
 		s->bytes += r->len;
 		/* results.realized's heat: in the region always (a flush's offset 0 lands anywhere: not written). */
-		w->rz.heat[r->op][(r->offset >> w->rz.heat_shift) & (RZ_HEAT_BINS - 1)]++;
+		w->heat_of[r->op][(r->offset >> w->rz.heat_shift) & (RZ_HEAT_BINS - 1)]++;
+	} else {
+		sized_uncount(w, r);
 	}
 	return false;
 }
@@ -877,6 +897,16 @@ static void forget_ramp(struct worker *w)
 	memset(w->rz.bs_ios, 0, sizeof(w->rz.bs_ios));
 	memset(w->rz.heat, 0, sizeof(w->rz.heat));
 	w->rz.seq = 0;
+	/*
+	 * A WORKER_SIZED worker counts its sizes when it makes a request: those in flight now complete in
+	 * the measured window. Every slot is counted, then the free ones taken back (whatever they last held).
+	 */
+	if (w->special == WORKER_SIZED) {
+		for (unsigned i = 0; i < w->ec.qd; i++)
+			w->rz.bs_ios[w->ec.reqs[i].op][w->ec.reqs[i].szi]++;
+		for (unsigned i = 0; i < w->nfree; i++)
+			w->rz.bs_ios[w->free[i]->op][w->free[i]->szi]--;
+	}
 }
 
 /*
