@@ -187,6 +187,76 @@ static void test_group_refuses_no_member_and_mixed_intervals(void **state)
 	group_release(&r[1]);
 }
 
+/* A member's realized record: its reads in two sizes, in two heat bins of a 64 MiB region. */
+static void member_realized(struct run_result *r, uint64_t small, uint64_t large, uint64_t seq)
+{
+	r->rz.heat_base = 0;
+	r->rz.heat_shift = 20;
+	r->rz.heat_bins = 64;
+	r->rz.bs_ios[OP_READ][0] = small;
+	r->rz.bs_ios[OP_READ][1] = large;
+	r->rz.heat[OP_READ][0] = small;
+	r->rz.heat[OP_READ][63] = large;
+	r->rz.seq = seq;
+	r->unique_written = small;
+	r->unique_block = 4096;
+	r->data_blocks = small + large;
+}
+
+/*
+ * results.realized of a group: counts added size by size and bin by bin; the payload ratios as each
+ * member's target saw its writes (blocks over the members' distinct blocks, bytes over their
+ * compressed bytes); no record where the members' bins cover different regions.
+ */
+static void test_group_realized_adds_up_where_the_bins_agree(void **state)
+{
+	struct run_result r[2], agg;
+	struct group_member_stats m[2];
+	char err[128];
+
+	(void)state;
+	member(&r[0], 1000, 2 * IV, 100000);
+	member(&r[1], 1000, 2 * IV, 100000);
+	member_realized(&r[0], 1500, 500, 10);
+	member_realized(&r[1], 1000, 1000, 20);
+	r[0].dedupe_ratio = 2.0;      /* 2000 blocks, 1000 distinct */
+	r[0].compress_ratio = 4.0;    /* 2000 blocks' bytes in the space of 500 */
+	r[1].dedupe_ratio = 1.0;      /* 2000 distinct */
+	r[1].compress_ratio = 1.0;    /* 2000 */
+	for (int i = 0; i < 2; i++)
+		m[i] = (struct group_member_stats){ &r[i], 0, NULL };
+	assert_int_equal(group_merge(m, 2, &agg, err, sizeof(err)), 0);
+	assert_int_equal(agg.rz.heat_bins, 64);
+	assert_int_equal(agg.rz.heat_shift, 20);
+	assert_int_equal(agg.rz.bs_ios[OP_READ][0], 2500);
+	assert_int_equal(agg.rz.bs_ios[OP_READ][1], 1500);
+	assert_int_equal(agg.rz.heat[OP_READ][0], 2500);
+	assert_int_equal(agg.rz.heat[OP_READ][63], 1500);
+	assert_int_equal(agg.rz.seq, 30);
+	assert_int_equal(agg.unique_written, 2500);
+	assert_int_equal(agg.unique_block, 4096);
+	assert_int_equal(agg.data_blocks, 4000);
+	assert_true(fabs(agg.dedupe_ratio - 4000.0 / 3000.0) < 1e-12);
+	assert_true(fabs(agg.compress_ratio - 4000.0 / 2500.0) < 1e-12);
+	group_release(&agg);
+
+	/* Blocks written counted in blocks of different sizes: not added. */
+	r[1].unique_block = 8192;
+	assert_int_equal(group_merge(m, 2, &agg, err, sizeof(err)), 0);
+	assert_int_equal(agg.rz.heat_bins, 64);
+	assert_int_equal(agg.unique_block, 0);
+	assert_int_equal(agg.unique_written, 0);
+	group_release(&agg);
+
+	/* Bins of different regions (targets of different sizes): no record. */
+	r[1].rz.heat_shift = 21;
+	assert_int_equal(group_merge(m, 2, &agg, err, sizeof(err)), 0);
+	assert_int_equal(agg.rz.heat_bins, 0);
+	group_release(&agg);
+	for (int i = 0; i < 2; i++)
+		group_release(&r[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_group_stonewall_is_what_all_did_by_the_first_end),
 		cmocka_unit_test(test_group_failed_member_fails_the_aggregate_by_name),
 		cmocka_unit_test(test_group_refuses_no_member_and_mixed_intervals),
+		cmocka_unit_test(test_group_realized_adds_up_where_the_bins_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

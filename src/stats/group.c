@@ -227,6 +227,64 @@ void group_sched_add(struct sched_result *d, const struct sched_result *s)
 	d->wake_err_max_ns = s->wake_err_max_ns > d->wake_err_max_ns ? s->wake_err_max_ns : d->wake_err_max_ns;
 }
 
+/*
+ * results.realized of the group: the members' counts added (one job, so one split's sizes), the heat
+ * bin by bin where every member's bins cover the same region (targets of one size), the blocks
+ * written added where the members count them in blocks of one size (their targets are distinct), the
+ * payload ratios as each member's target saw its own writes: the written blocks over the members'
+ * distinct ones, the written bytes over the members' compressed ones. A group whose members' bins
+ * differ has no record (heat_bins 0); the members' own results have theirs.
+ */
+static void merge_realized(const struct group_member_stats *m, size_t n, struct run_result *agg)
+{
+	const struct realized *z0 = &m[0].res->rz;
+	struct realized *z = &agg->rz;
+	double distinct = 0, compressed = 0;
+	bool ratios = true;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct realized *zi = &m[i].res->rz;
+
+		if (!zi->heat_bins || zi->heat_base != z0->heat_base || zi->heat_shift != z0->heat_shift ||
+		    zi->heat_bins != z0->heat_bins)
+			return;
+	}
+	z->heat_base = z0->heat_base;
+	z->heat_shift = z0->heat_shift;
+	z->heat_bins = z0->heat_bins;
+	agg->unique_block = m[0].res->unique_block;
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *r = m[i].res;
+
+		for (int op = 0; op < OP_COUNT; op++) {
+			for (unsigned k = 0; k < RZ_SIZES; k++)
+				z->bs_ios[op][k] += r->rz.bs_ios[op][k];
+			for (unsigned k = 0; k < RZ_HEAT_BINS; k++)
+				z->heat[op][k] += r->rz.heat[op][k];
+		}
+		z->seq += r->rz.seq;
+		if (r->unique_block != agg->unique_block)
+			agg->unique_block = 0;
+		agg->unique_written += r->unique_written;
+		if (!r->data_blocks)
+			continue;
+		agg->data_blocks += r->data_blocks;
+		ratios &= r->dedupe_ratio >= 1 && r->compress_ratio > 0;
+		if (ratios) {
+			distinct += (double)r->data_blocks / r->dedupe_ratio;
+			compressed += (double)r->data_blocks / r->compress_ratio;
+		}
+	}
+	if (!agg->unique_block)
+		agg->unique_written = 0;
+	if (agg->data_blocks && ratios) {
+		agg->dedupe_ratio = (double)agg->data_blocks / distinct;
+		agg->compress_ratio = (double)agg->data_blocks / compressed;
+	} else {
+		agg->data_blocks = 0;   /* a member without its ratios (no memory for its sample): none */
+	}
+}
+
 int group_merge(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err, size_t errlen)
 {
 	const struct run_result *r0;
@@ -259,5 +317,6 @@ int group_merge(const struct group_member_stats *m, size_t n, struct run_result 
 	}
 	merge_stonewall(m, n, agg);
 	merge_status(m, n, agg);
+	merge_realized(m, n, agg);
 	return 0;
 }

@@ -9,7 +9,8 @@
 # timeout, its result failed with errno 28, the others stopped and failed naming it, the aggregate
 # failed naming it.
 # Then a write guard refusal of one member stops all before any I/O (exit 2, nothing written), and
-# SIGINT gives interrupted results of all, exit 130. And drive-scaling, shrunk, on two devices: the aggregate against the sum of the singles per N.
+# SIGINT gives interrupted results of all, exit 130. The aggregate's results.realized: the members'
+# counts added where their bins agree, none where they differ. And drive-scaling, shrunk, on two devices: the aggregate against the sum of the singles per N.
 # run-all: alone (members and aggregate within 2 % of the blkio throttle, stonewall times)
 source "$(dirname "$0")/lib.sh"
 need_root
@@ -95,6 +96,48 @@ wait "$pid" || rc=$?
 assert_eq "$rc" 130 "SIGINT: exit 130"
 assert_eq "$(for f in $(result_files "$out"); do jget "$f" .status; done | sort | uniq -c | tr -s ' ')" \
 	" 4 interrupted" "three members and the aggregate interrupted"
+
+# --- results.realized of the group: the members' added size by size and bin by bin ----------------
+# Two 256 MiB devices (bins alike): the aggregate's sizes, heat bins, sequential requests and blocks
+# written are the members' sums, its dedupe ratio between theirs. A 64 MiB device beside a 256 MiB
+# one (bins of different regions): the aggregate has no record, the members have theirs.
+out=$TMPDIR/realized
+assert_exit 0 timeout 60 "$SSDBENCH" run --parallel --rw randrw --bssplit 4k/50:16k/30:64k/20 \
+	--distribution zipf:1.1 --percentage-random 80 --dedupe 50 --qd 4 --io-limit 24m --output "$out" \
+	--progress never "${devs[1]}" "${devs[2]}" >/dev/null
+agg=$(for f in $(result_files "$out"); do [[ $(jget "$f" .target.kind) != group ]] || echo "$f"; done)
+mapfile -t mem < <(for f in $(result_files "$out"); do [[ $(jget "$f" .target.kind) == group ]] || echo "$f"; done)
+assert_eq "${#mem[@]}" 2 "two members"
+sums() { # the realized counts of FILES..., added: sizes and bins per direction, sequential, written
+	jq -s -c '[.[] | .results.realized] | {
+		bs: [.[] | .bs_hist | to_entries[] | .key as $op | .value[] | {k: "\($op) \(.bs)", ios}]
+			| group_by(.k) | map({(.[0].k): (map(.ios) | add)}) | add,
+		heat: [.[] | .heat | {read, write}] | {read: (map(.read) | transpose | map(add)),
+			write: (map(.write) | transpose | map(add))},
+		written: (map(.unique_blocks_written) | add)}' "$@"
+}
+assert_eq "$(sums "$agg")" "$(sums "${mem[@]}")" "the aggregate's sizes, heat bins and blocks written are the members' sums"
+seq_agg=$(jget "$agg" '.results.realized.sequential_share * .results.total.ios | round')
+seq_mem=$(jq -s '[.[] | .results.realized.sequential_share * .results.total.ios | round] | add' "${mem[@]}")
+assert_eq "$seq_agg" "$seq_mem" "its sequential requests the members' sum"
+read -r lo hi < <(jq -s -r '[.[] | .results.realized.dedupe_ratio] | "\(min) \(max)"' "${mem[@]}")
+d=$(jget "$agg" .results.realized.dedupe_ratio)
+awk -v d="$d" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(d >= lo - 1e-9 && d <= hi + 1e-9) }' ||
+	fail "the aggregate's dedupe ratio $d is not between its members' $lo and $hi"
+ok "dedupe ratio $d between the members' $lo and $hi"
+schema_valid $(result_files "$out")
+
+out=$TMPDIR/realized2
+small=$(make_zram 64M)
+assert_exit 0 timeout 60 "$SSDBENCH" run --parallel --rw randread --bssplit 4k/50:16k/50 --qd 4 \
+	--io-limit 8m --output "$out" --progress never "${devs[1]}" "$small" >/dev/null
+for f in $(result_files "$out"); do
+	if [[ $(jget "$f" .target.kind) == group ]]; then
+		assert_eq "$(jget "$f" '.results | has("realized")')" false "bins of different regions: no record in the aggregate"
+	else
+		assert_eq "$(jget "$f" '.results | has("realized")')" true "$(jget "$f" .target.path): its own record"
+	fi
+done
 
 # --- drive-scaling, shrunk: the 1000- and 2000-IOPS devices alone, then both at once ----------------
 out=$TMPDIR/scaling
