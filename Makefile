@@ -61,7 +61,7 @@ ifneq ($(SANITIZE),)
 BIN      := $(BUILD)/ssdbench
 endif
 
-.PHONY: all check layers unit integration test sanitize run deps clean install uninstall man deb bench check-vm mpi
+.PHONY: all check layers unit integration test sanitize run deps clean install uninstall man deb bench bench-cost check-vm mpi
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(BUILD)/libssdbench.a
@@ -182,6 +182,11 @@ run:
 
 bench: $(BIN)
 	scripts/bench-vs-fio.sh
+
+# The cost gate (CI runs it): the hot path's instructions per I/O against tests/bench/cost-baseline.txt.
+bench-cost: $(BIN)
+	@scripts/install-deps.sh
+	scripts/bench-cost.sh
 
 # The man pages, generated from the binary's own help (scripts/gen-man.sh): ssdbench(1) and one page
 # per command of `ssdbench help --commands`, so that a new command has its page without an edit here.

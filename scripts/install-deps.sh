@@ -53,7 +53,7 @@ fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
         "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid isa-l libnvme simdjson sqlite3 libpq (headers)," \
-        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace sqlite3 postgresql (server) blktrace" >&2
+        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace sqlite3 postgresql (server) blktrace valgrind" >&2
     exit 1
 fi
 
@@ -77,16 +77,17 @@ case $family in
         # cluster of (initdb, pg_ctl), and its psql.
         # blktrace (blktrace, blkparse): the kernel's record of every request, copied into the test VM,
         # which results.realized must match (tests/vm/guest/t-57-vocabulary.sh).
+        # valgrind: callgrind counts the hot path's instructions for the cost gate (make bench-cost).
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
                    "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace sqlite3
-                   postgresql blktrace)
+                   postgresql blktrace valgrind)
         ;;
     fedora)
         build_pkgs=(gcc gcc-c++ make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
                     libblkid-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
-                   fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace)
+                   fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace valgrind)
         ;;
 esac
 # The test VM of `make check-vm` (tests/vm/README.md): QEMU, a static busybox for the initramfs, cpio
