@@ -27,7 +27,7 @@ static const char *const spec_params[] = {
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
-	"distribution", "percentage_random", "randommap", "dedupe", "blockalign",
+	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -866,6 +866,57 @@ static void test_plan_label_never_splits(void **state)
 	plan_release(&p);
 }
 
+/* cpus= is a CPU list (0-3,8), canonical in the job; numa= auto, off or a node; both are the case's. */
+static void test_job_set_placement_parameters(void **state)
+{
+	char text[CPUSET_TEXT_MAX], numa[16];
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_true(cpuset_empty(&j.cpus));
+	assert_int_equal(j.numa, NUMA_OFF);
+	SET("cpus", "0-3,8", cpuset_count(&j.cpus) == 5 && cpuset_has(&j.cpus, 8) && !cpuset_has(&j.cpus, 4));
+	assert_string_equal(cpuset_format(&j.cpus, text, sizeof(text)), "0-3,8");
+	SET("cpus", "3,1,2,2", cpuset_count(&j.cpus) == 3);
+	assert_string_equal(cpuset_format(&j.cpus, text, sizeof(text)), "1-3");
+	SET("cpus", "off", cpuset_empty(&j.cpus));
+	SET("cpus", "1023", cpuset_has(&j.cpus, 1023));
+	SET("numa", "auto", j.numa == NUMA_AUTO);
+	assert_string_equal(job_numa_text(&j, numa, sizeof(numa)), "auto");
+	SET("numa", "1", j.numa == NUMA_NODE && j.numa_node == 1);
+	assert_string_equal(job_numa_text(&j, numa, sizeof(numa)), "1");
+	SET("numa", "off", j.numa == NUMA_OFF);
+	set_bad("cpus", "3-1", "high to low");
+	set_bad("cpus", "0-3,x", "expected a CPU");
+	set_bad("cpus", "1,,2", "expected a CPU");
+	set_bad("cpus", "1024", "0..1023");
+	set_bad("cpus", "-1", "expected a CPU");
+	set_bad("cpus", "1-", "expected a CPU");
+	set_bad("numa", "yes", "auto");
+	set_bad("numa", "-1", "auto");
+	set_bad("numa", "1024", NULL);
+	/* Placement is the case's: a stream cannot have its own. */
+	assert_false(job_stream_param("cpus"));
+	assert_false(job_stream_param("numa"));
+}
+
+/* A CPU list is one value: its commas never make an axis. */
+static void test_plan_cpus_never_splits(void **state)
+{
+	char text[CPUSET_TEXT_MAX];
+	struct plan p;
+	struct job j;
+
+	(void)state;
+	plan_init(&p);
+	plan_ok(&p, "cpus", "0-3,8");
+	assert_int_equal(plan_ncases(&p), 1);
+	case_is(&p, 0, "randread", &j);
+	assert_string_equal(cpuset_format(&j.cpus, text, sizeof(text)), "0-3,8");
+	plan_release(&p);
+}
+
 static void test_plan_refuses_bad_lists_and_truncates_long_names(void **state)
 {
 	char err[256] = "", name[8];
@@ -1057,6 +1108,8 @@ int main(void)
 		cmocka_unit_test(test_plan_cases_are_the_cross_product_first_axis_outermost),
 		cmocka_unit_test(test_plan_axis_can_be_replaced),
 		cmocka_unit_test(test_plan_label_never_splits),
+		cmocka_unit_test(test_job_set_placement_parameters),
+		cmocka_unit_test(test_plan_cpus_never_splits),
 		cmocka_unit_test(test_plan_refuses_bad_lists_and_truncates_long_names),
 		cmocka_unit_test(test_plan_streams_are_whole_jobs_of_the_case),
 		cmocka_unit_test(test_job_streams_resolve_and_verify_rules),
