@@ -26,20 +26,11 @@ cd "$TMPDIR"
 # run_watched NAME ARGS...: ssdbench run ARGS into NAME/; while it runs, the Cpus_allowed_list of
 # every worker thread ("TID COMM LIST", one line a look) into NAME.seen; its exit status in NAME.rc.
 run_watched() {
-	local n=$1 pid t c l rc=0
+	local n=$1 pid rc=0
 	shift
-	: >"$n.seen"
 	"$SSDBENCH" run --progress never -o "$n" "$@" >"$n.out" 2>"$n.err" &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		for t in /proc/"$pid"/task/*; do
-			c=$(cat "$t/comm" 2>/dev/null) || continue
-			[[ $c == ssdbench-w* ]] || continue
-			l=$(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status" 2>/dev/null) || continue
-			[[ -n $l ]] && echo "${t##*/} $c $l" >>"$n.seen"
-		done
-		sleep 0.05
-	done
+	watch_worker_cpus "$pid" "$n.seen"
 	wait "$pid" || rc=$?
 	echo "$rc" >"$n.rc"
 }
@@ -87,6 +78,7 @@ rc=0
 [[ -d /sys/devices/system/node/node7 ]] || { assert_eq "$rc" 2 "numa=7 (no such node): exit 2"; grep -q "no node 7" bad.err; }
 
 # --- hooks: the variables, the output, the status ------------------------------------------------------
+# shellcheck disable=SC2016 # the hook's shell expands them
 run_watched hk --pre "env | grep ^SSDBENCH_ | sort >'$TMPDIR/pre.env'; echo pre ran" \
 	--post 'echo "post of $SSDBENCH_CASE: $SSDBENCH_STATUS"; echo to stderr >&2' \
 	--rw randread --bs 4k --runtime 1s --span 16m one.dat

@@ -34,22 +34,24 @@ truncate -s "$gone_size" "$work/gone.img" "$work/numa.img"
 qemu_args=(
     -drive "file=$work/ns1.img,if=none,id=nvm1,format=raw,cache=unsafe"
     -drive "file=$work/ns2.img,if=none,id=nvm2,format=raw,cache=unsafe,discard=unmap"
-    -device pcie-root-port,id=rp0,bus=pcie.0,chassis=2,slot=2
+    # Each controller on a PCIe root port of q35's root complex, so that its PCI function has a link
+    # (2.5 GT/s x1: t-15-ident), as on a slot of the i440fx machine.
+    -device "pcie-root-port,id=rp0,bus=pcie.0,chassis=2,slot=2"
     -device "nvme,serial=$serial,id=nvme0,bus=rp0"
     -device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=512,physical_block_size=512"
     -device "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,logical_block_size=4096,physical_block_size=4096"
     -drive "file=$work/gone.img,if=none,id=nvm3,format=raw,cache=unsafe"
-    -device pcie-root-port,id=rpg,bus=pcie.0,chassis=3,slot=3
+    -device "pcie-root-port,id=rpg,bus=pcie.0,chassis=3,slot=3"
     -device "nvme,serial=SSDBENCH0002,id=nvme1,bus=rpg"
     -device "nvme-ns,drive=nvm3,bus=nvme1,nsid=1,logical_block_size=512,physical_block_size=512"
     # Two NUMA nodes, a vCPU and half the memory each, and a third controller (serial SSDBENCH0003)
     # behind a PCIe expander bridge on node 1 (pxb-pcie, which plugs into q35's PCIe root complex only),
     # for numa=auto (t-55-numa). vm.sh's -m 1536M is the two backends' sum.
     -machine q35
-    -object memory-backend-ram,id=mem0,size=768M -object memory-backend-ram,id=mem1,size=768M
-    -numa node,nodeid=0,cpus=0,memdev=mem0 -numa node,nodeid=1,cpus=1,memdev=mem1
-    -device pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0
-    -device pcie-root-port,id=rp1,bus=pxb1,chassis=1,slot=1
+    -object "memory-backend-ram,id=mem0,size=768M" -object "memory-backend-ram,id=mem1,size=768M"
+    -numa "node,nodeid=0,cpus=0,memdev=mem0" -numa "node,nodeid=1,cpus=1,memdev=mem1"
+    -device "pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0"
+    -device "pcie-root-port,id=rp1,bus=pxb1,chassis=1,slot=1"
     -drive "file=$work/numa.img,if=none,id=nvm4,format=raw,cache=unsafe"
     -device "nvme,serial=SSDBENCH0003,id=nvme2,bus=rp1"
     -device "nvme-ns,drive=nvm4,bus=nvme2,nsid=1,logical_block_size=512,physical_block_size=512"

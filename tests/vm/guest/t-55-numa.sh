@@ -26,20 +26,11 @@ echo "# node 0 CPUs $node0, node 1 CPUs $node1, $dev on node $pci_node"
 # run_watched NAME ARGS...: ssdbench run ARGS on $dev into $TMPDIR/NAME; while it runs, every worker
 # thread's Cpus_allowed_list ("TID COMM LIST" lines, one per look) into $TMPDIR/NAME.seen.
 run_watched() {
-	local n=$1 pid t c l rc=0
+	local n=$1 pid rc=0
 	shift
-	: >"$TMPDIR/$n.seen"
 	"$SSDBENCH" run "$@" --progress never -o "$TMPDIR/$n" "$dev" >"$TMPDIR/$n.out" 2>"$TMPDIR/$n.err" &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		for t in /proc/"$pid"/task/*; do
-			c=$(cat "$t/comm" 2>/dev/null) || continue
-			[[ $c == ssdbench-w* ]] || continue
-			l=$(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status" 2>/dev/null) || continue
-			[[ -n $l ]] && echo "${t##*/} $c $l" >>"$TMPDIR/$n.seen"
-		done
-		sleep 0.1
-	done
+	watch_worker_cpus "$pid" "$TMPDIR/$n.seen"
 	wait "$pid" || rc=$?
 	((rc == 0)) || { cat "$TMPDIR/$n.err"; fail "$n: ssdbench run exited $rc"; }
 }
