@@ -4,6 +4,7 @@
  * targets, the journals held, the targets claimed. Every failure is said here, on stderr.
  */
 #include <errno.h>
+#include <sched.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,9 +311,35 @@ static int check_placement(const struct entry *e, const struct target *t, bool *
 	struct placement_plan p;
 	char err[CPUSET_TEXT_MAX + 256];
 
+	struct cpuset allowed;
+	cpu_set_t mine;
+	int miss;
+
 	if (placement_plan(&e->job, t, t->sysfs ? t->sysfs : "/sys", &p, err, sizeof(err))) {
 		cli_error("%s: %s (target '%s')", e->name, err, t->path);
 		return -EINVAL;
+	}
+	/*
+	 * Online is not enough: taskset or a cgroup's cpuset may keep this process off some CPUs. A list
+	 * (cpus) must be allowed whole; a node's CPUs are cut to the allowed ones (affinity_begin), of
+	 * which one is enough.
+	 */
+	if (p.placed && !sched_getaffinity(0, sizeof(mine), &mine)) {
+		cpuset_clear(&allowed);
+		for (unsigned c = 0; c < CPUSET_MAX; c++)
+			if (CPU_ISSET(c, &mine))
+				cpuset_add(&allowed, c);
+		if (p.round_robin && (miss = cpuset_first_missing(&p.set, &allowed)) >= 0) {
+			cli_error("%s: cpus: CPU %d is not one this process may run on (its affinity: %s; taskset or "
+				  "a cgroup's cpuset)", e->name, miss, cpuset_format(&allowed, err, sizeof(err)));
+			return -EINVAL;
+		}
+		cpuset_and(&allowed, &p.set);
+		if (cpuset_empty(&allowed)) {
+			cli_error("%s: numa: none of node %d's CPUs (%s) is one this process may run on (taskset or "
+				  "a cgroup's cpuset)", e->name, p.mem_node, cpuset_format(&p.set, err, sizeof(err)));
+			return -EINVAL;
+		}
 	}
 	if (p.note[0] && !*warned)
 		cli_warn("'%s': %s", t->path, p.note);

@@ -26,6 +26,23 @@ static long set_policy(int mode, const unsigned long *nodes, unsigned long maxno
 	return syscall(SYS_set_mempolicy, mode, nodes, maxnode);
 }
 
+/* A node's CPUs cut to those this thread may run on (taskset, a cgroup's cpuset), where any is left. */
+static void allowed_only(struct cpuset *s)
+{
+	struct cpuset cut = *s, allowed;
+	cpu_set_t mine;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return;
+	cpuset_clear(&allowed);
+	for (unsigned c = 0; c < CPUSET_MAX; c++)
+		if (CPU_ISSET(c, &mine))
+			cpuset_add(&allowed, c);
+	cpuset_and(&cut, &allowed);
+	if (!cpuset_empty(&cut))
+		*s = cut;
+}
+
 int affinity_begin(const struct job *j, const struct target *t, struct affinity *a, char *err, size_t errlen)
 {
 	unsigned long nodes[CPUSET_WORDS] = { 0 };
@@ -35,6 +52,8 @@ int affinity_begin(const struct job *j, const struct target *t, struct affinity 
 	a->sysfs = t->sysfs ? t->sysfs : "/sys";
 	if ((ret = placement_plan(j, t, a->sysfs, &a->plan, err, errlen)))
 		return ret;
+	if (a->plan.placed && !a->plan.round_robin)
+		allowed_only(&a->plan.set);
 	if (a->plan.mem_node < 0)
 		return 0;
 	/* A host whose kernel refuses memory policies (no NUMA) still runs: memory_node is then null. */
