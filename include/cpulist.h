@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Sets of CPUs and their text, the kernel's cpulist ("0-3,8", as sysfs and /proc write them): parsed,
- * written back canonically, and combined. Pure: no I/O; the online set is the caller's to read.
+ * written back canonically, combined, and to and from the C library's cpu_set_t. No I/O but
+ * cpuset_allowed's system call; the online set is the caller's to read.
  */
 #ifndef SSDBENCH_CPULIST_H
 #define SSDBENCH_CPULIST_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,5 +46,12 @@ void cpuset_and(struct cpuset *a, const struct cpuset *b);
 void cpuset_or(struct cpuset *a, const struct cpuset *b);
 /* The lowest CPU of a that b lacks, or -1 where a is a subset of b. */
 int cpuset_first_missing(const struct cpuset *a, const struct cpuset *b);
+
+/* The C library's sets (CPU_SET's, sched_setaffinity's) from and to ours; CPUSET_MAX bits either way. */
+void cpuset_from_cpu_set(struct cpuset *s, const cpu_set_t *set);
+void cpuset_to_cpu_set(const struct cpuset *s, cpu_set_t *set);
+
+/* The CPUs the calling thread may run on (sched_getaffinity). Returns 0 or -errno. */
+int cpuset_allowed(struct cpuset *s);
 
 #endif

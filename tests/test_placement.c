@@ -108,6 +108,16 @@ static void test_cpulist_set_operations(void **state)
 	assert_true(cpuset_equal(&a, &b));
 	cpuset_add(&a, CPUSET_MAX);          /* ignored */
 	assert_int_equal(cpuset_count(&a), 8);
+	/* To and from the C library's cpu_set_t, and the calling thread's own set. */
+	cpu_set_t set;
+
+	cpuset_to_cpu_set(&a, &set);
+	assert_int_equal(CPU_COUNT(&set), 8);
+	assert_true(CPU_ISSET(9, &set) && !CPU_ISSET(1, &set));
+	cpuset_from_cpu_set(&b, &set);
+	assert_true(cpuset_equal(&a, &b));
+	assert_int_equal(cpuset_allowed(&b), 0);
+	assert_true(cpuset_count(&b) >= 1);
 }
 
 /* --- a host in a scratch directory: sysfs and procfs ------------------------------------------------ */

@@ -4,7 +4,6 @@
  * targets, the journals held, the targets claimed. Every failure is said here, on stderr.
  */
 #include <errno.h>
-#include <sched.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,7 +311,6 @@ static int check_placement(const struct entry *e, const struct target *t, bool *
 	char err[CPUSET_TEXT_MAX + 256];
 
 	struct cpuset allowed;
-	cpu_set_t mine;
 	int miss;
 
 	if (placement_plan(&e->job, t, t->sysfs ? t->sysfs : "/sys", &p, err, sizeof(err))) {
@@ -324,11 +322,7 @@ static int check_placement(const struct entry *e, const struct target *t, bool *
 	 * (cpus) must be allowed whole; a node's CPUs are cut to the allowed ones (affinity_begin), of
 	 * which one is enough.
 	 */
-	if (p.placed && !sched_getaffinity(0, sizeof(mine), &mine)) {
-		cpuset_clear(&allowed);
-		for (unsigned c = 0; c < CPUSET_MAX; c++)
-			if (CPU_ISSET(c, &mine))
-				cpuset_add(&allowed, c);
+	if (p.placed && !cpuset_allowed(&allowed)) {
 		if (p.round_robin && (miss = cpuset_first_missing(&p.set, &allowed)) >= 0) {
 			cli_error("%s: cpus: CPU %d is not one this process may run on (its affinity: %s; taskset or "
 				  "a cgroup's cpuset)", e->name, miss, cpuset_format(&allowed, err, sizeof(err)));

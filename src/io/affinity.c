@@ -30,14 +30,9 @@ static long set_policy(int mode, const unsigned long *nodes, unsigned long maxno
 static void allowed_only(struct cpuset *s)
 {
 	struct cpuset cut = *s, allowed;
-	cpu_set_t mine;
 
-	if (sched_getaffinity(0, sizeof(mine), &mine))
+	if (cpuset_allowed(&allowed))
 		return;
-	cpuset_clear(&allowed);
-	for (unsigned c = 0; c < CPUSET_MAX; c++)
-		if (CPU_ISSET(c, &mine))
-			cpuset_add(&allowed, c);
 	cpuset_and(&cut, &allowed);
 	if (!cpuset_empty(&cut))
 		*s = cut;
@@ -80,10 +75,7 @@ int affinity_attr(const struct affinity *a, unsigned i, pthread_attr_t *attr)
 	if (!a->plan.placed)
 		return 0;
 	placement_worker_cpus(&a->plan, i, &cs);
-	CPU_ZERO(&set);
-	for (unsigned c = 0; c < CPUSET_MAX; c++)
-		if (cpuset_has(&cs, c))
-			CPU_SET(c, &set);
+	cpuset_to_cpu_set(&cs, &set);
 	return -pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 
@@ -97,13 +89,13 @@ void affinity_end(struct affinity *a)
 /* A thread's affinity into the union s. */
 static void add_affinity(pthread_t tid, struct cpuset *s)
 {
+	struct cpuset one;
 	cpu_set_t set;
 
 	if (pthread_getaffinity_np(tid, sizeof(set), &set))
 		return;
-	for (unsigned c = 0; c < CPUSET_MAX; c++)
-		if (CPU_ISSET(c, &set))
-			cpuset_add(s, c);
+	cpuset_from_cpu_set(&one, &set);
+	cpuset_or(s, &one);
 }
 
 /* The CPU task tid last ran on: field 39 of its stat, after the command in parentheses. */

@@ -170,3 +170,29 @@ const char *cpuset_format(const struct cpuset *s, char *buf, size_t len)
 	}
 	return buf;
 }
+
+void cpuset_from_cpu_set(struct cpuset *s, const cpu_set_t *set)
+{
+	cpuset_clear(s);
+	for (unsigned c = 0; c < CPUSET_MAX && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			cpuset_add(s, c);
+}
+
+void cpuset_to_cpu_set(const struct cpuset *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	for (unsigned c = 0; c < CPUSET_MAX && c < CPU_SETSIZE; c++)
+		if (cpuset_has(s, c))
+			CPU_SET(c, set);
+}
+
+int cpuset_allowed(struct cpuset *s)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	cpuset_from_cpu_set(s, &set);
+	return 0;
+}
