@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "affinity.h"
@@ -111,8 +112,8 @@ static int task_cpu(const char *tid)
 	buf[n] = '\0';
 	if (!(p = strrchr(buf, ')')))
 		return -1;
-	/* Fields 3.. follow the ')': the 37th of them is field 39, processor. */
-	for (int f = 3; f < 39 && p; f++)
+	/* Fields 3.. follow the ')', each after a space: the 37th space is the one before field 39. */
+	for (int f = 3; f <= 39 && p; f++)
 		p = strchr(p + 1, ' ');
 	if (p && sscanf(p + 1, "%d", &cpu) != 1)
 		cpu = -1;
@@ -141,11 +142,27 @@ static int sqpoll_cpu(void)
 	return cpu;
 }
 
+/*
+ * sqpoll_cpu, waiting up to 100 ms: a new submission thread bears its creator's name until it first
+ * runs and names itself.
+ */
+static int sqpoll_cpu_soon(void)
+{
+	const struct timespec nap = { 0, 5000000 };
+	int cpu = sqpoll_cpu();
+
+	for (int i = 0; cpu < 0 && i < 20; i++) {
+		nanosleep(&nap, NULL);
+		cpu = sqpoll_cpu();
+	}
+	return cpu;
+}
+
 void affinity_record(const struct affinity *a, const struct target *t, const struct worker *ws, unsigned n,
 		     bool sqpoll, struct placement_rec *rec)
 {
 	*rec = (struct placement_rec){ .recorded = true, .pinned = a->plan.placed, .memory_node = a->plan.mem_node,
-				       .sqpoll_cpu = sqpoll ? sqpoll_cpu() : -1 };
+				       .sqpoll_cpu = sqpoll ? sqpoll_cpu_soon() : -1 };
 	for (unsigned i = 0; i < n; i++)
 		add_affinity(ws[i].tid, &rec->cpus);
 	placement_observe(a->sysfs, "/proc", t, rec);

@@ -182,7 +182,8 @@ need_ssdbench() {
 
 # watch_worker_cpus PID FILE: until process PID ends, every 50 ms, the Cpus_allowed_list of each of
 # its worker threads (those named ssdbench-w*, /proc/PID/task/*/comm) as "TID COMM LIST" lines into FILE
-# (emptied first): where the kernel lets each worker run, read while the run goes on.
+# (emptied first): where the kernel lets each worker run, read while the run goes on. (With sqpoll, a
+# new io_uring submission thread bears its creator's name until it first runs: watch runs without it.)
 watch_worker_cpus() {
     local pid=${1:?watch_worker_cpus PID FILE} out=${2:?watch_worker_cpus PID FILE} t c l
     : >"$out"

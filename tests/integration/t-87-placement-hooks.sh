@@ -3,7 +3,7 @@
 # - cpus=1 puts every worker thread on CPU 1, as /proc/PID/task/*/status says while the run goes on
 #   (Cpus_allowed_list of the threads named ssdbench-w*, not the result), and host.placement says so;
 #   cpus=0-1 places two workers one on each; a CPU that is not online, or past 1023, is a usage error
-#   (exit 2, no result);
+#   (exit 2, no result); with sqpoll, the CPU of the kernel's submission thread is recorded;
 # - a pre hook sees the documented SSDBENCH_* variables (it writes its environment to a file); a post
 #   hook's output and status are recorded in hooks.post; a failing post hook leaves the run ok but
 #   exits 1;
@@ -60,6 +60,18 @@ assert_eq "$(jget "$r" .host.placement.pinned)" false "no cpus: host.placement.p
 assert_eq "$(jget "$r" '.job | has("cpus")')" false "no cpus: job.cpus absent"
 assert_eq "$(jget "$r" .host.placement.cpus)" "$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/$$/status)" \
 	"no cpus: host.placement.cpus is the process's whole set"
+
+# sqpoll: the kernel's submission thread's CPU is recorded; without sqpoll it is null.
+rc=0
+"$SSDBENCH" run --progress never --sqpoll true --runtime 1s --span 16m -o sq one.dat >sq.out 2>sq.err || rc=$?
+if ((rc == 0)); then
+	[[ $(jget "$(result_files sq)" .host.placement.sqpoll_cpu) =~ ^[0-9]+$ ]] ||
+		fail "sqpoll: host.placement.sqpoll_cpu: $(jget "$(result_files sq)" .host.placement.sqpoll_cpu)"
+	ok "sqpoll: host.placement.sqpoll_cpu $(jget "$(result_files sq)" .host.placement.sqpoll_cpu)"
+else
+	skip_part "sqpoll: io_uring with IORING_SETUP_SQPOLL is not available here ($(head -1 sq.err))"
+fi
+assert_eq "$(jget "$(result_files one)" .host.placement.sqpoll_cpu)" null "no sqpoll: host.placement.sqpoll_cpu null"
 
 # The first CPU that is not online (1023 at most: the list's bound).
 offline=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) on[c] = 1 } }
@@ -184,5 +196,5 @@ alive "$(cat hook.pid)" && fail "the hook's shell outlived it"
 ok "the hook's shell and its child were ended"
 
 # shellcheck disable=SC2046
-schema_valid $(for d in one two plain hk hpf pf pf2 prof cli int; do [[ ! -d $d ]] || result_files "$d"; done)
+schema_valid $(for d in one two plain sq hk hpf pf pf2 prof cli int; do [[ ! -d $d ]] || result_files "$d"; done)
 pass
