@@ -83,6 +83,9 @@ struct cmp_interf {
 	double rb, rc;                /* the ratios; NAN where a side's baseline has no value */
 };
 
+/* The longest text of one side's placements. */
+#define CMP_PLACEMENT_MAX 1024
+
 struct cmp {
 	struct agg base, cand;
 	/* --stream: the cases of each side (the baselines of their streams); else empty, base and cand are. */
@@ -104,7 +107,16 @@ struct cmp {
 	struct agg base_drives, cand_drives;   /* by device, where a case is a fleet's (else empty) */
 	size_t nfleet;            /* cases compared as fleets */
 	size_t base_devices, cand_devices;     /* devices on each side */
+	/* host.placement (docs/placement.md): each side's, as text; a note (not a verdict) where they differ. */
+	char placement_base[CMP_PLACEMENT_MAX], placement_cand[CMP_PLACEMENT_MAX];
+	bool placement_differs;
 };
+
+/*
+ * Fills c's placement: the distinct placements of each side's measured runs, and placement_differs
+ * where both sides recorded theirs and the two are not the same (compare_placement.c).
+ */
+void cmp_placement(struct cmp *c, const struct rs_set *base, const struct rs_set *cand);
 
 /*
  * Matches and compares. Every case of the baseline gets at least one gated row: measured verdicts,

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpulist.h"
 #include "parse.h"
 #include "vocab_spec.h"
 
@@ -99,6 +100,13 @@ enum health_mode {
 	HEALTH_REQUIRE,          /* a target whose drive cannot tell is refused before any I/O */
 };
 
+/* Where a run's workers and their buffers go (numa=): docs/placement.md. */
+enum numa_mode {
+	NUMA_OFF,                /* as the scheduler likes (cpus= may still place the workers) */
+	NUMA_AUTO,               /* the target device's node, where sysfs tells it; else as off */
+	NUMA_NODE,               /* node numa_node */
+};
+
 #define JOB_NAME_MAX 64
 #define JOB_LABEL_MAX 128
 #define JOB_PATH_MAX 1024
@@ -153,6 +161,14 @@ struct job {
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
 	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
+	/*
+	 * Placement (docs/placement.md): cpus, where not empty, puts worker i on the (i mod n)-th CPU
+	 * of the set, one CPU each; numa picks a node for the workers (all of its CPUs, or those of cpus
+	 * on it) and their buffers.
+	 */
+	struct cpuset cpus;
+	enum numa_mode numa;
+	unsigned numa_node;         /* NUMA_NODE: the node */
 	/*
 	 * The workload vocabulary (docs/vocabulary.md). A split's n is 0 where the job has none: every
 	 * request is bs. With a split, job_resolve sets bs to the smallest size of the splits the job uses:
@@ -209,7 +225,7 @@ void job_release(struct job *j);
 /*
  * True if a stream may set parameter name (dashes or underscores): false for those of the case as a
  * whole (runtime, ramp, interval, repeat, steady_state, latency_target, trim, fill, engine, direct,
- * iopoll, sqpoll, health, label, price, journal).
+ * iopoll, sqpoll, health, label, price, journal, cpus, numa).
  */
 bool job_stream_param(const char *name);
 /* The worker threads a run of j starts: its threads, or every stream's. */
@@ -342,6 +358,9 @@ static inline void job_rate(const struct job *j, uint64_t *num, uint64_t *den)
 }
 
 const char *arrival_name(enum arrival a);
+
+/* numa= as job_set reads it back: "off", "auto" or the node's number, into buf. Returns buf. */
+const char *job_numa_text(const struct job *j, char *buf, size_t len);
 
 /* "auto", "off" or "require". */
 const char *health_mode_name(enum health_mode m);

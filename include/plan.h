@@ -26,6 +26,18 @@ struct streamdefs {
 	size_t n;
 };
 
+/*
+ * Hooks (docs/profiles.md, "Hooks"): the commands run before and after each run of a case. At each
+ * level (the command line, a named case, the profile) a command NULL says nothing there, "" says
+ * none; the command line wins over the case, the case over the profile. Owned by the plan.
+ */
+struct hook_spec {
+	char *pre, *post;
+	uint64_t timeout_ns;         /* 0: not said here */
+};
+
+void hook_spec_release(struct hook_spec *h);
+
 /* Most cases a plan may expand to: far more than any experiment, small enough to list at load. */
 #define PLAN_MAX_CASES 100000
 
@@ -36,6 +48,7 @@ struct axis {
 	uint64_t *idle_ns;   /* for "cases": the idle before each run of each case (NULL: none) */
 	struct streamdefs *streams; /* for "cases": each case's streams (n 0: none); NULL: no case has any */
 	char **baselines;    /* for "cases": the name of the case each is measured against (NULL: none) */
+	struct hook_spec *hooks;     /* for "cases": each case's own hooks (NULL: no case has any) */
 	size_t n;
 };
 
@@ -45,6 +58,8 @@ struct plan {
 	size_t naxes, axes_cap;
 	struct kvlist over;  /* --set and command-line options, applied after the axes */
 	struct streamdefs streams;   /* --stream: the streams of every case (n 0: none) */
+	struct hook_spec hooks;      /* the profile's "hooks" */
+	struct hook_spec cli_hooks;  /* --pre, --post, --hook-timeout */
 };
 
 void plan_init(struct plan *p);
@@ -52,7 +67,7 @@ void plan_release(struct plan *p);
 
 /*
  * A parameter for every case: a single value goes into the overrides, a comma list becomes (or
- * replaces) that parameter's axis; either removes an axis of that name. label and price never split.
+ * replaces) that parameter's axis; either removes an axis of that name. label, price and cpus (a CPU list) never split.
  * Every value is checked with job_set. Returns 0, -ENOENT (unknown name) or -EINVAL, with a message.
  */
 int plan_set(struct plan *p, const char *name, const char *value, char *err, size_t errlen);
@@ -85,6 +100,18 @@ uint64_t plan_case_idle(const struct plan *p, size_t k);
  * no cases axis of n cases.
  */
 int plan_set_case_streams(struct plan *p, struct streamdefs *sd, size_t n);
+
+/*
+ * Sets the hooks of the named cases (a case's "hooks"): h[i] for case i of the cases axis, n of them;
+ * takes ownership of h and its strings. Returns 0, or -EINVAL when the plan has no cases axis of n cases.
+ */
+int plan_set_case_hooks(struct plan *p, struct hook_spec *h, size_t n);
+
+/*
+ * The hooks of case k, the levels merged (the command line, the case, the profile): *out's commands
+ * point into the plan (NULL: none), its timeout 0 where no level gives one.
+ */
+void plan_case_hooks(const struct plan *p, size_t k, struct hook_spec *out);
 
 /*
  * Sets the baselines of the named cases (profiles: a case's "baseline", the case it is measured

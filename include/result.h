@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "group.h"
+#include "hook.h"
 #include "job.h"
 #include "runstats.h"
 #include "search.h"
@@ -50,6 +51,8 @@ struct run_context {
 	const struct group_member *members;
 	unsigned nmembers;
 	const char *group_label;
+	/* The case's hooks as they ran (hook.h): the result's "hooks"; NULL, or ran false: not run. */
+	const struct hook_run *hooks[HOOK_NPHASES];
 };
 
 /* The label a run's result carries (target.label): the job's label, else the target's. */
@@ -94,6 +97,12 @@ void group_build_release(struct group_build *b);
 /* Builds the result object of one run. Returns a new reference, or NULL on allocation failure. */
 json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
 		     const struct run_context *ctx);
+
+/* The result's "hooks": an object of the phases that ran, or NULL where none did. */
+json_t *result_hooks(const struct hook_run *const hooks[HOOK_NPHASES]);
+
+/* host.placement of a run (docs/placement.md): null where the run read no worker back. */
+json_t *result_placement(const struct placement_rec *r);
 
 /* The job parameters as resolved, numbers in bytes and ns (the result's "job" object). */
 json_t *result_job(const struct job *j);

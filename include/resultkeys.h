@@ -87,6 +87,8 @@ struct field {
 /* results.search (into struct rs_search) and results.search_probe. */
 extern const struct field rk_search_fields[];
 extern const struct field rk_search_mark_fields[];
+/* host.placement (into struct rs_placement). */
+extern const struct field rk_placement_fields[];
 /* wake_error_ns of results.search and results.schedule (into struct rs_wake). */
 extern const struct field rk_wake_fields[];
 

@@ -172,9 +172,23 @@ struct rs_search {
  * The host object (docs/result-format.md, host). Strings point into rs_run.host_info, which the set
  * holds as long as the run.
  */
+/* host.placement (docs/placement.md): strings interned; nodes and CPUs -1 where null. */
+struct rs_placement {
+	bool present;             /* false where the result has none (null, or from before it) */
+	const char *cpus;         /* the workers' CPUs, a cpulist ("0-3,8") */
+	bool pinned;
+	int64_t node;
+	const char *nodes;        /* a list of nodes, as cpus ("" where unknown) */
+	int64_t device_node, memory_node;
+	const char *irq_cpus;     /* NULL where the device's interrupts were not found */
+	const char *governor;     /* NULL where cpufreq says nothing */
+	int64_t sqpoll_cpu;
+};
+
 struct rs_host {
 	const char *hostname, *kernel, *arch, *cpu_model;
 	uint64_t cpu_count, memory_bytes;
+	struct rs_placement placement;
 };
 
 /* target.nvme and target.pcie (docs/result-format.md): the drive's identity and its link. */

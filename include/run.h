@@ -91,6 +91,14 @@ struct run_opts {
 	struct health_dev *health;          /* internal: the drive's health around the measured run */
 	struct run_group *group;            /* run --parallel: the group this run is member member of, or NULL */
 	unsigned member;
+	/*
+	 * The case's pre hook (docs/profiles.md, "Hooks"), or NULL: called first, before the target or
+	 * the drive is opened. It returns 0 to go on, -EINTR where a stop ended it (the result is then
+	 * interrupted), or another -errno with err: the result is failed with err as its message and
+	 * nothing touches the target.
+	 */
+	int (*pre)(void *ctx, char *err, size_t errlen);
+	void *pre_ctx;
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpulist.h"
 #include "hist.h"
 
 /*
@@ -81,6 +82,24 @@ struct series {
 	double *bw;        /* bytes per second */
 	double *lat_mean;  /* ns; 0 where no I/O completed */
 	double *resp_mean; /* open loop only (else NULL): mean response time, ns; 0 where none completed */
+};
+
+/*
+ * host.placement (docs/placement.md): where the workers ran, read back from each worker's affinity,
+ * and what the host says around it. A node or CPU of -1 is unknown (null in the result).
+ */
+struct placement_rec {
+	bool recorded;           /* the run read its workers back (false: host.placement is null) */
+	bool pinned;             /* the run set the workers' affinity (cpus=, numa=) */
+	struct cpuset cpus;      /* the union of the workers' affinity */
+	struct cpuset nodes;     /* the nodes of those CPUs (node numbers as a set) */
+	int node;                /* the one node of them all, or -1 (several, or no NUMA facts) */
+	int device_node;         /* the target device's node, or -1 */
+	int memory_node;         /* the node buffers were allocated on (numa=), or -1 */
+	bool has_irq;            /* the device's interrupts were found */
+	struct cpuset irq_cpus;  /* the CPUs their affinity allows (effective where the kernel says) */
+	char governor[64];       /* cpufreq governor(s) of the workers' CPUs, comma-separated, or "" */
+	int sqpoll_cpu;          /* sqpoll: the CPU the kernel's submission thread last ran on, or -1 */
 };
 
 struct phase {
@@ -300,6 +319,7 @@ struct run_result {
 	/* What the writes' payloads were (datagen_realized), where the measured run wrote (data_blocks > 0). */
 	uint64_t data_blocks;
 	double dedupe_ratio, compress_ratio;
+	struct placement_rec placement;     /* host.placement */
 };
 
 #endif

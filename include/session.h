@@ -31,6 +31,7 @@ struct entry {
 	bool prepare;
 	uint64_t idle_ns;            /* the wait before each of its runs (a named case's "idle"), 0: none */
 	char baseline[128];          /* the case it is measured against (a named case's "baseline"), "": none */
+	struct hook_spec hooks;      /* its hooks (plan_case_hooks: the plan's strings), none for a prepare job */
 };
 
 struct session {
@@ -80,6 +81,8 @@ struct session {
 	uint64_t manifest_at;        /* CLOCK_MONOTONIC ns of the last write of manifest.json */
 	uint64_t manifest_cost;      /* how long that write took, ns */
 	bool write_failed;           /* a result could not be written: nothing more is run */
+	bool post_failed;            /* a post hook failed: the invocation exits 1 at its end */
+	bool warned_off_node;        /* the warning that workers ran off the device's node was given */
 	unsigned seq;
 	struct progress pg;
 };

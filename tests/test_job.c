@@ -27,7 +27,7 @@ static const char *const spec_params[] = {
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
-	"distribution", "percentage_random", "randommap", "dedupe", "blockalign",
+	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -852,7 +852,7 @@ static void test_plan_axis_can_be_replaced(void **state)
 	plan_release(&p);
 }
 
-static void test_plan_label_never_splits(void **state)
+static void test_plan_label_and_cpus_never_split(void **state)
 {
 	struct plan p;
 	struct job j;
@@ -863,7 +863,46 @@ static void test_plan_label_never_splits(void **state)
 	assert_int_equal(plan_ncases(&p), 1);
 	case_is(&p, 0, "randread", &j);
 	assert_string_equal(j.label, "Samsung 990 PRO, 2 TB, PCIe 4");
+	/* Nor does a CPU list (0-3,8): one value, never an axis. */
+	plan_ok(&p, "cpus", "0-3,8");
+	assert_int_equal(plan_ncases(&p), 1);
+	case_is(&p, 0, "randread", &j);
+	assert_int_equal(cpuset_count(&j.cpus), 5);
 	plan_release(&p);
+}
+
+/* cpus= is a CPU list (0-3,8), canonical in the job; numa= auto, off or a node; both are the case's. */
+static void test_job_set_placement_parameters(void **state)
+{
+	static const char *const bad[][3] = {
+		{ "cpus", "3-1", "high to low" }, { "cpus", "0-3,x", "expected a CPU" },
+		{ "cpus", "1,,2", "expected a CPU" }, { "cpus", "1024", "0..1023" }, { "cpus", "-1", "expected a CPU" },
+		{ "cpus", "1-", "expected a CPU" }, { "numa", "yes", "auto" }, { "numa", "-1", "auto" },
+		{ "numa", "1024", NULL },
+	};
+	char text[CPUSET_TEXT_MAX], numa[16];
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_true(cpuset_empty(&j.cpus));
+	assert_int_equal(j.numa, NUMA_OFF);
+	SET("cpus", "0-3,8", cpuset_count(&j.cpus) == 5 && cpuset_has(&j.cpus, 8) && !cpuset_has(&j.cpus, 4));
+	assert_string_equal(cpuset_format(&j.cpus, text, sizeof(text)), "0-3,8");
+	SET("cpus", "3,1,2,2", cpuset_count(&j.cpus) == 3);
+	assert_string_equal(cpuset_format(&j.cpus, text, sizeof(text)), "1-3");
+	SET("cpus", "off", cpuset_empty(&j.cpus));
+	SET("cpus", "1023", cpuset_has(&j.cpus, 1023));
+	SET("numa", "auto", j.numa == NUMA_AUTO);
+	assert_string_equal(job_numa_text(&j, numa, sizeof(numa)), "auto");
+	SET("numa", "1", j.numa == NUMA_NODE && j.numa_node == 1);
+	assert_string_equal(job_numa_text(&j, numa, sizeof(numa)), "1");
+	SET("numa", "off", j.numa == NUMA_OFF);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		set_bad(bad[i][0], bad[i][1], bad[i][2]);
+	/* Placement is the case's: a stream cannot have its own. */
+	assert_false(job_stream_param("cpus"));
+	assert_false(job_stream_param("numa"));
 }
 
 static void test_plan_refuses_bad_lists_and_truncates_long_names(void **state)
@@ -1056,7 +1095,8 @@ int main(void)
 		cmocka_unit_test(test_job_check_payload_rules),
 		cmocka_unit_test(test_plan_cases_are_the_cross_product_first_axis_outermost),
 		cmocka_unit_test(test_plan_axis_can_be_replaced),
-		cmocka_unit_test(test_plan_label_never_splits),
+		cmocka_unit_test(test_plan_label_and_cpus_never_split),
+		cmocka_unit_test(test_job_set_placement_parameters),
 		cmocka_unit_test(test_plan_refuses_bad_lists_and_truncates_long_names),
 		cmocka_unit_test(test_plan_streams_are_whole_jobs_of_the_case),
 		cmocka_unit_test(test_job_streams_resolve_and_verify_rules),

@@ -478,6 +478,63 @@ static void test_profile_parallel_key(void **state)
 		 "}\n", 5, "parallel", "expected \"all\" or \"scaling\"");
 }
 
+/* "hooks" at the top and in a named case: the case's keys over the profile's, null or "" for none. */
+static void test_profile_hooks_of_the_profile_and_its_cases(void **state)
+{
+	char path[PATH_MAX];
+	struct hook_spec h;
+	struct profile p;
+
+	(void)state;
+	write_profile("p-hooks", HEAD("p-hooks")
+		      "  \"hooks\": { \"pre\": \"echo P\", \"post\": \"echo Q\", \"timeout\": \"30s\" },\n"
+		      "  \"matrix\": { \"cases\": [ { \"name\": \"a\" },\n"
+		      "    { \"name\": \"b\", \"hooks\": { \"pre\": \"echo B\", \"timeout\": \"1m\" } },\n"
+		      "    { \"name\": \"c\", \"hooks\": { \"pre\": null, \"post\": \"\" } } ] }\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	plan_case_hooks(&p.plan, 0, &h);
+	assert_string_equal(h.pre, "echo P");
+	assert_string_equal(h.post, "echo Q");
+	assert_int_equal(h.timeout_ns, 30000000000ull);
+	plan_case_hooks(&p.plan, 1, &h);
+	assert_string_equal(h.pre, "echo B");
+	assert_string_equal(h.post, "echo Q");
+	assert_int_equal(h.timeout_ns, 60000000000ull);
+	plan_case_hooks(&p.plan, 2, &h);
+	assert_null(h.pre);
+	assert_null(h.post);
+	/* The command line's win over both; "" is none. */
+	p.plan.cli_hooks.pre = strdup("echo CLI");
+	p.plan.cli_hooks.post = strdup("");
+	plan_case_hooks(&p.plan, 1, &h);
+	assert_string_equal(h.pre, "echo CLI");
+	assert_null(h.post);
+	profile_release(&p);
+
+	write_profile("p-nohooks", HEAD("p-nohooks") "  \"defaults\": { \"bs\": \"4k\" }\n}\n", path, sizeof(path));
+	load_ok(path, &p);
+	plan_case_hooks(&p.plan, 0, &h);
+	assert_null(h.pre);
+	assert_null(h.post);
+	assert_int_equal(h.timeout_ns, 0);
+	profile_release(&p);
+
+	load_bad("e-hooks", HEAD("e-hooks") "  \"hooks\": \"echo\"\n}\n", 5, "hooks", "expected {\"pre\"");
+	load_bad("e-hooks2", HEAD("e-hooks2") "  \"hooks\": { \"pre\": 3 }\n}\n", 5, "hooks.pre",
+		 "expected a shell command");
+	load_bad("e-hooks3", HEAD("e-hooks3") "  \"hooks\": { \"before\": \"x\" }\n}\n", 5, "hooks.before",
+		 "unknown key (pre, post, timeout)");
+	load_bad("e-hooks4", HEAD("e-hooks4") "  \"hooks\": { \"timeout\": \"0s\" }\n}\n", 5, "hooks.timeout",
+		 "a duration above 0");
+	load_bad("e-hooks5", HEAD("e-hooks5")
+		 "  \"matrix\": { \"cases\": [ { \"name\": \"a\", \"hooks\": { \"post\": [] } } ] }\n"
+		 "}\n", 5, "matrix.cases[0].hooks.post", "expected a shell command");
+	/* Not a job parameter: in defaults it is an unknown parameter. */
+	load_bad("e-hooks6", HEAD("e-hooks6") "  \"defaults\": { \"hooks\": {} }\n}\n", 5, "defaults.hooks",
+		 "unknown parameter");
+}
+
 static void test_profile_error_unknown_parameter_in_defaults(void **state)
 {
 	(void)state;
@@ -1079,6 +1136,7 @@ int main(void)
 		cmocka_unit_test(test_profile_error_not_an_object_or_no_file),
 		cmocka_unit_test(test_profile_error_unknown_top_level_key),
 		cmocka_unit_test(test_profile_parallel_key),
+		cmocka_unit_test(test_profile_hooks_of_the_profile_and_its_cases),
 		cmocka_unit_test(test_profile_error_unknown_parameter_in_defaults),
 		cmocka_unit_test(test_profile_error_unknown_parameter_in_a_case),
 		cmocka_unit_test(test_profile_error_unknown_parameter_in_prepare),

@@ -36,6 +36,9 @@ enum {
 	OPT_PARALLEL,
 	OPT_STONEWALL,
 	OPT_STREAM,
+	OPT_PRE,
+	OPT_POST,
+	OPT_HOOK_TIMEOUT,
 };
 
 struct run_cli {
@@ -44,6 +47,8 @@ struct run_cli {
 	const char **streams;    /* --stream, in order */
 	size_t nstreams;
 	const char *profile_arg;
+	const char *pre, *post;  /* --pre, --post: hooks of every case (docs/profiles.md, "Hooks") */
+	uint64_t hook_timeout;   /* --hook-timeout, ns; 0: not given */
 	struct profile prof;
 	bool have_profile;
 	bool dry_run;
@@ -83,6 +88,9 @@ static struct option *build_options(void)
 		{ "parallel", no_argument, NULL, OPT_PARALLEL },
 		{ "stonewall", no_argument, NULL, OPT_STONEWALL },
 		{ "stream", required_argument, NULL, OPT_STREAM },
+		{ "pre", required_argument, NULL, OPT_PRE },
+		{ "post", required_argument, NULL, OPT_POST },
+		{ "hook-timeout", required_argument, NULL, OPT_HOOK_TIMEOUT },
 	};
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
 	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
@@ -147,6 +155,18 @@ static int parse_idle_scale(const char *v, double *out)
 	return 0;
 }
 
+/* --hook-timeout: a duration above 0. */
+static int parse_hook_timeout(const char *v, uint64_t *ns)
+{
+	char err[256];
+
+	if (parse_duration(v, ns, err, sizeof(err)) || !*ns) {
+		cli_error("--hook-timeout: '%s': expected a duration above 0, such as 30s or 5m", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_cli *c, int argc, char **argv)
 {
 	struct option *opts = build_options();
@@ -179,6 +199,9 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 			break;
 		}
 		case OPT_IDLE_SCALE: ret = parse_idle_scale(optarg, &c->idle_scale); break;
+		case OPT_PRE: c->pre = optarg; break;
+		case OPT_POST: c->post = optarg; break;
+		case OPT_HOOK_TIMEOUT: ret = parse_hook_timeout(optarg, &c->hook_timeout); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
 				ret = -EINVAL;
@@ -228,6 +251,11 @@ static int build_plan(struct run_cli *c)
 			return -EINVAL;
 		}
 	}
+	/* The command line's hooks win over a case's and the profile's (an empty one: none). */
+	c->plan.cli_hooks.timeout_ns = c->hook_timeout;
+	if ((c->pre && !(c->plan.cli_hooks.pre = strdup(c->pre))) ||
+	    (c->post && !(c->plan.cli_hooks.post = strdup(c->post))))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -266,6 +294,7 @@ static int make_entries(const struct run_cli *c, struct entry *e, size_t nprep, 
 			snprintf(e[i].name, sizeof(e[i].name), "%s", c->prof.prepare_names[i]);
 			e[i].prepare = true;
 		} else {
+			plan_case_hooks(&c->plan, i - nprep, &e[i].hooks);
 			e[i].idle_ns = (uint64_t)llround((double)plan_case_idle(&c->plan, i - nprep) * c->idle_scale);
 			plan_case_baseline(&c->plan, i - nprep, e[i].baseline, sizeof(e[i].baseline));
 		}
@@ -471,6 +500,20 @@ static int cluster_expand(struct run_cli *c)
 	return 0;
 }
 
+/* Hooks run around a run of one target; a group's members start together, so none has them. */
+static int hooks_refuse(const struct entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].hooks.pre || e[i].hooks.post) {
+			cli_error("hooks: case '%s' has hooks, which run around a run of one target; --parallel, "
+				  "parallel profiles and ssdbench-mpi start all targets together (leave the hooks out, "
+				  "or run the targets one after another)", e[i].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int run_all(struct run_cli *c)
 {
 	size_t nprep = c->have_profile ? c->prof.nprepare : 0, ncases = plan_ncases(&c->plan);
@@ -506,6 +549,8 @@ static int run_all(struct run_cli *c)
 		goto out;
 	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
 		c->parallel = true;
+	if ((c->parallel || c->cluster) && hooks_refuse(e, n[0]))
+		goto out;
 	if (c->parallel && (parallel_check(tg, e, n, c->ntargets, per) ||
 			    parallel_labels(tg, e, (unsigned)c->ntargets, per)))
 		goto out;

@@ -18,6 +18,7 @@
 #include "health_dev.h"
 #include "journal.h"
 #include "output.h"
+#include "placement.h"
 #include "preflight.h"
 #include "rank_template.h"
 #include "run.h"
@@ -300,6 +301,46 @@ void preflight_release_journals(struct preflight_holds *H, int nt)
 			journal_hold_release(&H->h[(size_t)ti * H->per + i]);
 }
 
+/*
+ * cpus= and numa= against this host and the target's device (a usage error before any I/O); what
+ * numa=auto cannot do here is said once per target.
+ */
+static int check_placement(const struct entry *e, const struct target *t, bool *warned)
+{
+	struct placement_plan p;
+	char err[CPUSET_TEXT_MAX + 256];
+
+	struct cpuset allowed;
+	int miss;
+
+	if (placement_plan(&e->job, t, t->sysfs ? t->sysfs : "/sys", &p, err, sizeof(err))) {
+		cli_error("%s: %s (target '%s')", e->name, err, t->path);
+		return -EINVAL;
+	}
+	/*
+	 * Online is not enough: taskset or a cgroup's cpuset may keep this process off some CPUs. A list
+	 * (cpus) must be allowed whole; a node's CPUs are cut to the allowed ones (affinity_begin), of
+	 * which one is enough.
+	 */
+	if (p.placed && !cpuset_allowed(&allowed)) {
+		if (p.round_robin && (miss = cpuset_first_missing(&p.set, &allowed)) >= 0) {
+			cli_error("%s: cpus: CPU %d is not one this process may run on (its affinity: %s; taskset or "
+				  "a cgroup's cpuset)", e->name, miss, cpuset_format(&allowed, err, sizeof(err)));
+			return -EINVAL;
+		}
+		cpuset_and(&allowed, &p.set);
+		if (cpuset_empty(&allowed)) {
+			cli_error("%s: numa: none of node %d's CPUs (%s) is one this process may run on (taskset or "
+				  "a cgroup's cpuset)", e->name, p.mem_node, cpuset_format(&p.set, err, sizeof(err)));
+			return -EINVAL;
+		}
+	}
+	if (p.note[0] && !*warned)
+		cli_warn("'%s': %s", t->path, p.note);
+	*warned |= p.note[0] != '\0';
+	return 0;
+}
+
 /* Engine, qd, resolution against the target, discard support, memory. Adjusts qd for psync. */
 static int check_entry(struct entry *e, const struct target *t, bool *warned_qd)
 {
@@ -516,7 +557,7 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		     struct space_need *sp)
 {
 	size_t nprep = pf->nprep;
-	bool modifies = false, capped = false;
+	bool modifies = false, capped = false, warned_place = false;
 	char err[512], why[160] = "";
 
 	if (target_probe(path, "/sys", t, err, sizeof(err))) {
@@ -531,7 +572,7 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < *n; i++) {
-		if (check_entry(&e[i], t, &pf->warned_qd))
+		if (check_entry(&e[i], t, &pf->warned_qd) || check_placement(&e[i], t, &warned_place))
 			return -EINVAL;
 		modifies |= job_modifies(&e[i].job) && !job_no_io(&e[i].job);
 		capped |= e[i].job.r.span_capped;

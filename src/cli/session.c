@@ -17,10 +17,12 @@
 #include "guard.h"
 #include "health_dev.h"
 #include "parse.h"
+#include "placement.h"
 #include "result.h"
 #include "run.h"
 #include "search.h"
 #include "session.h"
+#include "session_hooks.h"
 #include "ss.h"
 #include "textesc.h"
 
@@ -279,6 +281,15 @@ int session_finish(struct session *s, const struct entry *e, struct entry *pe, c
 		cli_warn("'%s': %s: the process did not run for %.1f s of the %.1f s measured (stopped, "
 			 "frozen or starved); its rates include that time (results.stalls)", s->t->path,
 			 e->name, (double)res->stalled_ns / 1e9, (double)res->runtime_ns / 1e9);
+	if (placement_off_node(&res->placement) && !s->warned_off_node) {
+		char nodes[CPUSET_TEXT_MAX], cpus[CPUSET_TEXT_MAX];
+
+		cli_warn("'%s': %s: the workers ran on CPUs %s (node %s), off the device's node %d: every request "
+			 "crosses the interconnect (numa=auto places them on the device's node; host.placement)",
+			 s->t->path, e->name, cpuset_format(&res->placement.cpus, cpus, sizeof(cpus)),
+			 cpuset_format(&res->placement.nodes, nodes, sizeof(nodes)), res->placement.device_node);
+		s->warned_off_node = true;
+	}
 	if (res->health && res->health->warning[0])
 		cli_warn("'%s': %s: health: %s (the result's health is partial; health=auto does not fail a run)",
 			 s->t->path, e->name, res->health->warning);
@@ -303,6 +314,8 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 		     const struct run_context *ctx, struct run_result *res, bool print)
 {
 	struct run_opts o = session_run_opts(s);
+	struct session_hooks hk = { .s = s, .e = e, .ctx = ctx };
+	struct run_context hctx = *ctx;
 	struct entry pe = *e;
 	char err[512];
 	int ret;
@@ -310,9 +323,17 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 	pe.job = *job;
 	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
 	memset(res, 0, sizeof(*res));
+	if (e->hooks.pre) {
+		o.pre = session_hook_pre;
+		o.pre_ctx = &hk;
+	}
 	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
 	progress_clear(&s->pg);
-	return session_finish(s, e, &pe, ctx, res, ret, err, print, NULL);
+	if (!ret)
+		session_hook_post(&hk, res);
+	hctx.hooks[HOOK_PRE] = &hk.run[HOOK_PRE];
+	hctx.hooks[HOOK_POST] = &hk.run[HOOK_POST];
+	return session_finish(s, e, &pe, &hctx, res, ret, err, print, NULL);
 }
 
 /* A member's run of a group (run --parallel), in its own thread. */
@@ -757,6 +778,8 @@ static int run_rounds(struct session *s)
 /* The manifest as it ends, and a word on what a failed write left unrun. Returns the exit code. */
 static int session_end(struct session *s, int ret)
 {
+	if (s->post_failed && !ret)
+		ret = EXIT_FAILED;
 	if (s->write_failed) {
 		cli_error("stopping: '%s' cannot take more results, so no further run is started (%u "
 			  "result%s written in '%s')", s->output, s->seq - 1, s->seq == 2 ? "" : "s", s->dir);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "affinity.h"
 #include "errmsg.h"
 #include "grow.h"
 #include "group.h"
@@ -723,6 +724,24 @@ static uint64_t run_budget(const struct job *j)
 	return sum;
 }
 
+/* Starts worker i (of the run) on its CPUs (docs/placement.md), named ssdbench-wI for ps and top. */
+static int start_worker(const struct affinity *aff, struct worker *w, unsigned i, char *err, size_t errlen)
+{
+	pthread_attr_t attr;
+	char name[16];
+	int ret;
+
+	if ((ret = affinity_attr(aff, i, &attr)))
+		return errmsg_set(err, errlen, ret, "cannot place thread %u: %s", i, strerror(-ret));
+	ret = -pthread_create(&w->tid, &attr, worker_main, w);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		return errmsg_set(err, errlen, ret, "cannot start thread %u: %s", i, strerror(-ret));
+	snprintf(name, sizeof(name), "ssdbench-w%u", i % 100000);
+	pthread_setname_np(w->tid, name);
+	return 0;
+}
+
 static int run_workers(struct job *j, struct target *t, const struct engine_ops *e,
 		       const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
 {
@@ -732,6 +751,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	struct monitor m = { 0 };
 	struct run_ctl ctl;
 	struct wmap *wm = NULL;
+	struct affinity aff;
 	unsigned started = 0;
 	int ret;
 
@@ -741,14 +761,16 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	ctl.ext_stop = o->stop;
 	if (!o->phase && !o->readback && !o->verify_only)
 		wm = wmap_new(j);   /* NULL where nothing writes (or no memory: the record then has no count) */
-	ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, err, errlen);
+	/* The placement's memory node is preferred from the buffers' setup to the threads' start. */
+	ret = affinity_begin(j, t, &aff, err, errlen);
+	if (!ret)
+		ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, err, errlen);
 	/* The drive's counters just before the measured run's first I/O (after every prepare phase). */
 	if (!ret && o->health && res->health)
 		health_rec_snapshot(res->health, o->health, false);
-	for (; !ret && started < nw; started++) {
-		if ((ret = -pthread_create(&ws[started].tid, NULL, worker_main, &ws[started])))
-			snprintf(err, errlen, "cannot start thread %u: %s", started, strerror(-ret));
-	}
+	while (!ret && started < nw && !(ret = start_worker(&aff, &ws[started], started, err, errlen)))
+		started++;
+	affinity_end(&aff);
 	if (ret) {
 		/* Threads already started wait at the barriers: let them through with stop set. */
 		atomic_store(&ctl.stop, 1);
@@ -756,6 +778,9 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	}
 	if (started) {
 		pthread_barrier_wait(&ctl.ready);
+		/* The measured run's workers, as they start (engines set up, none measuring yet). */
+		if (!ret && !o->phase && !o->readback)
+			affinity_record(&aff, job_no_io(j) ? NULL : t, ws, nw, j->sqpoll, &res->placement);
 		ctl.t_start = clock_ns();
 		/* Only the measured phase (no phase name) starts together. */
 		if (!ret && o->group && !o->phase && group_arrive(o->group, &ctl.t_start, o->stop))
@@ -1204,6 +1229,12 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	 * step (open, layout, trim, buffers, threads) with the step and errno in errs.
 	 */
 	mono0 = clock_ns();
+	if (o->pre && (ret = o->pre(o->pre_ctx, err, errlen))) {
+		res->status = ret == -EINTR ? RUN_INTERRUPTED : RUN_FAILED;
+		snprintf(res->message, sizeof(res->message), "%.250s", ret == -EINTR ? "interrupted by a signal" : err);
+		res->finished_at = res->started_at + (clock_ns() - mono0);
+		return 0;
+	}
 	ho.health = job_no_io(j) ? NULL : health_begin(j, t, o, &hd, res);
 	o = &ho;
 	if (!job_no_io(j) && (ret = prepare_target(j, t, e, o, res, err, errlen))) {

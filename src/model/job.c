@@ -466,6 +466,50 @@ static int set_latency_target(struct job *j, const char *v, char *err, size_t er
 			  esc_short(v, q));
 }
 
+/* cpus=LIST: the kernel's cpulist syntax (0-3,8); "" or "off" places nothing. */
+static int set_cpus(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN], msg[160];
+
+	if (!*v || !strcmp(v, "off")) {
+		cpuset_clear(&j->cpus);
+		return 0;
+	}
+	if (!cpuset_parse(v, false, &j->cpus, msg, sizeof(msg)))
+		return 0;
+	cpuset_clear(&j->cpus);
+	return errmsg_set(err, errlen, -EINVAL, "'%s': %s", esc_short(v, q), msg);
+}
+
+#define NUMA_NODE_MAX 1023
+
+static int set_numa(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	uint64_t node;
+
+	if (!strcmp(v, "off") || !strcmp(v, "auto")) {
+		j->numa = v[0] == 'a' ? NUMA_AUTO : NUMA_OFF;
+		return 0;
+	}
+	if (*v >= '0' && *v <= '9' && !parse_uint(v, 0, NUMA_NODE_MAX, &node, err, errlen)) {
+		j->numa = NUMA_NODE;
+		j->numa_node = (unsigned)node;
+		return 0;
+	}
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected auto (the device's node), off, or a node 0..%d",
+			  esc_short(v, q), NUMA_NODE_MAX);
+}
+
+const char *job_numa_text(const struct job *j, char *buf, size_t len)
+{
+	if (j->numa == NUMA_NODE)
+		snprintf(buf, len, "%u", j->numa_node);
+	else
+		snprintf(buf, len, "%s", j->numa == NUMA_AUTO ? "auto" : "off");
+	return buf;
+}
+
 #define F(field) offsetof(struct job, field)
 static const struct param params[] = {
 	{ "rw", P_SPECIAL, 0, 0, 0, set_rw, "randread",
@@ -537,6 +581,10 @@ static const struct param params[] = {
 	  "random patterns: every block exactly once per pass (each thread its own slice)" },
 	{ "blockalign", P_SIZE, F(blockalign), 0, 1ull << 30, NULL, "bs",
 	  "random patterns: offsets are multiples of this (fio's blockalign; default bs, the smallest size of a split)" },
+	{ "cpus", P_SPECIAL, 0, 0, 0, set_cpus, "",
+	  "worker CPUs, e.g. 0-3,8: worker i runs on the (i mod n)-th CPU of the list, one CPU each (docs/placement.md)" },
+	{ "numa", P_SPECIAL, 0, 0, 0, set_numa, "off",
+	  "auto: workers and their buffers on the target device's NUMA node; NODE: on that node; off (docs/placement.md)" },
 };
 #undef F
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
@@ -1178,7 +1226,7 @@ void job_release(struct job *j)
 /* The parameters of the case as a whole, which a stream takes from it and cannot set. */
 static const char *const case_params[] = {
 	"runtime", "ramp", "interval", "repeat", "steady_state", "latency_target", "trim", "fill", "engine",
-	"direct", "iopoll", "sqpoll", "health", "label", "price", "journal",
+	"direct", "iopoll", "sqpoll", "health", "label", "price", "journal", "cpus", "numa",
 };
 
 bool job_stream_param(const char *name)

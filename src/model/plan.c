@@ -107,7 +107,10 @@ static void axis_release(struct axis *a)
 			streamdefs_release(&a->streams[i]);
 		if (a->baselines)
 			free(a->baselines[i]);
+		if (a->hooks)
+			hook_spec_release(&a->hooks[i]);
 	}
+	free(a->hooks);
 	free(a->baselines);
 	free(a->values);
 	free(a->cases);
@@ -123,6 +126,8 @@ void plan_release(struct plan *p)
 	free(p->axes);
 	kvlist_release(&p->over);
 	streamdefs_release(&p->streams);
+	hook_spec_release(&p->hooks);
+	hook_spec_release(&p->cli_hooks);
 	p->axes = NULL;
 	p->naxes = p->axes_cap = 0;
 }
@@ -215,7 +220,7 @@ int plan_add_axis(struct plan *p, const char *name, char **values, size_t n, cha
 
 int plan_add_cases(struct plan *p, char **names, struct kvlist *cases, size_t n, char *err, size_t errlen)
 {
-	struct axis a = { "cases", names, cases, NULL, NULL, NULL, n };
+	struct axis a = { .name = "cases", .values = names, .cases = cases, .n = n };
 	struct job scratch;
 	int ret;
 
@@ -266,7 +271,8 @@ int plan_set(struct plan *p, const char *name, const char *value, char *err, siz
 
 	if (!canon)
 		return errmsg_set(err, errlen, -ENOENT, "unknown parameter '%s'", name);
-	if (!strchr(value, ',') || !strcmp(canon, "label") || !strcmp(canon, "price")) {
+	/* cpus is a list of its own (0-3,8): a sweep of CPU sets is a profile's axis. */
+	if (!strchr(value, ',') || !strcmp(canon, "label") || !strcmp(canon, "price") || !strcmp(canon, "cpus")) {
 		job_init(&scratch);
 		if ((ret = job_set(&scratch, canon, value, err, errlen)))
 			return ret;
@@ -485,6 +491,49 @@ int plan_set_idle(struct plan *p, const uint64_t *idle_ns, size_t n)
 		return -ENOMEM;
 	memcpy(a->idle_ns, idle_ns, n * sizeof(*a->idle_ns));
 	return 0;
+}
+
+void hook_spec_release(struct hook_spec *h)
+{
+	free(h->pre);
+	free(h->post);
+	memset(h, 0, sizeof(*h));
+}
+
+int plan_set_case_hooks(struct plan *p, struct hook_spec *h, size_t n)
+{
+	size_t div, i = cases_axis(p, &div);
+	struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+
+	if (!a || a->n != n)
+		return -EINVAL;
+	if (a->hooks)
+		for (size_t c = 0; c < a->n; c++)
+			hook_spec_release(&a->hooks[c]);
+	free(a->hooks);
+	a->hooks = h;
+	return 0;
+}
+
+/* The first command said (not NULL) of the levels, most important first; "" (none) as NULL. */
+static char *first_said(char *cli, char *own, char *prof)
+{
+	char *c = cli ? cli : own ? own : prof;
+
+	return c && *c ? c : NULL;
+}
+
+void plan_case_hooks(const struct plan *p, size_t k, struct hook_spec *out)
+{
+	size_t div, i = cases_axis(p, &div);
+	const struct axis *a = i < p->naxes ? &p->axes[i] : NULL;
+	const struct hook_spec none = { 0 };
+	const struct hook_spec *own = a && a->hooks && div ? &a->hooks[k / div % a->n] : &none;
+
+	out->pre = first_said(p->cli_hooks.pre, own->pre, p->hooks.pre);
+	out->post = first_said(p->cli_hooks.post, own->post, p->hooks.post);
+	out->timeout_ns = p->cli_hooks.timeout_ns ? p->cli_hooks.timeout_ns
+			: own->timeout_ns ? own->timeout_ns : p->hooks.timeout_ns;
 }
 
 uint64_t plan_case_idle(const struct plan *p, size_t k)

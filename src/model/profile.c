@@ -104,7 +104,48 @@ struct case_keys {
 	uint64_t idle;               /* "idle" */
 	struct streamdefs sd;        /* "streams" */
 	const char *baseline;        /* "baseline": the case it is measured against, or NULL */
+	struct hook_spec hooks;      /* "hooks" */
 };
+
+static int unknown_key(struct loader *l, const char *path, const char *key, const char *allowed);
+
+/* One command of "hooks": a string (empty: none), or null (none); into *cmd, replacing what it held. */
+static int load_hook_cmd(struct loader *l, const char *path, json_t *v, char **cmd)
+{
+	const char *text = json_is_null(v) ? "" : json_string_value(v);
+
+	if (!text)
+		return lerr(l, path, "expected a shell command (a string), or null for none");
+	free(*cmd);
+	return (*cmd = strdup(text)) ? 0 : -ENOMEM;
+}
+
+/* "hooks": {"pre": CMD, "post": CMD, "timeout": DURATION}, each key optional (docs/profiles.md, "Hooks"). */
+static int load_hooks(struct loader *l, const char *path, json_t *obj, struct hook_spec *h)
+{
+	const char *key;
+	char sub[600], msg[256];
+	json_t *v;
+	int ret = 0;
+
+	if (!json_is_object(obj))
+		return lerr(l, path, "expected {\"pre\": COMMAND, \"post\": COMMAND, \"timeout\": DURATION}");
+	json_object_foreach(obj, key, v) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if (!strcmp(key, "pre") || !strcmp(key, "post")) {
+			ret = load_hook_cmd(l, sub, v, key[1] == 'r' ? &h->pre : &h->post);
+		} else if (!strcmp(key, "timeout")) {
+			if (!json_is_string(v) || parse_duration(json_string_value(v), &h->timeout_ns, msg, sizeof(msg)) ||
+			    !h->timeout_ns)
+				ret = lerr(l, sub, "expected a duration above 0, such as \"5m\"");
+		} else {
+			ret = unknown_key(l, path, key, "pre, post, timeout");
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 /*
  * A parameter object (defaults, a prepare job, a named case, a stream). "name" is taken where name is
@@ -135,6 +176,11 @@ static int load_params(struct loader *l, const char *path, json_t *obj, struct j
 		}
 		if (ck && !strcmp(key, "streams")) {
 			if ((ret = load_streams(l, sub, v, &ck->sd)))
+				return ret;
+			continue;
+		}
+		if (ck && !strcmp(key, "hooks")) {
+			if ((ret = load_hooks(l, sub, v, &ck->hooks)))
 				return ret;
 			continue;
 		}
@@ -214,10 +260,11 @@ static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 	struct case_keys *ck = calloc(n ? n : 1, sizeof(*ck));
 	uint64_t *idle = calloc(n ? n : 1, sizeof(*idle));
 	struct streamdefs *sd = calloc(n ? n : 1, sizeof(*sd));
-	bool any_streams = false, any_base = false;
+	struct hook_spec *hooks = calloc(n ? n : 1, sizeof(*hooks));
+	bool any_streams = false, any_base = false, any_hooks = false;
 	int ret = 0;
 
-	if (!names || !cases || !ck || !idle || !sd)
+	if (!names || !cases || !ck || !idle || !sd || !hooks)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
 		const char *name = NULL;
@@ -234,6 +281,9 @@ static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 			memset(&ck[i].sd, 0, sizeof(ck[i].sd));
 			any_streams |= sd[i].n > 0;
 			any_base |= ck[i].baseline != NULL;
+			hooks[i] = ck[i].hooks;
+			memset(&ck[i].hooks, 0, sizeof(ck[i].hooks));
+			any_hooks |= hooks[i].pre || hooks[i].post || hooks[i].timeout_ns;
 		}
 	}
 	if (!ret && n == 0)
@@ -253,6 +303,8 @@ static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 			sd = NULL;
 		if (!ret && bases && !(ret = plan_set_baselines(&p->plan, bases, n)))
 			bases = NULL;
+		if (!ret && any_hooks && !(ret = plan_set_case_hooks(&p->plan, hooks, n)))
+			hooks = NULL;
 	}
 	for (i = 0; i < n; i++) {
 		if (names)
@@ -261,11 +313,16 @@ static int load_cases(struct loader *l, json_t *arr, struct profile *p)
 			kvlist_release(&cases[i]);
 		if (sd)
 			streamdefs_release(&sd[i]);
-		if (ck)
+		if (ck) {
 			streamdefs_release(&ck[i].sd);
+			hook_spec_release(&ck[i].hooks);
+		}
 		if (bases)
 			free(bases[i]);
+		if (hooks)
+			hook_spec_release(&hooks[i]);
 	}
+	free(hooks);
 	free(names);
 	free(cases);
 	free(sd);
@@ -443,7 +500,7 @@ static int load_text(struct loader *l, json_t *root, const char *key, bool requi
 static int check_top(struct loader *l, json_t *root, struct profile *p)
 {
 	static const char *const keys[] = { "name", "description", "source", "notes", "defaults",
-					    "prepare", "matrix", "rounds", "report", "parallel" };
+					    "prepare", "matrix", "rounds", "report", "parallel", "hooks" };
 	const char *key, *base = strrchr(l->path, '/');
 	json_t *v;
 	size_t n;
@@ -457,7 +514,7 @@ static int check_top(struct loader *l, json_t *root, struct profile *p)
 			;
 		if (i == sizeof(keys) / sizeof(keys[0]))
 			return lerr(l, key, "unknown key (name, description, source, notes, defaults, "
-				    "prepare, matrix, rounds, report, parallel)");
+				    "prepare, matrix, rounds, report, parallel, hooks)");
 	}
 	v = json_object_get(root, "parallel");
 	if (v && (!json_is_string(v) || (strcmp(json_string_value(v), "all") && strcmp(json_string_value(v), "scaling"))))
@@ -573,6 +630,8 @@ int profile_parse(const char *path, const char *text, struct profile *p, char *e
 	ret = check_text(&l, "", root);
 	if (!ret)
 		ret = check_top(&l, root, p);
+	if (!ret && json_object_get(root, "hooks"))
+		ret = load_hooks(&l, "hooks", json_object_get(root, "hooks"), &p->plan.hooks);
 	if (!ret)
 		ret = load_defaults(&l, root, p);
 	if (!ret)

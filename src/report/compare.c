@@ -513,6 +513,7 @@ int cmp_build(struct cmp *c, const struct rs_set *base, const struct rs_set *can
 		goto fail;
 	if (interference(c))
 		goto nomem;
+	cmp_placement(c, base, cand);
 	if (!c->ncases) {
 		snprintf(err, errlen, "no case is in both the baseline (%zu case%s) and the candidate (%zu "
 			 "case%s): cases match by job parameters", c->base.n, c->base.n == 1 ? "" : "s",
@@ -760,6 +761,19 @@ static void interference_lines(FILE *f, const struct cmp *c, bool md)
 	}
 }
 
+/* The note where the sides ran with different placement: it may explain a change, it decides nothing. */
+static void placement_note(FILE *f, const struct cmp *c, const char *prefix)
+{
+	if (!c->placement_differs)
+		return;
+	fprintf(f, "%snote: baseline and candidate ran with different placement (host.placement), which "
+		"may explain a change:\n%s  baseline:  ", prefix, prefix);
+	esc_text(f, c->placement_base);
+	fprintf(f, "\n%s  candidate: ", prefix);
+	esc_text(f, c->placement_cand);
+	fputc('\n', f);
+}
+
 static void write_text(FILE *f, const struct cmp *c, const char *bname, const char *cname)
 {
 	static const char *const heads[NCOL] = { "case", "metric", "baseline", "candidate", "change",
@@ -809,6 +823,7 @@ static void write_text(FILE *f, const struct cmp *c, const char *bname, const ch
 	interference_lines(f, c, false);
 	fputc('\n', f);
 	summary(f, c, "");
+	placement_note(f, c, "");
 }
 
 static void md_cell(FILE *f, const char *s)
@@ -835,6 +850,14 @@ static void write_markdown(FILE *f, const struct cmp *c, const char *bname, cons
 	esc_md(f, side_device(c, true, dev, sizeof(dev)));
 	fputs(")\n\n", f);
 	summary(f, c, "");
+	if (c->placement_differs) {
+		fputs("\n**note:** baseline and candidate ran with different placement (host.placement), which may "
+		      "explain a change: baseline ", f);
+		esc_md(f, c->placement_base);
+		fputs("; candidate ", f);
+		esc_md(f, c->placement_cand);
+		fputc('\n', f);
+	}
 	fputs("\n| case | metric | baseline | candidate | change | verdict |\n"
 	      "| --- | --- | ---: | ---: | ---: | --- |\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -941,6 +964,9 @@ static void write_json(FILE *f, const struct cmp *c, const char *bname, const ch
 	json_object_set_new(o, "no_value", json_integer((json_int_t)c->nnovalue));
 	json_object_set_new(o, "skipped", json_integer((json_int_t)c->nskipped));
 	json_object_set_new(o, "inconclusive", json_integer((json_int_t)c->ninconclusive));
+	if (c->placement_differs)
+		json_object_set_new(o, "placement_note", json_pack("{s:s, s:s}", "baseline", c->placement_base,
+								   "candidate", c->placement_cand));
 	json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(o);

@@ -537,6 +537,16 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));
 	}
+	if (!cpuset_empty(&j->cpus)) {
+		char cpus[CPUSET_TEXT_MAX];
+
+		json_object_set_new(o, "cpus", json_string(cpuset_format(&j->cpus, cpus, sizeof(cpus))));
+	}
+	if (j->numa != NUMA_OFF) {
+		char numa[16];
+
+		json_object_set_new(o, "numa", json_string(job_numa_text(j, numa, sizeof(numa))));
+	}
 	result_job_vocab(o, j);
 	if (j->streams) {
 		json_t *names = json_array();
@@ -590,7 +600,49 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static json_t *host_object(void)
+/* A node or CPU number, or null for -1 (unknown, none). */
+static json_t *int_or_null(int v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+json_t *result_hooks(const struct hook_run *const hooks[HOOK_NPHASES])
+{
+	json_t *o = NULL;
+
+	for (int p = 0; p < HOOK_NPHASES; p++) {
+		const struct hook_run *r = hooks[p];
+
+		if (!r || !r->ran)
+			continue;
+		if (!o && !(o = json_object()))
+			return NULL;
+		json_object_set_new(o, hook_phase_name((enum hook_phase)p),
+				    json_pack("{s:s, s:o, s:o, s:b, s:b, s:s, s:b, s:I}", "command", r->command,
+					      "status", int_or_null(r->status), "signal", int_or_null(r->signal ? r->signal : -1),
+					      "timed_out", r->timed_out, "interrupted", r->interrupted,
+					      "output", r->output, "output_truncated", r->truncated,
+					      "duration_ns", (json_int_t)r->duration_ns));
+	}
+	return o;
+}
+
+json_t *result_placement(const struct placement_rec *r)
+{
+	char cpus[CPUSET_TEXT_MAX], nodes[CPUSET_TEXT_MAX], irq[CPUSET_TEXT_MAX];
+
+	if (!r->recorded)
+		return json_null();
+	return json_pack("{s:s, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
+			 "cpus", cpuset_format(&r->cpus, cpus, sizeof(cpus)), "pinned", r->pinned,
+			 "node", int_or_null(r->node), "nodes", cpuset_format(&r->nodes, nodes, sizeof(nodes)),
+			 "device_node", int_or_null(r->device_node), "memory_node", int_or_null(r->memory_node),
+			 "irq_cpus", r->has_irq ? json_string(cpuset_format(&r->irq_cpus, irq, sizeof(irq))) : json_null(),
+			 "governor", r->governor[0] ? json_string(r->governor) : json_null(),
+			 "sqpoll_cpu", int_or_null(r->sqpoll_cpu));
+}
+
+static json_t *host_object(const struct run_result *res)
 {
 	struct utsname u;
 	char host[256] = "", cpu[256];
@@ -598,10 +650,11 @@ static json_t *host_object(void)
 	gethostname(host, sizeof(host) - 1);
 	uname(&u);
 	cpu_model(cpu, sizeof(cpu));
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "hostname", host, "kernel", u.release,
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:o}", "hostname", host, "kernel", u.release,
 			 "arch", u.machine, "cpu_model", cpu, "cpu_count", (int)sysconf(_SC_NPROCESSORS_ONLN),
 			 "memory_bytes",
-			 (json_int_t)sysconf(_SC_PHYS_PAGES) * (json_int_t)sysconf(_SC_PAGESIZE));
+			 (json_int_t)sysconf(_SC_PHYS_PAGES) * (json_int_t)sysconf(_SC_PAGESIZE),
+			 "placement", result_placement(&res->placement));
 }
 
 static json_t *target_object(const struct job *j, const struct target *t)
@@ -767,7 +820,7 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			 "command_line", ctx->command_line ? ctx->command_line : "",
 			 "started_at", start, "finished_at", end, "status", status[res->status],
 			 "message", res->message[0] ? json_string(res->message) : json_null(),
-			 "errors", errors_array(res), "host", host_object(), "target",
+			 "errors", errors_array(res), "host", host_object(res), "target",
 			 ctx->members ? group_target_object(ctx) : target_object(j, t),
 			 "profile", "name", str_or_null(ctx->profile), "repeat_index", (int)ctx->repeat_index,
 			 "repeat_count", (int)ctx->repeat_count,
@@ -789,6 +842,10 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
 		json_object_set_new(o, "health", health_object(res));
 		add_search(o, ctx);
+		json_t *hooks = result_hooks(ctx->hooks);
+
+		if (hooks)
+			json_object_set_new(o, "hooks", hooks);
 	}
 	return o;
 }

@@ -69,7 +69,8 @@ static const struct field error_fields[] = {
 static const struct field error_item = OBJECT(NULL, T_OBJ, error_fields);
 static const struct field host_fields[] = {
 	ANY("hostname", T_STR), ANY("kernel", T_STR), ANY("arch", T_STR), ANY("cpu_model", T_STR),
-	MIN("cpu_count", T_INT, 1), MIN("memory_bytes", T_INT, 0), END
+	MIN("cpu_count", T_INT, 1), MIN("memory_bytes", T_INT, 0),
+	OPT("placement", T_OBJ | T_NULL, .fields = rk_placement_fields), END
 };
 static const struct field nvme_fields[] = {
 	RANGE("vendor_id", T_INT, 0, 65535), RANGE("subsystem_vendor_id", T_INT, 0, 65535),
@@ -149,6 +150,8 @@ static const struct field job_fields[] = {
 	    .what = "uniform, zipf:THETA, pareto:H, normal:SIGMA%, zoned:... or zoned_abs:..."),
 	{ .key = "percentage_random", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 99 },
 	OPT("randommap", T_TRUE), { .key = "blockalign", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 512 },
+	OPT("cpus", T_STR, .pattern = "^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$", .what = "a CPU list such as \"0-3,8\""),
+	OPT("numa", T_STR, .pattern = "^(auto|[0-9]+)$", .what = "\"auto\" or a node's number"),
 	END
 };
 static const struct field phase_fields[] = {
@@ -305,6 +308,15 @@ static const struct field import_fields[] = {
 	ANY("histogram_note", T_STR | T_NULL), ARRAY("unmapped", &any_string), ARRAY("notes", &any_string),
 	ARRAY("defaulted", &any_string), END
 };
+/* hooks (docs/profiles.md, "Hooks"): the pre and post commands of the run, where it had them. */
+static const struct field hook_fields[] = {
+	NONEMPTY("command"), RANGE("status", T_INT | T_NULL, 0, 255), MIN("signal", T_INT | T_NULL, 1),
+	ANY("timed_out", T_BOOL), ANY("interrupted", T_BOOL), ANY("output", T_STR),
+	ANY("output_truncated", T_BOOL), MIN("duration_ns", T_INT, 0), END
+};
+static const struct field hooks_fields[] = {
+	OPT("pre", T_OBJ, .fields = hook_fields), OPT("post", T_OBJ, .fields = hook_fields), END
+};
 static const struct field top_fields[] = {
 	ONE_OF("schema", v_schema), MIN("schema_version", T_INT, 1), OBJECT("tool", T_OBJ, tool_fields),
 	ANY("command_line", T_STR), TIMESTAMP("started_at"), TIMESTAMP("finished_at"),
@@ -313,7 +325,7 @@ static const struct field top_fields[] = {
 	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
 	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
 	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("import", T_OBJ, .fields = import_fields),
-	END
+	OPT("hooks", T_OBJ, .fields = hooks_fields), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
 

@@ -47,6 +47,19 @@ const struct field rk_search_fields[] = {
 	    .has = 1 + offsetof(struct rs_search, wake_error_ns.present)),
 	OPT("harness_bound", T_BOOL, SEARCH(harness_bound)), END
 };
+#define PLACE(m) AT(struct rs_placement, m)
+#define CPULIST_RE "^([0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*)?$"
+#define CPULIST(k, t, m) { .key = (k), .types = (t), .pattern = CPULIST_RE, \
+			   .what = "a CPU list such as \"0-3,8\"", PLACE(m) }
+const struct field rk_placement_fields[] = {
+	CPULIST("cpus", T_STR, cpus), ANY("pinned", T_BOOL, PLACE(pinned)),
+	MIN("node", T_INT | T_NULL, 0, PLACE(node)), CPULIST("nodes", T_STR, nodes),
+	MIN("device_node", T_INT | T_NULL, 0, PLACE(device_node)),
+	MIN("memory_node", T_INT | T_NULL, 0, PLACE(memory_node)),
+	CPULIST("irq_cpus", T_STR | T_NULL, irq_cpus), ANY("governor", T_STR | T_NULL, PLACE(governor)),
+	MIN("sqpoll_cpu", T_INT | T_NULL, 0, PLACE(sqpoll_cpu)), END
+};
+
 const struct field rk_search_mark_fields[] = {
 	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END
 };

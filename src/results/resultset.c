@@ -455,15 +455,26 @@ static int load_steady(struct rs_set *s, struct rs_run *r, const json_t *v)
 	return numbers_dup(json_object_get(v, "rounds"), &ss->rounds, &ss->nrounds);
 }
 
-/* The host object's fields: strings into host (the set's shared copy, which outlives the run). */
-static void load_host(struct rs_host *h, const json_t *host)
+/*
+ * The host object's fields: strings into host (the set's shared copy, which outlives the run), those
+ * of its placement interned. Returns 0 or -ENOMEM.
+ */
+static int load_host(struct rs_set *s, struct rs_host *h, const json_t *host)
 {
+	const json_t *pl = json_object_get(host, "placement");
+	struct rs_placement *p = &h->placement;
+
 	h->hostname = json_string_value(json_object_get(host, "hostname"));
 	h->kernel = json_string_value(json_object_get(host, "kernel"));
 	h->arch = json_string_value(json_object_get(host, "arch"));
 	h->cpu_model = json_string_value(json_object_get(host, "cpu_model"));
 	h->cpu_count = (uint64_t)json_integer_value(json_object_get(host, "cpu_count"));
 	h->memory_bytes = (uint64_t)json_integer_value(json_object_get(host, "memory_bytes"));
+	*p = (struct rs_placement){ .node = -1, .device_node = -1, .memory_node = -1, .sqpoll_cpu = -1 };
+	if (!json_is_object(pl))
+		return 0;
+	p->present = true;
+	return rk_fill(rk_placement_fields, pl, p, &s->strings);
 }
 
 /*
@@ -594,6 +605,9 @@ static char *case_key(const json_t *job, const char *case_name)
 	json_object_del(k, "repeat");
 	json_object_del(k, "journal");
 	json_object_del(k, "health");   /* recording the drive's health does not change the case */
+	/* Nor does placement: compare notes where it differs (docs/placement.md). */
+	json_object_del(k, "cpus");
+	json_object_del(k, "numa");
 	/* A closed-loop run as files from before open-loop runs have it: no rate, no arrival. */
 	if (!json_integer_value(json_object_get(k, "rate_iops")) &&
 	    !json_integer_value(json_object_get(k, "rate_bw"))) {
@@ -759,7 +773,8 @@ static int fill_shared(struct rs_set *s, struct rs_run *r, json_t *root)
 	r->target = t;
 	r->host_info = h;
 	r->host = json_string_value(json_object_get(h, "hostname"));
-	load_host(&r->machine, h);
+	if (load_host(s, &r->machine, h))
+		return -ENOMEM;
 	r->label = json_string_value(json_object_get(t, "label"));
 	if (!*r->label)
 		r->label = base_name(json_string_value(json_object_get(t, "path")));

@@ -29,6 +29,8 @@
 #   gate WANT NAME CMD...   runs CMD, expects exit WANT, keeps its stdout in NAME.out, stderr in NAME.err
 #   whole_json DIR   fails unless every file under DIR (dot files too) is non-empty, whole JSON
 #   now              seconds since the epoch with nanoseconds (for timing)
+#   watch_worker_cpus PID FILE   while PID runs, its worker threads' (ssdbench-w*) Cpus_allowed_list
+#                    into FILE, a line "TID COMM LIST" per thread per look (placement tests)
 #
 # The helpers that create something register its removal themselves, in a registry file, so that
 # they also work inside command substitution: dev=$(make_zram 64M). They only ever remove what they
@@ -176,6 +178,24 @@ PY
 
 need_ssdbench() {
     [[ -x $SSDBENCH ]] || fail "no ssdbench binary at $SSDBENCH (run make, or set SSDBENCH)"
+}
+
+# watch_worker_cpus PID FILE: until process PID ends, every 50 ms, the Cpus_allowed_list of each of
+# its worker threads (those named ssdbench-w*, /proc/PID/task/*/comm) as "TID COMM LIST" lines into FILE
+# (emptied first): where the kernel lets each worker run, read while the run goes on. (With sqpoll, a
+# new io_uring submission thread bears its creator's name until it first runs: watch runs without it.)
+watch_worker_cpus() {
+    local pid=${1:?watch_worker_cpus PID FILE} out=${2:?watch_worker_cpus PID FILE} t c l
+    : >"$out"
+    while kill -0 "$pid" 2>/dev/null; do
+        for t in /proc/"$pid"/task/*; do
+            c=$(cat "$t/comm" 2>/dev/null) || continue
+            [[ $c == ssdbench-w* ]] || continue
+            l=$(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status" 2>/dev/null) || continue
+            [[ -n $l ]] && echo "${t##*/} $c $l" >>"$out"
+        done
+        sleep 0.05
+    done
 }
 
 now() {

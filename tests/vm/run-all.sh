@@ -13,7 +13,9 @@
 # The devices: a QEMU NVMe controller (serial SSDBENCH0001) with namespace 1 of 512 B and namespace
 # 2 of 4096 B sectors, each VM_NVME_SIZE bytes of a sparse file (namespace 2 with discard=unmap: what
 # it deallocates becomes a hole, which reads as zeroes); a second one (serial SSDBENCH0002)
-# with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE); the
+# with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE); a
+# third (serial SSDBENCH0003, one namespace of 64 MiB) behind a PCIe expander bridge on NUMA node 1 of
+# the q35 machine's two nodes (VM_NVME_NUMA, for numa=auto); the
 # nvme driver loaded with poll_queues=2 (polled I/O); QEMU's version in the guest's VM_QEMU_VERSION.
 # Environment: SSDBENCH (the binary), SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds,
 # default 2400), TEST_TIMEOUT (each guest test's, default 1200); vm.sh's own.
@@ -28,16 +30,31 @@ size=$((128 << 20))
 serial=SSDBENCH0001
 gone_size=$((64 << 20))
 truncate -s "$size" "$work/ns1.img" "$work/ns2.img"
-truncate -s "$gone_size" "$work/gone.img"
+truncate -s "$gone_size" "$work/gone.img" "$work/numa.img"
 qemu_args=(
     -drive "file=$work/ns1.img,if=none,id=nvm1,format=raw,cache=unsafe"
     -drive "file=$work/ns2.img,if=none,id=nvm2,format=raw,cache=unsafe,discard=unmap"
-    -device "nvme,serial=$serial,id=nvme0"
+    # Each controller on a PCIe root port of q35's root complex, so that its PCI function has a link
+    # (2.5 GT/s x1: t-15-ident), as on a slot of the i440fx machine.
+    -device "pcie-root-port,id=rp0,bus=pcie.0,chassis=2,slot=2"
+    -device "nvme,serial=$serial,id=nvme0,bus=rp0"
     -device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=512,physical_block_size=512"
     -device "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,logical_block_size=4096,physical_block_size=4096"
     -drive "file=$work/gone.img,if=none,id=nvm3,format=raw,cache=unsafe"
-    -device "nvme,serial=SSDBENCH0002,id=nvme1"
+    -device "pcie-root-port,id=rpg,bus=pcie.0,chassis=3,slot=3"
+    -device "nvme,serial=SSDBENCH0002,id=nvme1,bus=rpg"
     -device "nvme-ns,drive=nvm3,bus=nvme1,nsid=1,logical_block_size=512,physical_block_size=512"
+    # Two NUMA nodes, a vCPU and half the memory each, and a third controller (serial SSDBENCH0003)
+    # behind a PCIe expander bridge on node 1 (pxb-pcie, which plugs into q35's PCIe root complex only),
+    # for numa=auto (t-55-numa). vm.sh's -m 1536M is the two backends' sum.
+    -machine q35
+    -object "memory-backend-ram,id=mem0,size=768M" -object "memory-backend-ram,id=mem1,size=768M"
+    -numa "node,nodeid=0,cpus=0,memdev=mem0" -numa "node,nodeid=1,cpus=1,memdev=mem1"
+    -device "pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0"
+    -device "pcie-root-port,id=rp1,bus=pxb1,chassis=1,slot=1"
+    -drive "file=$work/numa.img,if=none,id=nvm4,format=raw,cache=unsafe"
+    -device "nvme,serial=SSDBENCH0003,id=nvme2,bus=rp1"
+    -device "nvme-ns,drive=nvm4,bus=nvme2,nsid=1,logical_block_size=512,physical_block_size=512"
 )
 pats=
 for p in "$@"; do
@@ -48,6 +65,7 @@ done
 # QEMU's version is the controller's firmware revision (Identify FR; t-15-ident checks it).
 qemu_version=$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 cmd="export VM_NVME_SERIAL=$serial VM_NVME_SIZE=$size VM_NVME_GONE_SERIAL=SSDBENCH0002 VM_NVME_GONE_SIZE=$gone_size"
+cmd+=" VM_NVME_NUMA_SERIAL=SSDBENCH0003"
 cmd+=" VM_QEMU_VERSION=$(printf '%q' "$qemu_version")"
 cmd+=" && source /repo/tests/vm/guest/env.sh && TEST_TIMEOUT=${TEST_TIMEOUT:-1200} RUN_ALL_DIR=/repo/tests/vm/guest"
 cmd+=" bash /repo/tests/integration/run-all.sh$pats"

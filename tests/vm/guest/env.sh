@@ -5,6 +5,7 @@
 #   VM_NVME_CTRL       the first controller's name (nvme0 or nvme1)
 #   VM_NVME_512        its namespace 1 (512 B sectors), VM_NVME_4K its namespace 2 (4096 B sectors)
 #   VM_NVME_GONE_CTRL  the second controller's name, VM_NVME_GONE its namespace 1
+#   VM_NVME_NUMA_CTRL  the third's (behind a PCIe expander bridge on NUMA node 1), VM_NVME_NUMA its namespace 1
 # shellcheck disable=SC2034
 
 # vm_nvme_ns SERIAL NSID: the /dev node of namespace NSID of the controller with SERIAL.
@@ -33,6 +34,9 @@ VM_NVME_512=$(vm_nvme_ns "$VM_NVME_SERIAL" 1)
 VM_NVME_4K=$(vm_nvme_ns "$VM_NVME_SERIAL" 2)
 VM_NVME_GONE_CTRL=$(vm_nvme_ctrl "${VM_NVME_GONE_SERIAL:?}")
 VM_NVME_GONE=$(vm_nvme_ns "$VM_NVME_GONE_SERIAL" 1)
-export VM_NVME_CTRL VM_NVME_512 VM_NVME_4K VM_NVME_GONE_CTRL VM_NVME_GONE
+VM_NVME_NUMA_CTRL=$(vm_nvme_ctrl "${VM_NVME_NUMA_SERIAL:-SSDBENCH0003}")
+VM_NVME_NUMA=$(vm_nvme_ns "${VM_NVME_NUMA_SERIAL:-SSDBENCH0003}" 1)
+export VM_NVME_CTRL VM_NVME_512 VM_NVME_4K VM_NVME_GONE_CTRL VM_NVME_GONE VM_NVME_NUMA_CTRL VM_NVME_NUMA
 echo "vm devices: $VM_NVME_CTRL ($VM_NVME_SERIAL): 512 B $VM_NVME_512, 4 KiB $VM_NVME_4K;" \
-	"$VM_NVME_GONE_CTRL ($VM_NVME_GONE_SERIAL): $VM_NVME_GONE"
+	"$VM_NVME_GONE_CTRL ($VM_NVME_GONE_SERIAL): $VM_NVME_GONE;" \
+	"${VM_NVME_NUMA_CTRL:-none} (${VM_NVME_NUMA_SERIAL:-SSDBENCH0003}, NUMA node 1): ${VM_NVME_NUMA:-none}"
