@@ -93,6 +93,13 @@ enum arrival {
 	ARRIVAL_POISSON,         /* exponential gaps of mean 1/rate: a Poisson process, as independent clients */
 };
 
+/* How a closed loop's worker waits for completions on io_uring or libaio (docs/performance.md). */
+enum job_wait {
+	JOB_WAIT_ADAPTIVE,       /* spins while that completes more requests a second, measured per worker */
+	JOB_WAIT_SLEEP,          /* sleeps in the engine's wait at once */
+	JOB_WAIT_SPIN,           /* always reaps without sleeping first, up to a few times */
+};
+
 /* Whether a run records the drive's health (docs/health.md). */
 enum health_mode {
 	HEALTH_AUTO,             /* where the drive can tell; a read that fails leaves health partial or null */
@@ -157,6 +164,7 @@ struct job {
 	double lt_pct;              /* latency_target: the response-time percentile (99.99), 0 = no search */
 	uint64_t lt_ns;             /* ... and the most it may be */
 	enum health_mode health;    /* the drive's health before, after and during the run */
+	enum job_wait wait;         /* closed loop on io_uring or libaio: how workers wait for completions */
 	unsigned fsync;             /* a flush (fdatasync) after every fsync writes a thread issues; 0 = none */
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
@@ -364,6 +372,7 @@ const char *job_numa_text(const struct job *j, char *buf, size_t len);
 
 /* "auto", "off" or "require". */
 const char *health_mode_name(enum health_mode m);
+const char *job_wait_name(enum job_wait w);
 
 /* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */
 unsigned job_write_pct(const struct job *j);

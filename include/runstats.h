@@ -320,6 +320,11 @@ struct run_result {
 	uint64_t data_blocks;
 	double dedupe_ratio, compress_ratio;
 	struct placement_rec placement;     /* host.placement */
+	/*
+	 * The adaptive wait (job.wait): the time the workers that adapt their wait spent spinning and
+	 * sleeping, from their start to their end (both 0: none adapts: results.wait absent).
+	 */
+	uint64_t wait_spin_ns, wait_sleep_ns;
 };
 
 #endif

@@ -194,6 +194,21 @@ struct worker {
 	 */
 	uint8_t extra;
 
+	/*
+	 * The adaptive wait of a closed loop on an engine that sleeps in its reap (io_uring, libaio): in
+	 * spin mode, up to SPIN_POLLS reaps that wait for nothing before the one that sleeps. The mode is
+	 * the one that completed more requests a second when last tried (spin_epoch).
+	 */
+	struct spinctl {
+		bool on;                 /* the worker adapts its wait */
+		uint8_t phase;           /* where in the cycle of trials and holds (spin_epoch) */
+		uint8_t best;            /* the mode held: 0 sleep, 1 spin */
+		uint32_t polls;          /* this epoch's reaps that wait for nothing before the wait: 0 or SPIN_POLLS */
+		uint64_t epoch_start, epoch_end, done;   /* this epoch: from, until, completions */
+		uint64_t tried[2][2];    /* the trials of this cycle, by mode: completions, ns */
+		uint64_t spin_ns, sleep_ns;   /* measured time in each mode (results) */
+	} spin;
+
 	struct live live;
 	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */
 	uint64_t ramp_base[4][LIVE_OPS]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */

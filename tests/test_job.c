@@ -27,7 +27,7 @@ static const char *const spec_params[] = {
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
-	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa",
+	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -526,7 +526,9 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 					    "latency_target=p0.5<=5ms runtime=10s arrival=poisson",
 					    "iopoll=true", "sqpoll=true", "iopoll=true sqpoll=true",
 					    "sqpoll=true direct=false", "iopoll=true rate_iops=1000",
-					    "qd=32 reap_batch=8", "qd=32 reap_batch=32", "qd=1 reap_batch=1" };
+					    "qd=32 reap_batch=8", "qd=32 reap_batch=32", "qd=1 reap_batch=1",
+					    "wait=sleep", "wait=spin engine=libaio", "wait=spin qd=32 reap_batch=8",
+					    "wait=adaptive rate_iops=1000", "wait=adaptive engine=psync" };
 	static const char *const bad[][2] = {
 		{ "interval=9ms", "interval" }, { "interval=61m", "interval" }, { "interval=0", "interval" },
 		{ "bs=8k stride=4k", "stride" }, { "bs=4k stride=6k", "stride" },
@@ -543,6 +545,10 @@ static void test_job_check_bounds_interval_and_stride(void **state)
 		{ "reap_batch=2", "reap_batch" }, { "qd=32 reap_batch=33", "reap_batch" },   /* at most qd */
 		{ "qd=8 reap_batch=2 rate_iops=1000", "reap_batch" },   /* an open loop reaps what is there */
 		{ "qd=8 reap_batch=2 latency_target=p99<=5ms runtime=10s", "reap_batch" },
+		/* Only a closed loop on an engine that sleeps in its reap waits for completions. */
+		{ "wait=spin rate_iops=1000", "wait" }, { "wait=sleep engine=psync", "wait" },
+		{ "wait=spin engine=null", "wait" }, { "wait=spin sqpoll=true", "wait" },
+		{ "wait=sleep iopoll=true", "wait" }, { "wait=spin latency_target=p99<=5ms runtime=10s", "wait" },
 	};
 
 	(void)state;

@@ -687,6 +687,8 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		rz_merge(&res->rz, &w->rz);
 		res->cpu_user += w->cpu_user;
 		res->cpu_sys += w->cpu_sys;
+		res->wait_spin_ns += w->spin.spin_ns;
+		res->wait_sleep_ns += w->spin.sleep_ns;
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
 			res->buffers = w->ec.fixed_bufs ? RUN_BUFS_FIXED : RUN_BUFS_PLAIN;
 		verify_merge(&res->verify, &w->ver);

@@ -1059,6 +1059,113 @@ static void wake_monitor(struct run_ctl *ctl)
 }
 
 /* The hot loop. Returns 0, or -errno if the engine failed (I/O errors are recorded, not returned). */
+/*
+ * The adaptive wait. A closed loop whose engine sleeps in its reap can reap without sleeping: up to
+ * SPIN_POLLS reaps that wait for nothing (io_uring_enter that runs the completions the kernel deferred
+ * to the thread, io_getevents for none) before the one that sleeps. Where the device completes soon
+ * (io-wq workers on other CPUs, a fast drive) that saves a sleep and a wake-up a request; where the
+ * spinning thread takes the CPU from those who do the work, it loses. So the worker measures: in
+ * epochs of SPIN_EPOCH_NS it tries each mode twice, alternating (sleep, spin, sleep, spin), takes the
+ * one that completed more requests a second (spinning must win by SPIN_MARGIN), and holds it for
+ * SPIN_HOLD epochs before it tries again. qd stays what it is: only the way of waiting changes.
+ */
+#define SPIN_POLLS 32
+#define SPIN_EPOCH_NS 2000000ull
+#define SPIN_TRIALS 4
+#define SPIN_HOLD 60
+#define SPIN_MARGIN 1.02
+
+static void spin_init(struct worker *w)
+{
+	w->spin = (struct spinctl){ 0 };
+	w->spin.epoch_end = UINT64_MAX;
+	const struct job *j = w->job;
+
+	if (w->open || (j->engine != ENGINE_URING && j->engine != ENGINE_URING_CMD && j->engine != ENGINE_AIO) ||
+	    (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || j->wait == JOB_WAIT_SLEEP)
+		return;
+	w->spin.on = true;
+	w->spin.epoch_start = w->now;
+	if (j->wait == JOB_WAIT_SPIN) {
+		w->spin.best = 1;
+		w->spin.polls = SPIN_POLLS;
+		return;
+	}
+	w->spin.epoch_end = w->now + SPIN_EPOCH_NS;
+}
+
+/* At the worker's end: the last epoch's time to its mode. */
+static void spin_close(struct worker *w)
+{
+	struct spinctl *sc = &w->spin;
+
+	if (!sc->on || w->now <= sc->epoch_start)
+		return;
+	if (sc->polls)
+		sc->spin_ns += w->now - sc->epoch_start;
+	else
+		sc->sleep_ns += w->now - sc->epoch_start;
+}
+
+/* The mode of epoch k of the cycle: trials alternate from sleep, then the best is held. */
+static unsigned spin_mode_of(const struct spinctl *sc, unsigned k)
+{
+	return k < SPIN_TRIALS ? k & 1 : sc->best;
+}
+
+/* At the end of an epoch (w->now past epoch_end): its count to its mode, the next epoch's mode. */
+static __attribute__((noinline)) void spin_epoch(struct worker *w)
+{
+	struct spinctl *sc = &w->spin;
+	unsigned mode = sc->polls ? 1 : 0;
+	uint64_t ns = w->now - sc->epoch_start;
+
+	if (mode)
+		sc->spin_ns += ns;
+	else
+		sc->sleep_ns += ns;
+	if (sc->phase < SPIN_TRIALS) {
+		sc->tried[mode][0] += sc->done;
+		sc->tried[mode][1] += ns;
+	}
+	if (++sc->phase == SPIN_TRIALS) {
+		double sleep = sc->tried[0][1] ? (double)sc->tried[0][0] / (double)sc->tried[0][1] : 0;
+		double spin = sc->tried[1][1] ? (double)sc->tried[1][0] / (double)sc->tried[1][1] : 0;
+
+		sc->best = spin > sleep * SPIN_MARGIN;
+		memset(sc->tried, 0, sizeof(sc->tried));
+	} else if (sc->phase == SPIN_TRIALS + SPIN_HOLD) {
+		sc->phase = 0;
+	}
+	sc->polls = spin_mode_of(sc, sc->phase) ? SPIN_POLLS : 0;
+	sc->done = 0;
+	sc->epoch_start = w->now;
+	sc->epoch_end = w->now + SPIN_EPOCH_NS;
+}
+
+/* After a reap of an adapting worker: its completions counted, the epoch closed when it is over. */
+static __attribute__((noinline)) void spin_account(struct worker *w)
+{
+	w->spin.done += w->ec.ndone;
+	if (w->now >= w->spin.epoch_end)
+		spin_epoch(w);
+}
+
+/*
+ * Spin mode: reaps that wait for nothing, until min have completed or SPIN_POLLS were made. Returns
+ * 0 or -errno; the completions are in c->done. The wait that sleeps, if still needed, is the loop's.
+ */
+static __attribute__((noinline)) int spin_polls(struct worker *w, unsigned min)
+{
+	for (unsigned k = 0; k < w->spin.polls && w->ec.ndone < min; k++) {
+		int ret = w->eng->reap(&w->ec, 0);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int worker_loop(struct worker *w)
 {
 	const struct run_ctl *ctl = w->ctl;
@@ -1070,6 +1177,7 @@ static int worker_loop(struct worker *w)
 	if (w->idle)
 		return 0;
 	w->now = clock_ns();
+	spin_init(w);
 	if (w->open) {
 		uint64_t num, den;
 
@@ -1111,13 +1219,25 @@ static int worker_loop(struct worker *w)
 			stopping = tick(w, &measuring);
 			continue;
 		}
-		if (w->open && !stopping && w->nfree && w->eng->reap_wait)
+		if (w->open && !stopping && w->nfree && w->eng->reap_wait) {
 			ret = reap_or_due(w);
-		else   /* closed loop: reap_batch at a time, or all there is when fewer are in flight */
-			ret = reap_min(w, w->open || w->inflight < w->job->reap_batch ? 1 : w->job->reap_batch);
+		} else {   /* closed loop: reap_batch at a time, or all there is when fewer are in flight */
+			unsigned min = w->open || w->inflight < w->job->reap_batch ? 1 : w->job->reap_batch;
+
+			if (!w->spin.on) {
+				ret = reap_min(w, min);
+			} else {
+				ret = w->spin.polls ? spin_polls(w, min) : 0;
+				/* The wait that sleeps stays here, inline (reap_min): see docs/performance.md. */
+				if (ret >= 0 && w->ec.ndone < min)
+					ret = reap_min(w, min - w->ec.ndone);
+			}
+		}
 		if (ret < 0)
 			return ret;
 		w->now = clock_ns();
+		if (w->spin.on)
+			spin_account(w);
 		/* A batch reaped after the ramp's end completed in the measured window: it counts. */
 		if (!measuring && w->now >= ctl->t_ramp_end) {
 			start_measuring(w);
@@ -1131,6 +1251,7 @@ static int worker_loop(struct worker *w)
 	}
 	if (w->open && measuring)
 		count_backlog(w);
+	spin_close(w);
 	return 0;
 }
 

@@ -417,6 +417,24 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
+static const char *const wait_names[] = { [JOB_WAIT_ADAPTIVE] = "adaptive", [JOB_WAIT_SLEEP] = "sleep",
+					   [JOB_WAIT_SPIN] = "spin" };
+
+const char *job_wait_name(enum job_wait w)
+{
+	return w <= JOB_WAIT_SPIN ? wait_names[w] : wait_names[0];
+}
+
+static int set_wait(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m = 0;
+	int ret = set_choice(wait_names, JOB_WAIT_SPIN + 1, v, &m, "adaptive, sleep or spin", err, errlen);
+
+	if (!ret)
+		j->wait = (enum job_wait)m;
+	return ret;
+}
+
 /* A split, or none ("off", ""). */
 static int set_split(struct bssplit *b, const char *v, char *err, size_t errlen)
 {
@@ -521,6 +539,8 @@ static const struct param params[] = {
 	{ "qd", P_UINT, F(qd), 1, 4096, NULL, "1", "requests in flight per thread, 1..4096" },
 	{ "reap_batch", P_UINT, F(reap_batch), 1, 4096, NULL, "1",
 	  "closed loop: completions to reap before refilling, 1..qd (1: always qd in flight; results.qd_mean says what was)" },
+	{ "wait", P_SPECIAL, 0, 0, 0, set_wait, "adaptive",
+	  "closed loop on io_uring or libaio: adaptive (reap without sleeping while that completes more, measured), sleep or spin" },
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
 	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, ENGINE_NAME_URING,
 	  "io_uring, libaio, psync, null, or io_uring_cmd (NVMe passthrough on /dev/ngXnY)" },
@@ -937,6 +957,12 @@ int job_check(const struct job *j, char *err, size_t errlen)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "reap_batch: an open loop (rate_iops, rate_bw, latency_target) issues each "
 				  "request when it is due and reaps what has completed; leave reap_batch at 1");
+	if (j->wait != JOB_WAIT_ADAPTIVE && (job_open_loop(j) || j->lt_ns || j->iopoll || j->sqpoll ||
+					     (j->engine != ENGINE_URING && j->engine != ENGINE_URING_CMD &&
+					      j->engine != ENGINE_AIO)))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "wait: only a closed loop on io_uring, io_uring_cmd or libaio (without iopoll or "
+				  "sqpoll) waits for completions; leave wait at adaptive");
 	if (j->reap_batch > j->qd)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "reap_batch: %u is more than qd (%u): a worker never has more in flight",

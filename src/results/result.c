@@ -442,6 +442,9 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 		json_object_set_new(o, "verify", verify_object(&res->verify));
 	if (o && res->buffers)
 		json_object_set_new(o, "fixed_buffers", json_boolean(res->buffers == RUN_BUFS_FIXED));
+	if (o && res->wait_spin_ns + res->wait_sleep_ns)
+		json_object_set_new(o, "wait", json_pack("{s:f}", "spin_share", (double)res->wait_spin_ns /
+							  (double)(res->wait_spin_ns + res->wait_sleep_ns)));
 	if (o && res->stonewall.enabled)
 		json_object_set_new(o, "stonewall", stonewall_object(&res->stonewall));
 	if (o && res->nstreams && j->streams && j->streams->n == res->nstreams) {
@@ -517,6 +520,8 @@ json_t *result_job(const struct job *j)
 	json_object_set_new(o, "iopoll", json_boolean(j->iopoll));
 	json_object_set_new(o, "sqpoll", json_boolean(j->sqpoll));
 	json_object_set_new(o, "reap_batch", json_integer(j->reap_batch));
+	if (j->wait != JOB_WAIT_ADAPTIVE)
+		json_object_set_new(o, "wait", json_string(job_wait_name(j->wait)));
 	json_object_set_new(o, "label", str_or_null(j->label));
 	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
 	json_object_set_new(o, "verify", json_string(j->verify ? "on" : "off"));

@@ -49,6 +49,7 @@ static const char *const v_vkind[] = { "corrupt", "misplaced", "stale", "foreign
 static const char *const v_vphase[] = { "inline", "readback", "verify", NULL };
 static const char *const v_arrival[] = { "uniform", "poisson", NULL };
 static const char *const v_health_mode[] = { "auto", "off", "require", NULL };
+static const char *const v_wait[] = { "adaptive", "sleep", "spin", NULL };
 static const char *const v_health_source[] = { "nvme", "smartctl", NULL };
 
 #define RUN_ID(k) { .key = (k), .types = T_STR, .pattern = "^[0-9a-f]{16}$", \
@@ -137,6 +138,7 @@ static const struct field job_fields[] = {
 	{ .key = "rate_iops", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "rate_bw", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	OPT("arrival", T_STR, .values = v_arrival), OPT("health", T_STR, .values = v_health_mode),
+	OPT("wait", T_STR, .values = v_wait),
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
 	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
@@ -239,6 +241,10 @@ static const struct field stonewall_fields[] = {
 	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
 	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
 };
+/* results.wait: how the workers that adapt their wait waited. */
+static const struct field wait_fields[] = {
+	{ .key = "spin_share", .types = T_NUM, .flags = F_MIN | F_MAX, .min = 0, .max = 1 }, END
+};
 /* results.realized (and a stream's): what the requests were. */
 static const struct field bs_row_fields[] = { RANGE("bs", T_INT, 512, 67108864), MIN("ios", T_INT, 0), END };
 static const struct field bs_row = OBJECT(NULL, T_OBJ, bs_row_fields);
@@ -279,7 +285,7 @@ static const struct field results_fields[] = {
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
 	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
 	OPT("search_probe", T_OBJ, .fields = rk_search_mark_fields), OPT("fixed_buffers", T_BOOL),
-	OPT("stonewall", T_OBJ, .fields = stonewall_fields),
+	OPT("wait", T_OBJ, .fields = wait_fields), OPT("stonewall", T_OBJ, .fields = stonewall_fields),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_item,
 	  .what = "an array of at most 16 streams" }, OPT("realized", T_OBJ, .fields = realized_fields), END

@@ -608,6 +608,7 @@ static char *case_key(const json_t *job, const char *case_name)
 	/* Nor does placement: compare notes where it differs (docs/placement.md). */
 	json_object_del(k, "cpus");
 	json_object_del(k, "numa");
+	json_object_del(k, "wait");   /* nor how the workers waited: the same requests, waited for otherwise */
 	/* A closed-loop run as files from before open-loop runs have it: no rate, no arrival. */
 	if (!json_integer_value(json_object_get(k, "rate_iops")) &&
 	    !json_integer_value(json_object_get(k, "rate_bw"))) {

@@ -106,6 +106,8 @@ static int merge_ops(const struct group_member_stats *m, size_t n, struct run_re
 	for (size_t i = 0; i < n; i++) {
 		agg->cpu_user += m[i].res->cpu_user;
 		agg->cpu_sys += m[i].res->cpu_sys;
+		agg->wait_spin_ns += m[i].res->wait_spin_ns;
+		agg->wait_sleep_ns += m[i].res->wait_sleep_ns;
 	}
 	return 0;
 }

@@ -7,6 +7,8 @@
 #  - the blkio throttle holding the device to 2000 reads/s at qd 4: the requests wait in the throttle,
 #    so 4 are in flight all the time: qd_mean within 3 % of 4, and IOPS x mean latency too; ;
 #  - reap_batch=4: every wait asks the kernel for 4 completions (strace), Little's law still holds;
+#  - the wait (sleep, spin, adaptive) on io_uring and libaio: Little's law and the bound qd hold, and
+#    results.wait says how long the workers spun; wait=spin refused where nothing waits;
 #  - an open-loop run of 1000 requests/s at qd 8 on the unthrottled device: far below 1 in flight;
 #  - run --parallel of two members: the aggregate's qd_mean is the sum of the members'.
 # run-all: alone (Little's law within 2 %, the blkio throttle's rate)
@@ -64,8 +66,9 @@ for e in io_uring libaio; do
 	f=$(result_files "rb-$e")
 	assert_eq "$(jget "$f" .job.reap_batch)" 4 "$e: reap_batch recorded in the job"
 	little "$f" "$e, throttled to 100/s, reap_batch 4" >/dev/null
+	# The adaptive wait's reaps that wait for nothing (min_complete 0) are not waits.
 	if [[ $e == io_uring ]]; then
-		waits=$(grep -c 'io_uring_enter(.*GETEVENTS' "rb-$e.strace" || true)
+		waits=$(grep -cE 'io_uring_enter\([0-9]+, [0-9]+, [1-9][0-9]*, .*GETEVENTS' "rb-$e.strace" || true)
 		four=$(grep -cE 'io_uring_enter\([0-9]+, [0-9]+, 4, .*GETEVENTS' "rb-$e.strace" || true)
 	else
 		waits=$(grep -cE 'io_getevents\(0x[0-9a-f]+, [1-9]' "rb-$e.strace" || true)
@@ -73,6 +76,31 @@ for e in io_uring libaio; do
 	fi
 	assert_ge "$waits" 10 "$e: waits for completions"
 	assert_ge "$four" "$((waits * 9 / 10))" "$e: waits that ask for 4 completions (of $waits)"
+done
+
+# The wait (job parameter wait): sleeping at once, spinning first, or adaptive (the default) changes
+# how the worker waits, not what is in flight: Little's law holds and qd stays the bound in each;
+# results.wait says the share of time spent spinning (1 for spin, none for sleep, 0..1 for adaptive).
+for e in io_uring libaio; do
+	for w in sleep spin adaptive; do
+		"$SSDBENCH" run --engine "$e" --qd 8 --set wait=$w --runtime 1s --progress never --output "w-$e-$w" \
+			"$dev" >/dev/null 2>"w-$e-$w.err" || fail "$e, wait=$w: $(cat "w-$e-$w.err")"
+		f=$(result_files "w-$e-$w")
+		qd=$(little "$f" "$e qd 8, wait=$w")
+		assert_le "$qd" 8 "$e, wait=$w: qd_mean at most qd 8"
+		assert_ge "$qd" 1 "$e, wait=$w: qd_mean with 8 in flight at most times"
+		case $w in
+		sleep) assert_eq "$(jget "$f" '[.job.wait, .results.wait] | tojson')" '["sleep",null]' \
+			"$e: wait=sleep recorded, no time spinning" ;;
+		spin) assert_eq "$(jget "$f" '[.job.wait, .results.wait.spin_share] | tojson')" '["spin",1]' \
+			"$e: wait=spin recorded, all its time spinning" ;;
+		*) assert_eq "$(jget "$f" '.job.wait == null and (.results.wait.spin_share | . >= 0 and . <= 1)')" true \
+			"$e: adaptive, the default, not written in the job; its share of time spinning recorded" ;;
+		esac
+	done
+done
+for bad in "--engine psync" "--rate-iops 1000" "--set sqpoll=true"; do
+	assert_exit 2 "$SSDBENCH" run $bad --set wait=spin --runtime 1s --progress never --output bad "$dev"
 done
 
 # Open loop: 1000 requests/s, each done in microseconds.
