@@ -89,11 +89,12 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libssdbench.a
 # test_worker drives real runs on a spy around the null engine, which the wrapped lookup returns.
 $(BUILD)/tests/test_worker: LDFLAGS += -Wl,--wrap=engine_get
 
-# The version and git revision are compiled into cli/cli.o, results/result.o and report/report_html.o:
-# a stamp that changes only with them makes those objects rebuild after every commit, so that
-# --version and the results' tool.git_revision always name the revision the binary was built from.
-# The same for PREFIX, compiled into model/profile.o (SSDBENCH_SHARE, where the installed profiles are)
-# and written into the man pages: `make install PREFIX=/usr` after `make` rebuilds them.
+# The version and git revision are compiled into cli/cli.o, results/result.o, report/report_html.o and
+# report/report_junit.o: a stamp that changes only with them makes those objects rebuild after every
+# commit, so that --version, the results' tool.git_revision and the JUnit files' ssdbench.version always
+# name the revision the binary was built from. The same for PREFIX, compiled into model/profile.o
+# (SSDBENCH_SHARE, where the installed profiles are) and written into the man pages: a build for
+# another PREFIX rebuilds them (`make install` builds in INSTALL_BUILD, apart from the tree's).
 # $(call write_stamp,TEXT): the target file holds TEXT, rewritten (so newer) only when TEXT changes.
 define write_stamp
 @mkdir -p $(@D)
@@ -105,7 +106,7 @@ $(VERSION_STAMP): FORCE
 	$(call write_stamp,$(VERSION) $(GITREV))
 $(PREFIX_STAMP): FORCE
 	$(call write_stamp,$(PREFIX))
-$(BUILD)/cli/cli.o $(BUILD)/results/result.o $(BUILD)/report/report_html.o: $(VERSION_STAMP)
+$(BUILD)/cli/cli.o $(BUILD)/results/result.o $(BUILD)/report/report_html.o $(BUILD)/report/report_junit.o: $(VERSION_STAMP)
 $(BUILD)/model/profile.o: $(PREFIX_STAMP)
 .PHONY: FORCE
 FORCE:
