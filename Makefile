@@ -89,11 +89,12 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libssdbench.a
 # test_worker drives real runs on a spy around the null engine, which the wrapped lookup returns.
 $(BUILD)/tests/test_worker: LDFLAGS += -Wl,--wrap=engine_get
 
-# The version and git revision are compiled into cli/cli.o, results/result.o and report/report_html.o:
-# a stamp that changes only with them makes those objects rebuild after every commit, so that
-# --version and the results' tool.git_revision always name the revision the binary was built from.
-# The same for PREFIX, compiled into model/profile.o (SSDBENCH_SHARE, where the installed profiles are)
-# and written into the man pages: `make install PREFIX=/usr` after `make` rebuilds them.
+# The version and git revision are compiled into cli/cli.o, results/result.o, report/report_html.o and
+# report/report_junit.o: a stamp that changes only with them makes those objects rebuild after every
+# commit, so that --version, the results' tool.git_revision and the JUnit files' ssdbench.version always
+# name the revision the binary was built from. The same for PREFIX, compiled into model/profile.o
+# (SSDBENCH_SHARE, where the installed profiles are) and written into the man pages: a build for
+# another PREFIX rebuilds them (`make install` builds in INSTALL_BUILD, apart from the tree's).
 # $(call write_stamp,TEXT): the target file holds TEXT, rewritten (so newer) only when TEXT changes.
 define write_stamp
 @mkdir -p $(@D)
@@ -105,7 +106,7 @@ $(VERSION_STAMP): FORCE
 	$(call write_stamp,$(VERSION) $(GITREV))
 $(PREFIX_STAMP): FORCE
 	$(call write_stamp,$(PREFIX))
-$(BUILD)/cli/cli.o $(BUILD)/results/result.o $(BUILD)/report/report_html.o: $(VERSION_STAMP)
+$(BUILD)/cli/cli.o $(BUILD)/results/result.o $(BUILD)/report/report_html.o $(BUILD)/report/report_junit.o: $(VERSION_STAMP)
 $(BUILD)/model/profile.o: $(PREFIX_STAMP)
 .PHONY: FORCE
 FORCE:
@@ -175,10 +176,16 @@ check-vm:
 	@rc=0; SSDBENCH=$(abspath $(BIN)) tests/vm/run-all.sh || rc=$$?; \
 	if [ $$rc -eq 77 ]; then echo "check-vm: skipped (above)"; exit 0; fi; exit $$rc
 
+# The demo: the quick profile on a scratch file under build/ (RUN_SCRATCH; 1 GiB, laid out with real
+# data on the first run and reused after), results in ./results. run's closing lines on stderr say
+# what it measured and where (the target, its filesystem, engine, queue depth, threads, request sizes,
+# duration), from the results it wrote. `make clean` removes the scratch file.
+RUN_SCRATCH ?= build/run/ssdbench.scratch
 run:
 	@scripts/install-deps.sh --build-only
 	$(Q)$(MAKE) --no-print-directory $(BIN)
-	./$(BIN) run --profile quick
+	@mkdir -p $(dir $(RUN_SCRATCH))
+	./$(BIN) run --profile quick $(RUN_SCRATCH)
 
 bench: $(BIN)
 	scripts/bench-vs-fio.sh
@@ -189,33 +196,53 @@ bench-cost: $(BIN)
 	scripts/bench-cost.sh
 
 # The man pages, generated from the binary's own help (scripts/gen-man.sh): ssdbench(1) and one page
-# per command of `ssdbench help --commands`, so that a new command has its page without an edit here.
+# per command of `ssdbench help --commands`, so that a new command has its page without an edit here;
+# and the formats' pages of section 5 from their documents (scripts/gen-man5.sh): ssdbench-profile(5)
+# from docs/profiles.md, ssdbench-result(5) from docs/result-format.md.
 MANDIR := $(BUILD)/man
 man: $(MANDIR)/.stamp
-$(MANDIR)/.stamp: $(BIN) scripts/gen-man.sh README.md $(PREFIX_STAMP)
+$(MANDIR)/.stamp: $(BIN) scripts/gen-man.sh scripts/gen-man5.sh README.md docs/profiles.md \
+		  docs/result-format.md $(PREFIX_STAMP)
 	@echo "  MAN     $(MANDIR)"
-	$(Q)rm -rf $(MANDIR) && scripts/gen-man.sh $(abspath $(BIN)) $(MANDIR) $(PREFIX) && touch $@
+	$(Q)rm -rf $(MANDIR) && scripts/gen-man.sh $(abspath $(BIN)) $(MANDIR) $(PREFIX)
+	$(Q)scripts/gen-man5.sh $(abspath $(BIN)) docs/profiles.md $(MANDIR)/ssdbench-profile.5 ssdbench-profile \
+		"the profile format: experiments as JSON files"
+	$(Q)scripts/gen-man5.sh $(abspath $(BIN)) docs/result-format.md $(MANDIR)/ssdbench-result.5 ssdbench-result \
+		"the result format: one JSON file per run"
+	$(Q)touch $@
 
 # `make install` (PREFIX, default /usr/local, and DESTDIR): the binary, the profiles (which the
 # installed binary finds in PREFIX/share/ssdbench/profiles from any directory), the JSON Schemas, the
-# man pages and the bash completion. `make uninstall` removes what it installed.
+# man pages (sections 1 and 5) and the bash completion. `make uninstall` removes what it installed.
+# The installed binary embeds PREFIX, so it is built apart, in INSTALL_BUILD (objects, binary and man
+# pages): `make install PREFIX=/usr` after `make` leaves ./ssdbench and $(BUILD) as they were. A
+# package build that built with the same PREFIX may name its BUILD there, as debian/rules does.
 SHAREDIR  = $(PREFIX)/share/ssdbench
 MAN1DIR   = $(PREFIX)/share/man/man1
+MAN5DIR   = $(PREFIX)/share/man/man5
 COMPLDIR  = $(PREFIX)/share/bash-completion/completions
 INSTALL  ?= install
-install: $(BIN) man
+INSTALL_BUILD ?= $(BUILD)-install
+install:
+	$(Q)$(MAKE) --no-print-directory install-built BUILD=$(INSTALL_BUILD) BIN=$(INSTALL_BUILD)/ssdbench \
+		MPI_BIN=$(MPI_BIN)
+
+.PHONY: install-built
+install-built: $(BIN) man
 	$(INSTALL) -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench
-	$(INSTALL) -d $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(MAN1DIR)
+	$(INSTALL) -d $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(MAN1DIR) \
+		$(DESTDIR)$(MAN5DIR)
 	$(INSTALL) -m644 profiles/*.json $(DESTDIR)$(SHAREDIR)/profiles/
 	$(INSTALL) -m644 schema/*.json $(DESTDIR)$(SHAREDIR)/schema/
 	$(INSTALL) -m644 $(MANDIR)/*.1 $(DESTDIR)$(MAN1DIR)/
+	$(INSTALL) -m644 $(MANDIR)/*.5 $(DESTDIR)$(MAN5DIR)/
 	$(INSTALL) -Dm644 scripts/ssdbench-completion.bash $(DESTDIR)$(COMPLDIR)/ssdbench
 	@# ssdbench-mpi beside it where `make mpi` built it (`make mpi install`)
 	$(Q)if [ -x $(MPI_BIN) ]; then $(INSTALL) -Dm755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench-mpi; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ssdbench $(DESTDIR)$(PREFIX)/bin/ssdbench-mpi $(DESTDIR)$(COMPLDIR)/ssdbench
-	rm -f $(DESTDIR)$(MAN1DIR)/ssdbench.1 $(DESTDIR)$(MAN1DIR)/ssdbench-*.1
+	rm -f $(DESTDIR)$(MAN1DIR)/ssdbench.1 $(DESTDIR)$(MAN1DIR)/ssdbench-*.1 $(DESTDIR)$(MAN5DIR)/ssdbench-*.5
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/,$(wildcard profiles/*.json schema/*.json))
 	rmdir $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(SHAREDIR) 2>/dev/null || true
 
@@ -226,8 +253,10 @@ deb:
 	@scripts/install-deps.sh --package
 	$(Q)scripts/build-deb.sh $(DEBDIR)
 
+# build/ holds make run's scratch file (RUN_SCRATCH); ./ssdbench.scratch is the one `ssdbench run`
+# with no target (and `make run` before it moved) leaves in the tree.
 clean:
-	rm -rf build ssdbench ssdbench-mpi
+	rm -rf build ssdbench ssdbench-mpi ssdbench.scratch $(RUN_SCRATCH)
 
 # Fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang, ASan and UBSan into build/fuzz
 # (its own objects of src/*.c, not the normal build). `make fuzz` runs each target FUZZ_SECONDS on a

@@ -155,6 +155,7 @@ struct agg_case {
 	const struct rs_run **runs;   /* the ok runs that count (a profile's rounds: the last window) */
 	size_t nruns, runs_cap;
 	size_t nfailed;           /* runs that failed or were interrupted */
+	size_t ninterrupted;      /* ... of them, those interrupted (status "interrupted") */
 	const struct rs_run *failed;  /* one of them, for its message */
 	size_t nempty;            /* runs with status ok that completed no I/O (no read, write, trim or
 				     flush): no measurement either */

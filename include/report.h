@@ -293,6 +293,24 @@ double report_price_value(const struct rprice *p, int k);
  */
 bool report_price_best(const struct report *r, size_t p, int k);
 
+/*
+ * The status of a table's case (docs/report.md, "Interrupted and failed runs"): "ok"; "partial" when
+ * some of its runs failed or were interrupted (left out: the value stands on the others); where no
+ * run counts, "interrupted" (every lost run was), "failed", or "no-io" (its runs completed no I/O).
+ */
+const char *report_case_status(const struct agg_case *c);
+/* What a cell without a value says: "interrupted", "failed" or "no I/O" (report_case_status's). */
+const char *report_lost_word(const struct agg_case *c);
+/*
+ * A cell with a value whose case lost runs (report_case_status "partial"). Its value is followed by
+ * REPORT_PARTIAL_MARK in text, markdown and html, and REPORT_PARTIAL_LEGEND goes under such a table.
+ */
+bool report_cell_partial(const struct rcell *c);
+/* Whether any cell of t is partial: its legend goes under it. */
+bool report_table_partial(const struct rtable *t);
+#define REPORT_PARTIAL_MARK "*"
+#define REPORT_PARTIAL_LEGEND "* some runs of the case were interrupted or failed: left out, the value is " \
+	"of the others (stderr names them)"
 /* The unit a concrete metric is shown in ("IOPS", "MB/s", "MiB/s", "%", "us"). */
 const char *report_unit(const struct metric *m, bool mib);
 /* What a concrete metric's cells are, for captions: "MB/s", "p99 latency, us", "steady state, % ...". */

@@ -75,6 +75,14 @@ enum run_status {
 	RUN_FAILED,
 };
 
+/* The status as the result file writes it: "ok", "interrupted", "failed". */
+static inline const char *run_status_name(enum run_status s)
+{
+	static const char *const names[] = { "ok", "interrupted", "failed" };
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "failed";
+}
+
 struct series {
 	uint64_t interval_ns;
 	size_t n, cap;

@@ -13,6 +13,7 @@
 
 #include "output.h"
 #include "profile.h"
+#include "recap.h"
 #include "target.h"
 
 struct vmap;
@@ -85,6 +86,7 @@ struct session {
 	bool warned_off_node;        /* the warning that workers ran off the device's node was given */
 	unsigned seq;
 	struct progress pg;
+	struct recap recap;          /* what the measured runs' results say (recap.h), for run's closing lines */
 };
 
 /*

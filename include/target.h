@@ -40,6 +40,8 @@ struct target {
 	char bdev[80];           /* TARGET_CHAR: its block device ("/dev/nvme0n1"), which di describes */
 	int bdev_fd;             /* TARGET_CHAR: bdev open while the target is (claimed if written), or -1 */
 	char pseudo_fs[16];      /* a file on devtmpfs, proc, sysfs...: that filesystem's name, else "" */
+	char fstype[32];         /* a file: the type of the filesystem that holds it ("ext4"), where
+				    /proc/self/mountinfo says; else "" */
 	/*
 	 * The invocation writes to it (writes, trim, fill, or a file's layout, growth or creation),
 	 * as run's checks decided before any I/O: only then is a file opened read-write and laid out.

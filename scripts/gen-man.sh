@@ -4,7 +4,8 @@
 # Writes the man pages from the binary's own help: ssdbench(1) from `ssdbench --help`, and
 # ssdbench-NAME(1) for every command of `ssdbench help --commands` that has help of its own, so that a
 # new command gets its page without an edit here. The README's "Exit codes" table becomes each page's
-# EXIT STATUS. Run by `make man` (and `make install`).
+# EXIT STATUS. SEE ALSO names the other pages, the formats' of section 5 (scripts/gen-man5.sh) too.
+# Run by `make man` (and `make install`).
 #
 #   scripts/gen-man.sh BINARY OUTDIR PREFIX
 #
@@ -159,6 +160,8 @@ EOF
         printf '.BR ssdbench\\-%s (1)' "$p"
         first=0
     done
+    # The formats' pages (section 5, scripts/gen-man5.sh).
+    printf ',\n.BR ssdbench\\-profile (5),\n.BR ssdbench\\-result (5)'
     printf '\n.PP\nThe README and docs/ of the source tree (in the Debian package, /usr/share/doc/ssdbench)\n'
     printf 'describe the job parameters, profiles, result format, reports and checks in full.\n'
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* output: the run summary says what verification checked and found, in one line, only when it ran. */
+/*
+ * output: the run summary says what verification checked and found, in one line, only when it ran;
+ * every row says its run's status, so that an interrupted or failed run never reads as a whole one.
+ */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,8 +18,8 @@
 #include "output.h"
 #include "run.h"
 
-/* summary_rows of a 4k write run of 100 I/Os in 1 s, with res->verify as v gives it. */
-static char *summary(const struct verify_result *v)
+/* summary_rows of a 4k write run of 100 I/Os in 1 s, with res->verify as v gives it, of status st. */
+static char *summary_of(const struct verify_result *v, enum run_status st)
 {
 	struct run_result res;
 	char *buf = NULL;
@@ -31,6 +34,7 @@ static char *summary(const struct verify_result *v)
 	res.op[1].ios = 100;
 	res.op[1].bytes = 409600;
 	res.runtime_ns = 1000000000;
+	res.status = st;
 	if (v)
 		res.verify = *v;
 	assert_non_null(f);
@@ -39,6 +43,34 @@ static char *summary(const struct verify_result *v)
 	hist_release(&res.op[0].lat);
 	hist_release(&res.op[1].lat);
 	return buf;
+}
+
+static char *summary(const struct verify_result *v)
+{
+	return summary_of(v, RUN_OK);
+}
+
+/* The header names the status column; each row ends in its run's status, as the result file has it. */
+static void test_summary_rows_say_the_status(void **state)
+{
+	static const char *const want[] = { "  ok\n", "  interrupted\n", "  failed\n" };
+	char *buf = NULL, *s;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	summary_header(f);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "p99.9  status\n"));
+	free(buf);
+	for (int st = RUN_OK; st <= RUN_FAILED; st++) {
+		s = summary_of(NULL, (enum run_status)st);
+		if (!strstr(s, "randwrite") || strlen(s) < strlen(want[st]) ||
+		    strcmp(s + strlen(s) - strlen(want[st]), want[st]))
+			fail_msg("status %d: a row that does not end in '%s': %s", st, want[st], s);
+		free(s);
+	}
 }
 
 static void test_summary_without_verify_has_no_verify_line(void **state)
@@ -142,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_without_verify_has_no_verify_line),
+		cmocka_unit_test(test_summary_rows_say_the_status),
 		cmocka_unit_test(test_summary_says_what_verify_checked_and_found),
 		cmocka_unit_test(test_format_case_puts_the_idle_before_the_parameters),
 		cmocka_unit_test(test_progress_whole_run_eta_is_never_negative),

@@ -579,7 +579,7 @@ static size_t lines_of(const char *s)
 static void test_report_writes_text_markdown_csv_and_json(void **state)
 {
 	static const char *const head =
-		"table,row_param,row,column_param,column,pattern,direction,metric,unit,mean,stddev,n\n";
+		"table,row_param,row,column_param,column,pattern,direction,metric,unit,mean,stddev,n,status\n";
 	struct report_opts o = { .no_hint = true };
 	struct rs_set set;
 	struct report r;
@@ -622,6 +622,7 @@ static void test_report_writes_text_markdown_csv_and_json(void **state)
 		nprice++;
 	assert_int_equal(nprice, 10);
 	assert_non_null(strstr(s, "\nread,bs,4k,device,A,read,read,mbps,MB/s,"));
+	assert_null(strstr(s, "partial"));
 	assert_non_null(strstr(s, "\nrandwrite,bs,64k,device,B,randwrite,write,iops,IOPS,"));
 	free(s);
 
@@ -678,7 +679,85 @@ static void test_report_case_whose_runs_failed_shows_failed(void **state)
 	assert_non_null(strstr(s, "1000"));
 	free(s);
 	s = render(&r, RF_CSV);
-	assert_non_null(strstr(s, ",failed,,0\n"));
+	assert_non_null(strstr(s, ",failed,,0,failed\n"));
+	free(s);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/*
+ * Interrupted and failed runs in every format: a case whose runs were all interrupted says so (not
+ * "failed"); a case that lost one run of two shows the other's value with the mark and the legend
+ * under its table (text, markdown, html), and status "partial" in csv and json; a whole case has no
+ * mark and status "ok".
+ */
+static void test_report_marks_interrupted_and_partial_cases(void **state)
+{
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec whole = read_spec("A", 1000), part = read_spec("A", 2000), lost = read_spec("A", 0),
+			stopped = read_spec("A", 0);
+	const char *legend = REPORT_PARTIAL_LEGEND;
+	struct rs_set set;
+	struct report r;
+	json_t *j, *cells;
+	char *s;
+
+	(void)state;
+	part.bs = 8192;
+	lost.bs = 8192;
+	lost.status = "failed";
+	lost.lat[0] = NULL;
+	lost.nlat[0] = 0;
+	stopped.bs = 65536;
+	stopped.status = "interrupted";
+	stopped.lat[0] = NULL;
+	stopped.nlat[0] = 0;
+	rs_init(&set);
+	add(&set, &whole);
+	add(&set, &part);
+	add(&set, &lost);
+	add(&set, &stopped);
+	build(&r, &set, &o);
+	assert_int_equal(r.ntables, 1);
+	assert_int_equal(r.tables[0].nr, 3);
+	assert_false(report_cell_partial(&r.tables[0].cells[0]));
+	assert_true(report_cell_partial(&r.tables[0].cells[1]));
+	assert_true(r.tables[0].cells[2].failed);
+	assert_string_equal(report_case_status(r.tables[0].cells[0].c), "ok");
+	assert_string_equal(report_case_status(r.tables[0].cells[1].c), "partial");
+	assert_string_equal(report_case_status(r.tables[0].cells[2].c), "interrupted");
+
+	s = render(&r, RF_TEXT);
+	assert_non_null(strstr(s, "2000 " REPORT_PARTIAL_MARK "\n"));
+	assert_non_null(strstr(s, "1000\n"));
+	assert_non_null(strstr(s, "interrupted\n"));
+	assert_non_null(strstr(s, legend));
+	free(s);
+	s = render(&r, RF_MARKDOWN);
+	assert_non_null(strstr(s, " 2000 " REPORT_PARTIAL_MARK " |"));
+	assert_non_null(strstr(s, "\n\\" REPORT_PARTIAL_MARK " some runs"));
+	free(s);
+	s = render(&r, RF_HTML);
+	assert_non_null(strstr(s, "2000 <span class=\"fail\">" REPORT_PARTIAL_MARK "</span>"));
+	assert_non_null(strstr(s, "<td class=\"fail\">interrupted</td>"));
+	free(s);
+	s = render(&r, RF_CSV);
+	assert_non_null(strstr(s, ",n,status\n"));
+	assert_non_null(strstr(s, ",1000,0,1,ok\n"));
+	assert_non_null(strstr(s, ",2000,0,1,partial\n"));
+	assert_non_null(strstr(s, ",failed,,0,interrupted\n"));
+	free(s);
+	s = render(&r, RF_JSON);
+	j = json_loads(s, 0, NULL);
+	assert_non_null(j);
+	cells = json_object_get(json_array_get(json_object_get(j, "tables"), 0), "cells");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_array_get(cells, 1), 0), "status")),
+			    "partial");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_array_get(cells, 2), 0), "status")),
+			    "interrupted");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(j, "cases"), 2),
+							       "interrupted_runs")), 1);
+	json_decref(j);
 	free(s);
 	report_release(&r);
 	rs_release(&set);
@@ -728,7 +807,7 @@ static void test_report_verification_table_only_where_verified(void **state)
 	assert_non_null(strstr(s, "| **FAILED** |"));
 	free(s);
 	s = render(&r, RF_CSV);
-	assert_non_null(strstr(s, "data verification,case,randread 4k qd32 t1,device,B,randread,,mismatches,count,3,,2\n"));
+	assert_non_null(strstr(s, "data verification,case,randread 4k qd32 t1,device,B,randread,,mismatches,count,3,,2,partial\n"));
 	assert_null(strstr(s, "device,C,randread,,mismatches"));
 	free(s);
 	s = render(&r, RF_HTML);
@@ -869,14 +948,14 @@ static void test_report_trims_and_flushes_where_the_runs_did_them(void **state)
 	assert_non_null(strstr(s, "| randwrite 4k qd32 t1 | A | flush | 1 | 2 | 400.0 | - | 2500 | 3000 | 3000 |\n"));
 	free(s);
 	s = render(&r, RF_CSV);
-	assert_non_null(strstr(s, "\nrandtrim,bs,4k,device,A,randtrim,trim,iops,IOPS,2,0.7071067812,2\n"));
+	assert_non_null(strstr(s, "\nrandtrim,bs,4k,device,A,randtrim,trim,iops,IOPS,2,0.7071067812,2,ok\n"));
 	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,iops,IOPS,2,"
-				 "0.7071067812,2\n"));
+				 "0.7071067812,2,ok\n"));
 	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,lat-mean,us,"
 				 "825,"));
-	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,ios,count,8,,2\n"));
+	assert_non_null(strstr(s, "\ntrims and flushes,case,randtrim 4k qd32 t1,device,A,randtrim,trim,ios,count,8,,2,ok\n"));
 	assert_non_null(strstr(s, "\ntrims and flushes,case,randwrite 4k qd32 t1,device,A,randwrite,flush,iops,IOPS,"
-				 "400,0,1\n"));
+				 "400,0,1,ok\n"));
 	assert_null(strstr(s, "flush,mbps"));
 	free(s);
 	s = render(&r, RF_HTML);
@@ -1643,9 +1722,9 @@ static void test_report_grid_writes_rate_iops_and_latency_in_each_format(void **
 	s = render(&r, RF_CSV);
 	/* The header and 2 devices x 6 cells x (MB/s, IOPS, latency). */
 	assert_int_equal(lines_of(s), 1 + 2 * 6 * 3);
-	if (!strstr(s, "\n\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,mbps,MB/s,8.192,0,1\n"
-		       "\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,iops,IOPS,2000,0,1\n"
-		       "\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,lat-mean,us,232,0,1\n"))
+	if (!strstr(s, "\n\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,mbps,MB/s,8.192,0,1,ok\n"
+		       "\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,iops,IOPS,2000,0,1,ok\n"
+		       "\"cdm-x, device A\",test,RND4K Q1T1,operation,Mix,randrw,total,lat-mean,us,232,0,1,ok\n"))
 		fail_msg("csv:\n%s", s);
 	free(s);
 	s = render(&r, RF_JSON);
@@ -1734,6 +1813,7 @@ int main(void)
 		cmocka_unit_test(test_report_build_failure_leaves_nothing_allocated),
 		cmocka_unit_test(test_report_writes_text_markdown_csv_and_json),
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
+		cmocka_unit_test(test_report_marks_interrupted_and_partial_cases),
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
 		cmocka_unit_test(test_report_trims_and_flushes_where_the_runs_did_them),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),

@@ -151,10 +151,10 @@ static void test_health_rows_in_csv_and_json(void **state)
 	two_devices(&set);
 	build(&r, &set, false);
 	render(&r, RF_CSV, out, sizeof(out));
-	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,host_bytes_written,bytes,2048000000,,2\n");
-	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,waf,ratio,3.5,,2\n");
-	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,temperature_max,C,52.5,,2\n");
-	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,media_errors,count,1,,2\n");
+	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,host_bytes_written,bytes,2048000000,,2,ok\n");
+	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,waf,ratio,3.5,,2,ok\n");
+	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,temperature_max,C,52.5,,2,ok\n");
+	contains(out, "drive health,case,randread 4k qd32 t1,device,A,randread,,media_errors,count,1,,2,ok\n");
 	if (strstr(out, "device,B,randread,,"))
 		fail_msg("rows of B, which recorded no health:\n%s", out);
 	o = report_json(&r);

@@ -593,6 +593,8 @@ static int run_all(struct run_cli *c)
 	for (ti = 0; ti < c->ntargets; ti++) {
 		session_plan_progress(&ss[ti], 1);
 		ret = session_run(&ss[ti]);
+		if (!c->json)
+			recap_print(stderr, &ss[ti].recap);
 		session_say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 		if (ret == EXIT_INTERRUPTED || ss[ti].write_failed)

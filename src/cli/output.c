@@ -34,12 +34,12 @@ void format_bytes(double b, char *buf, size_t len)
 
 void summary_header(FILE *f)
 {
-	fprintf(f, "%-24s %-5s %12s %10s %10s %10s %10s %10s\n", "case", "op", "IOPS", "MB/s", "mean",
-		"p50", "p99", "p99.9");
+	fprintf(f, "%-24s %-5s %12s %10s %10s %10s %10s %10s  %s\n", "case", "op", "IOPS", "MB/s", "mean",
+		"p50", "p99", "p99.9", "status");
 }
 
 static void row(FILE *f, const char *case_name, const char *op, const struct hist *h, uint64_t ios,
-		uint64_t bytes, uint64_t runtime_ns)
+		uint64_t bytes, uint64_t runtime_ns, const char *status)
 {
 	double secs = (double)runtime_ns / 1e9;
 	char mean[24], p50[24], p99[24], p999[24];
@@ -49,9 +49,9 @@ static void row(FILE *f, const char *case_name, const char *op, const struct his
 	format_duration(hist_percentile(h, 99), p99, sizeof(p99));
 	format_duration(hist_percentile(h, 99.9), p999, sizeof(p999));
 	esc_text_pad(f, case_name, 24, false);
-	fprintf(f, " %-5s %12.1f %10.2f %10s %10s %10s %10s\n", op,
+	fprintf(f, " %-5s %12.1f %10.2f %10s %10s %10s %10s  %s\n", op,
 		secs > 0 ? (double)ios / secs : 0, secs > 0 ? (double)bytes / secs / 1e6 : 0, mean, p50,
-		p99, p999);
+		p99, p999, status);
 }
 
 /* "verify: N blocks checked, M mismatches (corrupt a, ...)", the torn units; the first mismatch's offset and kind. */
@@ -72,38 +72,43 @@ static void verify_line(FILE *f, const char *case_name, const struct verify_resu
 }
 
 /* The rows of one set of operations: read, write, total where both, then trim and flush where done. */
-static void op_rows(FILE *f, const char *case_name, const struct opstats *ops, uint64_t runtime_ns)
+static void op_rows(FILE *f, const char *case_name, const struct opstats *ops, uint64_t runtime_ns,
+		    const char *status)
 {
 	struct hist total;
 
 	for (int op = 0; op < 2; op++)
 		if (ops[op].ios)
-			row(f, case_name, op_name((unsigned)op), &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns);
+			row(f, case_name, op_name((unsigned)op), &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns,
+			    status);
 	if (ops[0].ios && ops[1].ios && !hist_init(&total)) {
 		hist_merge(&total, &ops[0].lat);
 		hist_merge(&total, &ops[1].lat);
-		row(f, case_name, "total", &total, ops[0].ios + ops[1].ios, ops[0].bytes + ops[1].bytes, runtime_ns);
+		row(f, case_name, "total", &total, ops[0].ios + ops[1].ios, ops[0].bytes + ops[1].bytes, runtime_ns,
+		    status);
 		hist_release(&total);
 	}
 	/* Trims and flushes beside reads and writes (not in total), where the job did them. */
 	for (int op = OP_TRIM; op < OP_COUNT; op++)
 		if (ops[op].lat.buckets)
-			row(f, case_name, op_name((unsigned)op), &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns);
+			row(f, case_name, op_name((unsigned)op), &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns,
+			    status);
 }
 
 void summary_rows(FILE *f, const char *case_name, const struct job *j, const struct run_result *res)
 {
+	const char *status = run_status_name(res->status);
 	char name[128];
 
-	op_rows(f, case_name, res->op, res->runtime_ns);
+	op_rows(f, case_name, res->op, res->runtime_ns, status);
 	/* A case of streams: each stream's own rows after the case's, its name indented under the case's. */
 	for (unsigned s = 0; j && j->streams && s < res->nstreams && s < j->streams->n; s++) {
 		snprintf(name, sizeof(name), " %s", j->streams->s[s].name);
-		op_rows(f, name, res->streams[s].op, res->streams[s].runtime_ns);
+		op_rows(f, name, res->streams[s].op, res->streams[s].runtime_ns, status);
 	}
 	if (!res->op[0].ios && !res->op[1].ios && !res->op[OP_TRIM].ios && !res->op[OP_FLUSH].ios) {
 		esc_text_pad(f, case_name, 24, false);
-		fprintf(f, " %-5s %12s\n", "-", "no I/O completed");
+		fprintf(f, " %-5s %-67s  %s\n", "-", "no I/O completed", status);
 	}
 	if (res->nstalls) {
 		esc_text_pad(f, case_name, 24, false);

@@ -173,6 +173,7 @@ void session_close(struct session *s)
 {
 	json_decref(s->manifest);
 	s->manifest = NULL;
+	recap_release(&s->recap);
 }
 
 static void print_errors(const struct session *s, const struct run_result *res)
@@ -194,7 +195,6 @@ static void print_errors(const struct session *s, const struct run_result *res)
 static int save(struct session *s, const struct entry *e, const struct run_result *res,
 		const struct run_context *ctx, json_t **out)
 {
-	static const char *const status[] = { "ok", "interrupted", "failed" };
 	char file[256], cname[96], err[512];
 	int n;
 
@@ -221,7 +221,7 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 			      json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "file", file, "case", e->name,
 					"phase", e->prepare ? "prepare" : "measure", "repeat_index",
 					(int)ctx->repeat_index, "round", ctx->round ? json_integer(ctx->round)
-					: json_null(), "status", status[res->status]));
+					: json_null(), "status", run_status_name(res->status)));
 	if (s->rank_tag)
 		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
 						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
@@ -230,6 +230,11 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
 						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
 				    "search", json_string(ctx->search ? "final" : ctx->search_probe));
+	if (!e->prepare && !ctx->search_probe && recap_add(&s->recap, *out)) {
+		cli_error("out of memory");
+		s->write_failed = true;
+		return EXIT_FAILED;
+	}
 	if (manifest_write(s, res->status != RUN_OK)) {
 		s->write_failed = true;
 		return EXIT_FAILED;

@@ -16,6 +16,7 @@
 #include "grow.h"
 #include "job.h"
 #include "junit.h"
+#include "report_junit.h"
 #include "parse.h"
 #include "textesc.h"
 
@@ -1000,16 +1001,24 @@ int check_write(FILE *f, const struct check *k, enum report_format fmt)
 
 int check_write_junit(FILE *f, const struct check *k)
 {
+	struct report_junit_props jp;
 	char cells[NCOL][200];
+	int ret;
 
-	junit_begin(f, "check", k->nrows, k->violations, k->skipped);
+	if (report_junit_props_init(&jp) || report_junit_props_add(&jp, &k->agg, RJ_RESULTS)) {
+		report_junit_props_release(&jp);
+		return -ENOMEM;
+	}
+	junit_begin(f, &(struct junit_suite){ .name = "check", .tests = k->nrows, .failures = k->violations,
+					     .skipped = k->skipped, .time_s = report_junit_agg_s(&k->agg),
+					     .props = jp.p, .nprops = jp.n });
 	for (size_t i = 0; i < k->nrows; i++) {
 		const struct check_row *r = &k->rows[i];
 		char msg[1024], name[4 * sizeof(cells[0]) + 12];
 
 		row_cells(k, r, cells);
 		snprintf(name, sizeof(name), "%s | %s | %s | %s", cells[0], cells[1], cells[2], cells[3]);
-		junit_case_begin(f, "check", name);
+		junit_case_begin(f, "check", name, r->c ? report_junit_case_s(r->c) : -1);
 		snprintf(msg, sizeof(msg), "%s: measured %s, required %s%s%s%s", r->req->key, cells[4],
 			 r->req->text, problem_path(r) ? " (e.g. '" : "", problem_path(r) ? problem_path(r) : "",
 			 problem_path(r) ? "')" : "");
@@ -1021,5 +1030,7 @@ int check_write_junit(FILE *f, const struct check *k)
 			junit_skipped(f, msg);
 		junit_case_end(f);
 	}
-	return junit_end(f);
+	ret = junit_end(f);
+	report_junit_props_release(&jp);
+	return ret;
 }

@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "grow.h"
 #include "junit.h"
+#include "report_junit.h"
 #include "textesc.h"
 
 const char *cmp_verdict_name(enum cmp_verdict v)
@@ -1004,7 +1005,7 @@ static void junit_row(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	agg_case_name(r->base, name, sizeof(name));
 	metric_label(r, c->opts.mib, mname, sizeof(mname));
 	snprintf(tname, sizeof(tname), "%s: %s", name, mname);
-	junit_case_begin(f, "compare", tname);
+	junit_case_begin(f, "compare", tname, report_junit_case_s(r->cand ? r->cand : r->base));
 	if (r->why[0] && r->verdict != CV_REGRESSION && !cmp_inconclusive(r->verdict))
 		snprintf(msg, sizeof(msg), "%s: %s", cmp_verdict_name(r->verdict), r->why);
 	else
@@ -1032,7 +1033,12 @@ static void junit_row(FILE *f, const struct cmp *c, const struct cmp_row *r)
 int cmp_write_junit(FILE *f, const struct cmp *c)
 {
 	size_t tests = 0, failures = 0, skipped = c->nonly_base + c->nonly_cand;
+	/* With --stream, cand holds the streams' views of the runs that cand_cases holds once. */
+	const struct agg *base = c->base_cases.n ? &c->base_cases : &c->base;
+	const struct agg *cand = c->cand_cases.n ? &c->cand_cases : &c->cand;
+	struct report_junit_props jp;
 	char name[160];
+	int ret;
 
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].gated) {
@@ -1041,7 +1047,14 @@ int cmp_write_junit(FILE *f, const struct cmp *c)
 			skipped += c->rows[i].verdict == CV_SKIPPED;
 		}
 	tests += c->nonly_base + c->nonly_cand;
-	junit_begin(f, "compare", tests, failures, skipped);
+	if (report_junit_props_init(&jp) || report_junit_props_add(&jp, base, RJ_BASELINE) ||
+	    report_junit_props_add(&jp, cand, RJ_CANDIDATE)) {
+		report_junit_props_release(&jp);
+		return -ENOMEM;
+	}
+	junit_begin(f, &(struct junit_suite){ .name = "compare", .tests = tests, .failures = failures,
+					     .skipped = skipped, .time_s = report_junit_agg_s(cand), .props = jp.p,
+					     .nprops = jp.n });
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].gated)
 			junit_row(f, c, &c->rows[i]);
@@ -1050,10 +1063,13 @@ int cmp_write_junit(FILE *f, const struct cmp *c)
 		size_t n = s ? c->nonly_cand : c->nonly_base;
 
 		for (size_t i = 0; i < n; i++) {
-			junit_case_begin(f, "compare", agg_case_name(l[i], name, sizeof(name)));
+			junit_case_begin(f, "compare", agg_case_name(l[i], name, sizeof(name)),
+					 report_junit_case_s(l[i]));
 			junit_skipped(f, s ? "only in the candidate" : "only in the baseline");
 			junit_case_end(f);
 		}
 	}
-	return junit_end(f);
+	ret = junit_end(f);
+	report_junit_props_release(&jp);
+	return ret;
 }

@@ -329,7 +329,7 @@ static void drive_cell(const struct rtable *t, size_t ri, size_t ci, bool mark, 
 	if (!c->c)
 		snprintf(buf, len, "-");
 	else if (c->failed)
-		snprintf(buf, len, "%s", c->c->nfailed ? "failed" : "no I/O");
+		snprintf(buf, len, "%s", report_lost_word(c->c));
 	else if (!cell_has_value(c))
 		snprintf(buf, len, "-");
 	else {
@@ -517,17 +517,18 @@ static void csv_fleet(FILE *f, const struct report *r, const struct rtable *t)
 		for (int k = 0; k < 5; k++) {
 			csv_head(f, r, t, fr->row, cparam, stat_names[k]);
 			csv_num(f, stat_of(&fr->s, k));
-			fprintf(f, ",,%zu\n", fr->s.n);
+			fprintf(f, ",,%zu,\n", fr->s.n);
 		}
 		for (size_t k = 0; k < fr->nout; k++) {
 			size_t ci = fr->out[k];
 
 			csv_head(f, r, t, fr->row, "outlier", t->cols[ci]);
 			csv_num(f, t->cells[fr->row * t->nc + ci].v.mean);
-			fprintf(f, ",,%u\n", t->cells[fr->row * t->nc + ci].v.n);
+			fprintf(f, ",,%u,%s\n", t->cells[fr->row * t->nc + ci].v.n,
+				report_case_status(t->cells[fr->row * t->nc + ci].c));
 			csv_head(f, r, t, fr->row, "robust z", t->cols[ci]);
 			csv_num(f, fl->z[fr->row * t->nc + ci]);
-			fputs(",,1\n", f);
+			fputs(",,1,\n", f);
 		}
 	}
 }

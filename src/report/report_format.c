@@ -3,9 +3,39 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "parse.h"
 #include "report.h"
+
+const char *report_case_status(const struct agg_case *c)
+{
+	if (c->nruns)
+		return c->nfailed ? "partial" : "ok";
+	if (!c->nfailed)
+		return "no-io";
+	return c->ninterrupted == c->nfailed ? "interrupted" : "failed";
+}
+
+const char *report_lost_word(const struct agg_case *c)
+{
+	const char *s = report_case_status(c);
+
+	return !strcmp(s, "no-io") ? "no I/O" : s;
+}
+
+bool report_cell_partial(const struct rcell *c)
+{
+	return c->c && !c->failed && c->v.n && c->c->nfailed;
+}
+
+bool report_table_partial(const struct rtable *t)
+{
+	for (size_t i = 0; i < t->nr * t->nc; i++)
+		if (report_cell_partial(&t->cells[i]))
+			return true;
+	return false;
+}
 
 const char *report_unit(const struct metric *m, bool mib)
 {

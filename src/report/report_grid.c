@@ -135,7 +135,7 @@ const char *report_grid_rate(const struct rtable *t, const struct rcell *c, cons
 	if (!c->c || (!c->failed && !c->v.n)) {
 		snprintf(buf, len, "-");
 	} else if (c->failed) {
-		snprintf(buf, len, "%s", c->c->nfailed ? "failed" : "no I/O");
+		snprintf(buf, len, "%s", report_lost_word(c->c));
 	} else {
 		report_mean_sd(c->v.mean, c->v.sd, c->v.n, pm, v, sizeof(v));
 		snprintf(buf, len, "%s %s", v, t->unit);

@@ -156,8 +156,8 @@ static void csv_health(FILE *f, const struct report *r)
 			esc_csv(f, agg_case_name(c, name, sizeof(name)));
 			fputs(",device,", f);
 			esc_csv(f, c->label);
-			fprintf(f, ",%s,,%s,%s,%.10g,,%zu\n", c->first->rw, metrics[k].key, metrics[k].unit, v.value,
-				v.known);
+			fprintf(f, ",%s,,%s,%s,%.10g,,%zu,%s\n", c->first->rw, metrics[k].key, metrics[k].unit,
+				v.value, v.known, report_case_status(c));
 		}
 	}
 }

@@ -23,10 +23,16 @@ static const char css[] =
 	"th,td{border:1px solid #bbb;padding:.25em .6em}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums}"
 	"th{background:#f0f0f0}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}"
-	"td.fail{color:#b00;font-weight:bold}figure{margin:1em 0}svg{max-width:100%;height:auto}"
+	".fail{color:#b00;font-weight:bold}figure{margin:1em 0}svg{max-width:100%;height:auto}"
 	".meta td{border:none;padding:.1em .8em .1em 0}"
 	"nav ol{columns:2;font-size:.95em}"
 	"@media print{nav{display:none}h2{page-break-before:auto}figure,table{page-break-inside:avoid}}";
+
+/* After a partial cell's value: the mark, in the colour of a failure. */
+static const char *partial_mark(const struct rcell *c)
+{
+	return report_cell_partial(c) ? " <span class=\"fail\">" REPORT_PARTIAL_MARK "</span>" : "";
+}
 
 /* show_n: the cells of the table stand on different numbers of runs, so each says its own. */
 static void html_cell(FILE *f, const struct rcell *c, bool show_n)
@@ -38,14 +44,14 @@ static void html_cell(FILE *f, const struct rcell *c, bool show_n)
 		return;
 	}
 	if (c->failed) {
-		fprintf(f, "<td class=\"fail\">%s</td>", c->c->nfailed ? "failed" : "no I/O");
+		fprintf(f, "<td class=\"fail\">%s</td>", report_lost_word(c->c));
 		return;
 	}
 	report_mean_sd(c->v.mean, c->v.sd, c->v.n, "&#177;", m, sizeof(m));
 	if (show_n)
-		fprintf(f, "<td class=\"n\">%s <small>(n=%u)</small></td>", m, c->v.n);
+		fprintf(f, "<td class=\"n\">%s%s <small>(n=%u)</small></td>", m, partial_mark(c), c->v.n);
 	else
-		fprintf(f, "<td class=\"n\" title=\"n = %u\">%s</td>", c->v.n, m);
+		fprintf(f, "<td class=\"n\" title=\"n = %u\">%s%s</td>", c->v.n, m, partial_mark(c));
 }
 
 /* A grid's cell: its rate, and under it its IOPS and mean latency. */
@@ -58,7 +64,7 @@ static void html_grid_cell(FILE *f, const struct rtable *t, const struct rcell *
 		return;
 	}
 	report_grid_rate(t, c, "&#177;", rate, sizeof(rate));
-	fprintf(f, "<td class=\"n\" title=\"n = %u\">%s", c->v.n, rate);
+	fprintf(f, "<td class=\"n\" title=\"n = %u\">%s%s", c->v.n, rate, partial_mark(c));
 	if (show_n)
 		fprintf(f, " <small>(n=%u)</small>", c->v.n);
 	if (*report_grid_detail(c, detail, sizeof(detail)))
@@ -124,6 +130,11 @@ static void html_table(FILE *f, const struct report *r, size_t ti)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (report_table_partial(t)) {
+		fputs("<p class=\"fail\">", f);
+		esc_xml(f, REPORT_PARTIAL_LEGEND);
+		fputs("</p>\n", f);
+	}
 tail:
 	if (t->note) {
 		fputs("<p>", f);

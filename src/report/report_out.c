@@ -32,7 +32,10 @@ static unsigned table_n(const struct rtable *t)
 	return n;
 }
 
-/* "mean ± sd" (n >= 2), "mean", "failed" or "-"; "(n=K)" after it where a table's n varies. */
+/*
+ * "mean ± sd" (n >= 2), "mean", "interrupted", "failed", "no I/O" or "-"; the partial mark after a
+ * value whose case lost runs; "(n=K)" after it where a table's n varies.
+ */
 static void cell_text(const struct rtable *t, const struct rcell *c, char *buf, size_t len)
 {
 	if (!c->c) {
@@ -40,7 +43,7 @@ static void cell_text(const struct rtable *t, const struct rcell *c, char *buf, 
 		return;
 	}
 	if (c->failed) {
-		snprintf(buf, len, "%s", c->c->nfailed ? "failed" : "no I/O");
+		snprintf(buf, len, "%s", report_lost_word(c->c));
 		return;
 	}
 	if (!c->v.n) {
@@ -51,6 +54,11 @@ static void cell_text(const struct rtable *t, const struct rcell *c, char *buf, 
 		report_grid_text(t, c, "±", buf, len);
 	else
 		report_mean_sd(c->v.mean, c->v.sd, c->v.n, "±", buf, len);
+	if (report_cell_partial(c)) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " %s", REPORT_PARTIAL_MARK);
+	}
 	/* Where the cells of a table stand on different numbers of runs, each says its own. */
 	if (!table_n(t)) {
 		size_t l = strlen(buf);
@@ -164,6 +172,8 @@ static void text_table(FILE *f, const struct rtable *t)
 		}
 		fputc('\n', f);
 	}
+	if (report_table_partial(t))
+		fputs(REPORT_PARTIAL_LEGEND "\n", f);
 	if (t->note) {
 		esc_text(f, t->note);
 		fputc('\n', f);
@@ -275,6 +285,11 @@ static void md_table(FILE *f, const struct rtable *t)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	if (report_table_partial(t)) {
+		fputc('\\', f);  /* the mark, not a list item */
+		esc_md(f, REPORT_PARTIAL_LEGEND);
+		fputs("\n\n", f);
+	}
 	if (t->note) {
 		esc_md(f, t->note);
 		fputs("\n\n", f);
@@ -339,14 +354,14 @@ static void csv_cell(FILE *f, const struct report *r, const struct rtable *t, si
 	} else {
 		fputs(c->failed ? "failed," : ",", f);
 	}
-	fprintf(f, ",%u\n", c->failed ? 0 : v->n);
+	fprintf(f, ",%u,%s\n", c->failed ? 0 : v->n, report_case_status(c->c));
 }
 
 static void csv_tables(FILE *f, const struct report *r)
 {
 	static const struct metric iops = { M_IOPS, 0 }, lat = { M_LAT_MEAN, 0 };
 
-	fputs("table,row_param,row,column_param,column,pattern,direction,metric,unit,mean,stddev,n\n", f);
+	fputs("table,row_param,row,column_param,column,pattern,direction,metric,unit,mean,stddev,n,status\n", f);
 	for (size_t i = 0; i < r->ntables; i++) {
 		const struct rtable *t = &r->tables[i];
 
@@ -382,7 +397,7 @@ static void csv_tables(FILE *f, const struct report *r)
 			fprintf(f, ",%s,,usd,USD,", k < 0 ? "" : k == 0 ? "read" : k == 1 ? "write" :
 				k == 2 ? "randread" : "randwrite");
 			csv_num(f, v);
-			fputs(",,1\n", f);
+			fputs(",,1,\n", f);
 		}
 	}
 }
@@ -477,6 +492,8 @@ static json_t *case_json(const struct agg_case *c)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "name", json_string(agg_case_name(c, name, sizeof(name))));
+	json_object_set_new(o, "interrupted_runs", json_integer((json_int_t)c->ninterrupted));
+	json_object_set_new(o, "status", json_string(report_case_status(c)));
 	json_object_del(json_object_get(o, "job"), "seed");
 	for (int d = 0; d < RS_NOP; d++) {
 		struct metric iops = { M_IOPS, 0 }, bw = { M_MBPS, 0 }, mean = { M_LAT_MEAN, 0 };
@@ -529,6 +546,8 @@ static json_t *cell_json(const struct report *r, const struct rtable *t, const s
 			      "stddev", c->failed || !c->v.n ? json_null() : num_or_null(c->v.sd),
 			      "n", (int)(c->failed ? 0 : c->v.n), "failed", c->failed);
 
+	if (o)
+		json_object_set_new(o, "status", json_string(report_case_status(c->c)));
 	/* Only a grid's cells have them: the other tables keep their keys. */
 	if (o && t->grid) {
 		json_object_set_new(o, "iops", grid_value_json(c, &c->iops, c->has_iops));

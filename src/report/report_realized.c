@@ -242,11 +242,12 @@ static void csv_realized(FILE *f, const struct report *r)
 				fputs(",device,", f);
 				esc_csv(f, c->label);
 				if (k < s.nsizes)
-					fprintf(f, ",%s,bs,%llu,%.0f,%zu\n", op, (unsigned long long)s.bs[k], s.bs_ios[k],
-						c->nruns);
+					fprintf(f, ",%s,bs,%llu,%.0f,%zu,%s\n", op, (unsigned long long)s.bs[k], s.bs_ios[k],
+						c->nruns, report_case_status(c));
 				else
-					fprintf(f, ",%s,heat,%llu,%.0f,%zu\n", op, (unsigned long long)(s.offset +
-						(k - s.nsizes) * s.bin_bytes), s.heat[k - s.nsizes], c->nruns);
+					fprintf(f, ",%s,heat,%llu,%.0f,%zu,%s\n", op, (unsigned long long)(s.offset +
+						(k - s.nsizes) * s.bin_bytes), s.heat[k - s.nsizes], c->nruns,
+						report_case_status(c));
 			}
 		}
 	}

@@ -174,7 +174,7 @@ static void csv_row(FILE *f, const struct agg_case *c, const char *metric, const
 	fprintf(f, ",%s,,%s,%s,", c->first->rw, metric, unit);
 	if (!isnan(v))
 		fprintf(f, "%.17g", v);
-	fputs(",,1\n", f);
+	fprintf(f, ",,1,%s\n", report_case_status(c));
 }
 
 /* CSV: the answer, its bracket's top, and (where recorded) the confirmation and the wake-up error. */

@@ -234,8 +234,8 @@ static int csv_row(void *arg, const struct srow *row)
 		esc_csv(c->f, name);
 		fputs(",device,", c->f);
 		esc_csv(c->f, row->c->label);
-		fprintf(c->f, ",%s,%s,%s,%s,%s,,%zu\n", row->c->first->rw, rs_dir_name[row->d], metric[k - 6],
-			k == 7 && c->r->mib ? "MiB/s" : unit[k - 6], v, row->c->nruns);
+		fprintf(c->f, ",%s,%s,%s,%s,%s,,%zu,%s\n", row->c->first->rw, rs_dir_name[row->d], metric[k - 6],
+			k == 7 && c->r->mib ? "MiB/s" : unit[k - 6], v, row->c->nruns, report_case_status(row->c));
 	}
 	return 0;
 }

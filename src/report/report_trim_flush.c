@@ -135,12 +135,13 @@ static void csv_trim_flush(FILE *f, const struct report *r)
 				esc_csv(f, c->label);
 				fprintf(f, ",%s,%s,", c->first->rw, rs_dir_name[d]);
 				if (k == NM) {   /* the count, after the rates and latencies */
-					fprintf(f, "ios,count,%llu,,%zu\n", (unsigned long long)c->lat[d].count, c->nruns);
+					fprintf(f, "ios,count,%llu,,%zu,%s\n", (unsigned long long)c->lat[d].count, c->nruns,
+						report_case_status(c));
 					continue;
 				}
 				fprintf(f, "%s,", metric_name(&metrics[k], mname, sizeof(mname)));
 				esc_csv(f, report_unit(&metrics[k], r->mib));
-				fprintf(f, ",%.10g,%.10g,%u\n", v.mean, v.sd, v.n);
+				fprintf(f, ",%.10g,%.10g,%u,%s\n", v.mean, v.sd, v.n, report_case_status(c));
 			}
 		}
 	}

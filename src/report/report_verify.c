@@ -119,8 +119,8 @@ static void csv_verify(FILE *f, const struct report *r)
 			fputs(",device,", f);
 			esc_csv(f, c->label);
 			cell(r, c, 0, k + 3, buf, sizeof(buf));
-			fprintf(f, ",%s,,%s,%s,%s,,%zu\n", c->first->rw, metric[k], k == 1 ? "bytes" : "count", buf,
-				c->verify.runs);
+			fprintf(f, ",%s,,%s,%s,%s,,%zu,%s\n", c->first->rw, metric[k], k == 1 ? "bytes" : "count", buf,
+				c->verify.runs, report_case_status(c));
 		}
 	}
 }

@@ -343,6 +343,7 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 		c->search = r->search_result;
 	if (strcmp(r->status, "ok")) {
 		c->nfailed++;
+		c->ninterrupted += !strcmp(r->status, "interrupted");
 		c->failed = r;
 		return 0;
 	}

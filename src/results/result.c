@@ -679,6 +679,8 @@ static json_t *target_object(const struct job *j, const struct target *t)
 	json_object_set_new(o, "transport", str_or_null(d ? d->transport : NULL));
 	json_object_set_new(o, "scheduler", str_or_null(d ? d->scheduler : NULL));
 	json_object_set_new(o, "device", str_or_null(d ? (d->part[0] ? d->part : d->disk) : NULL));
+	if (t->kind == TARGET_FILE && !job_no_io(j))
+		json_object_set_new(o, "filesystem", str_or_null(t->fstype[0] ? t->fstype : NULL));
 	json_object_set_new(o, "label", json_string(result_label(j, t)));
 	json_object_set_new(o, "price", j->price >= 0 ? json_real(j->price) : json_null());
 	if (d && d->nsid)
@@ -812,7 +814,6 @@ static json_t *health_object(const struct run_result *res)
 json_t *result_build(const struct job *j, const struct target *t, const struct run_result *res,
 		     const struct run_context *ctx)
 {
-	static const char *const status[] = { "ok", "interrupted", "failed" };
 	char start[40], end[40];
 	json_t *o;
 
@@ -823,7 +824,7 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			 "schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
 			 "tool", "name", "ssdbench", "version", SSDBENCH_VERSION, "git_revision", SSDBENCH_GITREV,
 			 "command_line", ctx->command_line ? ctx->command_line : "",
-			 "started_at", start, "finished_at", end, "status", status[res->status],
+			 "started_at", start, "finished_at", end, "status", run_status_name(res->status),
 			 "message", res->message[0] ? json_string(res->message) : json_null(),
 			 "errors", errors_array(res), "host", host_object(res), "target",
 			 ctx->members ? group_target_object(ctx) : target_object(j, t),

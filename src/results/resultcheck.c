@@ -98,8 +98,8 @@ static const struct field target_fields[] = {
 	ANY("scheduler", T_STR | T_NULL), ANY("device", T_STR | T_NULL), NONEMPTY("label"),
 	MIN("price", T_NUM | T_NULL, 0),
 	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
-	OPT("nvme", T_OBJ, .fields = nvme_fields), OPT("pcie", T_OBJ, .fields = pcie_fields),
-	OPT("members", T_ARR, .items = &member_item), END
+	OPT("filesystem", T_STR | T_NULL), OPT("nvme", T_OBJ, .fields = nvme_fields),
+	OPT("pcie", T_OBJ, .fields = pcie_fields), OPT("members", T_ARR, .items = &member_item), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),

@@ -205,6 +205,8 @@ static int probe_new(struct target *t, const char *path, char *err, size_t errle
 				  "can be created", path, fs);
 	/* A file to create later, at the size the job needs. */
 	t->kind = TARGET_FILE;
+	if (stat(dir, &st) == 0)
+		mount_fstype(st.st_dev, t->fstype, sizeof(t->fstype));
 	t->lbs = t->pbs = 512;
 	set_label(t);
 	return 0;
@@ -251,6 +253,7 @@ int target_probe(const char *path, const char *sysfs, struct target *t, char *er
 		t->pbs = t->has_devinfo && t->di.physical_block_size ? t->di.physical_block_size : t->lbs;
 		if ((fs = target_path_pseudo_fs(path)))
 			snprintf(t->pseudo_fs, sizeof(t->pseudo_fs), "%s", fs);
+		mount_fstype(st.st_dev, t->fstype, sizeof(t->fstype));
 	} else if (S_ISCHR(st.st_mode)) {
 		if ((ret = probe_char(t, &st, sysfs, err, errlen)))
 			return ret;

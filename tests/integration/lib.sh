@@ -216,6 +216,16 @@ at_exit() {
     printf '%s\n' "$cmd" >>"$_LIB_REGISTRY"
 }
 
+# kill_jobs: SIGKILL the test's background jobs and wait for them. `at_exit kill_jobs` keeps a failing
+# check from leaving a run of ssdbench going (and its target busy for the cleanup).
+kill_jobs() {
+    local p
+    for p in $(jobs -p); do
+        kill -KILL "$p" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+
 _lib_on_err() {
     local rc=$? line=$1 cmd=$2
     # 77: a skip inside a command substitution; it already said why.

@@ -27,15 +27,7 @@ need_cmd jq timeout
 target=$(zram_or_file 256M)
 
 # A failing check must not leave a run of ours going (nor the target busy for its cleanup).
-# shellcheck disable=SC2317  # called through at_exit
-kill_runs() {
-	local p
-	for p in $(jobs -p); do
-		kill -KILL "$p" 2>/dev/null || true
-	done
-	wait 2>/dev/null || true
-}
-at_exit kill_runs
+at_exit kill_jobs
 
 # elapsed T0 T1: T1 - T0 in seconds
 elapsed() {

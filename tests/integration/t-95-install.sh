@@ -3,23 +3,28 @@
 # make install and the Debian package:
 #   (a) `make install DESTDIR=... PREFIX=/usr` (objects and binary under $TMPDIR, nothing written in the
 #       tree) installs exactly the binary, the profiles, the schemas, one man page per command of
-#       `ssdbench help --commands` with help of its own and ssdbench(1), and the bash completion;
+#       `ssdbench help --commands` with help of its own and ssdbench(1), ssdbench-profile(5) and
+#       ssdbench-result(5), and the bash completion; it builds the installed binary apart
+#       (INSTALL_BUILD), so the development binary built before it with the default PREFIX is byte for
+#       byte the same after it (and after the second install of (b)), its objects not rebuilt;
 #   (b) the installed binary, run from another directory, lists the profiles and runs the quick profile
 #       (cut to two 0.5 s cases) on a scratch file; a binary built for PREFIX=/usr looks in
 #       /usr/share/ssdbench/profiles; a second install with another PREFIX rebuilds what embeds it, and
 #       that binary, copied away from its tree, finds its profiles from any directory;
-#   (c) every man page passes `man --warnings -l` with nothing said, and has its sections;
+#   (c) every man page passes `man --warnings -l` and `groff -man -ww -z` with nothing said, and has
+#       its sections; ssdbench(1)'s SEE ALSO names the section-5 pages;
 #   (d) the completion, sourced, completes commands, options, profile names, values, devices, files;
 #   (e) the git revision: `git archive` writes it into .git-revision; a tree with neither .git nor a
 #       written .git-revision builds as "unknown", which --version explains;
 #   (f) `make uninstall` removes every file it installed;
 #   (g) where dpkg-buildpackage, debhelper and lintian are installed (scripts/install-deps.sh --package),
 #       the .deb built from a copy of the tree holds the same files (man pages compressed, docs added)
-#       and lintian finds no error or warning.
+#       and lintian finds no error or warning; it recommends fio and smartmontools, and suggests
+#       blktrace, jq and nvme-cli.
 # run-all: concurrent, long
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-need_cmd make cc awk man git
+need_cmd make cc awk man groff git sha256sum
 # The test builds, installs and packages a plain binary of its own, whatever $SSDBENCH is: under
 # `make sanitize` it would repeat make check's pass of it word for word (and two minutes of builds).
 if sanitizer_build; then
@@ -42,10 +47,23 @@ tree_state() {
 }
 tree_before=$(tree_state)
 
+# The development build (default PREFIX), which no install may change.
+mk
+dev_sum=$(sha256sum <"$build/ssdbench")
+dev_objs=$(stat -c '%n %Y' "$build/model/profile.o" "$build/prefix.stamp")
+dev_unchanged() {
+    assert_eq "$(sha256sum <"$build/ssdbench")" "$dev_sum" "$1: sha256 of the development binary"
+    assert_eq "$(stat -c '%n %Y' "$build/model/profile.o" "$build/prefix.stamp")" "$dev_objs" \
+        "$1: the development build's PREFIX objects"
+}
+
 # (a) the file list
 t0=$(now)
 mk install DESTDIR="$root" PREFIX=/usr
 ok "make install DESTDIR PREFIX=/usr in $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s"
+dev_unchanged "make install PREFIX=/usr"
+[[ -x $build-install/ssdbench ]] || fail "the installed binary was not built in INSTALL_BUILD ($build-install)"
+ok "the development binary is byte for byte as before the install; the installed one built in \$build-install"
 bin=$root/usr/bin/ssdbench
 mapfile -t cmds < <("$bin" help --commands | cut -f1)
 pages=()
@@ -59,6 +77,8 @@ assert_ge "${#pages[@]}" 7 "commands with a man page"
     echo usr/bin/ssdbench
     echo usr/share/bash-completion/completions/ssdbench
     echo usr/share/man/man1/ssdbench.1
+    echo usr/share/man/man5/ssdbench-profile.5
+    echo usr/share/man/man5/ssdbench-result.5
     printf 'usr/share/man/man1/ssdbench-%s.1\n' "${pages[@]}"
     (cd "$REPO" && printf 'usr/share/ssdbench/%s\n' profiles/*.json schema/*.json)
     # ssdbench-mpi goes beside it where `make mpi` built it (t-93 does, and a developer may): then
@@ -107,6 +127,7 @@ cd /
 "$elsewhere/bin/ssdbench" run --profile no-such-profile --dry-run x 2>"$TMPDIR/err.txt" || true
 grep -qF "$prefix/share/ssdbench/profiles" "$TMPDIR/err.txt" || fail "PREFIX change not rebuilt: $(cat "$TMPDIR/err.txt")"
 ok "PREFIX=$prefix rebuilt: a copy of the binary elsewhere finds $prefix/share/ssdbench/profiles from /"
+dev_unchanged "make install PREFIX=$prefix"
 cd "$elsewhere" || fail "cd $elsewhere"
 
 # (c) the man pages
@@ -124,7 +145,25 @@ man -l "$root/usr/share/man/man1/ssdbench-run.1" 2>/dev/null | grep -q -- '--pro
     fail "ssdbench-run(1) lacks --profile"
 man -l "$root/usr/share/man/man1/ssdbench.1" 2>/dev/null | grep -q 'ssdbench-run(1)' ||
     fail "ssdbench(1) does not refer to ssdbench-run(1)"
-ok "${#pages[@]} + 1 man pages: no warning from man --warnings, every section there"
+for p in "$root"/usr/share/man/man5/*.5; do
+    MANROFFSEQ='' MANWIDTH=100 man --warnings -l "$p" >"$TMPDIR/man.txt" 2>"$TMPDIR/manerr.txt" ||
+        fail "man -l ${p##*/}"
+    [[ ! -s $TMPDIR/manerr.txt ]] || { cat "$TMPDIR/manerr.txt"; fail "man --warnings on ${p##*/} (above)"; }
+    for s in NAME DESCRIPTION 'SEE ALSO'; do
+        grep -q "^$s\$" "$TMPDIR/man.txt" || fail "${p##*/}: no section $s"
+    done
+done
+for p in "$root"/usr/share/man/man[15]/*.[15]; do
+    groff -man -ww -z -t "$p" >"$TMPDIR/groff.txt" 2>&1 || fail "groff on ${p##*/}: $(cat "$TMPDIR/groff.txt")"
+    [[ ! -s $TMPDIR/groff.txt ]] || fail "groff -ww on ${p##*/}: $(cat "$TMPDIR/groff.txt")"
+done
+man -l "$root/usr/share/man/man5/ssdbench-profile.5" 2>/dev/null | grep -q '^MATRIX\|"matrix"' ||
+    fail "ssdbench-profile(5) does not hold docs/profiles.md's format"
+man -l "$root/usr/share/man/man5/ssdbench-result.5" 2>/dev/null | grep -q 'schema_version' ||
+    fail "ssdbench-result(5) does not hold docs/result-format.md's keys"
+man -l "$root/usr/share/man/man1/ssdbench.1" 2>/dev/null | grep -q 'ssdbench-profile(5), ssdbench-result(5)' ||
+    fail "ssdbench(1)'s SEE ALSO does not name the section-5 pages"
+ok "${#pages[@]} + 1 man pages of section 1 and 2 of section 5: no warning from man --warnings nor groff -ww, every section there"
 
 # (d) the completion, against the installed binary
 if ((EUID == 0)) && command -v losetup >/dev/null; then
@@ -224,7 +263,7 @@ deb=$(ls "$TMPDIR"/deb/ssdbench_*.deb)
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\.\//, "", $6); print $6 }' | LC_ALL=C sort >"$TMPDIR/deb-files.txt"
 {
     # the package is built from a clean tree (debian/rules): never with ssdbench-mpi
-    grep -v '^usr/bin/ssdbench-mpi$' "$TMPDIR/want.txt" | sed 's|^\(usr/share/man/man1/.*\.1\)$|\1.gz|'
+    grep -v '^usr/bin/ssdbench-mpi$' "$TMPDIR/want.txt" | sed 's|^\(usr/share/man/man[15]/.*\.[15]\)$|\1.gz|'
     echo usr/share/doc/ssdbench/changelog.gz
     echo usr/share/doc/ssdbench/copyright
     (cd "$REPO" && sed 's|^\(docs/\)\{0,1\}\(.*\)|usr/share/doc/ssdbench/\2.gz|' debian/ssdbench.docs)
@@ -232,6 +271,8 @@ dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\.\//, "", $6); print $6 }' | LC_AL
 diff -u "$TMPDIR/deb-want.txt" "$TMPDIR/deb-files.txt" || fail "the package's files (above)"
 ok "the package holds $(wc -l <"$TMPDIR/deb-files.txt") files: binary, profiles, schemas, man pages, completion, docs"
 assert_eq "$(dpkg-deb -f "$deb" Version)" "$(cat "$REPO/VERSION")" "package version (debian/changelog) and VERSION"
+assert_eq "$(dpkg-deb -f "$deb" Recommends)" "fio, smartmontools" "the package's Recommends"
+assert_eq "$(dpkg-deb -f "$deb" Suggests)" "blktrace, jq, nvme-cli" "the package's Suggests"
 mkdir "$TMPDIR/debx"
 dpkg-deb -x "$deb" "$TMPDIR/debx"
 assert_eq "$("$TMPDIR/debx/usr/bin/ssdbench" --version)" "$installed_version" "--version of the packaged binary"
