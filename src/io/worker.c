@@ -1071,8 +1071,8 @@ static void wake_monitor(struct run_ctl *ctl)
  */
 #define SPIN_POLLS 32
 #define SPIN_EPOCH_NS 2000000ull
-#define SPIN_TRIALS 4
-#define SPIN_HOLD 60
+#define SPIN_TRIALS 8
+#define SPIN_HOLD 120
 #define SPIN_MARGIN 1.02
 
 static void spin_init(struct worker *w)
