@@ -1065,15 +1065,18 @@ static void wake_monitor(struct run_ctl *ctl)
  * to the thread, io_getevents for none) before the one that sleeps. Where the device completes soon
  * (io-wq workers on other CPUs, a fast drive) that saves a sleep and a wake-up a request; where the
  * spinning thread takes the CPU from those who do the work, it loses. So the worker measures: in
- * epochs of SPIN_EPOCH_NS it tries each mode twice, alternating (sleep, spin, sleep, spin), takes the
- * one that completed more requests a second (spinning must win by SPIN_MARGIN), and holds it for
- * SPIN_HOLD epochs before it tries again. qd stays what it is: only the way of waiting changes.
+ * epochs of SPIN_EPOCH_NS it tries the modes in turn (sleep, spin, sleep, spin, ...: SPIN_TRIALS
+ * epochs), takes the one that completed more requests a second (spinning must win by SPIN_MARGIN,
+ * and complete SPIN_MIN_RATE a second at least: slower, each wait lasts 20 us or more, longer than a
+ * sleep and its wake-up cost, and a few completions an epoch cannot tell the modes apart), and holds
+ * it for SPIN_HOLD epochs before it tries again. qd stays what it is: only the way of waiting changes.
  */
 #define SPIN_POLLS 32
 #define SPIN_EPOCH_NS 2000000ull
 #define SPIN_TRIALS 8
 #define SPIN_HOLD 120
 #define SPIN_MARGIN 1.02
+#define SPIN_MIN_RATE 50000.0   /* completions a second below which a wait outlasts a sleep and wake-up */
 
 static void spin_init(struct worker *w)
 {
@@ -1132,7 +1135,7 @@ static __attribute__((noinline)) void spin_epoch(struct worker *w)
 		double sleep = sc->tried[0][1] ? (double)sc->tried[0][0] / (double)sc->tried[0][1] : 0;
 		double spin = sc->tried[1][1] ? (double)sc->tried[1][0] / (double)sc->tried[1][1] : 0;
 
-		sc->best = spin > sleep * SPIN_MARGIN;
+		sc->best = spin > sleep * SPIN_MARGIN && spin * 1e9 >= SPIN_MIN_RATE;
 		memset(sc->tried, 0, sizeof(sc->tried));
 	} else if (sc->phase == SPIN_TRIALS + SPIN_HOLD) {
 		sc->phase = 0;
