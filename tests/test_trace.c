@@ -454,6 +454,31 @@ static void test_blktrace_bad_magic_and_version(void **state)
 	assert_string_equal(failure(path, TRACE_FMT_BLKTRACE), want);
 }
 
+/* A discard of no bytes moves nothing; a sector past 2^64 bytes is unreadable, and skipping it reads on. */
+static void test_blktrace_empty_discard_and_sector_out_of_range(void **state)
+{
+	static const struct bt_ev ev[] = {
+		{ 10, 8, 0, TA_QUEUE | TC(1) | TC(13), 0 },
+		{ 20, 1ull << 60, 512, TA_QUEUE, 0 },
+		{ 30, 8, 512, TA_QUEUE, 0 },
+	};
+	static const struct want w[] = { { 0, TRACE_READ, 4096, 512, "259,0" } };
+	char path[512], want[600];
+	struct trace_reader *r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/range.blktrace.0", scratch_dir);
+	write_bt(path, ev, 3, false, 0);
+	snprintf(want, sizeof(want), "%s: byte 48: sector %llu out of range", path, 1ull << 60);
+	assert_string_equal(failure(path, TRACE_FMT_BLKTRACE), want);
+	r = open_ok(path, TRACE_FMT_BLKTRACE, NULL, TRACE_F_SKIP_UNREADABLE);
+	expect_records(r, w, 1);
+	assert_int_equal(trace_stats(r)->skipped[TRACE_SKIP_NO_DATA], 1);
+	assert_int_equal(trace_stats(r)->skipped[TRACE_SKIP_UNREADABLE], 1);
+	assert_string_equal(trace_stats(r)->first_unreadable, want);
+	trace_close(r);
+}
+
 /* --- detection ----------------------------------------------------------------------------------- */
 
 static void test_auto_detects_each_format(void **state)
@@ -711,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_blktrace_per_cpu_files_merge_by_time_either_byte_order),
 		cmocka_unit_test(test_blktrace_truncated_record_names_its_byte),
 		cmocka_unit_test(test_blktrace_bad_magic_and_version),
+		cmocka_unit_test(test_blktrace_empty_discard_and_sector_out_of_range),
 		cmocka_unit_test(test_auto_detects_each_format),
 		cmocka_unit_test(test_auto_refuses_unknown_empty_and_gzip),
 		cmocka_unit_test(test_format_names_parse_back),

@@ -54,8 +54,15 @@ static int queue_event(struct trace_reader *r, uint32_t action, uint64_t sector,
 		r->skip = TRACE_SKIP_PASSTHROUGH;
 		return TR_SKIP;
 	}
-	if (action & BT_TC_DISCARD) {
+	if (sector > UINT64_MAX / 512) {
+		rec->offset = sector;   /* for the message when the merge reaches it */
+		return -EINVAL;
+	}
+	if ((action & BT_TC_DISCARD) && bytes) {
 		rec->op = TRACE_TRIM;
+	} else if (action & BT_TC_DISCARD) {
+		r->skip = TRACE_SKIP_NO_DATA;
+		return TR_SKIP;
 	} else if (bytes && (action & BT_TC_WRITE)) {
 		rec->op = TRACE_WRITE;
 		rec->flags |= action & BT_TC_FLUSH ? TRACE_R_PREFLUSH : 0;
@@ -232,6 +239,8 @@ static int bt_next(struct trace_reader *r, struct trace_rec *rec, uint64_t *t_ra
 	r->skip = f->head_skip;
 	if (f->head_ret == TR_RECORD)
 		*rec = f->head;
+	if (f->head_ret < 0)
+		return trace_bad(r, "sector %llu out of range", (unsigned long long)f->head.offset);
 	return f->head_ret;
 }
 
