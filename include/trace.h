@@ -79,6 +79,7 @@ struct trace_stats {
 	char first_unreadable[256];         /* the message of the first skipped unreadable entry, or "" */
 };
 
+/* A reader: used by one thread at a time; readers of the same trace are independent. */
 struct trace_reader;
 
 /*

@@ -147,16 +147,10 @@ const struct trace_fmt_ops trace_blkparse_ops = {
 
 /* --- fio iolog --------------------------------------------------------------------------------- */
 
-static int iolog_header(struct trace_reader *r, const char *s)
+/* The version a header line names (2 or 3), or 0. */
+static int iolog_version(const char *s)
 {
-	if (!strcmp(s, "fio version 2 iolog"))
-		r->state = 2;
-	else if (!strcmp(s, "fio version 3 iolog"))
-		r->state = 3;
-	else
-		return trace_bad(r, "expected 'fio version 2 iolog' or 'fio version 3 iolog' on line 1");
-	r->timed = r->state == 3;
-	return TR_IGNORE;
+	return !strcmp(s, "fio version 2 iolog") ? 2 : !strcmp(s, "fio version 3 iolog") ? 3 : 0;
 }
 
 /* An action: TR_RECORD with *op for I/O, TR_SKIP, or -EINVAL. */
@@ -230,17 +224,16 @@ static int iolog_prime(struct trace_reader *r)
 
 	if (ret < 0 && ret != -E2BIG)
 		return trace_bad(r, "cannot read: %s", strerror(-ret));
-	if (ret <= 0)
+	r->state = ret > 0 ? iolog_version(line) : 0;
+	if (!r->state)
 		return trace_bad(r, "expected 'fio version 2 iolog' or 'fio version 3 iolog' on line 1");
-	ret = iolog_header(r, line);
-	return ret < 0 ? ret : 0;
+	r->timed = r->state == 3;
+	return 0;
 }
 
 static bool iolog_probe(char *s, unsigned lineno)
 {
-	if (lineno == 1)
-		return !strcmp(s, "fio version 2 iolog") || !strcmp(s, "fio version 3 iolog");
-	return true;
+	return lineno > 1 || iolog_version(s);
 }
 
 const struct trace_fmt_ops trace_iolog_ops = {
