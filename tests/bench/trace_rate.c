@@ -83,11 +83,11 @@ static int gen_text(const char *fmt, uint64_t n, const char *path)
 		else if (!strcmp(fmt, "iolog"))
 			fprintf(f, "%" PRIu64 " /dev/x %s %" PRIu64 " 4096\n", i, w ? "write" : "read", blk * 4096);
 		else if (!strcmp(fmt, "msr"))
-			fprintf(f, "%" PRIu64 ",hm,0,%s,%" PRIu64 ",4096,1234\n", 128166372003061629ull + i * 10,
+			fprintf(f, "%" PRIu64 ",hm,0,%s,%" PRIu64 ",4096,1234\n", (uint64_t)128166372003061629ull + i * 10,
 				w ? "Write" : "Read", blk * 4096);
 		else if (!strcmp(fmt, "alibaba"))
 			fprintf(f, "%" PRIu64 ",%s,%" PRIu64 ",4096,%" PRIu64 "\n", i % 7, w ? "W" : "R", blk * 4096,
-				1577808000000000ull + i);
+				(uint64_t)1577808000000000ull + i);
 		else if (!strcmp(fmt, "tencent"))
 			fprintf(f, "%" PRIu64 ",%" PRIu64 ",8,%d,%" PRIu64 "\n", 1538323200 + i / 1000, blk * 8, w,
 				i % 7);
