@@ -273,6 +273,25 @@ bool trace_probe_line(trace_line_fn *line, char *s, unsigned lineno, int state)
 	return line(&r, s, &rec, &t) > 0;
 }
 
+int trace_block_op(struct trace_reader *r, struct trace_rec *rec, bool discard, bool write, bool preflush)
+{
+	if (rec->len && discard) {
+		rec->op = TRACE_TRIM;
+	} else if (rec->len && write) {
+		rec->op = TRACE_WRITE;
+		rec->flags |= preflush ? TRACE_R_PREFLUSH : 0;
+	} else if (rec->len) {
+		rec->op = TRACE_READ;
+	} else if (preflush && !discard) {
+		rec->op = TRACE_FLUSH;
+		rec->offset = 0;
+	} else {
+		r->skip = TRACE_SKIP_NO_DATA;
+		return TR_SKIP;
+	}
+	return TR_RECORD;
+}
+
 /* --- detection --------------------------------------------------------------------------------- */
 
 static bool is_blktrace_magic(const unsigned char *b)

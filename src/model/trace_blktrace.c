@@ -42,8 +42,7 @@ static uint64_t get64(const unsigned char *b, bool be)
 	return hi << 32 | lo;
 }
 
-/* A queue event as a record: the operation as blkparse's fill_rwbs names it (discard, write, read,
- * else nothing; a flush without data is a flush). */
+/* A queue event as a record, its operation by trace_block_op. */
 static int queue_event(struct trace_reader *r, uint32_t action, uint64_t sector, uint32_t bytes,
 		       struct trace_rec *rec)
 {
@@ -58,24 +57,7 @@ static int queue_event(struct trace_reader *r, uint32_t action, uint64_t sector,
 		rec->offset = sector;   /* for the message when the merge reaches it */
 		return -EINVAL;
 	}
-	if ((action & BT_TC_DISCARD) && bytes) {
-		rec->op = TRACE_TRIM;
-	} else if (action & BT_TC_DISCARD) {
-		r->skip = TRACE_SKIP_NO_DATA;
-		return TR_SKIP;
-	} else if (bytes && (action & BT_TC_WRITE)) {
-		rec->op = TRACE_WRITE;
-		rec->flags |= action & BT_TC_FLUSH ? TRACE_R_PREFLUSH : 0;
-	} else if (bytes) {
-		rec->op = TRACE_READ;
-	} else if (action & BT_TC_FLUSH) {
-		rec->op = TRACE_FLUSH;
-		rec->offset = 0;
-	} else {
-		r->skip = TRACE_SKIP_NO_DATA;
-		return TR_SKIP;
-	}
-	return TR_RECORD;
+	return trace_block_op(r, rec, action & BT_TC_DISCARD, action & BT_TC_WRITE, action & BT_TC_FLUSH);
 }
 
 /* Skips n bytes of f (a record's pdu); false when the file ends first. */

@@ -110,6 +110,12 @@ bool trace_u64(const char *s, uint64_t *v);
 typedef int trace_line_fn(struct trace_reader *r, char *s, struct trace_rec *rec, uint64_t *t_raw);
 /* Whether a format's line parser takes s as line lineno, on a scratch reader in state state. */
 bool trace_probe_line(trace_line_fn *line, char *s, unsigned lineno, int state);
+/*
+ * A block layer request (blktrace, blkparse) with rec->offset and rec->len set, by blkparse's fill_rwbs
+ * rules: a discard, a write, a read (with data); a preflush without data is a flush; the rest
+ * (a discard or write of nothing, blkparse's N) TR_SKIP as no_data. Returns TR_RECORD or TR_SKIP.
+ */
+int trace_block_op(struct trace_reader *r, struct trace_rec *rec, bool discard, bool write, bool preflush);
 /* dst = src when it fits TRACE_DEV_MAX, else -EINVAL with r->msg. */
 int trace_set_dev(struct trace_reader *r, char *dst, const char *src);
 

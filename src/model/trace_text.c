@@ -51,21 +51,7 @@ static int rwbs_record(struct trace_reader *r, const char *rwbs, struct trace_re
 		else if (!strchr("AMEB", *p))
 			return trace_bad(r, "unknown RWBS '%s'", rwbs);
 	}
-	if (main_op == 'D' && rec->len) {
-		rec->op = TRACE_TRIM;
-	} else if (main_op == 'W' && rec->len) {
-		rec->op = TRACE_WRITE;
-		rec->flags |= preflush ? TRACE_R_PREFLUSH : 0;
-	} else if (main_op == 'R' && rec->len) {
-		rec->op = TRACE_READ;
-	} else if (preflush && !rec->len) {
-		rec->op = TRACE_FLUSH;
-		rec->offset = 0;
-	} else {
-		r->skip = TRACE_SKIP_NO_DATA;
-		return TR_SKIP;
-	}
-	return TR_RECORD;
+	return trace_block_op(r, rec, main_op == 'D', main_op == 'W', preflush);
 }
 
 /* blkparse's summary after the events ("CPU0 (nvme):", " Reads Queued: ...", "Total (...)"). */
