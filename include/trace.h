@@ -94,8 +94,9 @@ int trace_open(struct trace_reader **rp, const char *path, const struct trace_op
 
 /*
  * The next record into *rec: returns 1, 0 at the end of the trace, or -errno with a message naming
- * the file and the line ("t.csv:12: ...") or the byte offset of a binary record. After an error the
- * reader stays at the error; trace_rewind or trace_close it.
+ * the file and the line ("t.csv:12: ...") or the byte offset of a binary record. A call after an
+ * error goes on past it: at the next line, or, in blktrace, with the other per-CPU files (a binary
+ * file is not read past a record it cannot read).
  */
 int trace_next(struct trace_reader *r, struct trace_rec *rec, char *err, size_t errlen);
 
