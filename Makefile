@@ -266,7 +266,7 @@ clean:
 FUZZ_CC      ?= clang
 FUZZ_CXX     ?= clang++
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := parse profile result criteria
+FUZZ_TARGETS := parse profile result criteria trace
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=c11 -O1 -g $(WARN) -MMD -MP -pthread $(FUZZ_SAN)

@@ -30,6 +30,8 @@ declare -A header_layer=(
     [syscall_inline.h]=io
     # io_uring's private plumbing (src/io/engines/), shared by engine_uring.c and engine_uring_cmd.c alone.
     [uring_internal.h]=io
+    # The trace readers' private plumbing (src/model/trace*.c).
+    [trace_internal.h]=model
 )
 # Headers a layer may not include although the layer rule allows them, with the reason.
 declare -A banned=(
