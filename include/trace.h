@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The formats, in the order of SPEC.md's `trace_format` values; trace_format_names[] spells them. */
+/* The formats, in the order of the trace_format values (docs/replay.md); trace_format_names[] spells them. */
 enum trace_format_id {
 	TRACE_FMT_AUTO,
 	TRACE_FMT_BLKTRACE,   /* blktrace's binary per-CPU files, NAME.blktrace.N */
@@ -63,7 +63,7 @@ struct trace_rec {
 
 struct trace_opts {
 	enum trace_format_id format;  /* TRACE_FMT_AUTO: detected from the content */
-	const char *device;           /* keep only this device or volume (trace_device); NULL: all */
+	const char *device;           /* keep only this device or volume; NULL: all */
 	unsigned flags;               /* enum trace_open_flags */
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * blktrace's binary output: the per-CPU files NAME.blktrace.N of struct blk_io_trace records (the
- * kernel's include/uapi/linux/blktrace_api.h, version 7), in either byte order, merged by time. The
+ * kernel's uapi header blktrace_api.h, version 7), in either byte order, merged by time. The
  * queue events (__BLK_TA_QUEUE, blkparse's 'Q') are the requests; every other event is skipped.
  */
 #include <dirent.h>
@@ -14,7 +14,7 @@
 #include "trace.h"
 #include "trace_internal.h"
 
-/* From include/uapi/linux/blktrace_api.h. */
+/* From the kernel's uapi header blktrace_api.h. */
 #define BT_MAGIC 0x65617400u
 #define BT_VERSION 0x07u
 #define BT_SIZE 48u        /* sizeof(struct blk_io_trace): the pdu follows */
