@@ -7,11 +7,13 @@
 # queue depth ssdbench achieved (results.qd_mean). Needs root (zram) and fio.
 #
 #   scripts/bench-vs-fio.sh [-n RUNS] [-t SECONDS] [-T "THREADS..."] [-q "QDS..."] [-w "JOBS..."]
-#                           [-e "ENGINES..."]
+#                           [-e "ENGINES..."] [-D]
 #
 # The matrix, by default: threads 1 2; QD 1 8 32 128; jobs randread (4k), randwrite (4k) and read
 # (128k sequential); engines io_uring libaio; then the null engine at 1 and 2 threads. At QD q every
-# tool completes and submits in batches of B = q/4 (1 below QD 8): ssdbench --reap-batch B, fio
+# tool completes and submits in batches of B = q/4 (1 below QD 8; -D: 1 everywhere, every tool at its
+# defaults, as a user runs them: ssdbench's reap_batch 1 and adaptive wait, fio's batches of 1, with
+# fixed buffers and registered files through io_uring for both): ssdbench --reap-batch B, fio
 # --iodepth_batch_complete_min=B --iodepth_batch_submit=B, t/io_uring -c B -s B (fixed buffers and
 # registered files in all three through io_uring). t/io_uring reads only (-R1 random, -R0 sequential;
 # -a1 for libaio, where it reads every batch into its first B buffers, so its QD requests in flight
@@ -23,8 +25,8 @@
 #   SSDBENCH=/path/to/ssdbench         the binary (default: this tree's, built if missing).
 set -euo pipefail
 
-runs=3 secs=5 threads="1 2" qds="1 8 32 128" jobs="randread randwrite read" engines="io_uring libaio"
-while getopts "n:t:T:q:w:e:h" o; do
+runs=3 secs=5 threads="1 2" qds="1 8 32 128" jobs="randread randwrite read" engines="io_uring libaio" defaults=0
+while getopts "n:t:T:q:w:e:Dh" o; do
 	case $o in
 	n) runs=$OPTARG ;;
 	t) secs=$OPTARG ;;
@@ -32,7 +34,8 @@ while getopts "n:t:T:q:w:e:h" o; do
 	q) qds=$OPTARG ;;
 	w) jobs=$OPTARG ;;
 	e) engines=$OPTARG ;;
-	*) sed -n '3,23p' "$0"; exit 2 ;;
+	D) defaults=1 ;;
+	*) sed -n '3,25p' "$0"; exit 2 ;;
 	esac
 done
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -113,6 +116,7 @@ row() { # NAME THREADS QD BATCH RW BS ENGINE
 printf "zram %s (2 GiB, written once), %d runs of %d s each, medians; kernel %s, %s CPUs\n" "$dev" "$runs" \
 	"$secs" "$(uname -r)" "$(nproc)"
 printf "t/io_uring: %s\n" "${tiou:-not given (T_IO_URING=path adds it)}"
+[ "$defaults" = 0 ] || echo "every tool at its defaults: batches of 1 (B), ssdbench's adaptive wait"
 printf "%-26s %3s %10s %10s %10s %6s %6s %7s %7s %7s %6s %6s\n" "job" "B" "fio IOPS" "t/io_uring" "ssdbench" \
 	"/fio" "/t/iou" "fio ns" "t/iou ns" "ssd ns" "cpu/f" "qd"
 for t in $threads; do
@@ -121,14 +125,14 @@ for t in $threads; do
 			bs=4k
 			[ "$w" = read ] && bs=128k
 			for q in $qds; do
-				b=$((q >= 8 ? q / 4 : 1))
+				b=$((q >= 8 && !defaults ? q / 4 : 1))
 				row "T$t $e $w $bs QD$q" "$t" "$q" "$b" "$w" "$bs" "$e"
 			done
 		done
 	done
 done
 for t in $threads; do
-	row "T$t null randread 4k QD32" "$t" 32 8 randread 4k null
+	row "T$t null randread 4k QD32" "$t" 32 "$((defaults ? 1 : 8))" randread 4k null
 done
 echo "ns: CPU time per I/O, process-wide (all threads, io-wq workers included); qd: ssdbench's results.qd_mean"
 if [ -n "$tiou" ] && [[ " $engines " == *" libaio "* ]]; then
