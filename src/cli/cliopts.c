@@ -84,7 +84,7 @@ static const struct cli_opt verify_opts[] = {
 	  "the run's journal (journal=FILE of the run): what must be where" },
 	{ "output", 'o', OPT_OUTPUT, "DIR", CV_DIR, NULL, "results/",
 	  "where the result file goes (default results/)" },
-	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "print the result as JSON on stdout as well" },
+	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "print the result as JSON on stdout instead of the table" },
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
 	  "auto (when stderr is a terminal), always or never" },
 	{ "set", 0, OPT_SET, "NAME=VALUE", CV_PARAM, NULL, NULL,

@@ -19,6 +19,19 @@ static void put_values(FILE *f, const char *sep, const char *const *v)
 		fprintf(f, "%s%s", i ? " " : sep, v[i]);
 }
 
+/* Each job parameter as PRE NAME MID VALUES POST: its closed list of values space-separated after MID. */
+static void put_params(FILE *f, const char *pre, const char *mid, const char *post)
+{
+	for (size_t i = 0; i < job_param_count(); i++) {
+		const char *name, *dflt;
+
+		job_param_help(i, &name, &dflt);
+		fprintf(f, "%s%s%s", pre, name, job_param_values(i) ? mid : "");
+		put_values(f, "", job_param_values(i));
+		fputs(post, f);
+	}
+}
+
 /* A job parameter's name with dashes, as an option of run. */
 static const char *dashed(const char *name, char *buf, size_t len)
 {
@@ -70,14 +83,7 @@ static void print_list(FILE *f)
 
 	for (size_t k = 0; (s = cli_optset_at(k)); k++)
 		each_option(s, list_option, f);
-	for (size_t i = 0; i < job_param_count(); i++) {
-		const char *name, *dflt;
-
-		job_param_help(i, &name, &dflt);
-		fprintf(f, "param\t%s\t", name);
-		put_values(f, "", job_param_values(i));
-		fputc('\n', f);
-	}
+	put_params(f, "param\t", "\t", "\n");
 }
 
 /* ---- bash ---- */
@@ -277,14 +283,7 @@ static void print_bash(FILE *f)
 	fputs("    help) echo '--commands flag' ;;\n    esac\n}\n\n"
 	      "# The job parameters (--set NAME=VALUE), one \"NAME VALUES...\" a line.\n"
 	      "_ssdbench_params() {\n    printf '%s\\n' \\\n", f);
-	for (size_t i = 0; i < job_param_count(); i++) {
-		const char *dflt;
-
-		job_param_help(i, &name, &dflt);
-		fprintf(f, "        '%s", name);
-		put_values(f, " ", job_param_values(i));
-		fputs("' \\\n", f);
-	}
+	put_params(f, "        '", " ", "' \\\n");
 	fputs("        ;\n}\n\n", f);
 	fputs(bash_body, f);
 }
@@ -370,7 +369,7 @@ static const char zsh_body[] =
 	"    if compset -P '*='; then\n"
 	"        n=${${IPREFIX%=}//-/_}\n"
 	"        for p in $_ssdbench_params; do\n"
-	"            [[ ${p%%:*} == $n ]] && vals=(${=p#*:})\n"
+	"            [[ $p == $n:* ]] && vals=(${=p#*:})\n"
 	"        done\n"
 	"        compadd -a vals\n"
 	"    else\n"
@@ -413,15 +412,8 @@ static void print_zsh(FILE *f)
 	fputs("#compdef ssdbench\n"
 	      "# ssdbench completion for zsh, made by `ssdbench completion zsh` from the binary's option table.\n"
 	      "# Install it as _ssdbench in a directory of $fpath.\n\n"
-	      "# The job parameters, \"NAME:VALUES\".\n_ssdbench_params=(\n", f);
-	for (size_t i = 0; i < job_param_count(); i++) {
-		const char *dflt;
-
-		job_param_help(i, &name, &dflt);
-		fprintf(f, "    '%s:", name);
-		put_values(f, "", job_param_values(i));
-		fputs("'\n", f);
-	}
+	      "# The job parameters, \"NAME\" or \"NAME:VALUES\".\n_ssdbench_params=(\n", f);
+	put_params(f, "    '", ":", "'\n");
 	fputs(")\n\n", f);
 	fputs(zsh_body, f);
 	fputs("_ssdbench() {\n    local -a cmds=(\n", f);
@@ -539,14 +531,7 @@ static void print_fish(FILE *f)
 	fputs("# ssdbench completion for fish, made by `ssdbench completion fish` from the binary's option table.\n"
 	      "# Load it with: ssdbench completion fish | source\n\n"
 	      "# The job parameters, \"NAME VALUES...\".\nset -g __ssdbench_params", f);
-	for (size_t i = 0; i < job_param_count(); i++) {
-		const char *dflt;
-
-		job_param_help(i, &name, &dflt);
-		fprintf(f, " \\\n    '%s", name);
-		put_values(f, " ", job_param_values(i));
-		fputc('\'', f);
-	}
+	put_params(f, " \\\n    '", " ", "'");
 	fputs("\nset -g __ssdbench_commands", f);
 	for (size_t i = 0; (name = cli_command_at(i, &args, &summary)); i++)
 		fprintf(f, " %s", name);
