@@ -32,6 +32,27 @@ static void put_params(FILE *f, const char *pre, const char *mid, const char *po
 	}
 }
 
+/*
+ * The devices a target may be, as globs under /dev: block devices, then (after NULL) the NVMe generic
+ * character devices of io_uring_cmd. Each shell's script lists them from here.
+ */
+static const char *const device_globs[] = {
+	"nvme*n*", "sd*", "vd*", "xvd*", "hd*", "mmcblk*", "pmem*", "nbd*", "dm-*", "md*", "mapper/*", "zram*",
+	"loop*", NULL, "ng*n*", NULL,
+};
+
+/* The globs as " /dev/GLOB" followed by post: block devices (chr false) or character devices. */
+static void put_devices(FILE *f, bool chr, const char *post)
+{
+	const char *const *g = device_globs;
+
+	if (chr)
+		while (*g++)
+			;
+	for (; *g; g++)
+		fprintf(f, " /dev/%s%s", *g, post);
+}
+
 /* A job parameter's name with dashes, as an option of run. */
 static const char *dashed(const char *name, char *buf, size_t len)
 {
@@ -109,17 +130,6 @@ static const char bash_head[] =
 
 /* The logic; the data above it (_ssdbench_commands, _ssdbench_args, _ssdbench_options, _ssdbench_params). */
 static const char bash_body[] =
-	"# Block devices that may be targets, and the NVMe generic character devices (io_uring_cmd).\n"
-	"_ssdbench_devices() {\n"
-	"    local d\n"
-	"    for d in /dev/nvme*n* /dev/sd* /dev/vd* /dev/xvd* /dev/hd* /dev/mmcblk* /dev/pmem* /dev/nbd* \\\n"
-	"        /dev/dm-* /dev/md* /dev/mapper/* /dev/zram* /dev/loop* /dev/ng*n*; do\n"
-	"        if [[ -b $d || ($d == /dev/ng* && -c $d) ]]; then\n"
-	"            printf '%s\\n' \"$d\"\n"
-	"        fi\n"
-	"    done\n"
-	"}\n"
-	"\n"
 	"# COMPREPLY from the words on stdin (one a line), each after PRE ($3), that start with CUR ($1),\n"
 	"# less their first STRIP ($2) characters: what bash put in words of their own at '='.\n"
 	"_ssdbench_reply() {\n"
@@ -285,6 +295,12 @@ static void print_bash(FILE *f)
 	      "_ssdbench_params() {\n    printf '%s\\n' \\\n", f);
 	put_params(f, "        '", " ", "' \\\n");
 	fputs("        ;\n}\n\n", f);
+	fputs("# Block devices that may be targets, and the NVMe generic character devices (io_uring_cmd).\n"
+	      "_ssdbench_devices() {\n    local d\n    for d in", f);
+	put_devices(f, false, "");
+	fputs("; do\n        [[ -b $d ]] && printf '%s\\n' \"$d\"\n    done\n    for d in", f);
+	put_devices(f, true, "");
+	fputs("; do\n        [[ -c $d ]] && printf '%s\\n' \"$d\"\n    done\n    return 0\n}\n\n", f);
 	fputs(bash_body, f);
 }
 
@@ -395,13 +411,6 @@ static const char zsh_body[] =
 	"    compadd -- ${p%% *}\n"
 	"    _files\n"
 	"}\n"
-	"\n"
-	"_ssdbench_target() {\n"
-	"    local -a d=(/dev/(nvme*n*|sd*|vd*|xvd*|hd*|mmcblk*|pmem*|nbd*|dm-*|md*|zram*|loop*)(N%b)\n"
-	"        /dev/mapper/*(N%b) /dev/ng*n*(N%c))\n"
-	"    compadd -a d\n"
-	"    _files\n"
-	"}\n"
 	"\n";
 
 static void print_zsh(FILE *f)
@@ -416,6 +425,10 @@ static void print_zsh(FILE *f)
 	put_params(f, "    '", ":", "'\n");
 	fputs(")\n\n", f);
 	fputs(zsh_body, f);
+	fputs("_ssdbench_target() {\n    local -a d=(", f);
+	put_devices(f, false, "(N%b)");
+	put_devices(f, true, "(N%c)");
+	fputs(")\n    compadd -a d\n    _files\n}\n\n", f);
 	fputs("_ssdbench() {\n    local -a cmds=(\n", f);
 	for (size_t i = 0; (name = cli_command_at(i, &args, &summary)); i++) {
 		fprintf(f, "        '%s:", name);
@@ -511,16 +524,6 @@ static const char fish_body[] =
 	"function __ssdbench_profiles\n"
 	"    ssdbench profiles list 2>/dev/null | string replace -r -- ' .*' ''\n"
 	"end\n"
-	"\n"
-	"function __ssdbench_devices\n"
-	"    for d in /dev/nvme*n* /dev/sd* /dev/vd* /dev/xvd* /dev/mmcblk* /dev/pmem* /dev/nbd* /dev/dm-* \\\n"
-	"        /dev/md* /dev/mapper/* /dev/zram* /dev/loop*\n"
-	"        test -b $d; and echo $d\n"
-	"    end\n"
-	"    for d in /dev/ng*n*\n"
-	"        test -c $d; and echo $d\n"
-	"    end\n"
-	"end\n"
 	"\n";
 
 static void print_fish(FILE *f)
@@ -537,6 +540,11 @@ static void print_fish(FILE *f)
 		fprintf(f, " %s", name);
 	fputs("\n\n", f);
 	fputs(fish_body, f);
+	fputs("function __ssdbench_devices\n    for d in", f);
+	put_devices(f, false, "");
+	fputs("\n        test -b $d; and echo $d\n    end\n    for d in", f);
+	put_devices(f, true, "");
+	fputs("\n        test -c $d; and echo $d\n    end\nend\n\n", f);
 	fputs("complete -c ssdbench -f\n"
 	      "complete -c ssdbench -n 'not __fish_seen_subcommand_from $__ssdbench_commands' -s h -l help -d 'this help'\n"
 	      "complete -c ssdbench -n 'not __fish_seen_subcommand_from $__ssdbench_commands' -s V -l version"
