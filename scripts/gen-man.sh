@@ -146,7 +146,7 @@ examples_section() {
         ((first)) && echo ".SH EXAMPLES"
         first=0
         echo ".PP"
-        [[ -n $comment ]] && printf '%s:\n.br\n' "$(sed 's/\\/\\e/g; s/-/\\-/g; s/^[.'"'"']/\\\&&/' <<<"${comment^}")"
+        [[ -n $comment ]] && printf '%s:\n.br\n' "$(sed 's/\\/\\e/g; s/-/\\-/g; s/^[.'"'"']/\\\&&/' <<<"$comment")"
         printf '.RS 4\n\\fB%s\\fR\n.RE\n' "$(sed 's/\\/\\e/g; s/-/\\-/g' <<<"$line")"
     done <<<"$examples"
 }
