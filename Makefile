@@ -61,7 +61,7 @@ ifneq ($(SANITIZE),)
 BIN      := $(BUILD)/ssdbench
 endif
 
-.PHONY: all check layers unit integration test sanitize run deps clean install uninstall man deb bench bench-cost check-vm mpi
+.PHONY: all check layers unit integration test sanitize run deps clean install uninstall man completions deb bench bench-cost check-vm mpi
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(BUILD)/libssdbench.a
@@ -211,9 +211,19 @@ $(MANDIR)/.stamp: $(BIN) scripts/gen-man.sh scripts/gen-man5.sh README.md docs/p
 		"the result format: one JSON file per run"
 	$(Q)touch $@
 
+# The completions of bash, zsh and fish, printed by the binary from its option table
+# (`ssdbench completion SHELL`).
+COMPLGEN := $(BUILD)/completion
+completions: $(COMPLGEN)/.stamp
+$(COMPLGEN)/.stamp: $(BIN)
+	@echo "  COMPL   $(COMPLGEN)"
+	$(Q)rm -rf $(COMPLGEN) && mkdir -p $(COMPLGEN)
+	$(Q)for s in bash zsh fish; do $(abspath $(BIN)) completion $$s >$(COMPLGEN)/ssdbench.$$s || exit 1; done
+	$(Q)touch $@
+
 # `make install` (PREFIX, default /usr/local, and DESTDIR): the binary, the profiles (which the
 # installed binary finds in PREFIX/share/ssdbench/profiles from any directory), the JSON Schemas, the
-# man pages (sections 1 and 5) and the bash completion. `make uninstall` removes what it installed.
+# man pages (sections 1 and 5) and the completions of bash, zsh and fish. `make uninstall` removes what it installed.
 # The installed binary embeds PREFIX, so it is built apart, in INSTALL_BUILD (objects, binary and man
 # pages): `make install PREFIX=/usr` after `make` leaves ./ssdbench and $(BUILD) as they were. A
 # package build that built with the same PREFIX may name its BUILD there, as debian/rules does.
@@ -221,6 +231,8 @@ SHAREDIR  = $(PREFIX)/share/ssdbench
 MAN1DIR   = $(PREFIX)/share/man/man1
 MAN5DIR   = $(PREFIX)/share/man/man5
 COMPLDIR  = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLDIR  = $(PREFIX)/share/zsh/site-functions
+FISHCOMPLDIR = $(PREFIX)/share/fish/vendor_completions.d
 INSTALL  ?= install
 INSTALL_BUILD ?= $(BUILD)-install
 install:
@@ -228,7 +240,7 @@ install:
 		MPI_BIN=$(MPI_BIN)
 
 .PHONY: install-built
-install-built: $(BIN) man
+install-built: $(BIN) man completions
 	$(INSTALL) -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench
 	$(INSTALL) -d $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(MAN1DIR) \
 		$(DESTDIR)$(MAN5DIR)
@@ -236,12 +248,15 @@ install-built: $(BIN) man
 	$(INSTALL) -m644 schema/*.json $(DESTDIR)$(SHAREDIR)/schema/
 	$(INSTALL) -m644 $(MANDIR)/*.1 $(DESTDIR)$(MAN1DIR)/
 	$(INSTALL) -m644 $(MANDIR)/*.5 $(DESTDIR)$(MAN5DIR)/
-	$(INSTALL) -Dm644 scripts/ssdbench-completion.bash $(DESTDIR)$(COMPLDIR)/ssdbench
+	$(INSTALL) -Dm644 $(COMPLGEN)/ssdbench.bash $(DESTDIR)$(COMPLDIR)/ssdbench
+	$(INSTALL) -Dm644 $(COMPLGEN)/ssdbench.zsh $(DESTDIR)$(ZSHCOMPLDIR)/_ssdbench
+	$(INSTALL) -Dm644 $(COMPLGEN)/ssdbench.fish $(DESTDIR)$(FISHCOMPLDIR)/ssdbench.fish
 	@# ssdbench-mpi beside it where `make mpi` built it (`make mpi install`)
 	$(Q)if [ -x $(MPI_BIN) ]; then $(INSTALL) -Dm755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/ssdbench-mpi; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ssdbench $(DESTDIR)$(PREFIX)/bin/ssdbench-mpi $(DESTDIR)$(COMPLDIR)/ssdbench
+	rm -f $(DESTDIR)$(ZSHCOMPLDIR)/_ssdbench $(DESTDIR)$(FISHCOMPLDIR)/ssdbench.fish
 	rm -f $(DESTDIR)$(MAN1DIR)/ssdbench.1 $(DESTDIR)$(MAN1DIR)/ssdbench-*.1 $(DESTDIR)$(MAN5DIR)/ssdbench-*.5
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/,$(wildcard profiles/*.json schema/*.json))
 	rmdir $(DESTDIR)$(SHAREDIR)/profiles $(DESTDIR)$(SHAREDIR)/schema $(DESTDIR)$(SHAREDIR) 2>/dev/null || true

@@ -22,6 +22,10 @@ int cmd_check(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_store(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+
+/* Command i of the command table (name, then args and summary as `ssdbench --help` shows them), or NULL past the end. */
+const char *cli_command_at(size_t i, const char **args, const char **summary);
 
 /*
  * SIGINT and SIGTERM (a second one exits at once with 130), SIGPIPE ignored, and a standard output

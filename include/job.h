@@ -263,6 +263,8 @@ const char *job_param_name(const char *name);
 /* One line of help per parameter, for --help. Returns the number of parameters; fills at index i. */
 size_t job_param_count(void);
 const char *job_param_help(size_t i, const char **name, const char **dflt);
+/* The values parameter i takes where they are a closed list (rw, engine, booleans ...), NULL-terminated; else NULL. */
+const char *const *job_param_values(size_t i);
 
 /* Checks the combination of parameters that do not depend on the target. */
 int job_check(const struct job *j, char *err, size_t errlen);

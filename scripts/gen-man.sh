@@ -4,7 +4,9 @@
 # Writes the man pages from the binary's own help: ssdbench(1) from `ssdbench --help`, and
 # ssdbench-NAME(1) for every command of `ssdbench help --commands` that has help of its own, so that a
 # new command gets its page without an edit here. The README's "Exit codes" table becomes each page's
-# EXIT STATUS. SEE ALSO names the other pages, the formats' of section 5 (scripts/gen-man5.sh) too.
+# EXIT STATUS, and the examples of its "Using it" section (the one list of examples) each page's EXAMPLES:
+# a command's own, and all of them in ssdbench(1). The options in the help come from the binary's table of
+# every command's options (src/cli/cliopts.c), as the completions do. SEE ALSO names the other pages, the formats' of section 5 (scripts/gen-man5.sh) too.
 # Run by `make man` (and `make install`).
 #
 #   scripts/gen-man.sh BINARY OUTDIR PREFIX
@@ -34,6 +36,19 @@ exit_codes=$(awk '/^## Exit codes/ { on = 1; next } on && /^## / { exit }
         code = line; sub(/ \|.*/, "", code); sub(/^[0-9]+ \| /, "", line); print code "\t" line }' "$readme")
 if [[ -z $exit_codes ]]; then
     echo "$prog: no exit code table under '## Exit codes' in $readme" >&2
+    exit 1
+fi
+
+# The README's examples, the code block of "## Using it", as "COMMAND<tab>LINE<tab>COMMENT" lines.
+examples=$(awk '/^## Using it/ { on = 1; next } on && /^## / { exit }
+    on && /^```/ { if (block) exit; block = 1; next }
+    block && /^ssdbench [a-z]/ {
+        line = $0; c = ""
+        if (match(line, /  +# /)) { c = substr(line, RSTART + RLENGTH); line = substr(line, 1, RSTART - 1) }
+        split(line, w, / /); print w[2] "\t" line "\t" c
+    }' "$readme")
+if [[ -z $examples ]]; then
+    echo "$prog: no examples in the code block under '## Using it' in $readme" >&2
     exit 1
 fi
 
@@ -123,6 +138,19 @@ to_roff() {
     }'
 }
 
+# EXAMPLES: those of command $1 (all of them for ssdbench itself), each its comment and its line.
+examples_section() {
+    local self=$1 cmd line comment first=1
+    while IFS=$'\t' read -r cmd line comment; do
+        [[ $self == ssdbench || $self == "ssdbench-$cmd" ]] || continue
+        ((first)) && echo ".SH EXAMPLES"
+        first=0
+        echo ".PP"
+        [[ -n $comment ]] && printf '%s:\n.br\n' "$(sed 's/\\/\\e/g; s/-/\\-/g; s/^[.'"'"']/\\\&&/' <<<"$comment")"
+        printf '.RS 4\n\\fB%s\\fR\n.RE\n' "$(sed 's/\\/\\e/g; s/-/\\-/g' <<<"$line")"
+    done <<<"$examples"
+}
+
 # The sections every page ends with. $1: the page's own name, to leave out of SEE ALSO.
 common_sections() {
     local self=$1 p first=1
@@ -148,8 +176,9 @@ The shipped profiles (\\fBssdbench profiles\\fR lists them).
 .TP
 .I ${prefix//-/\\-}/share/ssdbench/schema
 The JSON Schemas of the result file and of the manifest.
-.SH SEE ALSO
 EOF
+    examples_section "$self"
+    echo ".SH SEE ALSO"
     if [[ $self != ssdbench ]]; then
         printf '.BR ssdbench (1)'
         first=0

@@ -78,16 +78,17 @@ case $family in
         # blktrace (blktrace, blkparse): the kernel's record of every request, copied into the test VM,
         # which results.realized must match (tests/vm/guest/t-57-vocabulary.sh).
         # valgrind: callgrind counts the hot path's instructions for the cost gate (make bench-cost).
+        # zsh and fish: their completions (ssdbench completion zsh|fish) are checked in t-39.
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
                    "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace sqlite3
-                   postgresql blktrace valgrind)
+                   postgresql blktrace valgrind zsh fish)
         ;;
     fedora)
         build_pkgs=(gcc gcc-c++ make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
                     libblkid-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
-                   fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace valgrind)
+                   fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace valgrind zsh fish)
         ;;
 esac
 # The test VM of `make check-vm` (tests/vm/README.md): QEMU, a static busybox for the initramfs, cpio

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "job.h"
 #include "session.h"
 #include "textesc.h"
@@ -101,36 +102,11 @@ static const char usage_run[] =
 	"\n"
 	"job parameters (also --set NAME=VALUE):\n";
 
+static const char usage_run_mid[] =
+	"\n"
+	"sizes take k m g t (powers of 1024); durations ms s m h; percents end in %.\n";
+
 static const char usage_run_tail[] =
-	"\n"
-	"sizes take k m g t (powers of 1024); durations ms s m h; percents end in %%.\n"
-	"\n"
-	"options:\n"
-	"      --profile NAME|PATH     run a profile (ssdbench profiles lists them)\n"
-	"      --set NAME=VALUE        override a parameter of every case; a comma list replaces an axis\n"
-	"      --stream NAME=...       a stream of every case, run at once with the others (repeat it):\n"
-	"                              'name=reader,rw=randread,qd=1', its name and own parameters\n"
-	"                              (docs/streams.md)\n"
-	"      --dry-run               print the cases, what each writes and the time; touch nothing\n"
-	"      --idle-scale FACTOR     multiply the idle waits of a profile's cases (snia-hir), e.g.\n"
-	"                              0.01 for a try-out; 0 leaves them out (default 1)\n"
-	"      --pre CMD, --post CMD   hooks: /bin/sh -c CMD before and after each run, told the run in\n"
-	"                              SSDBENCH_* variables; a failing pre fails the case before any\n"
-	"                              I/O (docs/profiles.md, Hooks)\n"
-	"      --hook-timeout DUR      how long a hook may run (default 10m)\n"
-	"  -o, --output DIR            where results go (default ./results)\n"
-	"      --json                  print each result as JSON on stdout instead of the table\n"
-	"      --progress WHEN         auto (when stderr is a terminal), always or never\n"
-	"      --force                 allow writes to a device that holds data (a partition table, a\n"
-	"                              filesystem, RAID or LVM signature); never to one in use\n"
-	"      --continue-on-error     record I/O errors and go on instead of stopping the run\n"
-	"      --parallel              run every case on all TARGETs at once (one start after each\n"
-	"                              is prepared): a result per target and an aggregate per case\n"
-	"                              (target.kind group; docs/result-format.md); a member that fails\n"
-	"                              stops the others\n"
-	"      --stonewall             ssdbench-mpi only (docs/mpi.md): every rank stops when the\n"
-	"                              first one has done its share (io-limit), as IOR's stonewalling\n"
-	"  -h, --help                  this help\n"
 	"\n"
 	"Refused before anything starts (exit 2): O_DIRECT or trim that the file's filesystem cannot\n"
 	"do, I/O buffers (threads x qd x bs) beyond the memory available, files that do not fit on\n"
@@ -168,7 +144,9 @@ static const char usage_verify[] =
 	"direct, iopoll, sqpoll, interval, label, price, rate_iops, rate_bw, arrival; without a\n"
 	"journal also bs, span and offset (a partial scan, said on stderr). Anything else (fill,\n"
 	"trim, rw, io_limit, runtime ...) and, with a journal, what the journal defines (bs, span,\n"
-	"offset) are refused (exit 2).\n"
+	"offset) are refused (exit 2).\n";
+
+static const char tail_verify[] =
 	"\n"
 	"Exit status: 0 clean, 1 mismatches (or I/O errors), 2 bad input (not a journal, not its\n"
 	"target), 130 interrupted.\n";
@@ -182,35 +160,9 @@ static const char usage_report[] =
 	"columns (or as the profile's report hint says); MB/s for sequential patterns, IOPS for\n"
 	"random ones. Latency percentiles come from the runs' histograms added together. Then price\n"
 	"per performance for the devices with a price (seed 000 Table VI), and the drive's health\n"
-	"(bytes written, WAF, errors, temperature per case) where the results recorded it.\n"
-	"\n"
-	"options:\n"
-	"      --format FMT       text (default), markdown, csv, json or html (one self-contained page\n"
-	"                         with the charts)\n"
-	"      --metric LIST      iops, mbps, lat-mean, lat-max, lat-pNN (lat-p99, lat-p99.999),\n"
-	"                         lat-over-DUR (% of requests slower: lat-over-1ms), and of open-loop\n"
-	"                         runs resp-mean, resp-max, resp-pNN, resp-over-DUR; a comma list gives\n"
-	"                         a set of tables per metric [the profile's hint, else auto]\n"
-	"      --units mb|mib     MB/s = 10^6 bytes/s (default, as the seeds and fio) or MiB/s\n"
-	"      --price LABEL=USD  a device's price (wins over target.price in the results); repeatable\n"
-	"      --at NAME=VALUE    the case the price table uses (default: the smallest request size)\n"
-	"      --rows DIM         the row dimension: a job parameter, case, rw or target\n"
-	"      --columns DIM      the column dimension [target: one column per device]\n"
-	"      --layout L         columns (devices in columns), fleet (drives in rows, per case\n"
-	"                         min, p5, median, p95 and max across the drives, outliers named:\n"
-	"                         |robust z| > 3.5) or auto [auto: a fleet past 12 devices, and\n"
-	"                         CrystalDiskMark's grid where the profile asks for it: cdm*]\n"
-	"      --group-by KEYS    fleet statistics per group of drives, a row per group: model,\n"
-	"                         firmware, serial, host, label or target.FIELD, comma-separated\n"
-	"                         (--group-by model,firmware); implies the fleet layout\n"
-	"      --plot DIR         write the charts as SVG files into DIR\n"
-	"      --charts LIST      the kinds of chart each table gets: lines, bars, heatmap,\n"
-	"                         timeseries, latency, wsat, demand, sequence (comma-separated), or\n"
-	"                         none [auto: those its data calls for, and its profile's hint's]\n"
-	"      --where KEY=VALUE  of a database input (sqlite:FILE, postgresql://...): only the runs\n"
-	"                         of drive, host, model, firmware, profile or label VALUE, or started\n"
-	"                         since or until a time (docs/store.md); repeatable, all must hold\n"
-	"  -o, --output FILE      write the report to FILE instead of stdout\n"
+	"(bytes written, WAF, errors, temperature per case) where the results recorded it.\n";
+
+static const char tail_report[] =
 	"\n"
 	"Outputs (-o, --plot) never replace an input file, and are written whole (a temporary file\n"
 	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
@@ -236,30 +188,9 @@ static const char usage_compare[] =
 	"A case that a side holds on several devices (a fleet: firmware A against B) is compared by\n"
 	"the drives' values (each drive's mean over its repeats): the median's change against the\n"
 	"threshold, the worse tail's (p5, p95 for latencies) shown, and a two-sided Mann-Whitney U\n"
-	"test in place of Welch's (p >= 0.05: inconclusive, or within noise for a better change).\n"
-	"\n"
-	"options:\n"
-	"      --threshold PCT    how much worse fails the gate [5]\n"
-	"      --metric LIST      the gated metrics: iops, mbps, lat-mean, lat-max, lat-pNN,\n"
-	"                         lat-over-DUR (% of requests slower), resp-mean, resp-max,\n"
-	"                         resp-pNN, resp-over-DUR (open-loop runs),\n"
-	"                         max-iops-at-target (latency_target searches)\n"
-	"                         [mbps for sequential patterns, iops for random ones,\n"
-	"                         max-iops-at-target where the baseline ran a search]\n"
-	"      --junit FILE       JUnit XML: a testcase per case and gated metric\n"
-	"      --format FMT       text (default), markdown (for a pull-request comment) or json\n"
-	"      --units mb|mib     MB/s (default) or MiB/s\n"
-	"      --allow-missing    a baseline case the candidate lacks is listed, not a failure\n"
-	"      --allow-failed     failed or interrupted runs are left out, not a failure\n"
-	"      --allow-empty      runs that completed no I/O are left out, not a failure\n"
-	"                         (a case left with no run on a side is skipped)\n"
-	"      --allow-inconclusive  a change past the threshold that the test cannot confirm\n"
-	"                         is shown 'inconclusive', not a failure\n"
-	"      --stream NAME|all  compare the streams of cases of several (results.streams): stream\n"
-	"                         NAME of every case, or all of them, each as a case of its own\n"
-	"      --where KEY=VALUE  of a database input (sqlite:FILE, postgresql://...): only the runs\n"
-	"                         of drive, host, model, firmware, profile or label VALUE, or started\n"
-	"                         since or until a time (docs/store.md); repeatable, all must hold\n"
+	"test in place of Welch's (p >= 0.05: inconclusive, or within noise for a better change).\n";
+
+static const char tail_compare[] =
 	"\n"
 	"Outputs (--junit) never replace an input file, and are written whole (a temporary file\n"
 	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
@@ -283,19 +214,9 @@ static const char usage_check[] =
 	"(results.search.max_iops): a case that ran no search is an error, not a pass.\n"
 	"The drive's own health (docs/health.md): \"media_errors\": \"unchanged\" (any counter of\n"
 	"its delta), \"critical_warning\": \"== 0\", \"temperature_max\": \"< 70C\", \"waf\": \"<= 3.5\";\n"
-	"a case that recorded no health violates them, never passes.\n"
-	"\n"
-	"options:\n"
-	"      --criteria FILE    the criteria (required)\n"
-	"      --junit FILE       JUnit XML: a testcase per criterion, case and metric\n"
-	"      --format FMT       text (default), markdown or json\n"
-	"      --allow-missing    a criterion that selects no case is skipped, not an error\n"
-	"      --allow-failed     failed or interrupted runs are left out, not a violation\n"
-	"      --allow-empty      runs that completed no I/O are left out, not a violation\n"
-	"                         (a case left with no run is skipped)\n"
-	"      --where KEY=VALUE  of a database input (sqlite:FILE, postgresql://...): only the runs\n"
-	"                         of drive, host, model, firmware, profile or label VALUE, or started\n"
-	"                         since or until a time (docs/store.md); repeatable, all must hold\n"
+	"a case that recorded no health violates them, never passes.\n";
+
+static const char tail_check[] =
 	"\n"
 	"Outputs (--junit) never replace an input file, and are written whole (a temporary file\n"
 	"renamed); a result file reached twice (a link, a path given twice) counts once.\n"
@@ -335,7 +256,9 @@ static const char usage_store[] =
 	"\n"
 	"DB is a SQLite file (FILE or sqlite:FILE, made where it does not exist) or a PostgreSQL\n"
 	"URL (postgresql://USER@HOST/NAME, postgresql:///NAME?host=/run/postgresql).\n"
-	"Then: ssdbench report sqlite:FILE [--where firmware=F ...].\n"
+	"Then: ssdbench report sqlite:FILE [--where firmware=F ...].\n";
+
+static const char tail_store[] =
 	"\n"
 	"exit: 0 stored, 1 the database failed (nothing of this invocation is kept), 2 bad usage or a\n"
 	"file that is not a result (nothing stored), 130 interrupted (nothing stored).\n";
@@ -356,10 +279,9 @@ static const char usage_import[] =
 	"sizes, an engine ssdbench lacks) is left out with a warning. A target fio named that this\n"
 	"host has (a file or device by an absolute path) gives its size; one it lacks is the whole\n"
 	"target (span 100%). A file of several documents gives a result per run: the last of a\n"
-	"run's --status-interval reports, each run appended. Every FILE is read before any is written.\n"
-	"\n"
-	"options:\n"
-	"  -o, --output DIR       where the result directories go (default ./results)\n"
+	"run's --status-interval reports, each run appended. Every FILE is read before any is written.\n";
+
+static const char tail_import[] =
 	"\n"
 	"exit: 0 every file imported, 1 a result could not be written, 2 bad usage, a file that is not\n"
 	"fio's JSON output, one with no job that could be imported, or an output directory that cannot\n"
@@ -433,57 +355,94 @@ char *cli_command_line(int argc, char **argv)
 	return out;
 }
 
-static void print_run_help(FILE *f)
-{
-	fputs(usage_run, f);
-	for (size_t i = 0; i < job_param_count(); i++) {
-		const char *name, *dflt, *help = job_param_help(i, &name, &dflt);
-		char opt[40];
-		size_t k;
+static const char usage_completion[] =
+	"usage: ssdbench completion [--list] [bash|zsh|fish]\n"
+	"\n"
+	"Prints the completion script of a shell, made from the table of every command's options in\n"
+	"this binary: commands, options, the values of options that take a closed list (--rw,\n"
+	"--engine, --format, --progress, --layout ...), job parameters after --set NAME= and their\n"
+	"values, profile names, devices and files. Load it with\n"
+	"  bash:  source <(ssdbench completion bash)\n"
+	"  zsh:   ssdbench completion zsh > \"${fpath[1]}/_ssdbench\"\n"
+	"  fish:  ssdbench completion fish | source\n"
+	"(make install installs all three).\n";
 
-		snprintf(opt, sizeof(opt), "--%s", name);
-		for (k = 2; opt[k]; k++)
-			opt[k] = opt[k] == '_' ? '-' : opt[k];
-		fprintf(f, "  %-19s %s%s%s%s\n", opt, help, *dflt ? " [" : "", dflt, *dflt ? "]" : "");
+static const char tail_completion[] =
+	"\n"
+	"exit: 0 ok, 2 bad usage (an unknown shell).\n";
+
+/* The head, the options of the table (run: the job parameters first), the tail. */
+static void print_help(FILE *f, const char *cmd, const char *head, const char *tail)
+{
+	const struct cli_optset *s = cli_optset(cmd);
+
+	fputs(head, f);
+	if (s && s->job_params) {
+		for (size_t i = 0; i < job_param_count(); i++) {
+			const char *name, *dflt, *help = job_param_help(i, &name, &dflt);
+			char opt[40];
+			size_t k;
+
+			snprintf(opt, sizeof(opt), "--%s", name);
+			for (k = 2; opt[k]; k++)
+				opt[k] = opt[k] == '_' ? '-' : opt[k];
+			fprintf(f, "  %-19s %s%s%s%s\n", opt, help, *dflt ? " [" : "", dflt, *dflt ? "]" : "");
+		}
+		fputs(usage_run_mid, f);
 	}
-	fprintf(f, usage_run_tail);
+	if (s) {
+		fputs("\noptions:\n", f);
+		cli_print_options(f, s);
+	}
+	fputs(tail, f);
 }
 
 static int cmd_help_run(int argc, char **argv);
 
 /*
  * The commands, in the order ssdbench --help lists them (git's commands[]). A command with help text
- * (usage, or print_usage where it is built at run time) gets -h and --help from the dispatcher.
+ * (a head, its options from the table of cliopts.c, a tail) gets -h and --help from the dispatcher.
  */
 static const struct cmd {
 	const char *name;
 	const char *args;                   /* after the name in the list */
 	const char *summary;
 	int (*fn)(int argc, char **argv);   /* argv[0] is the command's name */
-	const char *usage;
-	void (*print_usage)(FILE *f);
+	const char *usage;                  /* the help before the options; NULL: no help of its own */
+	const char *tail;                   /* after them */
 } commands[] = {
 	{ "run", "[OPTIONS] [TARGET...]", "run a job against each TARGET (default ./ssdbench.scratch)",
-	  cmd_run, NULL, print_run_help },
-	{ "info", "TARGET", "what ssdbench knows of a device or file", cmd_info, usage_info, NULL },
+	  cmd_run, usage_run, usage_run_tail },
+	{ "info", "TARGET", "what ssdbench knows of a device or file", cmd_info, usage_info, "" },
 	{ "profiles", "[list|show NAME]", "the shipped experiments, and the cases of one", cmd_profiles,
-	  usage_profiles, NULL },
+	  usage_profiles, "" },
 	{ "report", "RESULT...", "tables, price per performance and charts from results", cmd_report,
-	  usage_report, NULL },
+	  usage_report, tail_report },
 	{ "compare", "BASELINE CANDIDATE", "case-by-case changes; exit 3 on a regression (CI gate)",
-	  cmd_compare, usage_compare, NULL },
+	  cmd_compare, usage_compare, tail_compare },
 	{ "check", "--criteria FILE RESULT...", "acceptance criteria; exit 3 on a violation", cmd_check,
-	  usage_check, NULL },
+	  usage_check, tail_check },
 	{ "verify", "[--journal FILE] TARGET", "check what a run with verify=on wrote; exit 1 on a mismatch",
-	  cmd_verify, usage_verify, NULL },
+	  cmd_verify, usage_verify, tail_verify },
 	{ "store", "DB RESULT...", "results into a database (SQLite, PostgreSQL) that report reads",
-	  cmd_store, usage_store, NULL },
+	  cmd_store, usage_store, tail_store },
 	{ "import", "[-o DIR] FILE...", "fio's JSON output (json, json+) as result files", cmd_import,
-	  usage_import, NULL },
+	  usage_import, tail_import },
+	{ "completion", "bash|zsh|fish", "the shell's completion script, from the option table",
+	  cmd_completion, usage_completion, tail_completion },
 	{ "help", "[COMMAND|--commands]", "help for one command; --commands lists them for scripts",
 	  cmd_help_run, NULL, NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const char *cli_command_at(size_t i, const char **args, const char **summary)
+{
+	if (i >= NCOMMANDS)
+		return NULL;
+	*args = commands[i].args;
+	*summary = commands[i].summary;
+	return commands[i].name;
+}
 
 static const struct cmd *find_command(const char *name)
 {
@@ -495,7 +454,7 @@ static const struct cmd *find_command(const char *name)
 
 static bool has_help(const struct cmd *c)
 {
-	return c && (c->usage || c->print_usage);
+	return c && c->usage;
 }
 
 /* "run, info, ..., check": the commands with help of their own. */
@@ -533,10 +492,8 @@ static int cmd_help(const char *cmd, FILE *f)
 		command_names(names, sizeof(names));
 		cli_error("help: unknown command '%s' (commands: %s)", cmd, names);
 		return EXIT_USAGE;
-	} else if (c->print_usage) {
-		c->print_usage(f);
 	} else {
-		fputs(c->usage, f);
+		print_help(f, c->name, c->usage, c->tail);
 	}
 	return EXIT_OK;
 }

@@ -7,22 +7,10 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "junit.h"
 #include "results_cli.h"
 #include "resultset.h"
-
-enum { OPT_CRITERIA = 256, OPT_JUNIT, OPT_FORMAT, OPT_ALLOW_MISSING, OPT_ALLOW_FAILED, OPT_ALLOW_EMPTY, OPT_WHERE };
-
-static const struct option check_options[] = {
-	{ "criteria", required_argument, NULL, OPT_CRITERIA },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
-	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
-	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
-	{ "where", required_argument, NULL, OPT_WHERE },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The JUnit file of a gate that could not be evaluated: the message a failing testcase. */
 static int junit_error_writer(FILE *f, const void *msg)
@@ -47,8 +35,7 @@ int cmd_check(int argc, char **argv)
 	int ch, ret;
 
 	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", check_options, NULL)) != -1) {
+	while ((ch = cli_getopt(cli_optset("check"), argc, argv)) != -1) {
 		switch (ch) {
 		case OPT_CRITERIA: criteria = optarg; break;
 		case OPT_JUNIT: junit = optarg; break;

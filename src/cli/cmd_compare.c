@@ -8,40 +8,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "junit.h"
 #include "compare.h"
 #include "parse.h"
 #include "results_cli.h"
 #include "resultset.h"
-
-enum {
-	OPT_THRESHOLD = 256,
-	OPT_METRIC,
-	OPT_JUNIT,
-	OPT_FORMAT,
-	OPT_UNITS,
-	OPT_ALLOW_MISSING,
-	OPT_ALLOW_FAILED,
-	OPT_ALLOW_EMPTY,
-	OPT_ALLOW_INCONCLUSIVE,
-	OPT_STREAM,
-	OPT_WHERE,
-};
-
-static const struct option compare_options[] = {
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "units", required_argument, NULL, OPT_UNITS },
-	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
-	{ "allow-failed", no_argument, NULL, OPT_ALLOW_FAILED },
-	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
-	{ "allow-inconclusive", no_argument, NULL, OPT_ALLOW_INCONCLUSIVE },
-	{ "stream", required_argument, NULL, OPT_STREAM },
-	{ "where", required_argument, NULL, OPT_WHERE },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_threshold(const char *s, double *pct)
 {
@@ -80,8 +52,7 @@ int cmd_compare(int argc, char **argv)
 	int ch, ret;
 
 	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", compare_options, NULL)) != -1) {
+	while ((ch = cli_getopt(cli_optset("compare"), argc, argv)) != -1) {
 		switch (ch) {
 		case OPT_THRESHOLD:
 			if (parse_threshold(optarg, &o.threshold))

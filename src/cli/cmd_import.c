@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "errmsg.h"
 #include "fileio.h"
 #include "fioimport.h"
@@ -259,18 +260,13 @@ static int import_files(const char *output, char **paths, int n, const char *cmd
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *output = "results";
 	char *cmdline;
 	int ch, ret = EXIT_OK;
 
 	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-		if (ch != 'o')
+	while ((ch = cli_getopt(cli_optset("import"), argc, argv)) != -1) {
+		if (ch != OPT_OUTPUT)
 			return cli_option_error(ch, argv, "import");
 		output = optarg;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "guard.h"
 #include "health_dev.h"
 #include "nvmeid.h"
@@ -208,17 +209,20 @@ int cmd_info(int argc, char **argv)
 	struct guard g;
 	char err[512], why[520] = "";
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("info: unknown option '%s'", argv[i]);
-			return EXIT_USAGE;
-		} else if (path) {
+	int ch;
+
+	optind = 1;
+	while ((ch = cli_getopt(cli_optset("info"), argc, argv)) != -1) {
+		if (ch != OPT_JSON)
+			return cli_option_error(ch, argv, "info");
+		json = true;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (path) {
 			cli_error("info: one TARGET at a time ('%s' and '%s')", path, argv[i]);
 			return EXIT_USAGE;
-		} else
-			path = argv[i];
+		}
+		path = argv[i];
 	}
 	if (!path) {
 		cli_error("info: which TARGET? (ssdbench info /dev/nvme0n1)");

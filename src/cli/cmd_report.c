@@ -10,6 +10,7 @@
 
 #include "aggregate.h"
 #include "cli.h"
+#include "cliopts.h"
 #include "job.h"
 #include "parse.h"
 #include "profile.h"
@@ -18,38 +19,6 @@
 #include "results_cli.h"
 #include "resultset.h"
 #include "textesc.h"
-
-enum {
-	OPT_FORMAT = 256,
-	OPT_METRIC,
-	OPT_UNITS,
-	OPT_PRICE,
-	OPT_AT,
-	OPT_PLOT,
-	OPT_ROWS,
-	OPT_COLUMNS,
-	OPT_LAYOUT,
-	OPT_GROUP_BY,
-	OPT_CHARTS,
-	OPT_WHERE,
-};
-
-static const struct option report_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "units", required_argument, NULL, OPT_UNITS },
-	{ "price", required_argument, NULL, OPT_PRICE },
-	{ "at", required_argument, NULL, OPT_AT },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "rows", required_argument, NULL, OPT_ROWS },
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "layout", required_argument, NULL, OPT_LAYOUT },
-	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
-	{ "charts", required_argument, NULL, OPT_CHARTS },
-	{ "where", required_argument, NULL, OPT_WHERE },
-	{ "output", required_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_price(struct report_opts *o, char *arg)
 {
@@ -150,8 +119,7 @@ static int parse_report_args(int argc, char **argv, struct report_opts *o, const
 	int ch;
 
 	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:", report_options, NULL)) != -1) {
+	while ((ch = cli_getopt(cli_optset("report"), argc, argv)) != -1) {
 		switch (ch) {
 		case OPT_FORMAT:
 			if (cli_parse_format(optarg, &o->format, 0x1f))

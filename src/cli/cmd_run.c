@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "cluster.h"
 #include "engine.h"
 #include "journal_hold.h"
@@ -22,24 +23,6 @@
 #include "textesc.h"
 
 #define SCRATCH_FILE "ssdbench.scratch"
-#define OPT_PARAM 1000
-
-enum {
-	OPT_JSON = 1,
-	OPT_PROGRESS,
-	OPT_FORCE,
-	OPT_COE,
-	OPT_SET,
-	OPT_PROFILE,
-	OPT_DRY_RUN,
-	OPT_IDLE_SCALE,
-	OPT_PARALLEL,
-	OPT_STONEWALL,
-	OPT_STREAM,
-	OPT_PRE,
-	OPT_POST,
-	OPT_HOOK_TIMEOUT,
-};
 
 struct run_cli {
 	struct plan plan;
@@ -71,47 +54,6 @@ struct run_cli {
 	FILE *capture;
 	bool agreed;                 /* cluster_agree was called */
 };
-
-/* getopt_long table: the fixed options, then every job parameter with dashes and with underscores. */
-static struct option *build_options(void)
-{
-	static const struct option fixed[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "progress", required_argument, NULL, OPT_PROGRESS },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "continue-on-error", no_argument, NULL, OPT_COE },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "idle-scale", required_argument, NULL, OPT_IDLE_SCALE },
-		{ "parallel", no_argument, NULL, OPT_PARALLEL },
-		{ "stonewall", no_argument, NULL, OPT_STONEWALL },
-		{ "stream", required_argument, NULL, OPT_STREAM },
-		{ "pre", required_argument, NULL, OPT_PRE },
-		{ "post", required_argument, NULL, OPT_POST },
-		{ "hook-timeout", required_argument, NULL, OPT_HOOK_TIMEOUT },
-	};
-	size_t nf = sizeof(fixed) / sizeof(fixed[0]), np = job_param_count(), k = nf;
-	struct option *o = calloc(nf + 2 * np + 1, sizeof(*o));
-	static char dashed[64][32];
-
-	if (!o)
-		return NULL;
-	memcpy(o, fixed, sizeof(fixed));
-	for (size_t i = 0; i < np && i < 64; i++) {
-		const char *name, *dflt;
-
-		job_param_help(i, &name, &dflt);
-		snprintf(dashed[i], sizeof(dashed[i]), "%s", name);
-		for (char *c = dashed[i]; *c; c++)
-			*c = *c == '_' ? '-' : *c;
-		o[k++] = (struct option){ dashed[i], required_argument, NULL, OPT_PARAM + (int)i };
-		if (strcmp(dashed[i], name))
-			o[k++] = (struct option){ name, required_argument, NULL, OPT_PARAM + (int)i };
-	}
-	return o;
-}
 
 static int set_kv(struct run_cli *c, const char *kv)
 {
@@ -169,14 +111,10 @@ static int parse_hook_timeout(const char *v, uint64_t *ns)
 
 static int parse_args(struct run_cli *c, int argc, char **argv)
 {
-	struct option *opts = build_options();
 	int ch, ret = 0;
 
-	if (!opts)
-		return -ENOMEM;
 	optind = 1;
-	opterr = 0;
-	while (!ret && (ch = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+	while (!ret && (ch = cli_getopt(cli_optset("run"), argc, argv)) != -1) {
 		const char *name, *dflt;
 
 		switch (ch) {
@@ -216,7 +154,6 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 			ret = kvlist_add(&c->opts, name, optarg);
 		}
 	}
-	free(opts);
 	c->targets = argv + optind;
 	c->ntargets = argc - optind;
 	return ret;

@@ -7,14 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "guard.h"
 #include "results_cli.h"
 #include "resultset.h"
 #include "store.h"
-
-static const struct option store_options[] = {
-	{ NULL, 0, NULL, 0 },
-};
 
 /* Each document read: stored, unless SIGINT or SIGTERM came (then the transaction is undone). */
 static int put_doc(void *st, const json_t *root, const char *path, char *err, size_t errlen)
@@ -36,8 +33,7 @@ int cmd_store(int argc, char **argv)
 	int ch, ret = 0;
 
 	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", store_options, NULL)) != -1)
+	while ((ch = cli_getopt(cli_optset("store"), argc, argv)) != -1)
 		return cli_option_error(ch, argv, "store");
 	if (argc - optind < 2) {
 		cli_error("store: expected a database and the results to store (ssdbench store DB RESULT...)");

@@ -12,13 +12,12 @@
 #include <sys/sysmacros.h>
 
 #include "cli.h"
+#include "cliopts.h"
 #include "journal.h"
 #include "output.h"
 #include "run.h"
 #include "session.h"
 #include "textesc.h"
-
-enum { OPT_JOURNAL = 256, OPT_JSON, OPT_PROGRESS, OPT_SET };
 
 struct verify_cli {
 	const char *journal, *output, *target;
@@ -33,20 +32,11 @@ struct verify_cli {
 
 static int parse_args(struct verify_cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "journal", required_argument, NULL, OPT_JOURNAL },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "progress", required_argument, NULL, OPT_PROGRESS },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *eq;
 	int ch;
 
 	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(cli_optset("verify"), argc, argv)) != -1) {
 		switch (ch) {
 		case OPT_JOURNAL: c->journal = optarg; break;
 		case 'o': c->output = optarg; break;

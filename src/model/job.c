@@ -34,7 +34,7 @@ static const char *const rw_names[] = {
 	[RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
 	[RW_RANDWRITE] = "randwrite", [RW_MIX] = "rw", [RW_RANDMIX] = "randrw",
 	[RW_STRIDE_READ] = "stride-read", [RW_STRIDE_WRITE] = "stride-write",
-	[RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim",
+	[RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim", [RW_RANDTRIM + 1] = NULL,
 };
 
 const char *const job_engine_names[ENGINE_COUNT + 1] = {
@@ -66,7 +66,7 @@ int job_engine_parse(const char *name, enum engine_id *e)
 static int set_rw(struct job *j, const char *v, char *err, size_t errlen)
 {
 	char q[ESC_SHORT_LEN];
-	for (size_t i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++) {
+	for (size_t i = 0; rw_names[i]; i++) {
 		if (!strcmp(v, rw_names[i])) {
 			j->rw = (enum rw_pattern)i;
 			return 0;
@@ -333,7 +333,8 @@ static int set_journal(struct job *j, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
-static const char *const arrival_names[] = { [ARRIVAL_UNIFORM] = "uniform", [ARRIVAL_POISSON] = "poisson" };
+static const char *const arrival_names[] = { [ARRIVAL_UNIFORM] = "uniform", [ARRIVAL_POISSON] = "poisson",
+					      [ARRIVAL_POISSON + 1] = NULL };
 
 const char *arrival_name(enum arrival a)
 {
@@ -400,7 +401,7 @@ static int set_arrival(struct job *j, const char *v, char *err, size_t errlen)
 }
 
 static const char *const health_names[] = { [HEALTH_AUTO] = "auto", [HEALTH_OFF] = "off",
-					     [HEALTH_REQUIRE] = "require" };
+					     [HEALTH_REQUIRE] = "require", [HEALTH_REQUIRE + 1] = NULL };
 
 const char *health_mode_name(enum health_mode m)
 {
@@ -418,7 +419,7 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 }
 
 static const char *const wait_names[] = { [JOB_WAIT_ADAPTIVE] = "adaptive", [JOB_WAIT_SLEEP] = "sleep",
-					   [JOB_WAIT_SPIN] = "spin" };
+					   [JOB_WAIT_SPIN] = "spin", [JOB_WAIT_SPIN + 1] = NULL };
 
 const char *job_wait_name(enum job_wait w)
 {
@@ -647,6 +648,33 @@ const char *job_param_help(size_t i, const char **name, const char **dflt)
 	*name = params[i].name;
 	*dflt = params[i].dflt;
 	return params[i].help;
+}
+
+static const char *const bool_values[] = { "true", "false", NULL };
+static const char *const verify_values[] = { "on", "off", NULL };
+static const char *const numa_values[] = { "auto", "off", NULL };
+
+/*
+ * The closed lists of values (the choices of set_rw, set_engine, set_wait, ... and the booleans), for
+ * help and completion: a parameter not listed takes numbers, sizes or text.
+ */
+const char *const *job_param_values(size_t i)
+{
+	static const struct {
+		const char *name;
+		const char *const *values;
+	} lists[] = {
+		{ "rw", rw_names }, { "engine", job_engine_names }, { "wait", wait_names },
+		{ "arrival", arrival_names }, { "health", health_names }, { "verify", verify_values },
+		{ "numa", numa_values },
+	};
+
+	if (params[i].type == P_BOOL)
+		return bool_values;
+	for (size_t k = 0; k < sizeof(lists) / sizeof(lists[0]); k++)
+		if (!strcmp(params[i].name, lists[k].name))
+			return lists[k].values;
+	return NULL;
 }
 
 void job_init(struct job *j)

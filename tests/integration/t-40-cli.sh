@@ -19,7 +19,7 @@ ok "help and version"
 
 # The command list of --help, help CMD, CMD --help and the unknown-command messages agree.
 cmds=$(sed -n '/^commands:$/,/^$/{s/^  \([a-z]*\) .*/\1/p}' help.txt | grep -vx help | paste -sd, | sed 's/,/, /g')
-assert_eq "$cmds" "run, info, profiles, report, compare, check, verify, store, import" "commands in --help"
+assert_eq "$cmds" "run, info, profiles, report, compare, check, verify, store, import, completion" "commands in --help"
 for c in ${cmds//,/}; do
 	assert_exit 0 "$SSDBENCH" help "$c" >help-c.txt
 	head -n 1 help-c.txt | grep -q "^usage: ssdbench $c " || fail "help $c: $(head -n 1 help-c.txt)"

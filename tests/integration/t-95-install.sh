@@ -4,7 +4,7 @@
 #   (a) `make install DESTDIR=... PREFIX=/usr` (objects and binary under $TMPDIR, nothing written in the
 #       tree) installs exactly the binary, the profiles, the schemas, one man page per command of
 #       `ssdbench help --commands` with help of its own and ssdbench(1), ssdbench-profile(5) and
-#       ssdbench-result(5), and the bash completion; it builds the installed binary apart
+#       ssdbench-result(5), and the completions of bash, zsh and fish; it builds the installed binary apart
 #       (INSTALL_BUILD), so the development binary built before it with the default PREFIX is byte for
 #       byte the same after it (and after the second install of (b)), its objects not rebuilt;
 #   (b) the installed binary, run from another directory, lists the profiles and runs the quick profile
@@ -76,6 +76,8 @@ assert_ge "${#pages[@]}" 7 "commands with a man page"
 {
     echo usr/bin/ssdbench
     echo usr/share/bash-completion/completions/ssdbench
+    echo usr/share/zsh/site-functions/_ssdbench
+    echo usr/share/fish/vendor_completions.d/ssdbench.fish
     echo usr/share/man/man1/ssdbench.1
     echo usr/share/man/man5/ssdbench-profile.5
     echo usr/share/man/man5/ssdbench-result.5
