@@ -7,7 +7,8 @@
 # "passed, N part(s) skipped: REASON; ..." and listed again on the line before the last. As liburing's
 # runner does, it reads the kernel log after each test: a test during which the kernel logged a
 # warning, a BUG, an oops or a hung task has failed, whatever its own status (where /dev/kmsg cannot
-# be read, as without root, that check is left out, and the runner says so once).
+# be read, as without root, that check is left out, and the runner says so once). So has a test after
+# which /dev/null is no longer the null device (the runner makes it again).
 #
 # Several tests at once (TEST_JOBS, default 2): most tests wait on I/O and sleeps, not on the CPU. A
 # test runs beside others only where its file says so, on a line of its own:
@@ -120,6 +121,13 @@ run_one() {
         wait "$tpid" || rc=$?
     done
     took=$((SECONDS - start))
+    # A test that replaced /dev/null (a tool that writes a temporary file and moves it over its output
+    # path, given /dev/null) has failed, and the node is made again for the tests after it.
+    if [[ ! -c /dev/null ]]; then
+        echo "$name: /dev/null is no longer the null device (a file moved over it?): made again"
+        rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+        ((rc == 0 || rc == 77)) && rc=98
+    fi
     if ((kmsg)) && trouble=$(kmsg_after "${seq:-0}" | cut -d' ' -f2- | grep -E -A3 "$kernel_trouble"); then
         echo "$name: the kernel logged trouble during the test:"
         printf '    %s\n' "${trouble//$'\n'/$'\n'    }"

@@ -113,7 +113,9 @@ if command -v zsh >/dev/null && zsh -f -c 'zmodload zsh/zpty' 2>/dev/null; then
 # zsh -f complete.zsh FPATHDIR LINE: the completions of LINE, one a line.
 zmodload zsh/zpty || exit 3
 zpty z zsh -f -i
-zpty -w z "fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -d /dev/null"
+# -D: no dump file. (compinit -d FILE writes its dump beside FILE and moves it over FILE: with
+# /dev/null that replaced the device node with a regular file.)
+zpty -w z "fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D"
 zpty -w z 'bindkey "^I" complete-word'
 zpty -w z 'null-line() { echo -E - $'"'"'\0'"'"' }; compprefuncs=( null-line ); comppostfuncs=( null-line exit )'
 zpty -w z 'zstyle ":completion:*" list-grouped false; zstyle ":completion:*" insert-tab false'
