@@ -75,7 +75,8 @@ done
 # A run on the 4 KiB namespace: its result's target.nvme is what info read; the report's header names it.
 "$SSDBENCH" run --progress never --output run4k --rw randread --bs 4k --qd 4 --span 8m --runtime 300ms \
 	"$ns4k" >/dev/null 2>run4k.err || fail "run on $ns4k exited $?: $(cat run4k.err)"
-! grep -v '^ssdbench: results in ' run4k.err || fail "run on $ns4k said more than where its results are"
+# run's closing lines: what it measured and where (recap), then where its results are; nothing else.
+! grep -vE '^ssdbench: (results in |measured |  )' run4k.err || fail "run on $ns4k said more than its closing lines"
 mapfile -t files < <(result_files run4k)
 assert_eq "${#files[@]}" 1 "run on $ns4k: result files"
 assert_eq "$(jq -S .target.nvme "${files[0]}")" "$(jq -S .nvme info-2.json)" "run on $ns4k: target.nvme is info's"
@@ -89,7 +90,7 @@ ok "run on $ns4k: target.nvme in the result and the report's header"
 loop=$(make_loop 16M)
 "$SSDBENCH" run --progress never --output runloop --rw randread --bs 4k --span 8m --runtime 200ms "$loop" \
 	>/dev/null 2>runloop.err || fail "run on $loop exited $?: $(cat runloop.err)"
-! grep -v '^ssdbench: results in ' runloop.err || fail "run on $loop said more than where its results are"
+! grep -vE '^ssdbench: (results in |measured |  )' runloop.err || fail "run on $loop said more than its closing lines"
 mapfile -t files < <(result_files runloop)
 assert_eq "$(jq '.target | has("nvme") or has("pcie")' "${files[0]}")" false "run on $loop: no target.nvme or pcie"
 "$SSDBENCH" info --json "$loop" >infoloop.json || fail "info $loop exited $?"
