@@ -612,13 +612,16 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		cli_error("'%s': no case of profile '%s' can run on it (see above)", t->path, pf->profile);
 		return -EINVAL;
 	}
+	/* A zoned device's refusal first: it is the reason the others (discard support, ...) follow from. */
+	if (check_zoned(t, e, *n))
+		return -EINVAL;
 	for (size_t i = 0; i < *n; i++) {
 		if (check_entry(&e[i], t, &pf->warned_qd) || check_placement(&e[i], t, &warned_place))
 			return -EINVAL;
 		modifies |= job_modifies(&e[i].job) && !job_no_io(&e[i].job);
 		capped |= e[i].job.r.span_capped;
 	}
-	if (check_health(t, e, *n) || check_zoned(t, e, *n))
+	if (check_health(t, e, *n))
 		return -EINVAL;
 	if (t->kind == TARGET_FILE && file_writes(t, e, *n, why, sizeof(why)))
 		return -EINVAL;
