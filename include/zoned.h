@@ -35,7 +35,7 @@ struct zoned {
 /* The block layer's integrity profile of a disk (<disk>/integrity/); format "" where it has none. */
 struct integrity {
 	char format[48];        /* "T10-DIF-TYPE1-CRC", "T10-DIF-TYPE3-IP", "nop", ... */
-	unsigned tag_size;      /* bytes of the application tag its owner (a filesystem) may use; 0 none */
+	unsigned tag_size;      /* bytes of the tags (application; type 3: and reference) its owner may use */
 	unsigned interval;      /* protection_interval_bytes; 0 unknown */
 	bool read_verify;       /* the block layer checks what reads return */
 	bool write_generate;    /* the block layer generates it for writes */
