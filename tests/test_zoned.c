@@ -35,16 +35,11 @@ static int teardown(void **state)
 /* Writes TEXT to the attribute NAME of the disk directory dir (creating its directories). */
 static void attr(const char *dir, const char *name, const char *text)
 {
-	char path[512], cmd[1100];
-	FILE *f;
+	char path[512], line[128];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
+	snprintf(line, sizeof(line), "%s\n", text);
+	assert_int_equal(scratch_write(path, line), 0);
 }
 
 /*
