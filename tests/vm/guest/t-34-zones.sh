@@ -8,11 +8,13 @@
 # - QEMU's ZNS namespace (VM_NVME_ZNS: 8 zones of 8 MiB, 6 MiB writable, at most 4 open, 6 active):
 #   the same geometry, its capacity below its size; a random write refused, nothing written; a read
 #   run ok with target.zoned;
+# - a host-aware scsi_debug disk (4 MiB zones, the first conventional): detected as such; a random
+#   write runs, with a warning, and its result says host-aware;
 # - QEMU's PI namespaces (VM_NVME_PI1: 512 + 8 bytes, type 1; VM_NVME_PI3: 4096 + 8 bytes, type 3):
 #   target.nvme.pi and target.integrity in info and in a write-read run through the block device
 #   (the kernel generates and checks the PI; the run is clean); io_uring_cmd on their generic
 #   devices refused (exit 2) naming the metadata size and PI type, and that pi= is not available yet.
-# Everything made here (the null_blk device, the module) is removed at exit.
+# Everything made here (the null_blk device, the modules) is removed at exit.
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
 need_root
@@ -107,6 +109,33 @@ refused nb-fill "$nb" --rw randread --fill 50% --bs 4k
 grep -q "refusing fill" nb-fill.err || fail "nb-fill: the refusal does not say fill: $(cat nb-fill.err)"
 read_run nb-read "$nb"
 zoned_is nb-read.json .target.zoned $((8 * mib)) $((6 * mib)) 16 3 5
+
+# --- scsi_debug, host-aware: written, with a warning -------------------------------------------------
+if [[ -e /sys/module/scsi_debug ]]; then
+	skip_part "scsi_debug is loaded already: host-aware not checked"
+else
+	modprobe scsi_debug dev_size_mb=32 sector_size=512 zbc=aware zone_size_mb=4 zone_nr_conv=1 ||
+		fail "modprobe scsi_debug zbc=aware"
+	at_exit rmmod scsi_debug
+	modprobe sd_mod || fail "modprobe sd_mod"
+	sd=
+	for _ in $(seq 100); do
+		for d in /sys/block/sd*; do
+			[[ -e $d/device/model && $(cat "$d/device/model") == scsi_debug* ]] && sd=/dev/${d##*/}
+		done
+		[[ -n $sd && -b $sd ]] && break
+		sleep 0.1
+	done
+	[[ -n $sd && -b $sd ]] || fail "no scsi_debug disk appeared"
+	sb ha-info 0 info --json "$sd"
+	assert_eq "$(jq -c '.zoned | [.model, .zone_size, .zone_capacity, .nr_zones]' ha-info.out)" \
+		"[\"host-aware\",$((4 * mib)),$((4 * mib)),8]" "scsi_debug zbc=aware: info"
+	sb ha-randwrite 0 run --rw randwrite --bs 4k --runtime 1s --json -o res-ha "$sd"
+	grep -q "'$sd': a host-aware zoned device (8 zones of 4194304 bytes)" ha-randwrite.err ||
+		fail "ha-randwrite: no warning of a host-aware device: $(cat ha-randwrite.err)"
+	assert_eq "$(jq -r '[.status, (.errors | length), (.results.write.ios > 0), .target.zoned.model] | @tsv' ha-randwrite.out)" \
+		$'ok\t0\ttrue\thost-aware' "a random write on the host-aware disk"
+fi
 
 # --- QEMU's ZNS namespace -----------------------------------------------------------------------------
 zns=${VM_NVME_ZNS:?}
