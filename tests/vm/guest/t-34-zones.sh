@@ -48,8 +48,9 @@ refused() {
 	before=$(counters "$dev")
 	[[ -z $have_blkzone ]] || zones=$(wptrs "$dev")
 	sb "$name" 2 run --runtime 1s "$@" "$dev"
-	grep -q "'$dev' is a host-managed zoned device" "$name.err" && grep -q "zonemode=zbd is needed" "$name.err" ||
+	if ! grep -q "'$dev' is a host-managed zoned device" "$name.err" || ! grep -q "zonemode=zbd is needed" "$name.err"; then
 		fail "$name: the refusal does not name the device and zonemode=zbd: $(cat "$name.err")"
+	fi
 	assert_eq "$(counters "$dev")" "$before" "$name: the device's write and discard counters"
 	[[ -z $have_blkzone ]] || assert_eq "$(wptrs "$dev")" "$zones" "$name: every zone's write pointer"
 }
@@ -118,15 +119,7 @@ else
 		fail "modprobe scsi_debug zbc=aware"
 	at_exit rmmod scsi_debug
 	modprobe sd_mod || fail "modprobe sd_mod"
-	sd=
-	for _ in $(seq 100); do
-		for d in /sys/block/sd*; do
-			[[ -e $d/device/model && $(cat "$d/device/model") == scsi_debug* ]] && sd=/dev/${d##*/}
-		done
-		[[ -n $sd && -b $sd ]] && break
-		sleep 0.1
-	done
-	[[ -n $sd && -b $sd ]] || fail "no scsi_debug disk appeared"
+	sd=$(scsi_debug_disk)
 	sb ha-info 0 info --json "$sd"
 	assert_eq "$(jq -c '.zoned | [.model, .zone_size, .zone_capacity, .nr_zones]' ha-info.out)" \
 		"[\"host-aware\",$((4 * mib)),$((4 * mib)),8]" "scsi_debug zbc=aware: info"
@@ -166,9 +159,10 @@ for spec in "${VM_NVME_PI1:?}:1:512" "${VM_NVME_PI3:?}:3:4096"; do
 	assert_eq "$(grep '^protection:' "$n-info-text.out")" \
 		"protection:  type $type in 8 bytes of metadata, in a separate buffer" "$dev info's text"
 	sb "$n-ucmd" 2 run --engine io_uring_cmd --rw randread --bs "$lbs" --runtime 1s "$ng"
-	grep -q "'$ng': its LBA format carries 8 bytes of metadata per block (protection information type $type)" \
-		"$n-ucmd.err" && grep -q "pi= (generate, check) is not available yet" "$n-ucmd.err" ||
+	if ! grep -q "'$ng': its LBA format carries 8 bytes of metadata per block (protection information type $type)" \
+		"$n-ucmd.err" || ! grep -q "pi= (generate, check) is not available yet" "$n-ucmd.err"; then
 		fail "$n-ucmd: the refusal does not name the format: $(cat "$n-ucmd.err")"
+	fi
 	sed 's/^/# refused: /' "$n-ucmd.err"
 	sb "$n-rw" 0 run --rw randrw --bs 4k --runtime 1s --json -o "res-$n" "$dev"
 	assert_eq "$(jq -r '[.status, (.errors | length), (.results.write.ios > 0)] | @tsv' "$n-rw.out")" $'ok\t0\ttrue' \
