@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "zoned.h"
+
 #define DEVINFO_STR 128
 
 /*
@@ -43,11 +45,18 @@ struct devinfo {
 	unsigned nsid;        /* NVMe: the namespace ID (the disk's nsid attribute), else 0 */
 	bool has_pcie;        /* NVMe on PCIe: sysfs gave at least one of the link's four facts */
 	struct pcie_link pcie;
+	/*
+	 * The whole disk's zoned model and geometry (queue/zoned, chunk_sectors, nr_zones,
+	 * max_open_zones, max_active_zones); zone_capacity stays 0: only the zone report has it
+	 * (zoned_read_capacity, called by target_probe).
+	 */
+	struct zoned zoned;
+	struct integrity integrity; /* the whole disk's integrity/ (format "" where there is none) */
 };
 
 /*
  * Fills di for the block device MAJ:MIN, following <root>/dev/block/MAJ:MIN to the device and, for a
- * partition, to its whole disk for model, serial, queue attributes. Strings are trimmed of white space
+ * partition, to its whole disk for model, serial, queue attributes, zones and integrity. Strings are trimmed of white space
  * and absent attributes left empty. For an NVMe disk the PCIe link is read from its controller's PCI
  * function (<disk>/device/device/, as /sys/class/nvme/nvmeX/device/). Returns 0, or -ENOENT if sysfs has no such device (err says which
  * path was missing).

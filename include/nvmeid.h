@@ -29,6 +29,9 @@ struct nvmeid {
 	unsigned lbaf;                /* index of the LBA format in use (FLBAS) */
 	unsigned lba_data_size;       /* bytes of data per logical block of that format */
 	unsigned lba_metadata_size;   /* bytes of metadata per logical block of that format */
+	unsigned pi_type;             /* DPS bits 2:0: protection information type 1, 2 or 3; 0 none */
+	bool pi_first;                /* DPS bit 3: the PI is the first 8 bytes of the metadata, else the last */
+	bool extended_lba;            /* FLBAS bit 4: metadata follows each block's data in one buffer */
 };
 
 /*
@@ -39,7 +42,8 @@ int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err
 
 /*
  * Decodes Identify Namespace data (len >= 4096 bytes) into id: NSZE and the LBA format in use (the
- * index from FLBAS bits 3:0 and, where NLBAF says more than 16 formats, bits 6:5). Refuses
+ * index from FLBAS bits 3:0 and, where NLBAF says more than 16 formats, bits 6:5), its metadata,
+ * and the protection information (DPS: type and position; FLBAS bit 4: extended LBAs). Refuses
  * (-EINVAL, err set) a short buffer, an index beyond NLBAF, a data size below 512 bytes or above
  * 2^31, and a namespace of more than 2^63 - 1 bytes.
  */
@@ -54,7 +58,10 @@ int nvmeid_decode_ns(struct nvmeid *id, const void *buf, size_t len, char *err, 
  */
 int nvmeid_read(const char *path, unsigned nsid, struct nvmeid *id, char *err, size_t errlen);
 
-/* The `target.nvme` object of id. New reference. */
+/*
+ * The `target.nvme` object of id, with `pi` {type, metadata_size, position ("first", "last"; null for
+ * type 0), extended_lba}. New reference.
+ */
 json_t *nvmeid_json(const struct nvmeid *id);
 
 /* The `target.pcie` object of l: speeds in GT/s and widths in lanes, null where unknown. New reference. */

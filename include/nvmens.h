@@ -12,6 +12,7 @@ struct nvmens {
 	uint32_t nsid;
 	unsigned lba_size;     /* data bytes per logical block of the format in use */
 	unsigned meta_size;    /* metadata bytes per logical block (0: none) */
+	unsigned pi_type;      /* protection information type 1, 2 or 3 of the format; 0 none */
 };
 
 /*

@@ -38,4 +38,18 @@ static inline const char *in_dir(const char *name)
 	return path;
 }
 
+/* Writes text into the file at path, making the directories it needs first (a sysfs tree's attribute). 0 or -1. */
+static inline int scratch_write(const char *path, const char *text)
+{
+	char cmd[2200];
+	FILE *f;
+
+	if ((size_t)snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path) >= sizeof(cmd) || system(cmd))
+		return -1;
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fputs(text, f);
+	return fclose(f) ? -1 : 0;
+}
+
 #endif

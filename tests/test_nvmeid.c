@@ -173,6 +173,40 @@ static void test_nvmeid_ns_metadata_and_extended_bit(void **state)
 	assert_int_equal(id.lbaf, 1);
 	assert_int_equal(id.lba_data_size, 512);
 	assert_int_equal(id.lba_metadata_size, 8);
+	assert_true(id.extended_lba);
+	assert_int_equal(id.pi_type, 0);         /* DPS 0: metadata without protection information */
+}
+
+/* DPS byte 29: bits 2:0 the PI type, bit 3 the PI in the first 8 bytes of the metadata. */
+static void test_nvmeid_ns_protection_information(void **state)
+{
+	struct nvmeid id = { 0 };
+
+	(void)state;
+	ns_data(1000, 7, 1);                     /* 512 + 8, a separate buffer (QEMU ms=8,pi=1) */
+	qemu_formats();
+	data[29] = 1;
+	assert_int_equal(nvmeid_decode_ns(&id, data, sizeof(data), NULL, 0), 0);
+	assert_int_equal(id.pi_type, 1);
+	assert_false(id.pi_first);
+	assert_false(id.extended_lba);
+	assert_int_equal(id.lba_metadata_size, 8);
+
+	ns_data(1000, 7, 6);                     /* 4096 + 16, PI type 3 first (QEMU ms=16,pi=3,pil=1) */
+	qemu_formats();
+	data[29] = 0x08 | 3;
+	assert_int_equal(nvmeid_decode_ns(&id, data, sizeof(data), NULL, 0), 0);
+	assert_int_equal(id.pi_type, 3);
+	assert_true(id.pi_first);
+	assert_int_equal(id.lba_metadata_size, 16);
+	assert_int_equal(id.lba_data_size, 4096);
+
+	ns_data(1000, 7, 4);                     /* a PI type with no metadata to hold it: none */
+	qemu_formats();
+	data[29] = 0x08 | 2;
+	assert_int_equal(nvmeid_decode_ns(&id, data, sizeof(data), NULL, 0), 0);
+	assert_int_equal(id.pi_type, 0);
+	assert_false(id.pi_first);
 }
 
 /* With more than 16 formats FLBAS bits 6:5 are the index's bits 5:4; with 16 or fewer they are reserved. */
@@ -225,7 +259,7 @@ static void test_nvmeid_json_has_every_key(void **state)
 	(void)state;
 	o = nvmeid_json(&id);
 	assert_non_null(o);
-	assert_int_equal(json_object_size(o), 14);
+	assert_int_equal(json_object_size(o), 15);
 	assert_int_equal(json_integer_value(json_object_get(o, "vendor_id")), 0x1b36);
 	assert_int_equal(json_integer_value(json_object_get(o, "subsystem_vendor_id")), 0x1af4);
 	assert_int_equal(json_integer_value(json_object_get(o, "namespace_bytes")), 128 << 20);
@@ -233,12 +267,34 @@ static void test_nvmeid_json_has_every_key(void **state)
 	assert_true(json_is_true(json_object_get(o, "volatile_write_cache")));
 	assert_true(json_is_true(json_object_get(o, "write_cache_enabled")));
 	assert_true(json_is_false(json_object_get(o, "ocp")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "pi"), "type")), 0);
+	assert_true(json_is_null(json_object_get(json_object_get(o, "pi"), "position")));
 	json_decref(o);
 	id.ocp = -1;
 	id.vwc_enabled = -1;
 	o = nvmeid_json(&id);
 	assert_true(json_is_null(json_object_get(o, "ocp")));
 	assert_true(json_is_null(json_object_get(o, "write_cache_enabled")));
+	json_decref(o);
+}
+
+/* target.nvme.pi: {type, metadata_size, position, extended_lba}. */
+static void test_nvmeid_json_pi(void **state)
+{
+	struct nvmeid id = { .nsid = 3, .nsze = 1000, .lba_data_size = 512, .lba_metadata_size = 8,
+			     .pi_type = 1, .extended_lba = false, .vwc_enabled = -1, .ocp = -1 };
+	json_t *o = nvmeid_json(&id), *pi = json_object_get(o, "pi");
+
+	(void)state;
+	assert_int_equal(json_object_size(pi), 4);
+	assert_int_equal(json_integer_value(json_object_get(pi, "type")), 1);
+	assert_int_equal(json_integer_value(json_object_get(pi, "metadata_size")), 8);
+	assert_string_equal(json_string_value(json_object_get(pi, "position")), "last");
+	assert_true(json_is_false(json_object_get(pi, "extended_lba")));
+	json_decref(o);
+	id.pi_first = true;
+	o = nvmeid_json(&id);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "pi"), "position")), "first");
 	json_decref(o);
 }
 
@@ -285,9 +341,11 @@ int main(void)
 		cmocka_unit_test(test_nvmeid_short_buffers_are_refused),
 		cmocka_unit_test(test_nvmeid_ns_4kn_format_in_use),
 		cmocka_unit_test(test_nvmeid_ns_metadata_and_extended_bit),
+		cmocka_unit_test(test_nvmeid_ns_protection_information),
 		cmocka_unit_test(test_nvmeid_ns_index_high_bits_only_past_16_formats),
 		cmocka_unit_test(test_nvmeid_ns_impossible_formats_are_refused),
 		cmocka_unit_test(test_nvmeid_json_has_every_key),
+		cmocka_unit_test(test_nvmeid_json_pi),
 		cmocka_unit_test(test_nvmeid_pcie_json_unknown_is_null),
 		cmocka_unit_test(test_nvmeid_read_of_a_non_nvme_path_fails_with_a_message),
 	};

@@ -126,15 +126,10 @@ static char sys[300], proc[300];
 
 static void put(const char *root, const char *path, const char *text)
 {
-	char p[700], cmd[2200];
-	FILE *f;
+	char p[700];
 
 	snprintf(p, sizeof(p), "%s/%s", root, path);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	assert_int_equal(system(cmd), 0);
-	assert_non_null(f = fopen(p, "w"));
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(scratch_write(p, text), 0);
 }
 
 static void link_to(const char *root, const char *path, const char *target)

@@ -164,7 +164,7 @@ static void assert_possible(const json_t *doc, const char *what)
 static void test_every_result_fixture_validates(void **state)
 {
 	char dir[PATH_MAX + 16], path[PATH_MAX + 300];
-	const char *const sets[] = { "iozone-a", "iozone-b", "verify", "streams", "vocabulary" };
+	const char *const sets[] = { "iozone-a", "iozone-b", "verify", "streams", "vocabulary", "zones/zns", "zones/pi" };
 	size_t results = 0;
 
 	(void)state;
@@ -196,7 +196,7 @@ static void test_every_result_fixture_validates(void **state)
 		}
 		closedir(d);
 	}
-	assert_int_equal(results, 40);   /* iozone-a and -b: 17 each; verify: 3; streams: 1; vocabulary: 2 */
+	assert_int_equal(results, 42);   /* iozone-a and -b: 17 each; verify: 3; streams: 1; vocabulary: 2; zones: 2 */
 }
 
 /*
@@ -1294,6 +1294,55 @@ static void test_bad_nvme_identity_keys_are_refused_by_path(void **state)
 	expect_refused_in(cases, N(cases), nvme_doc);
 }
 
+/* nvme_doc on a PI type 1 namespace, zoned (as QEMU's ZNS namespace), with the kernel's integrity profile. */
+static json_t *zoned_pi_doc(void)
+{
+	json_t *doc = nvme_doc(), *t = json_object_get(doc, "target");
+
+	json_object_set_new(json_object_get(t, "nvme"), "pi", json_pack("{s:i, s:i, s:s, s:b}", "type", 1,
+									 "metadata_size", 8, "position", "last",
+									 "extended_lba", 0));
+	json_object_set_new(t, "zoned", json_pack("{s:s, s:I, s:I, s:i, s:i, s:i}", "model", "host-managed",
+						  "zone_size", (json_int_t)8 << 20, "zone_capacity",
+						  (json_int_t)6 << 20, "nr_zones", 16, "max_open", 4, "max_active", 6));
+	json_object_set_new(t, "integrity", json_pack("{s:s, s:i, s:i, s:b, s:b}", "format", "T10-DIF-TYPE1-CRC",
+						      "tag_size", 8, "interval", 512, "read_verify", 1,
+						      "write_generate", 1));
+	return doc;
+}
+
+static void test_zoned_and_pi_documents_validate(void **state)
+{
+	json_t *doc = zoned_pi_doc(), *t = json_object_get(doc, "target");
+
+	(void)state;
+	assert_possible(doc, "target.zoned, target.integrity and target.nvme.pi");
+	json_object_set_new(json_object_get(t, "zoned"), "zone_capacity", json_null());
+	json_object_set_new(json_object_get(json_object_get(t, "nvme"), "pi"), "position", json_null());
+	json_object_set_new(json_object_get(json_object_get(t, "nvme"), "pi"), "type", json_integer(0));
+	assert_possible(doc, "an unknown zone capacity, no PI");
+	json_decref(doc);
+}
+
+static void test_bad_zoned_and_pi_keys_are_refused_by_path(void **state)
+{
+	static const struct mutation cases[] = {
+		{ "a conventional model", "target/zoned/model", "\"none\"", "target.zoned.model",
+		  "'host-aware' or 'host-managed'" },
+		{ "no zones", "target/zoned/nr_zones", "0", "target.zoned.nr_zones", ">= 1" },
+		{ "a missing limit", "target/zoned/max_active", NULL, "target.zoned.max_active", "missing" },
+		{ "a limit of null", "target/zoned/max_open", "null", "target.zoned.max_open", "integer" },
+		{ "PI type 4", "target/nvme/pi/type", "4", "target.nvme.pi.type", "0..3" },
+		{ "a position in the middle", "target/nvme/pi/position", "\"middle\"", "target.nvme.pi.position",
+		  "'first' or 'last'" },
+		{ "an unknown pi key", "target/nvme/pi/guard", "16", "target.nvme.pi", "unknown key 'guard'" },
+		{ "an empty format", "target/integrity/format", "\"\"", "target.integrity.format", "" },
+	};
+
+	(void)state;
+	expect_refused_in(cases, N(cases), zoned_pi_doc);
+}
+
 /* An aggregate result of run --parallel: target.kind group with its members, results.stonewall. */
 static json_t *group_doc(void)
 {
@@ -1370,6 +1419,8 @@ int main(void)
 		cmocka_unit_test(test_bad_open_loop_keys_are_refused_by_path),
 		cmocka_unit_test(test_nvme_identity_documents_validate),
 		cmocka_unit_test(test_bad_nvme_identity_keys_are_refused_by_path),
+		cmocka_unit_test(test_zoned_and_pi_documents_validate),
+		cmocka_unit_test(test_bad_zoned_and_pi_keys_are_refused_by_path),
 		cmocka_unit_test(test_open_loop_values_that_do_not_add_up_are_refused),
 		cmocka_unit_test(test_group_documents_validate),
 		cmocka_unit_test(test_bad_group_keys_are_refused_by_path),

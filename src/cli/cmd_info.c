@@ -12,6 +12,7 @@
 #include "nvmeid.h"
 #include "target.h"
 #include "textesc.h"
+#include "zoned.h"
 
 /* "name:" in a column, then a value that may come from the user or from sysfs, escaped. */
 static void field(const char *name, const char *value)
@@ -26,13 +27,73 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
-/* The NVMe identity (target_identify) and the PCIe link: absent keys where they are not known. */
+/*
+ * The NVMe identity (target_identify), the PCIe link, zones and the integrity profile: absent keys
+ * where they are not known or the device has none, as in a result's target.
+ */
 static void ident_json(json_t *o, const struct target *t)
 {
+	const struct devinfo *d = &t->di;
+	bool dev = t->kind != TARGET_FILE && t->has_devinfo;
+
 	if (t->has_nvme)
 		json_object_set_new(o, "nvme", nvmeid_json(&t->nvme));
-	if (t->kind == TARGET_BLOCK && t->has_devinfo && t->di.has_pcie)
-		json_object_set_new(o, "pcie", nvmeid_pcie_json(&t->di.pcie));
+	if (t->kind == TARGET_BLOCK && t->has_devinfo && d->has_pcie)
+		json_object_set_new(o, "pcie", nvmeid_pcie_json(&d->pcie));
+	if (dev && d->zoned.model != ZONED_NONE)
+		json_object_set_new(o, "zoned", zoned_json(&d->zoned));
+	if (dev && integrity_present(&d->integrity))
+		json_object_set_new(o, "integrity", integrity_json(&d->integrity));
+}
+
+/* "a limit of N" or "no limit", for the open and active zones. */
+static void zone_limit(const char *what, unsigned n)
+{
+	if (n)
+		printf(", at most %u %s", n, what);
+	else
+		printf(", no limit of %s zones", what);
+}
+
+/* The zoned model and geometry, and the block layer's integrity profile (docs/zones.md). */
+static void zones_text(const struct devinfo *d)
+{
+	const struct zoned *z = &d->zoned;
+	const struct integrity *in = &d->integrity;
+
+	if (z->model == ZONED_NONE) {
+		printf("zoned:       no\n");
+	} else {
+		printf("zoned:       %s, %u zones of %llu bytes, capacity ", zoned_model_name(z->model), z->nr_zones,
+		       (unsigned long long)z->zone_size);
+		if (z->zone_capacity)
+			printf("%llu bytes", (unsigned long long)z->zone_capacity);
+		else
+			printf("unknown (no zone report)");
+		zone_limit("open", z->max_open);
+		zone_limit("active", z->max_active);
+		putchar('\n');
+	}
+	if (!integrity_present(in)) {
+		printf("integrity:   none\n");
+		return;
+	}
+	printf("integrity:   ");
+	esc_text(stdout, in->format);
+	printf(" per %u-byte interval; the block layer %s reads and %s writes\n", in->interval,
+	       in->read_verify ? "checks" : "does not check", in->write_generate ? "generates it for" : "does not generate it for");
+}
+
+/* The format's protection information (Identify Namespace DPS). */
+static void pi_text(const struct nvmeid *n)
+{
+	if (!n->pi_type) {
+		printf("protection:  none%s\n", n->lba_metadata_size ? " (metadata without protection information)" : "");
+		return;
+	}
+	printf("protection:  type %u in %u bytes of metadata%s, %s\n", n->pi_type, n->lba_metadata_size,
+	       n->lba_metadata_size > 8 ? (n->pi_first ? " (its first 8)" : " (its last 8)") : "",
+	       n->extended_lba ? "after each block's data (extended LBAs)" : "in a separate buffer");
 }
 
 /* "8.0 GT/s x4", with "?" for what sysfs did not say. */
@@ -58,6 +119,7 @@ static void ident_text(const struct target *t, const char *why)
 		printf("lba format:  %u: %u B data, %u B metadata; %llu blocks (%llu bytes)\n", n->lbaf,
 		       n->lba_data_size, n->lba_metadata_size, (unsigned long long)n->nsze,
 		       (unsigned long long)(n->nsze * n->lba_data_size));
+		pi_text(n);
 		printf("write cache: %s\n", !n->vwc_present ? "none" : n->vwc_enabled > 0 ? "present, enabled"
 		       : n->vwc_enabled == 0 ? "present, disabled" : "present, state unknown");
 		printf("ocp:         %s\n", n->ocp > 0 ? "yes (log C0h has the OCP GUID)" : n->ocp == 0 ? "no" : "unknown");
@@ -193,6 +255,8 @@ static void info_text(const struct target *t, const struct guard *g, const char 
 	field("rotational:", d->rotational < 0 ? "unknown" : d->rotational ? "yes" : "no");
 	field("scheduler:", or_dash(d->scheduler));
 	field("discard:", d->discard ? "yes" : "no");
+	if (t->kind != TARGET_FILE)
+		zones_text(d);
 	if (d->backing_file[0])
 		field("backing:", d->backing_file);
 	ident_text(t, why);

@@ -549,6 +549,47 @@ static int check_health(const struct target *t, const struct entry *e, size_t n)
 	return 0;
 }
 
+/* What of job j changes the target, for the refusal on a zoned device. */
+static const char *modification(const struct job *j)
+{
+	if (j->r.fill || j->fill.bytes || j->fill.value > 0)
+		return "fill";
+	if (j->trim)
+		return "trim=true";
+	if (j->streams)
+		return "a stream that writes or trims";
+	return job_trims(j) ? "discards" : "writes";
+}
+
+/*
+ * A zoned device (docs/zones.md): a host-managed one takes writes only at each zone's write pointer,
+ * in order, within its open and active limits, which only zonemode=zbd would keep; until it exists,
+ * every job that changes such a device is refused (reads run). A host-aware one takes any write.
+ */
+static int check_zoned(const struct target *t, const struct entry *e, size_t n)
+{
+	const struct zoned *z = &t->di.zoned;
+	size_t i;
+
+	if (t->kind == TARGET_FILE || !t->has_devinfo || z->model == ZONED_NONE)
+		return 0;
+	for (i = 0; i < n && (!job_modifies(&e[i].job) || job_no_io(&e[i].job)); i++)
+		;
+	if (i == n)
+		return 0;
+	if (z->model == ZONED_HOST_AWARE) {
+		cli_warn("'%s': a host-aware zoned device (%u zones of %llu bytes): writes out of order within a "
+			 "zone are taken but may be slow, which the results then measure", t->path, z->nr_zones,
+			 (unsigned long long)z->zone_size);
+		return 0;
+	}
+	cli_error("%s: '%s' is a host-managed zoned device (%u zones of %llu bytes), which takes writes only at "
+		  "each zone's write pointer; refusing %s: zonemode=zbd is needed, and ssdbench has no zone mode "
+		  "yet (docs/zones.md); read-only jobs run", e[i].name, t->path, z->nr_zones,
+		  (unsigned long long)z->zone_size, modification(&e[i].job));
+	return -EINVAL;
+}
+
 /*
  * Every check that can be made before I/O, for one target and all its entries (*n of them; a
  * profile's cases the target cannot take are left out, and *n says how many remain).
@@ -571,6 +612,9 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		cli_error("'%s': no case of profile '%s' can run on it (see above)", t->path, pf->profile);
 		return -EINVAL;
 	}
+	/* A zoned device's refusal first: it is the reason the others (discard support, ...) follow from. */
+	if (check_zoned(t, e, *n))
+		return -EINVAL;
 	for (size_t i = 0; i < *n; i++) {
 		if (check_entry(&e[i], t, &pf->warned_qd) || check_placement(&e[i], t, &warned_place))
 			return -EINVAL;

@@ -12,6 +12,7 @@
 #include "errmsg.h"
 #include "job.h"
 #include "devinfo.h"
+#include "nvmens.h"
 #include "target.h"
 
 /* Every id has its backend here: tests/test_engine.c checks that no slot is empty. */
@@ -80,16 +81,35 @@ static int check_kind(const struct job *j, const struct engine_ops *e, const str
 	return 0;
 }
 
-/* The probe's message for what failed (step) with ret. */
-static void probe_message(const struct job *j, const struct target *t, const char *step, int ret, char *err,
-			  size_t errlen)
+/*
+ * The refusal of a namespace whose format has metadata (ns, as the probe found it): its size and
+ * protection information named, since pi= (docs/zones.md) is what will take it.
+ */
+static void metadata_message(const struct job *j, const struct target *t, const struct nvmens *ns, char *err,
+			     size_t errlen)
+{
+	char pi[64] = "no protection information";
+
+	if (ns->pi_type)
+		snprintf(pi, sizeof(pi), "protection information type %u", ns->pi_type);
+	snprintf(err, errlen, "engine %s: '%s': its LBA format carries %u bytes of metadata per block (%s), which "
+		 "io_uring_cmd does not send: pi= (generate, check) is not available yet; engine io_uring on %s "
+		 "leaves the protection information to the kernel", job_engine_name(j->engine), t->path,
+		 ns->meta_size, pi, t->bdev[0] ? t->bdev : "its block device");
+}
+
+/* The probe's message for what failed (step) with ret; ns: the namespace, where the probe refused its format. */
+static void probe_message(const struct job *j, const struct target *t, const char *step, int ret,
+			  const struct nvmens *ns, char *err, size_t errlen)
 {
 	unsigned flags = engine_flags(j);
 	const char *name = job_engine_name(j->engine);
 	const char *param = j->iopoll ? "iopoll" : j->sqpoll ? "sqpoll" : name;
 	bool block = t->kind != TARGET_FILE;
 
-	if (!strcmp(step, "namespace"))
+	if (!strcmp(step, "namespace") && ret == -EOPNOTSUPP && ns->meta_size)
+		metadata_message(j, t, ns, err, errlen);
+	else if (!strcmp(step, "namespace"))
 		snprintf(err, errlen, "engine %s: '%s': cannot identify the namespace: %s", name, t->path,
 			 ret == -EOPNOTSUPP ? "its LBA format carries metadata, which io_uring_cmd does not send" :
 			 strerror(-ret));
@@ -119,6 +139,7 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 	const char *name = job_engine_name(j->engine);
 	unsigned flags = engine_flags(j), len = t->lbs > 4096 ? t->lbs : 4096;
 	const char *step = "setup", *param = j->iopoll ? "iopoll" : "sqpoll";
+	struct nvmens ns = { 0 };
 	int fd = -1, ret;
 
 	if (!job_no_io(j) && (ret = check_kind(j, e, t, err, errlen)))
@@ -140,9 +161,12 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 		}
 	}
 	ret = e->probe_flags(flags, fd, len, &step);
+	/* A format the engine cannot send: asked again, for the message to name its metadata. */
+	if (ret == -EOPNOTSUPP && fd >= 0 && !strcmp(step, "namespace"))
+		nvmens_query(fd, &ns);
 	if (fd >= 0)
 		close(fd);
 	if (ret)
-		probe_message(j, t, step, ret, err, errlen);
+		probe_message(j, t, step, ret, &ns, err, errlen);
 	return ret;
 }

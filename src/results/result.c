@@ -17,6 +17,7 @@
 #include "result.h"
 #include "nvmeid.h"
 #include "resultcheck.h"
+#include "zoned.h"
 
 static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99" };
 static const double pct_vals[] = { 50, 90, 95, 99, 99.9, 99.99 };
@@ -690,6 +691,14 @@ static json_t *target_object(const struct job *j, const struct target *t)
 		json_object_set_new(o, "nvme", nvmeid_json(&t->nvme));
 	if (t->kind == TARGET_BLOCK && d && d->has_pcie && !job_no_io(j))
 		json_object_set_new(o, "pcie", nvmeid_pcie_json(&d->pcie));
+	/*
+	 * A device's zones and the block layer's integrity profile (docs/zones.md): absent where it has
+	 * none, and for a file (the facts of the device under its filesystem are not the file's).
+	 */
+	if (d && t->kind != TARGET_FILE && d->zoned.model != ZONED_NONE && !job_no_io(j))
+		json_object_set_new(o, "zoned", zoned_json(&d->zoned));
+	if (d && t->kind != TARGET_FILE && integrity_present(&d->integrity) && !job_no_io(j))
+		json_object_set_new(o, "integrity", integrity_json(&d->integrity));
 	return o;
 }
 

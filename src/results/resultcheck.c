@@ -73,11 +73,29 @@ static const struct field host_fields[] = {
 	MIN("cpu_count", T_INT, 1), MIN("memory_bytes", T_INT, 0),
 	OPT("placement", T_OBJ | T_NULL, .fields = rk_placement_fields), END
 };
+static const char *const v_zoned_model[] = { "host-aware", "host-managed", NULL };
+static const char *const v_pi_position[] = { "first", "last", NULL };
+/* target.nvme.pi: the format's metadata and protection information (docs/zones.md). */
+static const struct field nvme_pi_fields[] = {
+	RANGE("type", T_INT, 0, 3), RANGE("metadata_size", T_INT, 0, 65535),
+	{ .key = "position", .types = T_STR | T_NULL, .values = v_pi_position }, ANY("extended_lba", T_BOOL), END
+};
+/* target.zoned: a zoned device's geometry, sizes in bytes, 0 for no limit. */
+static const struct field zoned_fields[] = {
+	ONE_OF("model", v_zoned_model), MIN("zone_size", T_INT, 512), MIN("zone_capacity", T_INT | T_NULL, 512),
+	MIN("nr_zones", T_INT, 1), MIN("max_open", T_INT, 0), MIN("max_active", T_INT, 0), END
+};
+/* target.integrity: the block layer's integrity profile of the device. */
+static const struct field integrity_fields[] = {
+	NONEMPTY("format"), MIN("tag_size", T_INT, 0), MIN("interval", T_INT | T_NULL, 512),
+	ANY("read_verify", T_BOOL), ANY("write_generate", T_BOOL), END
+};
 static const struct field nvme_fields[] = {
 	RANGE("vendor_id", T_INT, 0, 65535), RANGE("subsystem_vendor_id", T_INT, 0, 65535),
 	ANY("model", T_STR), ANY("serial", T_STR), ANY("firmware", T_STR), MIN("nsid", T_INT, 1),
 	MIN("namespace_blocks", T_INT, 0), MIN("namespace_bytes", T_INT, 0), RANGE("lba_format", T_INT, 0, 63),
 	MIN("lba_data_size", T_INT, 512), RANGE("lba_metadata_size", T_INT, 0, 65535),
+	OPT("pi", T_OBJ, .fields = nvme_pi_fields),
 	ANY("volatile_write_cache", T_BOOL), ANY("write_cache_enabled", T_BOOL | T_NULL),
 	ANY("ocp", T_BOOL | T_NULL), END
 };
@@ -99,7 +117,8 @@ static const struct field target_fields[] = {
 	MIN("price", T_NUM | T_NULL, 0),
 	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	OPT("filesystem", T_STR | T_NULL), OPT("nvme", T_OBJ, .fields = nvme_fields),
-	OPT("pcie", T_OBJ, .fields = pcie_fields), OPT("members", T_ARR, .items = &member_item), END
+	OPT("pcie", T_OBJ, .fields = pcie_fields), OPT("zoned", T_OBJ, .fields = zoned_fields),
+	OPT("integrity", T_OBJ, .fields = integrity_fields), OPT("members", T_ARR, .items = &member_item), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),

@@ -255,6 +255,33 @@ static void read_queue(const char *disk, struct devinfo *di)
 	di->write_cache = read_attr(disk, "queue/write_cache", wc, sizeof(wc)) && !strncmp(wc, "write back", 10);
 }
 
+/* A zoned disk's model and geometry; nothing for a conventional one (its chunk_sectors is a RAID stripe). */
+static void read_zoned(const char *disk, struct zoned *z)
+{
+	char model[32];
+	uint64_t v;
+
+	if (!read_attr(disk, "queue/zoned", model, sizeof(model)) || !zoned_model_parse(model, &z->model) ||
+	    z->model == ZONED_NONE)
+		return;
+	if (read_u64(disk, "queue/chunk_sectors", &v))
+		z->zone_size = v * 512;
+	z->nr_zones = read_uint(disk, "queue/nr_zones");
+	z->max_open = read_uint(disk, "queue/max_open_zones");
+	z->max_active = read_uint(disk, "queue/max_active_zones");
+}
+
+/* The block layer's integrity profile: integrity/format "none" (or no directory) where there is none. */
+static void read_integrity(const char *disk, struct integrity *in)
+{
+	if (!read_attr(disk, "integrity/format", in->format, sizeof(in->format)))
+		return;
+	in->tag_size = read_uint(disk, "integrity/tag_size");
+	in->interval = read_uint(disk, "integrity/protection_interval_bytes");
+	in->read_verify = read_uint(disk, "integrity/read_verify") != 0;
+	in->write_generate = read_uint(disk, "integrity/write_generate") != 0;
+}
+
 /*
  * NVMe namespaces and SCSI disks keep model, vendor and firmware in device/ (the controller or the
  * SCSI device); serials sit in device/serial (NVMe), serial (virtio), device/vpd_pg80 (SCSI), with the
@@ -356,6 +383,8 @@ static int read_all(const char *root, const struct devpaths *p, struct devinfo *
 	if (read_u64(dev, "size", &sectors))
 		di->size_bytes = sectors * 512;
 	read_queue(disk, di);
+	read_zoned(disk, &di->zoned);
+	read_integrity(disk, &di->integrity);
 	read_ident(disk, di);
 	set_str(di->transport, sizeof(di->transport), transport_of(di->disk, p->disk));
 	if (!strcmp(di->transport, "nvme") && !di->vendor[0])

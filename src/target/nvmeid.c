@@ -82,6 +82,10 @@ int nvmeid_decode_ns(struct nvmeid *id, const void *buf, size_t len, char *err, 
 	id->lbaf = idx;
 	id->lba_data_size = 1u << ds;
 	id->lba_metadata_size = le16toh(ns->lbaf[idx].ms);
+	/* A PI type without metadata to hold it is not a format a drive can have: read it as none. */
+	id->pi_type = id->lba_metadata_size >= 8 ? ns->dps & NVME_NS_DPS_PI_MASK : 0;
+	id->pi_first = id->pi_type && (ns->dps & NVME_NS_DPS_PI_FIRST);
+	id->extended_lba = id->lba_metadata_size && (ns->flbas & NVME_NS_FLBAS_META_EXT);
 	return 0;
 }
 
@@ -151,15 +155,22 @@ static json_t *tristate(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
+static json_t *pi_json(const struct nvmeid *id)
+{
+	return json_pack("{s:i, s:i, s:o, s:b}", "type", (int)id->pi_type, "metadata_size", (int)id->lba_metadata_size,
+			 "position", !id->pi_type ? json_null() : json_string(id->pi_first ? "first" : "last"),
+			 "extended_lba", id->extended_lba);
+}
+
 json_t *nvmeid_json(const struct nvmeid *id)
 {
-	return json_pack("{s:i, s:i, s:s, s:s, s:s, s:i, s:I, s:I, s:i, s:i, s:i, s:b, s:o, s:o}",
+	return json_pack("{s:i, s:i, s:s, s:s, s:s, s:i, s:I, s:I, s:i, s:i, s:i, s:o, s:b, s:o, s:o}",
 			 "vendor_id", (int)id->vendor_id, "subsystem_vendor_id", (int)id->subsystem_vendor_id,
 			 "model", id->model, "serial", id->serial, "firmware", id->firmware,
 			 "nsid", (int)id->nsid, "namespace_blocks", (json_int_t)id->nsze,
 			 "namespace_bytes", (json_int_t)(id->nsze * id->lba_data_size),
 			 "lba_format", (int)id->lbaf, "lba_data_size", (int)id->lba_data_size,
-			 "lba_metadata_size", (int)id->lba_metadata_size,
+			 "lba_metadata_size", (int)id->lba_metadata_size, "pi", pi_json(id),
 			 "volatile_write_cache", id->vwc_present, "write_cache_enabled", tristate(id->vwc_enabled),
 			 "ocp", tristate(id->ocp));
 }

@@ -26,5 +26,6 @@ int nvmens_query(int fd, struct nvmens *ns)
 	ns->nsid = nsid;
 	ns->lba_size = d.lba_data_size;
 	ns->meta_size = d.lba_metadata_size;
+	ns->pi_type = d.pi_type;
 	return 0;
 }

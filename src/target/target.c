@@ -68,11 +68,14 @@ static int probe_block(struct target *t, const struct stat *st, const char *sysf
 		close(fd);
 		return fail(err, errlen, t->path, e);
 	}
-	close(fd);
 	t->lbs = (unsigned)lbs;
 	t->pbs = (unsigned)pbs;
 	t->has_devinfo = devinfo_read(sysfs, major(st->st_rdev), minor(st->st_rdev), &t->di, msg,
 				      sizeof(msg)) == 0;
+	/* Only the zone report knows the capacity; a device that cannot report leaves it unknown. */
+	if (t->has_devinfo && t->di.zoned.model != ZONED_NONE)
+		zoned_read_capacity(fd, &t->di.zoned);
+	close(fd);
 	return 0;
 }
 
@@ -96,7 +99,7 @@ int target_identify(struct target *t, char *err, size_t errlen)
 static int probe_char(struct target *t, const struct stat *st, const char *sysfs, char *err, size_t errlen)
 {
 	char msg[256];
-	int ret = devinfo_read_nvme_generic(sysfs, major(st->st_rdev), minor(st->st_rdev), &t->di, msg,
+	int fd, ret = devinfo_read_nvme_generic(sysfs, major(st->st_rdev), minor(st->st_rdev), &t->di, msg,
 					    sizeof(msg));
 
 	if (ret == -ENODEV)
@@ -111,6 +114,10 @@ static int probe_char(struct target *t, const struct stat *st, const char *sysfs
 	t->lbs = t->di.logical_block_size ? t->di.logical_block_size : 512;
 	t->pbs = t->di.physical_block_size ? t->di.physical_block_size : t->lbs;
 	snprintf(t->bdev, sizeof(t->bdev), "/dev/%.63s", t->di.disk);
+	if (t->di.zoned.model != ZONED_NONE && (fd = open(t->bdev, O_RDONLY | O_CLOEXEC)) >= 0) {
+		zoned_read_capacity(fd, &t->di.zoned);
+		close(fd);
+	}
 	return 0;
 }
 

@@ -293,6 +293,21 @@ _lib_wait_block() {
 
 # --- scratch block devices -------------------------------------------------------------------------
 
+# scsi_debug_disk: the /dev path of the disk that `modprobe scsi_debug` made (sd_mod loaded), waiting
+# up to 10 s for it; fails the test where none appears.
+scsi_debug_disk() {
+    local d sd=
+    for _ in $(seq 100); do
+        for d in /sys/block/sd*; do
+            [[ -e $d/device/model && $(cat "$d/device/model") == scsi_debug* ]] && sd=/dev/${d##*/}
+        done
+        [[ -n $sd && -b $sd ]] && break
+        sleep 0.1
+    done
+    [[ -n $sd && -b $sd ]] || fail "no scsi_debug disk appeared"
+    echo "$sd"
+}
+
 # make_zram SIZE [ALGORITHM]: a new zram device of SIZE (e.g. 64M, 1G), compressing with ALGORITHM
 # (lz4, zstd, ...: one of /sys/block/zramN/comp_algorithm; skips the test where it is not offered)
 # instead of the kernel's default; echoes /dev/zramN.

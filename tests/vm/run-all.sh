@@ -15,7 +15,9 @@
 # it deallocates becomes a hole, which reads as zeroes); a second one (serial SSDBENCH0002)
 # with one namespace of 64 MiB, for the test that deletes its controller mid-run (VM_NVME_GONE); a
 # third (serial SSDBENCH0003, one namespace of 64 MiB) behind a PCIe expander bridge on NUMA node 1 of
-# the q35 machine's two nodes (VM_NVME_NUMA, for numa=auto); the
+# the q35 machine's two nodes (VM_NVME_NUMA, for numa=auto); a fourth (serial SSDBENCH0004, VM_NVME_ZONED_*)
+# with a zoned namespace (ZNS: 8 zones of 8 MiB, 6 MiB writable each, at most 4 open and 6 active) and
+# two formats with protection information (512 + 8 bytes, PI type 1; 4096 + 8 bytes, PI type 3); the
 # nvme driver loaded with poll_queues=2 (polled I/O); QEMU's version in the guest's VM_QEMU_VERSION.
 # Environment: SSDBENCH (the binary), SSDBENCH_VM_TIMEOUT (the whole VM's time limit in seconds,
 # default 2400), TEST_TIMEOUT (each guest test's, default 1200); vm.sh's own.
@@ -30,7 +32,13 @@ size=$((128 << 20))
 serial=SSDBENCH0001
 gone_size=$((64 << 20))
 truncate -s "$size" "$work/ns1.img" "$work/ns2.img"
-truncate -s "$gone_size" "$work/gone.img" "$work/numa.img"
+truncate -s "$gone_size" "$work/gone.img" "$work/numa.img" "$work/zns.img"
+# 16 MiB of data each, and their metadata after it (QEMU keeps it at the end of the image): so many
+# blocks that the data ends on a 4 KiB boundary. Otherwise the file system block holding the last
+# blocks' data also holds the first metadata written, QEMU takes those never-written blocks for
+# written ones, and their zero PI fails the reference tag check when anything reads them (blkid).
+truncate -s $((32768 * (512 + 8))) "$work/pi1.img"
+truncate -s $((4096 * (4096 + 8))) "$work/pi3.img"
 qemu_args=(
     -drive "file=$work/ns1.img,if=none,id=nvm1,format=raw,cache=unsafe"
     -drive "file=$work/ns2.img,if=none,id=nvm2,format=raw,cache=unsafe,discard=unmap"
@@ -55,6 +63,17 @@ qemu_args=(
     -drive "file=$work/numa.img,if=none,id=nvm4,format=raw,cache=unsafe"
     -device "nvme,serial=SSDBENCH0003,id=nvme2,bus=rp1"
     -device "nvme-ns,drive=nvm4,bus=nvme2,nsid=1,logical_block_size=512,physical_block_size=512"
+    # Zones and protection information (t-34-zones): a ZNS namespace whose zones' capacity is below
+    # their size, and PI formats of type 1 and 3 (metadata in a separate buffer; the kernel generates
+    # and checks the PI of the block device's I/O).
+    -device "pcie-root-port,id=rpz,bus=pcie.0,chassis=4,slot=4"
+    -device "nvme,serial=SSDBENCH0004,id=nvmez,bus=rpz"
+    -drive "file=$work/zns.img,if=none,id=nvz1,format=raw,cache=unsafe"
+    -drive "file=$work/pi1.img,if=none,id=nvz2,format=raw,cache=unsafe"
+    -drive "file=$work/pi3.img,if=none,id=nvz3,format=raw,cache=unsafe"
+    -device "nvme-ns,drive=nvz1,bus=nvmez,nsid=1,logical_block_size=4096,physical_block_size=4096,zoned=true,zoned.zone_size=8M,zoned.zone_capacity=6M,zoned.max_open=4,zoned.max_active=6"
+    -device "nvme-ns,drive=nvz2,bus=nvmez,nsid=2,logical_block_size=512,physical_block_size=512,ms=8,pi=1"
+    -device "nvme-ns,drive=nvz3,bus=nvmez,nsid=3,logical_block_size=4096,physical_block_size=4096,ms=8,pi=3"
 )
 pats=
 for p in "$@"; do
@@ -65,7 +84,7 @@ done
 # QEMU's version is the controller's firmware revision (Identify FR; t-15-ident checks it).
 qemu_version=$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 cmd="export VM_NVME_SERIAL=$serial VM_NVME_SIZE=$size VM_NVME_GONE_SERIAL=SSDBENCH0002 VM_NVME_GONE_SIZE=$gone_size"
-cmd+=" VM_NVME_NUMA_SERIAL=SSDBENCH0003"
+cmd+=" VM_NVME_NUMA_SERIAL=SSDBENCH0003 VM_NVME_ZONED_SERIAL=SSDBENCH0004"
 cmd+=" VM_QEMU_VERSION=$(printf '%q' "$qemu_version")"
 cmd+=" && source /repo/tests/vm/guest/env.sh && TEST_TIMEOUT=${TEST_TIMEOUT:-1200} RUN_ALL_DIR=/repo/tests/vm/guest"
 cmd+=" bash /repo/tests/integration/run-all.sh$pats"

@@ -133,7 +133,7 @@ tools=()
 for p in rm mktemp stat date timeout readlink realpath truncate dd sort head tail cut paste wc cat cp mv \
     ln mkdir rmdir ls tr tee seq sleep env id uname printf basename dirname touch chmod uniq nproc du df \
     sync od find xargs grep sed awk losetup blockdev mountpoint mount umount findmnt lsblk wipefs \
-    sfdisk partx mknod mkfs.ext4 cmp md5sum blktrace blkparse; do
+    sfdisk partx mknod mkfs.ext4 cmp md5sum blktrace blkparse blkzone; do
     f=$(type -P "$p") && tools+=("$f")
 done
 for p in ${SSDBENCH_VM_BINS:-}; do

@@ -57,15 +57,7 @@ modprobe scsi_debug dev_size_mb=64 sector_size=512 opts=2 medium_error_start=466
 	fail "modprobe scsi_debug"
 at_exit rmmod scsi_debug
 modprobe sd_mod || fail "modprobe sd_mod"
-sd=
-for _ in $(seq 100); do
-	for d in /sys/block/sd*; do
-		[[ -e $d/device/model && $(cat "$d/device/model") == scsi_debug* ]] && sd=/dev/${d##*/}
-	done
-	[[ -n $sd && -b $sd ]] && break
-	sleep 0.1
-done
-[[ -n $sd && -b $sd ]] || fail "no scsi_debug disk appeared"
+sd=$(scsi_debug_disk)
 ok "scsi_debug disk $sd"
 # The 4 KiB request that holds LBA 4660 (byte 2385920) starts at 582 x 4096.
 failed_run scsi-medium read 61 $((2385920 / 4096 * 4096)) "$sd" --rw read --bs 4k --qd 1 --engine psync --span 8m --io-limit 8m
