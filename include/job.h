@@ -164,6 +164,8 @@ struct job {
 	double lt_pct;              /* latency_target: the response-time percentile (99.99), 0 = no search */
 	uint64_t lt_ns;             /* ... and the most it may be */
 	enum health_mode health;    /* the drive's health before, after and during the run */
+	int power_state;            /* NVMe power state set for the job and restored after; -1 = as it is */
+	int write_cache;            /* volatile write cache set for the job (1 on, 0 off) and restored; -1 = as it is */
 	enum job_wait wait;         /* closed loop on io_uring or libaio: how workers wait for completions */
 	unsigned fsync;             /* a flush (fdatasync) after every fsync writes a thread issues; 0 = none */
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */

@@ -21,6 +21,7 @@
 #include "result.h"
 #include "run.h"
 #include "search.h"
+#include "nvmelife.h"
 #include "session.h"
 #include "session_hooks.h"
 #include "ss.h"
@@ -298,6 +299,8 @@ int session_finish(struct session *s, const struct entry *e, struct entry *pe, c
 	if (res->health && res->health->warning[0])
 		cli_warn("'%s': %s: health: %s (the result's health is partial; health=auto does not fail a run)",
 			 s->t->path, e->name, res->health->warning);
+	if (res->life && res->life->warning[0])
+		cli_warn("'%s': %s: %s", s->t->path, e->name, res->life->warning);
 	if (ctx->search)
 		pe->job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
 	ret = save(s, pe, res, ctx, &obj);

@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "group.h"
 #include "health_dev.h"
+#include "nvmelife.h"
 #include "journal.h"
 #include "journal_hold.h"
 #include "layout.h"
@@ -84,6 +85,8 @@ void run_result_release(struct run_result *res)
 	res->ss.rounds = NULL;
 	health_rec_free(res->health);
 	res->health = NULL;
+	free(res->life);
+	res->life = NULL;
 }
 
 /* Sums the live counters of workers ws[0..n) (NSAMPLE): all of a run's, or one stream's. */
@@ -1153,6 +1156,54 @@ static struct health_dev *health_begin(const struct job *j, const struct target 
 	return hd;
 }
 
+/*
+ * An NVMe target's power state, APST and write cache (docs/lifecycle.md): read for the result, and set
+ * as the job asks before any of its I/O. Returns the admin fd to restore through (-1: nothing to
+ * restore), or -2 where a read or set the job needs failed (res failed, err set: what was set is
+ * put back at once). A read the job does not need that fails leaves the keys out.
+ */
+static int life_begin(const struct job *j, const struct target *t, struct run_result *res, char *err, size_t errlen)
+{
+	struct nvmelife_caps caps = { .npss = t->nvme.npss, .apst = t->nvme.apsta, .vwc = t->nvme.vwc_present };
+	struct nvmelife_want want = { .power_state = j->power_state, .write_cache = j->write_cache };
+	bool asks = want.power_state >= 0 || want.write_cache >= 0;
+	char path[80], e2[256];
+	int fd, ret;
+
+	if (!t->has_nvme || !t->has_devinfo)
+		return -1;
+	if (!(res->life = calloc(1, sizeof(*res->life)))) {
+		if (!asks)
+			return -1;
+		errmsg_set(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+		return -2;
+	}
+	snprintf(path, sizeof(path), "/dev/%.60s", t->di.disk);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (!asks)
+			return -1;
+		errmsg_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+		return -2;
+	}
+	if (!(ret = nvmelife_apply(&nvmelife_nvme_ops, fd, &caps, &want, res->life, e2, sizeof(e2))))
+		return fd;
+	if (asks) {
+		snprintf(err, errlen, "'%s': %s", path, e2);
+		nvmelife_restore(&nvmelife_nvme_ops, fd, res->life, res->life->warning, sizeof(res->life->warning));
+	}
+	close(fd);
+	return asks ? -2 : -1;
+}
+
+/* Puts back what life_begin set; a restore that fails is the result's (and the CLI's) warning. */
+static void life_end(int fd, struct run_result *res)
+{
+	if (fd < 0)
+		return;
+	nvmelife_restore(&nvmelife_nvme_ops, fd, res->life, res->life->warning, sizeof(res->life->warning));
+	close(fd);
+}
+
 /* The histograms of the operations ops's job does (response times too where open), none else. */
 static int ops_init(struct opstats *ops, const struct job *j, bool open)
 {
@@ -1214,6 +1265,7 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	const struct engine_ops *e = engine_get(j->engine);
 	struct run_opts ho = *o;
 	struct health_dev hd = { .fd = -1 };
+	int life_fd = -1;
 	uint64_t mono0;
 	int ret;
 
@@ -1239,6 +1291,11 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	}
 	ho.health = job_no_io(j) ? NULL : health_begin(j, t, o, &hd, res);
 	o = &ho;
+	if (!job_no_io(j) && (life_fd = life_begin(j, t, res, err, errlen)) == -2) {
+		fail_step(res, ERR_OP_SETUP, -EIO, err);
+		ret = 0;
+		goto out;
+	}
 	if (!job_no_io(j) && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
 		if (ret == -EINTR) {
 			res->status = RUN_INTERRUPTED;
@@ -1258,6 +1315,8 @@ out:
 	health_dev_close(&hd);
 	if (!job_no_io(j))
 		target_close(t);
+	/* After the target's close, which flushes what the write cache holds of the job's writes. */
+	life_end(life_fd, res);
 	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */
 	res->finished_at = res->started_at + (clock_ns() - mono0);
 	if (o->group && res->status != RUN_OK)

@@ -418,6 +418,31 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
+/* power_state (docs/lifecycle.md): a state 0..31 (NVMe's PS field); the controller's NPSS is checked later. */
+static int set_power_state(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	uint64_t ps;
+
+	if (*v >= '0' && *v <= '9' && !parse_uint(v, 0, 31, &ps, err, errlen)) {
+		j->power_state = (int)ps;
+		return 0;
+	}
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected an NVMe power state 0..31", esc_short(v, q));
+}
+
+static const char *const write_cache_names[] = { "off", "on" };
+
+static int set_write_cache(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m = 0;
+	int ret = set_choice(write_cache_names, 2, v, &m, "on or off", err, errlen);
+
+	if (!ret)
+		j->write_cache = (int)m;
+	return ret;
+}
+
 static const char *const wait_names[] = { [JOB_WAIT_ADAPTIVE] = "adaptive", [JOB_WAIT_SLEEP] = "sleep",
 					   [JOB_WAIT_SPIN] = "spin", [JOB_WAIT_SPIN + 1] = NULL };
 
@@ -582,6 +607,10 @@ static const struct param params[] = {
 	  "search the highest rate whose response-time percentile meets it, e.g. p99<=5ms (needs a runtime; docs/search.md)" },
 	{ "health", P_SPECIAL, 0, 0, 0, set_health, "auto",
 	  "the drive's SMART/health log before and after, temperature during: auto, off, require (docs/health.md)" },
+	{ "power_state", P_SPECIAL, 0, 0, 0, set_power_state, "",
+	  "NVMe: the power state (0..NPSS) the job runs in, set before its I/O and restored after (docs/lifecycle.md)" },
+	{ "write_cache", P_SPECIAL, 0, 0, 0, set_write_cache, "",
+	  "NVMe: the volatile write cache on or off for the job, restored after (docs/lifecycle.md)" },
 	{ "fsync", P_UINT, F(fsync), 0, 1u << 30, NULL, "0",
 	  "a flush (fdatasync, through the engine) after every N writes of a thread, measured as results.flush; 0 = none" },
 	{ "fua", P_BOOL, F(fua), 0, 0, NULL, "false",
@@ -700,6 +729,8 @@ void job_init(struct job *j)
 	j->seed = JOB_DEFAULT_SEED;
 	j->price = -1;
 	j->pct_random = 100;
+	j->power_state = -1;
+	j->write_cache = -1;
 }
 
 static int set_typed(const struct param *p, struct job *j, const char *v, char *err, size_t errlen)
@@ -1280,7 +1311,7 @@ void job_release(struct job *j)
 /* The parameters of the case as a whole, which a stream takes from it and cannot set. */
 static const char *const case_params[] = {
 	"runtime", "ramp", "interval", "repeat", "steady_state", "latency_target", "trim", "fill", "engine",
-	"direct", "iopoll", "sqpoll", "health", "label", "price", "journal", "cpus", "numa",
+	"direct", "iopoll", "sqpoll", "health", "power_state", "write_cache", "label", "price", "journal", "cpus", "numa",
 };
 
 bool job_stream_param(const char *name)

@@ -16,6 +16,7 @@
 #include "health_dev.h"
 #include "result.h"
 #include "nvmeid.h"
+#include "nvmelife.h"
 #include "resultcheck.h"
 #include "zoned.h"
 
@@ -532,6 +533,10 @@ json_t *result_job(const struct job *j)
 	json_object_set_new(o, "rate_bw", json_integer((json_int_t)j->rate_bw));
 	json_object_set_new(o, "arrival", json_string(arrival_name(j->arrival)));
 	json_object_set_new(o, "health", json_string(health_mode_name(j->health)));
+	if (j->power_state >= 0)
+		json_object_set_new(o, "power_state", json_integer(j->power_state));
+	if (j->write_cache >= 0)
+		json_object_set_new(o, "write_cache", json_string(j->write_cache ? "on" : "off"));
 	/* The operations beside reads and writes: written where the job asks for them (older readers never see them). */
 	if (j->fsync)
 		json_object_set_new(o, "fsync", json_integer(j->fsync));
@@ -663,7 +668,7 @@ static json_t *host_object(const struct run_result *res)
 			 "placement", result_placement(&res->placement));
 }
 
-static json_t *target_object(const struct job *j, const struct target *t)
+static json_t *target_object(const struct job *j, const struct target *t, const struct run_result *res)
 {
 	const struct devinfo *d = t->has_devinfo ? &t->di : NULL;
 	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:i}", "path", t->path, "kind", target_kind_name(t),
@@ -699,6 +704,9 @@ static json_t *target_object(const struct job *j, const struct target *t)
 		json_object_set_new(o, "zoned", zoned_json(&d->zoned));
 	if (d && t->kind != TARGET_FILE && integrity_present(&d->integrity) && !job_no_io(j))
 		json_object_set_new(o, "integrity", integrity_json(&d->integrity));
+	/* The power state, APST and write cache as the job ran (docs/lifecycle.md), where they were read. */
+	if (res->life)
+		nvmelife_json(o, res->life);
 	return o;
 }
 
@@ -836,7 +844,7 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			 "started_at", start, "finished_at", end, "status", run_status_name(res->status),
 			 "message", res->message[0] ? json_string(res->message) : json_null(),
 			 "errors", errors_array(res), "host", host_object(res), "target",
-			 ctx->members ? group_target_object(ctx) : target_object(j, t),
+			 ctx->members ? group_target_object(ctx) : target_object(j, t, res),
 			 "profile", "name", str_or_null(ctx->profile), "repeat_index", (int)ctx->repeat_index,
 			 "repeat_count", (int)ctx->repeat_count,
 			 "job", result_job(j),

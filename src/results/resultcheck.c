@@ -103,6 +103,19 @@ static const struct field pcie_fields[] = {
 	MIN("speed_gts", T_NUM | T_NULL, 0), MIN("width", T_INT | T_NULL, 1),
 	MIN("max_speed_gts", T_NUM | T_NULL, 0), MIN("max_width", T_INT | T_NULL, 1), END
 };
+/* target.settings (docs/lifecycle.md): what the job changed, its value before, and the restore. */
+static const struct field ps_change_fields[] = {
+	RANGE("was", T_INT, 0, 31), RANGE("set", T_INT, 0, 31), ANY("restored", T_BOOL),
+	{ .key = "restore_error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
+static const struct field wc_change_fields[] = {
+	ANY("was", T_BOOL), ANY("set", T_BOOL), ANY("restored", T_BOOL),
+	{ .key = "restore_error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
+static const struct field settings_fields[] = {
+	OPT("power_state", T_OBJ, .fields = ps_change_fields), OPT("write_cache", T_OBJ, .fields = wc_change_fields),
+	END
+};
 /* target.members of an aggregate result (kind "group"). */
 static const struct field member_fields[] = {
 	NONEMPTY("path"), ANY("host", T_STR), MIN("rank", T_INT, 0), NONEMPTY("label"), END
@@ -118,7 +131,10 @@ static const struct field target_fields[] = {
 	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	OPT("filesystem", T_STR | T_NULL), OPT("nvme", T_OBJ, .fields = nvme_fields),
 	OPT("pcie", T_OBJ, .fields = pcie_fields), OPT("zoned", T_OBJ, .fields = zoned_fields),
-	OPT("integrity", T_OBJ, .fields = integrity_fields), OPT("members", T_ARR, .items = &member_item), END
+	OPT("integrity", T_OBJ, .fields = integrity_fields), OPT("members", T_ARR, .items = &member_item),
+	{ .key = "power_state", .types = T_INT | T_NULL, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 31 },
+	OPT("apst", T_BOOL | T_NULL), OPT("write_cache", T_BOOL | T_NULL),
+	OPT("settings", T_OBJ, .fields = settings_fields), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
@@ -157,6 +173,8 @@ static const struct field job_fields[] = {
 	{ .key = "rate_iops", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "rate_bw", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	OPT("arrival", T_STR, .values = v_arrival), OPT("health", T_STR, .values = v_health_mode),
+	{ .key = "power_state", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 31 },
+	OPT("write_cache", T_STR, .values = v_onoff),
 	OPT("wait", T_STR, .values = v_wait),
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/* An NVMe drive's power state, APST and write cache: read, set for a job, restored after (nvmelife.h). */
+#include "nvmelife.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <nvme/ioctl.h>
+#include <nvme/util.h>
+
+#include "errmsg.h"
+
+static int nvme_get(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *result)
+{
+	return nvme_get_features_data(fd, (enum nvme_features_id)fid, 0, len, data, result);
+}
+
+static int nvme_set(int fd, uint8_t fid, uint32_t cdw11, uint32_t *result)
+{
+	return nvme_set_features_simple(fd, fid, 0, cdw11, false, result);
+}
+
+const struct nvmelife_ops nvmelife_nvme_ops = { .get = nvme_get, .set = nvme_set };
+
+uint32_t nvmelife_ps_cdw11(uint32_t cur, unsigned ps)
+{
+	return (cur & 0xe0u) | (ps & 0x1fu);
+}
+
+unsigned nvmelife_ps_of(uint32_t v)
+{
+	return v & 0x1fu;
+}
+
+uint32_t nvmelife_wc_cdw11(bool on)
+{
+	return on ? 1u : 0u;
+}
+
+int nvmelife_check(const struct nvmelife_want *want, const struct nvmelife_caps *caps, char *err, size_t errlen)
+{
+	if (want->power_state > (int)caps->npss)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "power_state=%d, but the controller's highest power state is %u (NPSS %u)",
+				  want->power_state, caps->npss, caps->npss);
+	if (want->write_cache >= 0 && !caps->vwc)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "write_cache=%s, but the controller has no volatile write cache (VWC 0)",
+				  want->write_cache ? "on" : "off");
+	return 0;
+}
+
+/* A libnvme outcome (> 0 the drive's status, -1 with errno) as -errno with a message. */
+static int cmd_fail(char *err, size_t errlen, const char *what, uint8_t fid, int ret)
+{
+	if (ret < 0)
+		return errmsg_set(err, errlen, errno ? -errno : -EIO, "%s Features %02Xh: %s", what, fid,
+				  strerror(errno ? errno : EIO));
+	return errmsg_set(err, errlen, -EIO, "%s Features %02Xh: the drive refused it (NVMe status 0x%x)", what,
+			  fid, (unsigned)ret);
+}
+
+/* The current power state, APST and write cache into r. */
+static int read_state(const struct nvmelife_ops *ops, int fd, const struct nvmelife_caps *caps,
+		      struct nvmelife_rec *r, char *err, size_t errlen)
+{
+	unsigned char apst[NVMELIFE_APST_DATA_LEN];
+	uint32_t v = 0;
+	int ret;
+
+	if ((ret = ops->get(fd, NVMELIFE_FID_POWER_MGMT, NULL, 0, &v)))
+		return cmd_fail(err, errlen, "Get", NVMELIFE_FID_POWER_MGMT, ret);
+	r->power_state = (int)nvmelife_ps_of(v);
+	r->apst = 0;
+	if (caps->apst) {
+		if ((ret = ops->get(fd, NVMELIFE_FID_APST, apst, sizeof(apst), &v)))
+			return cmd_fail(err, errlen, "Get", NVMELIFE_FID_APST, ret);
+		r->apst = v & 1;
+	}
+	/* Feature 06h is reserved where there is no cache: asked only where there is one. */
+	r->write_cache = 0;
+	if (caps->vwc) {
+		if ((ret = ops->get(fd, NVMELIFE_FID_VWC, NULL, 0, &v)))
+			return cmd_fail(err, errlen, "Get", NVMELIFE_FID_VWC, ret);
+		r->write_cache = v & 1;
+	}
+	return 0;
+}
+
+/* Sets fid to cdw11 where it is not cur already, remembering cur in c. */
+static int change(const struct nvmelife_ops *ops, int fd, uint8_t fid, uint32_t cur, uint32_t cdw11,
+		  struct nvmelife_change *c, char *err, size_t errlen)
+{
+	uint32_t res = 0;
+	int ret;
+
+	if (cdw11 == cur)
+		return 0;
+	if ((ret = ops->set(fd, fid, cdw11, &res)))
+		return cmd_fail(err, errlen, "Set", fid, ret);
+	c->done = true;
+	c->was = cur;
+	c->set = cdw11;
+	return 0;
+}
+
+int nvmelife_apply(const struct nvmelife_ops *ops, int fd, const struct nvmelife_caps *caps,
+		   const struct nvmelife_want *want, struct nvmelife_rec *r, char *err, size_t errlen)
+{
+	uint32_t pm = 0;
+	int ret;
+
+	*r = (struct nvmelife_rec){ .power_state = -1, .apst = -1, .write_cache = -1 };
+	if ((ret = read_state(ops, fd, caps, r, err, errlen)))
+		return ret;
+	r->read = true;
+	if (want->power_state >= 0) {
+		/* The whole value, so that the restore puts back the workload hint too. */
+		if ((ret = ops->get(fd, NVMELIFE_FID_POWER_MGMT, NULL, 0, &pm)))
+			return cmd_fail(err, errlen, "Get", NVMELIFE_FID_POWER_MGMT, ret);
+		if ((ret = change(ops, fd, NVMELIFE_FID_POWER_MGMT, pm,
+				  nvmelife_ps_cdw11(pm, (unsigned)want->power_state), &r->ps, err, errlen)))
+			return ret;
+	}
+	if (want->write_cache >= 0 &&
+	    (ret = change(ops, fd, NVMELIFE_FID_VWC, nvmelife_wc_cdw11(r->write_cache == 1),
+			  nvmelife_wc_cdw11(want->write_cache == 1), &r->wc, err, errlen)))
+		return ret;
+	if (r->ps.done || r->wc.done)
+		return read_state(ops, fd, caps, r, err, errlen);
+	return 0;
+}
+
+/* Puts c back (fid), recording how that went. */
+static void undo(const struct nvmelife_ops *ops, int fd, uint8_t fid, struct nvmelife_change *c)
+{
+	uint32_t res = 0;
+	int ret;
+
+	if (!c->done || c->restored)
+		return;
+	if ((ret = ops->set(fd, fid, c->was, &res)))
+		cmd_fail(c->restore_error, sizeof(c->restore_error), "Set", fid, ret);
+	else
+		c->restored = true;
+}
+
+int nvmelife_restore(const struct nvmelife_ops *ops, int fd, struct nvmelife_rec *r, char *err, size_t errlen)
+{
+	undo(ops, fd, NVMELIFE_FID_VWC, &r->wc);
+	undo(ops, fd, NVMELIFE_FID_POWER_MGMT, &r->ps);
+	if (r->wc.done && !r->wc.restored)
+		return errmsg_set(err, errlen, -EIO, "the write cache is left %s (it was %s): %s",
+				  r->wc.set & 1 ? "on" : "off", r->wc.was & 1 ? "on" : "off", r->wc.restore_error);
+	if (r->ps.done && !r->ps.restored)
+		return errmsg_set(err, errlen, -EIO, "the drive is left in power state %u (it was in %u): %s",
+				  nvmelife_ps_of(r->ps.set), nvmelife_ps_of(r->ps.was), r->ps.restore_error);
+	return 0;
+}
+
+static json_t *tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *change_json(const struct nvmelife_change *c, json_t *was, json_t *set)
+{
+	json_t *o = json_pack("{s:o, s:o, s:b}", "was", was, "set", set, "restored", c->restored);
+
+	if (o && c->restore_error[0])
+		json_object_set_new(o, "restore_error", json_string(c->restore_error));
+	return o;
+}
+
+void nvmelife_json(json_t *o, const struct nvmelife_rec *r)
+{
+	json_t *s;
+
+	if (!r->read)
+		return;
+	json_object_set_new(o, "power_state", r->power_state < 0 ? json_null() : json_integer(r->power_state));
+	json_object_set_new(o, "apst", tristate(r->apst));
+	json_object_set_new(o, "write_cache", tristate(r->write_cache));
+	if (!r->ps.done && !r->wc.done)
+		return;
+	s = json_object();
+	if (r->ps.done)
+		json_object_set_new(s, "power_state",
+				    change_json(&r->ps, json_integer(nvmelife_ps_of(r->ps.was)),
+						json_integer(nvmelife_ps_of(r->ps.set))));
+	if (r->wc.done)
+		json_object_set_new(s, "write_cache", change_json(&r->wc, json_boolean(r->wc.was & 1),
+								  json_boolean(r->wc.set & 1)));
+	json_object_set_new(o, "settings", s);
+}
