@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "ocplm.h"
+
 #define NVMELIFE_FID_POWER_MGMT 0x02 /* cdw11: PS bits 4:0, WH bits 7:5 */
 #define NVMELIFE_FID_VWC        0x06 /* cdw11: WCE bit 0 */
 #define NVMELIFE_FID_APST       0x0c /* cdw11: APSTE bit 0 */
@@ -22,11 +24,13 @@
 
 /*
  * The drive's admin commands. Each returns 0, an NVMe status (> 0), or -1 with errno, as libnvme's
- * do. get reads the current value (SEL 000b) into *result, with data of len bytes (NULL, 0 for none).
+ * do. get reads the current value (SEL 000b) into *result, with data of len bytes (NULL, 0 for none);
+ * set sends cdw11 and data of len bytes (NULL, 0 for none); log reads log page lid (len bytes).
  */
 struct nvmelife_ops {
 	int (*get)(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *result);
-	int (*set)(int fd, uint8_t fid, uint32_t cdw11, uint32_t *result);
+	int (*set)(int fd, uint8_t fid, uint32_t cdw11, void *data, uint32_t len, uint32_t *result);
+	int (*log)(int fd, uint8_t lid, void *buf, uint32_t len);
 };
 
 /* libnvme's Get and Set Features (not saved across a reset: SV is 0). */
@@ -54,6 +58,23 @@ struct nvmelife_change {
 	char restore_error[160];
 };
 
+/*
+ * The OCP latency monitor around a run (docs/lifecycle.md): whether the drive has it, the feature as
+ * it was (put back after), log C3h before and after, and the host's counts over the same thresholds.
+ */
+struct nvmelife_lm {
+	bool asked;                 /* the job's latency_monitor is not off, on an NVMe drive that was read */
+	bool supported;             /* Get Features C5h answered and log C3h has the monitor's GUID */
+	char reason[200];           /* supported false: why; else what failed after (set, read, restore) */
+	unsigned threshold_ms[OCPLM_BUCKETS];
+	bool set, restored;         /* the feature was programmed; put back as it was */
+	bool has_before, has_after;
+	struct ocplm_log before, after;
+	bool has_host;
+	uint64_t host[OCPLM_BUCKETS][OCPLM_NOPS]; /* the host's measured I/Os per bucket (run.c) */
+	unsigned char saved[OCPLM_FEAT_LEN];      /* Get Features C5h's data before the run */
+};
+
 /* A run's record: the state read before the job's I/O (after any set), and what was changed. */
 struct nvmelife_rec {
 	bool read;          /* the drive was asked (an NVMe target, the commands allowed) */
@@ -62,6 +83,7 @@ struct nvmelife_rec {
 	int write_cache;    /* 1, 0 (also: no cache), -1 unknown */
 	struct nvmelife_change ps, wc;
 	char warning[256];  /* a restore that failed: what is left set (the CLI warns) */
+	struct nvmelife_lm lm;
 };
 
 /* Power Management (02h) cdw11 of power state ps, keeping the workload hint of cur (bits 7:5). */
@@ -98,5 +120,24 @@ int nvmelife_restore(const struct nvmelife_ops *ops, int fd, struct nvmelife_rec
  * {was, set, restored[, restore_error]}. Nothing where r was not read.
  */
 void nvmelife_json(json_t *o, const struct nvmelife_rec *r);
+
+/*
+ * The latency monitor before a run: asks Get Features C5h (its data kept in lm->saved), programs the
+ * feature with threshold_ms A..D (ocplm_encode_feature, enabled) and reads log C3h. A drive without
+ * it, or a step that fails, leaves lm->supported false (or set false) with lm->reason: never an
+ * error of the run.
+ */
+void nvmelife_lm_begin(const struct nvmelife_ops *ops, int fd, const unsigned threshold_ms[OCPLM_BUCKETS],
+		       struct nvmelife_lm *lm);
+
+/* After the run: reads log C3h again and puts the feature back as Get Features gave it. */
+void nvmelife_lm_end(const struct nvmelife_ops *ops, int fd, struct nvmelife_lm *lm);
+
+/*
+ * The result's `health.latency_monitor`: {supported, reason} where not supported; else {supported,
+ * thresholds_ms, drive {buckets}, host {buckets}, restored[, error]}. New reference; NULL where
+ * lm->asked is false.
+ */
+json_t *nvmelife_lm_json(const struct nvmelife_lm *lm);
 
 #endif

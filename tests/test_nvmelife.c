@@ -22,6 +22,11 @@ static struct {
 	unsigned nsets;
 	uint8_t set_fid[16];
 	uint32_t set_val[16];
+	bool has_lm;                          /* answers C5h and C3h */
+	unsigned char lm_feat[OCPLM_FEAT_LEN]; /* C5h's data as last set */
+	unsigned char c3[OCPLM_LOG_LEN];
+	unsigned c3_reads;
+	uint32_t c3_read_grows;               /* added to bucket 0's reads at each read of C3h after the first */
 } drive;
 
 static int fake_get(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *result)
@@ -29,16 +34,34 @@ static int fake_get(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *res
 	(void)fd;
 	if (data)
 		memset(data, 0, len);
-	if (fid == drive.refuse_get)
+	if (fid == drive.refuse_get || (fid == OCPLM_FID && !drive.has_lm))
 		return 0x2;  /* Invalid Field in Command */
+	if (fid == OCPLM_FID)
+		memcpy(data, drive.lm_feat, len);
 	*result = drive.v[fid];
 	return 0;
 }
 
-static int fake_set(int fd, uint8_t fid, uint32_t cdw11, uint32_t *result)
+/* Log C3h: the fixture's layout, bucket 0's read counter (column 3) growing by c3_read_grows a read. */
+static int fake_log(int fd, uint8_t lid, void *buf, uint32_t len)
+{
+	uint32_t reads;
+
+	(void)fd;
+	if (lid != OCPLM_LID || !drive.has_lm)
+		return 0x2;
+	reads = drive.c3_reads++ ? drive.c3_read_grows * (drive.c3_reads - 1) : 0;
+	drive.c3[0x20 + 12] = (unsigned char)reads;
+	memcpy(buf, drive.c3, len < sizeof(drive.c3) ? len : sizeof(drive.c3));
+	return 0;
+}
+
+static int fake_set(int fd, uint8_t fid, uint32_t cdw11, void *data, uint32_t len, uint32_t *result)
 {
 	(void)fd;
 	*result = 0;
+	if (data && fid == OCPLM_FID && len == OCPLM_FEAT_LEN)
+		memcpy(drive.lm_feat, data, len);
 	if (fid == drive.refuse_set && drive.refuse_after-- <= 0) {
 		errno = EIO;
 		return -1;
@@ -52,7 +75,7 @@ static int fake_set(int fd, uint8_t fid, uint32_t cdw11, uint32_t *result)
 	return 0;
 }
 
-static const struct nvmelife_ops fake = { .get = fake_get, .set = fake_set };
+static const struct nvmelife_ops fake = { .get = fake_get, .set = fake_set, .log = fake_log };
 static const struct nvmelife_caps caps = { .npss = 4, .apst = true, .vwc = true };
 
 static int reset(void **state)
@@ -63,6 +86,15 @@ static int reset(void **state)
 	drive.v[NVMELIFE_FID_POWER_MGMT] = 0x40 | 1;  /* workload hint 2, power state 1 */
 	drive.v[NVMELIFE_FID_APST] = 1;
 	drive.v[NVMELIFE_FID_VWC] = 1;
+	/* An empty C3h page with the monitor's GUID (as tests/fixtures/ocp/gen-c3.py writes it). */
+	static const unsigned char guid[16] = { 0x92, 0x7a, 0xc0, 0x8c, 0xd0, 0x84, 0x6c, 0x9c,
+						0x70, 0x43, 0xe6, 0xd4, 0x58, 0x5e, 0xd4, 0x85 };
+	memcpy(drive.c3 + 0x1f0, guid, sizeof(guid));
+	drive.c3[0x06] = 0;
+	drive.c3[0x07] = 1;
+	drive.c3[0x08] = 9;
+	drive.c3[0x09] = 19;
+	memset(drive.lm_feat, 0x5a, sizeof(drive.lm_feat));
 	return 0;
 }
 
@@ -236,6 +268,81 @@ static void test_nvmelife_refused_get(void **state)
 	json_decref(o);
 }
 
+/* A drive without the latency monitor (QEMU): not supported, the reason names C5h, nothing set. */
+static void test_nvmelife_lm_not_supported(void **state)
+{
+	static const unsigned ms[4] = { 5, 10, 50, 100 };
+	struct nvmelife_lm lm = { 0 };
+	json_t *o;
+
+	(void)state;
+	nvmelife_lm_begin(&fake, 3, ms, &lm);
+	assert_true(lm.asked);
+	assert_false(lm.supported);
+	assert_non_null(strstr(lm.reason, "Get Features C5h"));
+	nvmelife_lm_end(&fake, 3, &lm);
+	assert_int_equal(drive.nsets, 0);
+	o = nvmelife_lm_json(&lm);
+	assert_true(json_is_false(json_object_get(o, "supported")));
+	assert_non_null(strstr(json_string_value(json_object_get(o, "reason")), "C5h"));
+	json_decref(o);
+	lm.asked = false;
+	assert_null(nvmelife_lm_json(&lm));
+}
+
+/* A drive with it: programmed with the thresholds, counted, and put back as Get Features gave it. */
+static void test_nvmelife_lm_programs_counts_and_restores(void **state)
+{
+	static const unsigned ms[4] = { 5, 10, 50, 100 };
+	struct nvmelife_lm lm = { 0 };
+	json_t *o, *b;
+
+	(void)state;
+	drive.has_lm = true;
+	drive.c3_read_grows = 4;
+	nvmelife_lm_begin(&fake, 3, ms, &lm);
+	assert_true(lm.supported);
+	assert_true(lm.set);
+	assert_int_equal(drive.lm_feat[2], 0);    /* A: 5 ms */
+	assert_int_equal(drive.lm_feat[3], 1);    /* B: 10 ms */
+	assert_int_equal(drive.lm_feat[12], 1);   /* enabled */
+	lm.has_host = true;
+	lm.host[0][OCPLM_READ] = 9;
+	nvmelife_lm_end(&fake, 3, &lm);
+	assert_true(lm.restored);
+	assert_int_equal(drive.lm_feat[0], 0x5a); /* what Get Features gave, back */
+	assert_int_equal(drive.lm_feat[OCPLM_FEAT_LEN - 1], 0x5a);
+	o = nvmelife_lm_json(&lm);
+	assert_true(json_is_true(json_object_get(o, "supported")));
+	assert_true(json_is_true(json_object_get(o, "restored")));
+	b = json_array_get(json_object_get(json_object_get(o, "drive"), "buckets"), 0);
+	assert_int_equal(json_integer_value(json_object_get(b, "read")), 4);  /* 8 at the end - 4 once programmed */
+	b = json_array_get(json_object_get(json_object_get(o, "host"), "buckets"), 0);
+	assert_int_equal(json_integer_value(json_object_get(b, "read")), 9);
+	assert_null(json_object_get(o, "error"));
+	json_decref(o);
+}
+
+/* The restore of the feature refused: recorded as not restored, with the error. */
+static void test_nvmelife_lm_failed_restore_is_recorded(void **state)
+{
+	static const unsigned ms[4] = { 5, 10, 50, 100 };
+	struct nvmelife_lm lm = { 0 };
+	json_t *o;
+
+	(void)state;
+	drive.has_lm = true;
+	drive.refuse_set = OCPLM_FID;
+	drive.refuse_after = 1;
+	nvmelife_lm_begin(&fake, 3, ms, &lm);
+	nvmelife_lm_end(&fake, 3, &lm);
+	assert_false(lm.restored);
+	o = nvmelife_lm_json(&lm);
+	assert_true(json_is_false(json_object_get(o, "restored")));
+	assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "C5h"));
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +355,9 @@ int main(void)
 		cmocka_unit_test_setup(test_nvmelife_failed_restore_names_what_is_left, reset),
 		cmocka_unit_test_setup(test_nvmelife_no_apst_no_cache, reset),
 		cmocka_unit_test_setup(test_nvmelife_refused_get, reset),
+		cmocka_unit_test_setup(test_nvmelife_lm_not_supported, reset),
+		cmocka_unit_test_setup(test_nvmelife_lm_programs_counts_and_restores, reset),
+		cmocka_unit_test_setup(test_nvmelife_lm_failed_restore_is_recorded, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

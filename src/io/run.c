@@ -1185,8 +1185,11 @@ static int life_begin(const struct job *j, const struct target *t, struct run_re
 		errmsg_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
 		return -2;
 	}
-	if (!(ret = nvmelife_apply(&nvmelife_nvme_ops, fd, &caps, &want, res->life, e2, sizeof(e2))))
+	if (!(ret = nvmelife_apply(&nvmelife_nvme_ops, fd, &caps, &want, res->life, e2, sizeof(e2)))) {
+		if (j->lm_ms[0])
+			nvmelife_lm_begin(&nvmelife_nvme_ops, fd, j->lm_ms, &res->life->lm);
 		return fd;
+	}
 	if (asks) {
 		snprintf(err, errlen, "'%s': %s", path, e2);
 		nvmelife_restore(&nvmelife_nvme_ops, fd, res->life, res->life->warning, sizeof(res->life->warning));
@@ -1195,11 +1198,46 @@ static int life_begin(const struct job *j, const struct target *t, struct run_re
 	return asks ? -2 : -1;
 }
 
-/* Puts back what life_begin set; a restore that fails is the result's (and the CLI's) warning. */
+/*
+ * The host's side of the latency monitor: the measured I/Os of each operation per bucket of the
+ * drive's thresholds, a histogram bucket counted where its lower bound falls (within 0.79 %).
+ */
+static void lm_host(struct run_result *res)
+{
+	static const enum op ops[OCPLM_NOPS] = { [OCPLM_READ] = OP_READ, [OCPLM_WRITE] = OP_WRITE,
+						 [OCPLM_TRIM] = OP_TRIM };
+	struct nvmelife_lm *lm = &res->life->lm;
+
+	for (unsigned k = 0; k < OCPLM_NOPS; k++) {
+		const struct hist *h = &res->op[ops[k]].lat;
+
+		for (unsigned i = 0; h->buckets && i < h->n; i++) {
+			uint64_t lo = hist_bucket_lo(h->lo + i);
+			int b = OCPLM_BUCKETS - 1;
+
+			if (!h->buckets[i])
+				continue;
+			while (b >= 0 && lo < (uint64_t)lm->threshold_ms[b] * 1000000u)
+				b--;
+			if (b >= 0)
+				lm->host[b][k] += h->buckets[i];
+		}
+	}
+	lm->has_host = true;
+}
+
+/*
+ * Reads the latency monitor's counts and puts back what life_begin set; a restore that fails is the
+ * result's (and the CLI's) warning.
+ */
 static void life_end(int fd, struct run_result *res)
 {
 	if (fd < 0)
 		return;
+	if (res->life->lm.set) {
+		lm_host(res);
+		nvmelife_lm_end(&nvmelife_nvme_ops, fd, &res->life->lm);
+	}
 	nvmelife_restore(&nvmelife_nvme_ops, fd, res->life, res->life->warning, sizeof(res->life->warning));
 	close(fd);
 }

@@ -537,6 +537,15 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "power_state", json_integer(j->power_state));
 	if (j->write_cache >= 0)
 		json_object_set_new(o, "write_cache", json_string(j->write_cache ? "on" : "off"));
+	if (memcmp(j->lm_ms, job_lm_default_ms, sizeof(j->lm_ms))) {
+		char lm[64];
+
+		if (!j->lm_ms[0])
+			snprintf(lm, sizeof(lm), "off");
+		else
+			snprintf(lm, sizeof(lm), "%ums,%ums,%ums,%ums", j->lm_ms[0], j->lm_ms[1], j->lm_ms[2], j->lm_ms[3]);
+		json_object_set_new(o, "latency_monitor", json_string(lm));
+	}
 	/* The operations beside reads and writes: written where the job asks for them (older readers never see them). */
 	if (j->fsync)
 		json_object_set_new(o, "fsync", json_integer(j->fsync));
@@ -824,7 +833,11 @@ static json_t *health_object(const struct run_result *res)
 {
 	const struct health_rec *r = res->health;
 	json_t *h = r && (r->has_before || r->has_after) ? health_rec_json(r, res->ts.n) : NULL;
+	json_t *lm = h && res->life ? nvmelife_lm_json(&res->life->lm) : NULL;
 
+	/* The drive's latency monitor beside the health it was read with (docs/lifecycle.md). */
+	if (lm)
+		json_object_set_new(h, "latency_monitor", lm);
 	return h ? h : json_null();
 }
 

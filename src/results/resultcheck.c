@@ -175,6 +175,9 @@ static const struct field job_fields[] = {
 	OPT("arrival", T_STR, .values = v_arrival), OPT("health", T_STR, .values = v_health_mode),
 	{ .key = "power_state", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 31 },
 	OPT("write_cache", T_STR, .values = v_onoff),
+	{ .key = "latency_monitor", .types = T_STR,
+	  .pattern = "^(off|[0-9]+ms,[0-9]+ms,[0-9]+ms,[0-9]+ms)$",
+	  .what = "\"off\" or four thresholds \"Ams,Bms,Cms,Dms\"", .flags = F_OPTIONAL },
 	OPT("wait", T_STR, .values = v_wait),
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
@@ -335,10 +338,27 @@ static const struct field health_temp_fields[] = {
 	{ .key = "read_ns", .types = T_INT | T_NULL, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
 };
 #define HEALTH_COUNTERS(k) { .key = (k), .types = T_OBJ, .items = &health_number }
+/* health.latency_monitor (docs/lifecycle.md): the drive's and the host's counts over four thresholds. */
+static const struct field lm_bucket_fields[] = {
+	MIN("ge_ms", T_INT, 5), MIN("lt_ms", T_INT | T_NULL, 5), MIN("read", T_INT, 0), MIN("write", T_INT, 0),
+	MIN("trim", T_INT, 0), END
+};
+static const struct field lm_bucket_item = OBJECT(NULL, T_OBJ, lm_bucket_fields);
+static const struct field lm_threshold = { .types = T_INT, .flags = F_MIN | F_MAX, .min = 5, .max = 1280 };
+static const struct field lm_counts_fields[] = {
+	{ .key = "thresholds_ms", .types = T_ARR, .items = &lm_threshold },
+	{ .key = "buckets", .types = T_ARR, .items = &lm_bucket_item }, END
+};
+static const struct field lm_fields[] = {
+	ANY("supported", T_BOOL), { .key = "reason", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	OPT("restored", T_BOOL), OPT("drive", T_OBJ, .fields = lm_counts_fields),
+	OPT("host", T_OBJ, .fields = lm_counts_fields),
+	{ .key = "error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
 static const struct field health_fields[] = {
 	ONE_OF("source", v_health_source), HEALTH_COUNTERS("before"), HEALTH_COUNTERS("after"),
 	HEALTH_COUNTERS("delta"), OBJECT("temperature", T_OBJ, health_temp_fields), MIN("waf", T_NUM | T_NULL, 0),
-	END
+	OPT("latency_monitor", T_OBJ, .fields = lm_fields), END
 };
 /* import: a result made by ssdbench import from another tool's output (docs/import.md). */
 static const char *const v_import_source[] = { "fio", NULL };

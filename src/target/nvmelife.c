@@ -16,12 +16,17 @@ static int nvme_get(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *res
 	return nvme_get_features_data(fd, (enum nvme_features_id)fid, 0, len, data, result);
 }
 
-static int nvme_set(int fd, uint8_t fid, uint32_t cdw11, uint32_t *result)
+static int nvme_set(int fd, uint8_t fid, uint32_t cdw11, void *data, uint32_t len, uint32_t *result)
 {
-	return nvme_set_features_simple(fd, fid, 0, cdw11, false, result);
+	return nvme_set_features_data(fd, fid, 0, cdw11, false, len, data, result);
 }
 
-const struct nvmelife_ops nvmelife_nvme_ops = { .get = nvme_get, .set = nvme_set };
+static int nvme_log(int fd, uint8_t lid, void *buf, uint32_t len)
+{
+	return nvme_get_log_simple(fd, (enum nvme_cmd_get_log_lid)lid, len, buf);
+}
+
+const struct nvmelife_ops nvmelife_nvme_ops = { .get = nvme_get, .set = nvme_set, .log = nvme_log };
 
 uint32_t nvmelife_ps_cdw11(uint32_t cur, unsigned ps)
 {
@@ -97,7 +102,7 @@ static int change(const struct nvmelife_ops *ops, int fd, uint8_t fid, uint32_t 
 
 	if (cdw11 == cur)
 		return 0;
-	if ((ret = ops->set(fd, fid, cdw11, &res)))
+	if ((ret = ops->set(fd, fid, cdw11, NULL, 0, &res)))
 		return cmd_fail(err, errlen, "Set", fid, ret);
 	c->done = true;
 	c->was = cur;
@@ -140,7 +145,7 @@ static void undo(const struct nvmelife_ops *ops, int fd, uint8_t fid, struct nvm
 
 	if (!c->done || c->restored)
 		return;
-	if ((ret = ops->set(fd, fid, c->was, &res)))
+	if ((ret = ops->set(fd, fid, c->was, NULL, 0, &res)))
 		cmd_fail(c->restore_error, sizeof(c->restore_error), "Set", fid, ret);
 	else
 		c->restored = true;
@@ -193,4 +198,91 @@ void nvmelife_json(json_t *o, const struct nvmelife_rec *r)
 		json_object_set_new(s, "write_cache", change_json(&r->wc, json_boolean(r->wc.was & 1),
 								  json_boolean(r->wc.set & 1)));
 	json_object_set_new(o, "settings", s);
+}
+
+/* Log C3h into *l where it is the monitor's; else a reason. */
+static int read_c3(const struct nvmelife_ops *ops, int fd, struct ocplm_log *l, char *err, size_t errlen)
+{
+	unsigned char buf[OCPLM_LOG_LEN];
+	int ret;
+
+	if ((ret = ops->log(fd, OCPLM_LID, buf, sizeof(buf)))) {
+		if (ret < 0)
+			return errmsg_set(err, errlen, errno ? -errno : -EIO, "Get Log Page C3h: %s",
+					  strerror(errno ? errno : EIO));
+		return errmsg_set(err, errlen, -EIO, "Get Log Page C3h: the drive refused it (NVMe status 0x%x)",
+				  (unsigned)ret);
+	}
+	return ocplm_decode_log(l, buf, sizeof(buf), err, errlen);
+}
+
+void nvmelife_lm_begin(const struct nvmelife_ops *ops, int fd, const unsigned threshold_ms[OCPLM_BUCKETS],
+		       struct nvmelife_lm *lm)
+{
+	struct ocplm_config c = { .timer_threshold_min = 7 * 24 * 60, .enable = true };
+	unsigned char feat[OCPLM_FEAT_LEN];
+	uint32_t res = 0;
+	int ret;
+
+	lm->asked = true;
+	memcpy(lm->threshold_ms, threshold_ms, sizeof(lm->threshold_ms));
+	memcpy(c.threshold_ms, threshold_ms, sizeof(c.threshold_ms));
+	if ((ret = ops->get(fd, OCPLM_FID, lm->saved, sizeof(lm->saved), &res))) {
+		cmd_fail(lm->reason, sizeof(lm->reason), "Get", OCPLM_FID, ret);
+		return;
+	}
+	if (read_c3(ops, fd, &lm->before, lm->reason, sizeof(lm->reason)))
+		return;
+	lm->supported = true;
+	if (ocplm_encode_feature(&c, feat, sizeof(feat), lm->reason, sizeof(lm->reason)))
+		return;
+	if ((ret = ops->set(fd, OCPLM_FID, 0, feat, sizeof(feat), &res))) {
+		cmd_fail(lm->reason, sizeof(lm->reason), "Set", OCPLM_FID, ret);
+		return;
+	}
+	lm->set = true;
+	/* Programming may reset the counters: the run's baseline is read after it. */
+	lm->has_before = !read_c3(ops, fd, &lm->before, lm->reason, sizeof(lm->reason));
+}
+
+void nvmelife_lm_end(const struct nvmelife_ops *ops, int fd, struct nvmelife_lm *lm)
+{
+	uint32_t res = 0;
+	int ret;
+
+	if (!lm->set)
+		return;
+	if (lm->has_before)
+		lm->has_after = !read_c3(ops, fd, &lm->after, lm->reason, sizeof(lm->reason));
+	if ((ret = ops->set(fd, OCPLM_FID, 0, lm->saved, sizeof(lm->saved), &res)))
+		cmd_fail(lm->reason, sizeof(lm->reason), "Set (restore)", OCPLM_FID, ret);
+	else
+		lm->restored = true;
+}
+
+json_t *nvmelife_lm_json(const struct nvmelife_lm *lm)
+{
+	uint32_t d[OCPLM_BUCKETS][OCPLM_NOPS];
+	json_t *o;
+
+	if (!lm->asked)
+		return NULL;
+	if (!lm->supported)
+		return json_pack("{s:b, s:s}", "supported", 0, "reason", lm->reason);
+	o = json_pack("{s:b, s:b}", "supported", 1, "restored", lm->restored);
+	if (lm->has_before && lm->has_after) {
+		ocplm_delta(&lm->before, &lm->after, d);
+		json_object_set_new(o, "drive", ocplm_buckets_json(lm->threshold_ms, d));
+	}
+	if (lm->has_host) {
+		uint32_t h[OCPLM_BUCKETS][OCPLM_NOPS];
+
+		for (unsigned b = 0; b < OCPLM_BUCKETS; b++)
+			for (unsigned op = 0; op < OCPLM_NOPS; op++)
+				h[b][op] = lm->host[b][op] > UINT32_MAX ? UINT32_MAX : (uint32_t)lm->host[b][op];
+		json_object_set_new(o, "host", ocplm_buckets_json(lm->threshold_ms, h));
+	}
+	if (lm->reason[0])
+		json_object_set_new(o, "error", json_string(lm->reason));
+	return o;
 }

@@ -11,6 +11,9 @@
 #   {was: W0, set: false, restored: true}) and the next run finds W0 again; write_cache=on likewise;
 # - write_cache=off interrupted by SIGINT mid-run: exit 130, status interrupted, restored, and the
 #   next run finds W0;
+# - the OCP latency monitor (docs/lifecycle.md): QEMU has none, so every result says
+#   health.latency_monitor {supported: false, reason naming Get Features C5h} and nothing else;
+#   latency_monitor=off leaves the key out;
 # - every result passes the reader's checks (`ssdbench report`, exit 0).
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
@@ -41,6 +44,16 @@ w0=$(jget plain.json .target.write_cache)
 assert_eq "$(state plain)" "0 false $w0" "plain: power state, APST, write cache"
 assert_eq "$(jget plain.json '.target.settings // "none"')" none "plain: nothing set"
 assert_eq "$(jget plain.json '.target.nvme.write_cache_enabled')" "$w0" "plain: target.nvme agrees"
+
+# The latency monitor: not supported by QEMU's controller, said so with the drive's answer.
+assert_eq "$(jget plain.json '.health.latency_monitor | "\(.supported) \(keys | join(","))"')" \
+	"false reason,supported" "latency monitor: not supported, with a reason"
+jget plain.json .health.latency_monitor.reason | grep -q "Get Features C5h" ||
+	fail "latency monitor: the reason does not name Get Features C5h: $(jget plain.json .health.latency_monitor.reason)"
+ok "latency monitor: $(jget plain.json .health.latency_monitor.reason)"
+sb lmoff --set latency_monitor=off
+assert_eq "$(jget lmoff.json '[.job.latency_monitor, (.health.latency_monitor // "absent")] | join(" ")')" "off absent" \
+	"latency_monitor=off: in the job, no key"
 
 # power_state=0 is the one state QEMU has: it runs, and nothing needs setting.
 sb ps0 --set power_state=0
