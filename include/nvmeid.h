@@ -26,6 +26,7 @@ struct nvmeid {
 	int ocp;                      /* log C0h answered with the OCP GUID: 1, 0 (not), -1 unknown */
 	unsigned npss;                /* NPSS: the highest power state (0's based) */
 	bool apsta;                   /* APSTA bit 0: autonomous power state transitions supported */
+	bool telemetry;               /* LPA bit 3: the telemetry log pages (07h, 08h) supported */
 	unsigned nsid;
 	uint64_t nsze;                /* namespace size in logical blocks (NSZE) */
 	unsigned lbaf;                /* index of the LBA format in use (FLBAS) */
@@ -38,7 +39,7 @@ struct nvmeid {
 
 /*
  * Decodes Identify Controller data (len >= 4096 bytes) into id: IDs, model, serial, firmware, VWC,
- * NPSS and APSTA.
+ * NPSS, APSTA and LPA's telemetry bit.
  * Returns 0, or -EINVAL (short buffer) with err set.
  */
 int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err, size_t errlen);

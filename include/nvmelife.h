@@ -31,6 +31,8 @@ struct nvmelife_ops {
 	int (*get)(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *result);
 	int (*set)(int fd, uint8_t fid, uint32_t cdw11, void *data, uint32_t len, uint32_t *result);
 	int (*log)(int fd, uint8_t lid, void *buf, uint32_t len);
+	/* A new host-initiated telemetry log (07h, Create bit set) through data area 3: *buf malloc'ed. */
+	int (*telemetry)(int fd, void **buf, size_t *len);
 };
 
 /* libnvme's Get and Set Features (not saved across a reset: SV is 0). */
@@ -75,6 +77,15 @@ struct nvmelife_lm {
 	unsigned char saved[OCPLM_FEAT_LEN];      /* Get Features C5h's data before the run */
 };
 
+/* The host-initiated telemetry log captured after a failed run (docs/lifecycle.md, "Telemetry"). */
+struct nvmelife_telemetry {
+	bool asked;                 /* the run failed on an NVMe drive that was read */
+	bool supported;             /* Identify Controller LPA bit 3 */
+	char reason[200];           /* not supported, or the command that failed */
+	void *data;                 /* the log, data areas 1 to 3 (owned: nvmelife_rec_release) */
+	size_t bytes;
+};
+
 /* A run's record: the state read before the job's I/O (after any set), and what was changed. */
 struct nvmelife_rec {
 	bool read;          /* the drive was asked (an NVMe target, the commands allowed) */
@@ -84,6 +95,7 @@ struct nvmelife_rec {
 	struct nvmelife_change ps, wc;
 	char warning[256];  /* a restore that failed: what is left set (the CLI warns) */
 	struct nvmelife_lm lm;
+	struct nvmelife_telemetry tel;
 };
 
 /* Power Management (02h) cdw11 of power state ps, keeping the workload hint of cur (bits 7:5). */
@@ -139,5 +151,21 @@ void nvmelife_lm_end(const struct nvmelife_ops *ops, int fd, struct nvmelife_lm 
  * lm->asked is false.
  */
 json_t *nvmelife_lm_json(const struct nvmelife_lm *lm);
+
+/*
+ * After a failed run: a new host-initiated telemetry log (data areas 1-3) into t->data where
+ * lpa_telemetry says the controller has one; else, or where the command fails, t->reason.
+ */
+void nvmelife_telemetry_capture(const struct nvmelife_ops *ops, int fd, bool lpa_telemetry,
+				struct nvmelife_telemetry *t);
+
+/*
+ * The result's `telemetry` object of t: {supported, data_area, bytes} (file added by the writer of
+ * the file), or {supported, reason}. NULL where t->asked is false.
+ */
+json_t *nvmelife_telemetry_json(const struct nvmelife_telemetry *t);
+
+/* Frees what r owns (the telemetry data); r itself is the caller's. */
+void nvmelife_rec_release(struct nvmelife_rec *r);
 
 #endif

@@ -89,6 +89,10 @@ static void test_nvmeid_ctrl_ids_strings_and_cache(void **state)
 	assert_int_equal(nvmeid_decode_ctrl(&id, data, sizeof(data), err, sizeof(err)), 0);
 	assert_int_equal(id.npss, 4);
 	assert_true(id.apsta);
+	assert_false(id.telemetry);
+	data[261] = 0x08;                       /* LPA bit 3: telemetry */
+	assert_int_equal(nvmeid_decode_ctrl(&id, data, sizeof(data), err, sizeof(err)), 0);
+	assert_true(id.telemetry);
 }
 
 /* VWC bits 2:1 say how Flush with the broadcast NSID behaves; only bit 0 says there is a cache. */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -27,6 +28,7 @@ static struct {
 	unsigned char c3[OCPLM_LOG_LEN];
 	unsigned c3_reads;
 	uint32_t c3_read_grows;               /* added to bucket 0's reads at each read of C3h after the first */
+	size_t tel_bytes;                     /* the telemetry log's size; 0: refused */
 } drive;
 
 static int fake_get(int fd, uint8_t fid, void *data, uint32_t len, uint32_t *result)
@@ -75,7 +77,25 @@ static int fake_set(int fd, uint8_t fid, uint32_t cdw11, void *data, uint32_t le
 	return 0;
 }
 
-static const struct nvmelife_ops fake = { .get = fake_get, .set = fake_set, .log = fake_log };
+/* A telemetry log of drive.tel_bytes bytes (0: the drive refuses the command). */
+static int fake_telemetry(int fd, void **buf, size_t *len)
+{
+	unsigned char *p;
+
+	(void)fd;
+	if (!drive.tel_bytes)
+		return 0x2;
+	if (!(p = malloc(drive.tel_bytes)))
+		return -1;
+	for (size_t i = 0; i < drive.tel_bytes; i++)
+		p[i] = (unsigned char)i;
+	*buf = p;
+	*len = drive.tel_bytes;
+	return 0;
+}
+
+static const struct nvmelife_ops fake = { .get = fake_get, .set = fake_set, .log = fake_log,
+					  .telemetry = fake_telemetry };
 static const struct nvmelife_caps caps = { .npss = 4, .apst = true, .vwc = true };
 
 static int reset(void **state)
@@ -343,6 +363,63 @@ static void test_nvmelife_lm_failed_restore_is_recorded(void **state)
 	json_decref(o);
 }
 
+/* Telemetry: captured where LPA says so, its size in the JSON, the data freed with the record. */
+static void test_nvmelife_telemetry_captured(void **state)
+{
+	struct nvmelife_rec r = { 0 };
+	json_t *o;
+
+	(void)state;
+	drive.tel_bytes = 1536;   /* the header block and two blocks of data area 1 */
+	nvmelife_telemetry_capture(&fake, 3, true, &r.tel);
+	assert_true(r.tel.asked && r.tel.supported);
+	assert_int_equal(r.tel.bytes, 1536);
+	assert_int_equal(((unsigned char *)r.tel.data)[513], 1);
+	o = nvmelife_telemetry_json(&r.tel);
+	assert_int_equal(json_integer_value(json_object_get(o, "bytes")), 1536);
+	assert_int_equal(json_integer_value(json_object_get(o, "data_area")), 3);
+	assert_null(json_object_get(o, "reason"));
+	json_decref(o);
+	nvmelife_rec_release(&r);
+	assert_null(r.tel.data);
+}
+
+/* No telemetry (QEMU: LPA bit 3 is 0): nothing asked of the drive, the reason says LPA. */
+static void test_nvmelife_telemetry_not_supported(void **state)
+{
+	struct nvmelife_rec r = { 0 };
+	json_t *o;
+
+	(void)state;
+	drive.tel_bytes = 1536;
+	nvmelife_telemetry_capture(&fake, 3, false, &r.tel);
+	assert_false(r.tel.supported);
+	assert_null(r.tel.data);
+	o = nvmelife_telemetry_json(&r.tel);
+	assert_true(json_is_false(json_object_get(o, "supported")));
+	assert_non_null(strstr(json_string_value(json_object_get(o, "reason")), "LPA bit 3"));
+	json_decref(o);
+	r.tel = (struct nvmelife_telemetry){ 0 };
+	assert_null(nvmelife_telemetry_json(&r.tel));   /* not asked: no key */
+}
+
+/* Supported, but the drive refuses the command: the status is the reason. */
+static void test_nvmelife_telemetry_refused(void **state)
+{
+	struct nvmelife_rec r = { 0 };
+	json_t *o;
+
+	(void)state;
+	nvmelife_telemetry_capture(&fake, 3, true, &r.tel);
+	assert_true(r.tel.supported);
+	assert_null(r.tel.data);
+	o = nvmelife_telemetry_json(&r.tel);
+	assert_true(json_is_true(json_object_get(o, "supported")));
+	assert_non_null(strstr(json_string_value(json_object_get(o, "reason")), "NVMe status 0x2"));
+	json_decref(o);
+	nvmelife_rec_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +435,9 @@ int main(void)
 		cmocka_unit_test_setup(test_nvmelife_lm_not_supported, reset),
 		cmocka_unit_test_setup(test_nvmelife_lm_programs_counts_and_restores, reset),
 		cmocka_unit_test_setup(test_nvmelife_lm_failed_restore_is_recorded, reset),
+		cmocka_unit_test_setup(test_nvmelife_telemetry_captured, reset),
+		cmocka_unit_test_setup(test_nvmelife_telemetry_not_supported, reset),
+		cmocka_unit_test_setup(test_nvmelife_telemetry_refused, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

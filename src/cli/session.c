@@ -16,12 +16,12 @@
 #include "group.h"
 #include "guard.h"
 #include "health_dev.h"
+#include "nvmelife.h"
 #include "parse.h"
 #include "placement.h"
 #include "result.h"
 #include "run.h"
 #include "search.h"
-#include "nvmelife.h"
 #include "session.h"
 #include "session_hooks.h"
 #include "ss.h"
@@ -193,6 +193,24 @@ static void print_errors(const struct session *s, const struct run_result *res)
 }
 
 /* Writes the result of one run and lists it in the manifest. Returns 0 or EXIT_FAILED. */
+/*
+ * A failed run's telemetry log (docs/lifecycle.md) beside its result, as NAME.telemetry.bin for the
+ * result NAME.json, named in the result's telemetry.file (telemetry.error where it cannot be written).
+ */
+static void save_telemetry(const struct session *s, const char *file, const struct run_result *res, json_t *obj)
+{
+	json_t *t = json_object_get(obj, "telemetry");
+	char name[280], err[PATH_MAX + 64];
+
+	if (!t || !res->life || !res->life->tel.data)
+		return;
+	snprintf(name, sizeof(name), "%.*s.telemetry.bin", (int)(strlen(file) - strlen(".json")), file);
+	if (result_write_blob(s->dir, name, res->life->tel.data, res->life->tel.bytes, err, sizeof(err)))
+		json_object_set_new(t, "error", json_string(err));
+	else
+		json_object_set_new(t, "file", json_string(name));
+}
+
 static int save(struct session *s, const struct entry *e, const struct run_result *res,
 		const struct run_context *ctx, json_t **out)
 {
@@ -213,6 +231,8 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		n += snprintf(file + n, sizeof(file) - (size_t)n, "-rank%d", s->rank_tag - 1);
 	snprintf(file + n, sizeof(file) - (size_t)n, ".json");
 	*out = s->prebuilt ? json_incref(s->prebuilt) : result_build(&e->job, s->t, res, ctx);
+	if (*out && !s->prebuilt)
+		save_telemetry(s, file, res, *out);
 	if (!*out || result_write_file(s->dir, file, *out, err, sizeof(err))) {
 		cli_error("%s", *out ? err : "cannot build the result (out of memory)");
 		s->write_failed = true;

@@ -85,6 +85,7 @@ void run_result_release(struct run_result *res)
 	res->ss.rounds = NULL;
 	health_rec_free(res->health);
 	res->health = NULL;
+	nvmelife_rec_release(res->life);
 	free(res->life);
 	res->life = NULL;
 }
@@ -1227,13 +1228,16 @@ static void lm_host(struct run_result *res)
 }
 
 /*
- * Reads the latency monitor's counts and puts back what life_begin set; a restore that fails is the
- * result's (and the CLI's) warning.
+ * After a failed run, captures the drive's telemetry log; reads the latency monitor's counts and puts
+ * back what life_begin set; a restore that fails is the result's (and the CLI's) warning.
  */
-static void life_end(int fd, struct run_result *res)
+static void life_end(int fd, const struct target *t, struct run_result *res)
 {
 	if (fd < 0)
 		return;
+	/* Before anything is set back: the drive's state as the failure left it. */
+	if (res->status == RUN_FAILED)
+		nvmelife_telemetry_capture(&nvmelife_nvme_ops, fd, t->nvme.telemetry, &res->life->tel);
 	if (res->life->lm.set) {
 		lm_host(res);
 		nvmelife_lm_end(&nvmelife_nvme_ops, fd, &res->life->lm);
@@ -1354,7 +1358,7 @@ out:
 	if (!job_no_io(j))
 		target_close(t);
 	/* After the target's close, which flushes what the write cache holds of the job's writes. */
-	life_end(life_fd, res);
+	life_end(life_fd, t, res);
 	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */
 	res->finished_at = res->started_at + (clock_ns() - mono0);
 	if (o->group && res->status != RUN_OK)

@@ -877,6 +877,10 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 		if (res->readback.done)
 			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
 		json_object_set_new(o, "health", health_object(res));
+		json_t *tel = res->life ? nvmelife_telemetry_json(&res->life->tel) : NULL;
+
+		if (tel)
+			json_object_set_new(o, "telemetry", tel);
 		add_search(o, ctx);
 		json_t *hooks = result_hooks(ctx->hooks);
 
@@ -1111,6 +1115,34 @@ int result_write_file(const char *dir, const char *name, const json_t *obj, char
 	if (ret)
 		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
 	return ret;
+}
+
+struct blob {
+	const void *data;
+	size_t len;
+};
+
+/* fileio_replace's fill: a blob's bytes. 0 or -errno. */
+static int fill_blob(int fd, const void *arg)
+{
+	const struct blob *b = arg;
+
+	return write_all(fd, b->data, b->len) ? -errno : 0;
+}
+
+int result_write_blob(const char *dir, const char *name, const void *data, size_t len, char *err, size_t errlen)
+{
+	struct blob b = { data, len };
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, name) >= sizeof(tmp))
+		return errmsg_set(err, errlen, -ENAMETOOLONG, "cannot write '%s/%s': %s", dir, name,
+				  strerror(ENAMETOOLONG));
+	if ((ret = fileio_replace(path, tmp, 0644, fill_blob, &b, NULL)))
+		return errmsg_set(err, errlen, ret, "cannot write '%s': %s", path, strerror(-ret));
+	return 0;
 }
 
 const char *result_label(const struct job *j, const struct target *t)

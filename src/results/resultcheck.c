@@ -360,6 +360,14 @@ static const struct field health_fields[] = {
 	HEALTH_COUNTERS("delta"), OBJECT("temperature", T_OBJ, health_temp_fields), MIN("waf", T_NUM | T_NULL, 0),
 	OPT("latency_monitor", T_OBJ, .fields = lm_fields), END
 };
+/* telemetry (docs/lifecycle.md): a failed run's host-initiated telemetry log, captured or why not. */
+static const struct field telemetry_fields[] = {
+	ANY("supported", T_BOOL), { .key = "reason", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	{ .key = "data_area", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 1, .max = 4 },
+	{ .key = "bytes", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	{ .key = "file", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	{ .key = "error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
 /* import: a result made by ssdbench import from another tool's output (docs/import.md). */
 static const char *const v_import_source[] = { "fio", NULL };
 static const char *const v_import_latency[] = { "clat", NULL };
@@ -387,7 +395,8 @@ static const struct field top_fields[] = {
 	OBJECT("host", T_OBJ | T_NULL, host_fields), OBJECT("target", T_OBJ, target_fields),
 	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
 	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
-	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("import", T_OBJ, .fields = import_fields),
+	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("telemetry", T_OBJ, .fields = telemetry_fields),
+	OPT("import", T_OBJ, .fields = import_fields),
 	OPT("hooks", T_OBJ, .fields = hooks_fields), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);

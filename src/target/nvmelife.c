@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <nvme/ioctl.h>
+#include <nvme/linux.h>
 #include <nvme/util.h>
 
 #include "errmsg.h"
@@ -26,7 +28,19 @@ static int nvme_log(int fd, uint8_t lid, void *buf, uint32_t len)
 	return nvme_get_log_simple(fd, (enum nvme_cmd_get_log_lid)lid, len, buf);
 }
 
-const struct nvmelife_ops nvmelife_nvme_ops = { .get = nvme_get, .set = nvme_set, .log = nvme_log };
+static int nvme_telemetry(int fd, void **buf, size_t *len)
+{
+	struct nvme_telemetry_log *log = NULL;
+	int ret = nvme_get_new_host_telemetry(fd, &log, NVME_TELEMETRY_DA_3, len);
+
+	*buf = ret ? NULL : log;
+	if (ret)
+		free(log);
+	return ret;
+}
+
+const struct nvmelife_ops nvmelife_nvme_ops = { .get = nvme_get, .set = nvme_set, .log = nvme_log,
+						.telemetry = nvme_telemetry };
 
 uint32_t nvmelife_ps_cdw11(uint32_t cur, unsigned ps)
 {
@@ -285,4 +299,46 @@ json_t *nvmelife_lm_json(const struct nvmelife_lm *lm)
 	if (lm->reason[0])
 		json_object_set_new(o, "error", json_string(lm->reason));
 	return o;
+}
+
+void nvmelife_telemetry_capture(const struct nvmelife_ops *ops, int fd, bool lpa_telemetry,
+				struct nvmelife_telemetry *t)
+{
+	int ret;
+
+	t->asked = true;
+	if (!lpa_telemetry) {
+		snprintf(t->reason, sizeof(t->reason),
+			 "the controller has no telemetry log (Identify Controller LPA bit 3 is 0)");
+		return;
+	}
+	t->supported = true;
+	if ((ret = ops->telemetry(fd, &t->data, &t->bytes))) {
+		if (ret < 0)
+			snprintf(t->reason, sizeof(t->reason), "Get Log Page 07h (host-initiated telemetry): %s",
+				 strerror(errno ? errno : EIO));
+		else
+			snprintf(t->reason, sizeof(t->reason),
+				 "Get Log Page 07h (host-initiated telemetry): the drive refused it (NVMe status 0x%x)",
+				 (unsigned)ret);
+		t->data = NULL;
+		t->bytes = 0;
+	}
+}
+
+json_t *nvmelife_telemetry_json(const struct nvmelife_telemetry *t)
+{
+	if (!t->asked)
+		return NULL;
+	if (!t->data)
+		return json_pack("{s:b, s:s}", "supported", t->supported, "reason", t->reason);
+	return json_pack("{s:b, s:i, s:I}", "supported", 1, "data_area", 3, "bytes", (json_int_t)t->bytes);
+}
+
+void nvmelife_rec_release(struct nvmelife_rec *r)
+{
+	if (!r)
+		return;
+	free(r->tel.data);
+	r->tel.data = NULL;
 }
