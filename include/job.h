@@ -164,6 +164,10 @@ struct job {
 	double lt_pct;              /* latency_target: the response-time percentile (99.99), 0 = no search */
 	uint64_t lt_ns;             /* ... and the most it may be */
 	enum health_mode health;    /* the drive's health before, after and during the run */
+	int power_state;            /* NVMe power state set for the job and restored after; -1 = as it is */
+	int write_cache;            /* volatile write cache set for the job (1 on, 0 off) and restored; -1 = as it is */
+	/* The OCP latency monitor's thresholds A..D in ms (docs/lifecycle.md); all 0 = latency_monitor=off. */
+	unsigned lm_ms[4];
 	enum job_wait wait;         /* closed loop on io_uring or libaio: how workers wait for completions */
 	unsigned fsync;             /* a flush (fdatasync) after every fsync writes a thread issues; 0 = none */
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
@@ -374,6 +378,8 @@ const char *job_numa_text(const struct job *j, char *buf, size_t len);
 
 /* "auto", "off" or "require". */
 const char *health_mode_name(enum health_mode m);
+/* latency_monitor=auto's thresholds A..D in ms. */
+extern const unsigned job_lm_default_ms[4];
 const char *job_wait_name(enum job_wait w);
 
 /* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */

@@ -24,6 +24,9 @@ struct nvmeid {
 	bool vwc_present;             /* VWC bit 0: a volatile write cache is present */
 	int vwc_enabled;              /* Get Features 06h bit 0: 1, 0 (also: no cache), -1 unknown */
 	int ocp;                      /* log C0h answered with the OCP GUID: 1, 0 (not), -1 unknown */
+	unsigned npss;                /* NPSS: the highest power state (0's based) */
+	bool apsta;                   /* APSTA bit 0: autonomous power state transitions supported */
+	bool telemetry;               /* LPA bit 3: the telemetry log pages (07h, 08h) supported */
 	unsigned nsid;
 	uint64_t nsze;                /* namespace size in logical blocks (NSZE) */
 	unsigned lbaf;                /* index of the LBA format in use (FLBAS) */
@@ -35,7 +38,8 @@ struct nvmeid {
 };
 
 /*
- * Decodes Identify Controller data (len >= 4096 bytes) into id: IDs, model, serial, firmware, VWC.
+ * Decodes Identify Controller data (len >= 4096 bytes) into id: IDs, model, serial, firmware, VWC,
+ * NPSS, APSTA and LPA's telemetry bit.
  * Returns 0, or -EINVAL (short buffer) with err set.
  */
 int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err, size_t errlen);

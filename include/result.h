@@ -154,6 +154,12 @@ int result_check_schema(const json_t *root, char *err, size_t errlen);
  */
 int result_write_file(const char *dir, const char *name, const json_t *obj, char *err, size_t errlen);
 
+/*
+ * Writes the len bytes at data to dir/name the same way (a file beside the results: a failed run's
+ * telemetry log). Returns 0 or -errno with a message.
+ */
+int result_write_blob(const char *dir, const char *name, const void *data, size_t len, char *err, size_t errlen);
+
 /* RFC 3339 UTC with milliseconds, from CLOCK_REALTIME ns. */
 void format_rfc3339(uint64_t ns, char *buf, size_t len);
 

@@ -288,6 +288,7 @@ struct stream_result {
 };
 
 struct health_rec;   /* health_dev.h */
+struct nvmelife_rec; /* nvmelife.h */
 /* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
 enum { RUN_BUFS_FIXED = 1, RUN_BUFS_PLAIN = 2 };
 
@@ -328,6 +329,7 @@ struct run_result {
 	uint64_t data_blocks;
 	double dedupe_ratio, compress_ratio;
 	struct placement_rec placement;     /* host.placement */
+	struct nvmelife_rec *life;          /* target.power_state, apst, write_cache, settings; NULL: not read */
 	/*
 	 * The adaptive wait (job.wait): the time the workers that adapt their wait spent spinning and
 	 * sleeping, from their start to their end (both 0: none adapts: results.wait absent).

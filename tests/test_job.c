@@ -28,6 +28,7 @@ static const char *const spec_params[] = {
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
+	"power_state", "write_cache", "latency_monitor",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -332,6 +333,59 @@ static void test_job_knows_exactly_the_spec_parameters(void **state)
 	assert_int_equal(job_set(&j, "bs_", "4k", err, sizeof(err)), -ENOENT);
 	assert_false(job_is_param("rwmix"));
 	assert_null(job_param_name("a_very_long_name_that_is_not_a_parameter_at_all"));
+}
+
+/* power_state takes NVMe's 5-bit PS (NPSS is checked against the drive later); write_cache on or off. */
+static void test_job_power_state_and_write_cache(void **state)
+{
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(j.power_state, -1);
+	assert_int_equal(j.write_cache, -1);
+	set_ok(&j, "power_state", "0");
+	set_ok(&j, "write_cache", "off");
+	assert_int_equal(j.power_state, 0);
+	assert_int_equal(j.write_cache, 0);
+	set_ok(&j, "power-state", "31");
+	set_ok(&j, "write_cache", "on");
+	assert_int_equal(j.power_state, 31);
+	assert_int_equal(j.write_cache, 1);
+	assert_int_equal(job_set(&j, "power_state", "32", err, sizeof(err)), -EINVAL);
+	assert_int_equal(job_set(&j, "power_state", "-1", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "0..31"));
+	assert_int_equal(job_set(&j, "write_cache", "maybe", err, sizeof(err)), -EINVAL);
+	assert_false(job_stream_param("power_state"));
+	assert_false(job_stream_param("write_cache"));
+}
+
+/* latency_monitor: auto (5, 10, 50, 100 ms), off, or four ascending multiples of 5 ms up to 1280 ms. */
+static void test_job_latency_monitor(void **state)
+{
+	static const unsigned def[4] = { 5, 10, 50, 100 }, mine[4] = { 5, 20, 100, 1280 }, off[4] = { 0 };
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_memory_equal(j.lm_ms, def, sizeof(def));
+	set_ok(&j, "latency_monitor", "5ms,20ms,100ms,1.28s");
+	assert_memory_equal(j.lm_ms, mine, sizeof(mine));
+	set_ok(&j, "latency_monitor", "off");
+	assert_memory_equal(j.lm_ms, off, sizeof(off));
+	set_ok(&j, "latency_monitor", "auto");
+	assert_memory_equal(j.lm_ms, def, sizeof(def));
+	assert_int_equal(job_set(&j, "latency_monitor", "5ms,7ms,50ms,100ms", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "multiple of 5 ms"));
+	assert_int_equal(job_set(&j, "latency_monitor", "5ms,50ms,20ms,100ms", err, sizeof(err)), -EINVAL);
+	assert_int_equal(job_set(&j, "latency_monitor", "5ms,10ms,50ms", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "four thresholds"));
+	assert_int_equal(job_set(&j, "latency_monitor", "5ms,10ms,50ms,100ms,200ms", err, sizeof(err)), -EINVAL);
+	assert_int_equal(job_set(&j, "latency_monitor", "5ms,10ms,50ms,2s", err, sizeof(err)), -EINVAL);
+	assert_memory_equal(j.lm_ms, def, sizeof(def));
+	assert_false(job_stream_param("latency_monitor"));
 }
 
 /* Resolving spec against a 1 GiB target of 512-byte blocks gives these offset, span, io_limit, fill. */
@@ -1083,6 +1137,8 @@ int main(void)
 		cmocka_unit_test(test_job_set_message_keeps_its_reason_for_a_long_value),
 		cmocka_unit_test(test_job_set_takes_dashes_and_underscores),
 		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
+		cmocka_unit_test(test_job_power_state_and_write_cache),
+		cmocka_unit_test(test_job_latency_monitor),
 		cmocka_unit_test(test_job_resolve_span_and_offset),
 		cmocka_unit_test(test_job_resolve_soft_bounds_cap_span_and_move_offsets_back),
 		cmocka_unit_test(test_job_resolve_fill_bounds_the_span_unless_span_given),

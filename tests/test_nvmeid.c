@@ -82,6 +82,17 @@ static void test_nvmeid_ctrl_ids_strings_and_cache(void **state)
 	assert_string_equal(id.firmware, "7.2.22");
 	assert_true(id.vwc_present);
 	assert_int_equal(id.vwc_enabled, -1);   /* Get Features 06h says, not Identify */
+	assert_int_equal(id.npss, 0);           /* QEMU: one power state */
+	assert_false(id.apsta);
+	data[263] = 4;                          /* NPSS */
+	data[265] = 0x01;                       /* APSTA bit 0 */
+	assert_int_equal(nvmeid_decode_ctrl(&id, data, sizeof(data), err, sizeof(err)), 0);
+	assert_int_equal(id.npss, 4);
+	assert_true(id.apsta);
+	assert_false(id.telemetry);
+	data[261] = 0x08;                       /* LPA bit 3: telemetry */
+	assert_int_equal(nvmeid_decode_ctrl(&id, data, sizeof(data), err, sizeof(err)), 0);
+	assert_true(id.telemetry);
 }
 
 /* VWC bits 2:1 say how Flush with the broadcast NSID behaves; only bit 0 says there is a cache. */

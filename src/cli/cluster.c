@@ -127,6 +127,7 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 		return -EINVAL;
 	memcpy(w, buf, sizeof(*w));
 	w->res.health = NULL;
+	w->res.life = NULL;
 	w->res.ss.rounds = NULL;
 	w->res.ss.n = w->res.ss.cap = 0;
 	for (int k = 0; k < NHIST; k++) {

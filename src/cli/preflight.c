@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "guard.h"
 #include "health_dev.h"
+#include "nvmelife.h"
 #include "journal.h"
 #include "output.h"
 #include "placement.h"
@@ -591,6 +592,35 @@ static int check_zoned(const struct target *t, const struct entry *e, size_t n)
 }
 
 /*
+ * power_state and write_cache (docs/lifecycle.md): set through NVMe's Set Features, so refused on
+ * anything but an NVMe namespace whose identity was read, and checked against its NPSS and VWC.
+ */
+static int check_life(const struct target *t, const struct entry *e, size_t n)
+{
+	struct nvmelife_caps caps = { .npss = t->nvme.npss, .apst = t->nvme.apsta, .vwc = t->nvme.vwc_present };
+	char err[256];
+
+	for (size_t i = 0; i < n; i++) {
+		struct nvmelife_want want = { .power_state = e[i].job.power_state,
+					      .write_cache = e[i].job.write_cache };
+
+		if ((want.power_state < 0 && want.write_cache < 0) || job_no_io(&e[i].job))
+			continue;
+		if (!t->has_nvme) {
+			cli_error("'%s': %s: power_state and write_cache are set through NVMe Set Features, and this "
+				  "is not an NVMe namespace whose identity could be read (docs/lifecycle.md)",
+				  t->path, e[i].name);
+			return -EINVAL;
+		}
+		if (nvmelife_check(&want, &caps, err, sizeof(err))) {
+			cli_error("'%s': %s: %s", t->path, e[i].name, err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * Every check that can be made before I/O, for one target and all its entries (*n of them; a
  * profile's cases the target cannot take are left out, and *n says how many remain).
  */
@@ -621,7 +651,7 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		modifies |= job_modifies(&e[i].job) && !job_no_io(&e[i].job);
 		capped |= e[i].job.r.span_capped;
 	}
-	if (check_health(t, e, *n))
+	if (check_health(t, e, *n) || check_life(t, e, *n))
 		return -EINVAL;
 	if (t->kind == TARGET_FILE && file_writes(t, e, *n, why, sizeof(why)))
 		return -EINVAL;

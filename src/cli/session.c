@@ -16,6 +16,7 @@
 #include "group.h"
 #include "guard.h"
 #include "health_dev.h"
+#include "nvmelife.h"
 #include "parse.h"
 #include "placement.h"
 #include "result.h"
@@ -192,6 +193,24 @@ static void print_errors(const struct session *s, const struct run_result *res)
 }
 
 /* Writes the result of one run and lists it in the manifest. Returns 0 or EXIT_FAILED. */
+/*
+ * A failed run's telemetry log (docs/lifecycle.md) beside its result, as NAME.telemetry.bin for the
+ * result NAME.json, named in the result's telemetry.file (telemetry.error where it cannot be written).
+ */
+static void save_telemetry(const struct session *s, const char *file, const struct run_result *res, json_t *obj)
+{
+	json_t *t = json_object_get(obj, "telemetry");
+	char name[280], err[PATH_MAX + 64];
+
+	if (!t || !res->life || !res->life->tel.data)
+		return;
+	snprintf(name, sizeof(name), "%.*s.telemetry.bin", (int)(strlen(file) - strlen(".json")), file);
+	if (result_write_blob(s->dir, name, res->life->tel.data, res->life->tel.bytes, err, sizeof(err)))
+		json_object_set_new(t, "error", json_string(err));
+	else
+		json_object_set_new(t, "file", json_string(name));
+}
+
 static int save(struct session *s, const struct entry *e, const struct run_result *res,
 		const struct run_context *ctx, json_t **out)
 {
@@ -212,6 +231,8 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		n += snprintf(file + n, sizeof(file) - (size_t)n, "-rank%d", s->rank_tag - 1);
 	snprintf(file + n, sizeof(file) - (size_t)n, ".json");
 	*out = s->prebuilt ? json_incref(s->prebuilt) : result_build(&e->job, s->t, res, ctx);
+	if (*out && !s->prebuilt)
+		save_telemetry(s, file, res, *out);
 	if (!*out || result_write_file(s->dir, file, *out, err, sizeof(err))) {
 		cli_error("%s", *out ? err : "cannot build the result (out of memory)");
 		s->write_failed = true;
@@ -298,6 +319,8 @@ int session_finish(struct session *s, const struct entry *e, struct entry *pe, c
 	if (res->health && res->health->warning[0])
 		cli_warn("'%s': %s: health: %s (the result's health is partial; health=auto does not fail a run)",
 			 s->t->path, e->name, res->health->warning);
+	if (res->life && res->life->warning[0])
+		cli_warn("'%s': %s: %s", s->t->path, e->name, res->life->warning);
 	if (ctx->search)
 		pe->job = e->job;       /* the final result is the case's: its job as given, the rate in results.search */
 	ret = save(s, pe, res, ctx, &obj);

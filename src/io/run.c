@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "group.h"
 #include "health_dev.h"
+#include "nvmelife.h"
 #include "journal.h"
 #include "journal_hold.h"
 #include "layout.h"
@@ -84,6 +85,9 @@ void run_result_release(struct run_result *res)
 	res->ss.rounds = NULL;
 	health_rec_free(res->health);
 	res->health = NULL;
+	nvmelife_rec_release(res->life);
+	free(res->life);
+	res->life = NULL;
 }
 
 /* Sums the live counters of workers ws[0..n) (NSAMPLE): all of a run's, or one stream's. */
@@ -1153,6 +1157,95 @@ static struct health_dev *health_begin(const struct job *j, const struct target 
 	return hd;
 }
 
+/*
+ * An NVMe target's power state, APST and write cache (docs/lifecycle.md): read for the result, and set
+ * as the job asks before any of its I/O. Returns the admin fd to restore through (-1: nothing to
+ * restore), or -2 where a read or set the job needs failed (res failed, err set: what was set is
+ * put back at once). A read the job does not need that fails leaves the keys out.
+ */
+static int life_begin(const struct job *j, const struct target *t, struct run_result *res, char *err, size_t errlen)
+{
+	struct nvmelife_caps caps = { .npss = t->nvme.npss, .apst = t->nvme.apsta, .vwc = t->nvme.vwc_present };
+	struct nvmelife_want want = { .power_state = j->power_state, .write_cache = j->write_cache };
+	bool asks = want.power_state >= 0 || want.write_cache >= 0;
+	char path[80], e2[256];
+	int fd, ret;
+
+	if (!t->has_nvme || !t->has_devinfo)
+		return -1;
+	if (!(res->life = calloc(1, sizeof(*res->life)))) {
+		if (!asks)
+			return -1;
+		errmsg_set(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+		return -2;
+	}
+	snprintf(path, sizeof(path), "/dev/%.60s", t->di.disk);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (!asks)
+			return -1;
+		errmsg_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+		return -2;
+	}
+	if (!(ret = nvmelife_apply(&nvmelife_nvme_ops, fd, &caps, &want, res->life, e2, sizeof(e2)))) {
+		if (j->lm_ms[0])
+			nvmelife_lm_begin(&nvmelife_nvme_ops, fd, j->lm_ms, &res->life->lm);
+		return fd;
+	}
+	if (asks) {
+		snprintf(err, errlen, "'%s': %s", path, e2);
+		nvmelife_restore(&nvmelife_nvme_ops, fd, res->life, res->life->warning, sizeof(res->life->warning));
+	}
+	close(fd);
+	return asks ? -2 : -1;
+}
+
+/*
+ * The host's side of the latency monitor: the measured I/Os of each operation per bucket of the
+ * drive's thresholds, a histogram bucket counted where its lower bound falls (within 0.79 %).
+ */
+static void lm_host(struct run_result *res)
+{
+	static const enum op ops[OCPLM_NOPS] = { [OCPLM_READ] = OP_READ, [OCPLM_WRITE] = OP_WRITE,
+						 [OCPLM_TRIM] = OP_TRIM };
+	struct nvmelife_lm *lm = &res->life->lm;
+
+	for (unsigned k = 0; k < OCPLM_NOPS; k++) {
+		const struct hist *h = &res->op[ops[k]].lat;
+
+		for (unsigned i = 0; h->buckets && i < h->n; i++) {
+			uint64_t lo = hist_bucket_lo(h->lo + i);
+			int b = OCPLM_BUCKETS - 1;
+
+			if (!h->buckets[i])
+				continue;
+			while (b >= 0 && lo < (uint64_t)lm->threshold_ms[b] * 1000000u)
+				b--;
+			if (b >= 0)
+				lm->host[b][k] += h->buckets[i];
+		}
+	}
+	lm->has_host = true;
+}
+
+/*
+ * After a failed run, captures the drive's telemetry log; reads the latency monitor's counts and puts
+ * back what life_begin set; a restore that fails is the result's (and the CLI's) warning.
+ */
+static void life_end(int fd, const struct target *t, struct run_result *res)
+{
+	if (fd < 0)
+		return;
+	/* Before anything is set back: the drive's state as the failure left it. */
+	if (res->status == RUN_FAILED)
+		nvmelife_telemetry_capture(&nvmelife_nvme_ops, fd, t->nvme.telemetry, &res->life->tel);
+	if (res->life->lm.set) {
+		lm_host(res);
+		nvmelife_lm_end(&nvmelife_nvme_ops, fd, &res->life->lm);
+	}
+	nvmelife_restore(&nvmelife_nvme_ops, fd, res->life, res->life->warning, sizeof(res->life->warning));
+	close(fd);
+}
+
 /* The histograms of the operations ops's job does (response times too where open), none else. */
 static int ops_init(struct opstats *ops, const struct job *j, bool open)
 {
@@ -1214,6 +1307,7 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	const struct engine_ops *e = engine_get(j->engine);
 	struct run_opts ho = *o;
 	struct health_dev hd = { .fd = -1 };
+	int life_fd = -1;
 	uint64_t mono0;
 	int ret;
 
@@ -1239,6 +1333,11 @@ int run_job(struct job *j, struct target *t, const struct run_opts *o, struct ru
 	}
 	ho.health = job_no_io(j) ? NULL : health_begin(j, t, o, &hd, res);
 	o = &ho;
+	if (!job_no_io(j) && (life_fd = life_begin(j, t, res, err, errlen)) == -2) {
+		fail_step(res, ERR_OP_SETUP, -EIO, err);
+		ret = 0;
+		goto out;
+	}
 	if (!job_no_io(j) && (ret = prepare_target(j, t, e, o, res, err, errlen))) {
 		if (ret == -EINTR) {
 			res->status = RUN_INTERRUPTED;
@@ -1258,6 +1357,8 @@ out:
 	health_dev_close(&hd);
 	if (!job_no_io(j))
 		target_close(t);
+	/* After the target's close, which flushes what the write cache holds of the job's writes. */
+	life_end(life_fd, t, res);
 	/* The start plus the monotonic elapsed time: a wall clock stepped back mid-run cannot put the end first. */
 	res->finished_at = res->started_at + (clock_ns() - mono0);
 	if (o->group && res->status != RUN_OK)

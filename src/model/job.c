@@ -418,6 +418,73 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
+/* power_state (docs/lifecycle.md): a state 0..31 (NVMe's PS field); the controller's NPSS is checked later. */
+static int set_power_state(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	uint64_t ps;
+
+	if (*v >= '0' && *v <= '9' && !parse_uint(v, 0, 31, &ps, err, errlen)) {
+		j->power_state = (int)ps;
+		return 0;
+	}
+	return errmsg_set(err, errlen, -EINVAL, "'%s': expected an NVMe power state 0..31", esc_short(v, q));
+}
+
+static const char *const write_cache_names[] = { "off", "on" };
+
+static int set_write_cache(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m = 0;
+	int ret = set_choice(write_cache_names, 2, v, &m, "on or off", err, errlen);
+
+	if (!ret)
+		j->write_cache = (int)m;
+	return ret;
+}
+
+const unsigned job_lm_default_ms[4] = { 5, 10, 50, 100 };
+
+/*
+ * latency_monitor: off, auto (the default thresholds), or four durations A,B,C,D, ascending, each
+ * a multiple of 5 ms within 5 ms..1280 ms (what the OCP feature can hold).
+ */
+static int set_latency_monitor(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN], part[32];
+	unsigned ms[4];
+	const char *p = v;
+	uint64_t ns;
+
+	if (!strcmp(v, "off") || !strcmp(v, "auto")) {
+		if (v[0] == 'o')
+			memset(j->lm_ms, 0, sizeof(j->lm_ms));
+		else
+			memcpy(j->lm_ms, job_lm_default_ms, sizeof(j->lm_ms));
+		return 0;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof(part) || (i < 3 && p[n] != ',') || (i == 3 && p[n]))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "'%s': expected off, auto, or four thresholds A,B,C,D (5ms,10ms,50ms,100ms)",
+					  esc_short(v, q));
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (parse_duration(part, &ns, err, errlen))
+			return -EINVAL;
+		if (ns % 5000000 || ns < 5000000 || ns > 1280000000 || (i && ns / 1000000 <= ms[i - 1]))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "'%s': each threshold a multiple of 5 ms within 5ms..1280ms, each above the one "
+					  "before (the drive counts in 5 ms steps)", esc_short(v, q));
+		ms[i] = (unsigned)(ns / 1000000);
+		p += n + (p[n] == ',');
+	}
+	memcpy(j->lm_ms, ms, sizeof(ms));
+	return 0;
+}
+
 static const char *const wait_names[] = { [JOB_WAIT_ADAPTIVE] = "adaptive", [JOB_WAIT_SLEEP] = "sleep",
 					   [JOB_WAIT_SPIN] = "spin", [JOB_WAIT_SPIN + 1] = NULL };
 
@@ -582,6 +649,12 @@ static const struct param params[] = {
 	  "search the highest rate whose response-time percentile meets it, e.g. p99<=5ms (needs a runtime; docs/search.md)" },
 	{ "health", P_SPECIAL, 0, 0, 0, set_health, "auto",
 	  "the drive's SMART/health log before and after, temperature during: auto, off, require (docs/health.md)" },
+	{ "power_state", P_SPECIAL, 0, 0, 0, set_power_state, "",
+	  "NVMe: the power state (0..NPSS) the job runs in, set before its I/O and restored after (docs/lifecycle.md)" },
+	{ "write_cache", P_SPECIAL, 0, 0, 0, set_write_cache, "",
+	  "NVMe: the volatile write cache on or off for the job, restored after (docs/lifecycle.md)" },
+	{ "latency_monitor", P_SPECIAL, 0, 0, 0, set_latency_monitor, "auto",
+	  "NVMe with the OCP latency monitor: count commands over thresholds A,B,C,D on the drive too (auto: 5ms,10ms,50ms,100ms; off)" },
 	{ "fsync", P_UINT, F(fsync), 0, 1u << 30, NULL, "0",
 	  "a flush (fdatasync, through the engine) after every N writes of a thread, measured as results.flush; 0 = none" },
 	{ "fua", P_BOOL, F(fua), 0, 0, NULL, "false",
@@ -700,6 +773,9 @@ void job_init(struct job *j)
 	j->seed = JOB_DEFAULT_SEED;
 	j->price = -1;
 	j->pct_random = 100;
+	j->power_state = -1;
+	j->write_cache = -1;
+	memcpy(j->lm_ms, job_lm_default_ms, sizeof(j->lm_ms));
 }
 
 static int set_typed(const struct param *p, struct job *j, const char *v, char *err, size_t errlen)
@@ -1280,7 +1356,7 @@ void job_release(struct job *j)
 /* The parameters of the case as a whole, which a stream takes from it and cannot set. */
 static const char *const case_params[] = {
 	"runtime", "ramp", "interval", "repeat", "steady_state", "latency_target", "trim", "fill", "engine",
-	"direct", "iopoll", "sqpoll", "health", "label", "price", "journal", "cpus", "numa",
+	"direct", "iopoll", "sqpoll", "health", "power_state", "write_cache", "latency_monitor", "label", "price", "journal", "cpus", "numa",
 };
 
 bool job_stream_param(const char *name)

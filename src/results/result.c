@@ -16,6 +16,7 @@
 #include "health_dev.h"
 #include "result.h"
 #include "nvmeid.h"
+#include "nvmelife.h"
 #include "resultcheck.h"
 #include "zoned.h"
 
@@ -532,6 +533,19 @@ json_t *result_job(const struct job *j)
 	json_object_set_new(o, "rate_bw", json_integer((json_int_t)j->rate_bw));
 	json_object_set_new(o, "arrival", json_string(arrival_name(j->arrival)));
 	json_object_set_new(o, "health", json_string(health_mode_name(j->health)));
+	if (j->power_state >= 0)
+		json_object_set_new(o, "power_state", json_integer(j->power_state));
+	if (j->write_cache >= 0)
+		json_object_set_new(o, "write_cache", json_string(j->write_cache ? "on" : "off"));
+	if (memcmp(j->lm_ms, job_lm_default_ms, sizeof(j->lm_ms))) {
+		char lm[64];
+
+		if (!j->lm_ms[0])
+			snprintf(lm, sizeof(lm), "off");
+		else
+			snprintf(lm, sizeof(lm), "%ums,%ums,%ums,%ums", j->lm_ms[0], j->lm_ms[1], j->lm_ms[2], j->lm_ms[3]);
+		json_object_set_new(o, "latency_monitor", json_string(lm));
+	}
 	/* The operations beside reads and writes: written where the job asks for them (older readers never see them). */
 	if (j->fsync)
 		json_object_set_new(o, "fsync", json_integer(j->fsync));
@@ -663,7 +677,7 @@ static json_t *host_object(const struct run_result *res)
 			 "placement", result_placement(&res->placement));
 }
 
-static json_t *target_object(const struct job *j, const struct target *t)
+static json_t *target_object(const struct job *j, const struct target *t, const struct run_result *res)
 {
 	const struct devinfo *d = t->has_devinfo ? &t->di : NULL;
 	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:i}", "path", t->path, "kind", target_kind_name(t),
@@ -699,6 +713,9 @@ static json_t *target_object(const struct job *j, const struct target *t)
 		json_object_set_new(o, "zoned", zoned_json(&d->zoned));
 	if (d && t->kind != TARGET_FILE && integrity_present(&d->integrity) && !job_no_io(j))
 		json_object_set_new(o, "integrity", integrity_json(&d->integrity));
+	/* The power state, APST and write cache as the job ran (docs/lifecycle.md), where they were read. */
+	if (res->life)
+		nvmelife_json(o, res->life);
 	return o;
 }
 
@@ -816,7 +833,11 @@ static json_t *health_object(const struct run_result *res)
 {
 	const struct health_rec *r = res->health;
 	json_t *h = r && (r->has_before || r->has_after) ? health_rec_json(r, res->ts.n) : NULL;
+	json_t *lm = h && res->life ? nvmelife_lm_json(&res->life->lm) : NULL;
 
+	/* The drive's latency monitor beside the health it was read with (docs/lifecycle.md). */
+	if (lm)
+		json_object_set_new(h, "latency_monitor", lm);
 	return h ? h : json_null();
 }
 
@@ -836,7 +857,7 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 			 "started_at", start, "finished_at", end, "status", run_status_name(res->status),
 			 "message", res->message[0] ? json_string(res->message) : json_null(),
 			 "errors", errors_array(res), "host", host_object(res), "target",
-			 ctx->members ? group_target_object(ctx) : target_object(j, t),
+			 ctx->members ? group_target_object(ctx) : target_object(j, t, res),
 			 "profile", "name", str_or_null(ctx->profile), "repeat_index", (int)ctx->repeat_index,
 			 "repeat_count", (int)ctx->repeat_count,
 			 "job", result_job(j),
@@ -856,6 +877,10 @@ json_t *result_build(const struct job *j, const struct target *t, const struct r
 		if (res->readback.done)
 			json_object_set_new(json_object_get(o, "phases"), "readback", phase_object(&res->readback));
 		json_object_set_new(o, "health", health_object(res));
+		json_t *tel = res->life ? nvmelife_telemetry_json(&res->life->tel) : NULL;
+
+		if (tel)
+			json_object_set_new(o, "telemetry", tel);
 		add_search(o, ctx);
 		json_t *hooks = result_hooks(ctx->hooks);
 
@@ -1090,6 +1115,34 @@ int result_write_file(const char *dir, const char *name, const json_t *obj, char
 	if (ret)
 		snprintf(err, errlen, "cannot write '%s/%s': %s", dir, name, strerror(-ret));
 	return ret;
+}
+
+struct blob {
+	const void *data;
+	size_t len;
+};
+
+/* fileio_replace's fill: a blob's bytes. 0 or -errno. */
+static int fill_blob(int fd, const void *arg)
+{
+	const struct blob *b = arg;
+
+	return write_all(fd, b->data, b->len) ? -errno : 0;
+}
+
+int result_write_blob(const char *dir, const char *name, const void *data, size_t len, char *err, size_t errlen)
+{
+	struct blob b = { data, len };
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, name) >= sizeof(tmp))
+		return errmsg_set(err, errlen, -ENAMETOOLONG, "cannot write '%s/%s': %s", dir, name,
+				  strerror(ENAMETOOLONG));
+	if ((ret = fileio_replace(path, tmp, 0644, fill_blob, &b, NULL)))
+		return errmsg_set(err, errlen, ret, "cannot write '%s': %s", path, strerror(-ret));
+	return 0;
 }
 
 const char *result_label(const struct job *j, const struct target *t)

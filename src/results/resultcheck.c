@@ -103,6 +103,19 @@ static const struct field pcie_fields[] = {
 	MIN("speed_gts", T_NUM | T_NULL, 0), MIN("width", T_INT | T_NULL, 1),
 	MIN("max_speed_gts", T_NUM | T_NULL, 0), MIN("max_width", T_INT | T_NULL, 1), END
 };
+/* target.settings (docs/lifecycle.md): what the job changed, its value before, and the restore. */
+static const struct field ps_change_fields[] = {
+	RANGE("was", T_INT, 0, 31), RANGE("set", T_INT, 0, 31), ANY("restored", T_BOOL),
+	{ .key = "restore_error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
+static const struct field wc_change_fields[] = {
+	ANY("was", T_BOOL), ANY("set", T_BOOL), ANY("restored", T_BOOL),
+	{ .key = "restore_error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
+static const struct field settings_fields[] = {
+	OPT("power_state", T_OBJ, .fields = ps_change_fields), OPT("write_cache", T_OBJ, .fields = wc_change_fields),
+	END
+};
 /* target.members of an aggregate result (kind "group"). */
 static const struct field member_fields[] = {
 	NONEMPTY("path"), ANY("host", T_STR), MIN("rank", T_INT, 0), NONEMPTY("label"), END
@@ -118,7 +131,10 @@ static const struct field target_fields[] = {
 	{ .key = "nsid", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	OPT("filesystem", T_STR | T_NULL), OPT("nvme", T_OBJ, .fields = nvme_fields),
 	OPT("pcie", T_OBJ, .fields = pcie_fields), OPT("zoned", T_OBJ, .fields = zoned_fields),
-	OPT("integrity", T_OBJ, .fields = integrity_fields), OPT("members", T_ARR, .items = &member_item), END
+	OPT("integrity", T_OBJ, .fields = integrity_fields), OPT("members", T_ARR, .items = &member_item),
+	{ .key = "power_state", .types = T_INT | T_NULL, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 31 },
+	OPT("apst", T_BOOL | T_NULL), OPT("write_cache", T_BOOL | T_NULL),
+	OPT("settings", T_OBJ, .fields = settings_fields), END
 };
 static const struct field profile_fields[] = {
 	ANY("name", T_STR | T_NULL), ANY("case", T_STR | T_NULL), MIN("repeat_index", T_INT, 1),
@@ -157,6 +173,11 @@ static const struct field job_fields[] = {
 	{ .key = "rate_iops", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "rate_bw", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	OPT("arrival", T_STR, .values = v_arrival), OPT("health", T_STR, .values = v_health_mode),
+	{ .key = "power_state", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 31 },
+	OPT("write_cache", T_STR, .values = v_onoff),
+	{ .key = "latency_monitor", .types = T_STR,
+	  .pattern = "^(off|[0-9]+ms,[0-9]+ms,[0-9]+ms,[0-9]+ms)$",
+	  .what = "\"off\" or four thresholds \"Ams,Bms,Cms,Dms\"", .flags = F_OPTIONAL },
 	OPT("wait", T_STR, .values = v_wait),
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
@@ -317,10 +338,35 @@ static const struct field health_temp_fields[] = {
 	{ .key = "read_ns", .types = T_INT | T_NULL, .flags = F_OPTIONAL | F_MIN, .min = 0 }, END
 };
 #define HEALTH_COUNTERS(k) { .key = (k), .types = T_OBJ, .items = &health_number }
+/* health.latency_monitor (docs/lifecycle.md): the drive's and the host's counts over four thresholds. */
+static const struct field lm_bucket_fields[] = {
+	MIN("ge_ms", T_INT, 5), MIN("lt_ms", T_INT | T_NULL, 5), MIN("read", T_INT, 0), MIN("write", T_INT, 0),
+	MIN("trim", T_INT, 0), END
+};
+static const struct field lm_bucket_item = OBJECT(NULL, T_OBJ, lm_bucket_fields);
+static const struct field lm_threshold = { .types = T_INT, .flags = F_MIN | F_MAX, .min = 5, .max = 1280 };
+static const struct field lm_counts_fields[] = {
+	{ .key = "thresholds_ms", .types = T_ARR, .items = &lm_threshold },
+	{ .key = "buckets", .types = T_ARR, .items = &lm_bucket_item }, END
+};
+static const struct field lm_fields[] = {
+	ANY("supported", T_BOOL), { .key = "reason", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	OPT("restored", T_BOOL), OPT("drive", T_OBJ, .fields = lm_counts_fields),
+	OPT("host", T_OBJ, .fields = lm_counts_fields),
+	{ .key = "error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
+};
 static const struct field health_fields[] = {
 	ONE_OF("source", v_health_source), HEALTH_COUNTERS("before"), HEALTH_COUNTERS("after"),
 	HEALTH_COUNTERS("delta"), OBJECT("temperature", T_OBJ, health_temp_fields), MIN("waf", T_NUM | T_NULL, 0),
-	END
+	OPT("latency_monitor", T_OBJ, .fields = lm_fields), END
+};
+/* telemetry (docs/lifecycle.md): a failed run's host-initiated telemetry log, captured or why not. */
+static const struct field telemetry_fields[] = {
+	ANY("supported", T_BOOL), { .key = "reason", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	{ .key = "data_area", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 1, .max = 4 },
+	{ .key = "bytes", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	{ .key = "file", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	{ .key = "error", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY }, END
 };
 /* import: a result made by ssdbench import from another tool's output (docs/import.md). */
 static const char *const v_import_source[] = { "fio", NULL };
@@ -349,7 +395,8 @@ static const struct field top_fields[] = {
 	OBJECT("host", T_OBJ | T_NULL, host_fields), OBJECT("target", T_OBJ, target_fields),
 	OBJECT("profile", T_OBJ, profile_fields), OBJECT("job", T_OBJ, job_fields),
 	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
-	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("import", T_OBJ, .fields = import_fields),
+	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("telemetry", T_OBJ, .fields = telemetry_fields),
+	OPT("import", T_OBJ, .fields = import_fields),
 	OPT("hooks", T_OBJ, .fields = hooks_fields), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);

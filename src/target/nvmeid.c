@@ -55,6 +55,9 @@ int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err
 	id_string(id->firmware, c->fr, sizeof(c->fr));
 	id->vwc_present = c->vwc & NVME_CTRL_VWC_PRESENT;
 	id->vwc_enabled = id->vwc_present ? -1 : 0;
+	id->npss = c->npss;
+	id->apsta = c->apsta & NVME_CTRL_APSTA_APST;
+	id->telemetry = c->lpa & NVME_CTRL_LPA_TELEMETRY;
 	return 0;
 }
 

@@ -5,7 +5,9 @@
 # controllers have: its PCI function's sysfs remove, as a surprise hot unplug does, unbinds the nvme
 # driver and removes the namespace), ends within 10 s of the removal (no hang),
 # exits 1, and leaves one whole result with status "failed" whose errors[0] names the read and an errno,
-# listed in the manifest as failed.
+# listed in the manifest as failed; its telemetry key (docs/lifecycle.md) records the drive's
+# host-initiated telemetry log as captured (a file beside the result of the bytes it says) or not (a
+# reason: QEMU's controller has no telemetry log, Identify Controller LPA bit 3 being 0).
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
 need_root
@@ -44,5 +46,14 @@ m=$(dirname "$f")/manifest.json
 assert_eq "$(jq -r '.runs | length' "$m")" 1 "manifest: runs"
 assert_eq "$(jq -r '.runs[0].file' "$m")" "${f##*/}" "manifest: runs[0].file"
 assert_eq "$(jq -r '.runs[0].status' "$m")" failed "manifest: runs[0].status"
+tel=$(jget "$f" '.telemetry // "absent" | if type == "object" then (.file // "none") + " " + (.reason // "") else . end')
+case $tel in
+absent) fail "a failed run on an NVMe namespace has no telemetry key" ;;
+"none "*) [[ -n ${tel#none } ]] || fail "telemetry not captured, and no reason" ;;
+*)	tf=$(dirname "$f")/$(jget "$f" .telemetry.file)
+	assert_eq "$(stat -c %s "$tf")" "$(jget "$f" .telemetry.bytes)" "telemetry: the file's size" ;;
+esac
+ok "failed run: telemetry $(jq -c .telemetry "$f")"
+"$SSDBENCH" report "$f" >/dev/null 2>"$out.report" || fail "the reader refuses the result: $(cat "$out.report")"
 ok "controller $ctrl removed mid-run: $msg (errno $errno), $(jget "$f" '.results.total.ios // empty') I/Os before"
 pass
