@@ -213,6 +213,7 @@ struct worker {
 	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */
 	uint64_t ramp_base[4][LIVE_OPS]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */
 	unsigned stream;         /* a case of streams: the index of the stream it works for (else 0) */
+	unsigned index;          /* among the run's workers: its thread's name, ssdbench-wINDEX */
 	pthread_t tid;
 };
 

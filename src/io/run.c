@@ -734,17 +734,15 @@ static uint64_t run_budget(const struct job *j)
 static int start_worker(const struct affinity *aff, struct worker *w, unsigned i, char *err, size_t errlen)
 {
 	pthread_attr_t attr;
-	char name[16];
 	int ret;
 
 	if ((ret = affinity_attr(aff, i, &attr)))
 		return errmsg_set(err, errlen, ret, "cannot place thread %u: %s", i, strerror(-ret));
+	w->index = i;   /* its name, which it gives itself (worker_main: no write to /proc from here) */
 	ret = -pthread_create(&w->tid, &attr, worker_main, w);
 	pthread_attr_destroy(&attr);
 	if (ret)
 		return errmsg_set(err, errlen, ret, "cannot start thread %u: %s", i, strerror(-ret));
-	snprintf(name, sizeof(name), "ssdbench-w%u", i % 100000);
-	pthread_setname_np(w->tid, name);
 	return 0;
 }
 

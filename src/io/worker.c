@@ -1277,7 +1277,16 @@ void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct run_ctl *ctl = w->ctl;
-	int ret = w->eng->init ? w->eng->init(&w->ec) : 0;
+	char name[16];
+	int ret;
+
+	/*
+	 * Named by itself (prctl), for ps and top: named from the thread that starts it, glibc writes the
+	 * name into /proc/self/task/TID/comm, a write per thread of every run (t-67 counts them).
+	 */
+	snprintf(name, sizeof(name), "ssdbench-w%u", w->index % 100000);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	ret = w->eng->init ? w->eng->init(&w->ec) : 0;
 
 	if (ret) {
 		set_error(w, ret, "setup failed");
