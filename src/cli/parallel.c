@@ -96,6 +96,8 @@ static int group_session(struct session *ss, unsigned n, size_t offset, const ch
 	g.case_suffix = suffix;
 	g.seq = 0;
 	g.manifest = NULL;
+	/* Its own record of what it measured: the copy of ss[0]'s would be released twice (session_close). */
+	g.recap = (struct recap){ 0 };
 	snprintf(g.label, sizeof(g.label), "%s", gt.label);
 	if (session_open(&g))
 		return EXIT_USAGE;
