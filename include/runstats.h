@@ -267,6 +267,24 @@ struct realized {
 	unsigned heat_shift, heat_bins;       /* from heat_base, a multiple of it */
 };
 
+/*
+ * Adds b's counts (sizes, heat, sequential requests) into a and takes b's bins: records whose bins cover
+ * one region (a worker's into its run's, a group member's into the aggregate's).
+ */
+static inline void rz_merge(struct realized *a, const struct realized *b)
+{
+	for (unsigned op = 0; op < OP_COUNT; op++) {
+		for (unsigned i = 0; i < RZ_SIZES; i++)
+			a->bs_ios[op][i] += b->bs_ios[op][i];
+		for (unsigned i = 0; i < RZ_HEAT_BINS; i++)
+			a->heat[op][i] += b->heat[op][i];
+	}
+	a->seq += b->seq;
+	a->heat_base = b->heat_base;
+	a->heat_shift = b->heat_shift;
+	a->heat_bins = b->heat_bins;
+}
+
 /* Bin k (from heat_base) of op's heat. */
 static inline uint64_t rz_heat(const struct realized *rz, unsigned op, unsigned k)
 {

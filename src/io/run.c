@@ -642,21 +642,6 @@ static void merge_ops(struct opstats *op, const struct worker *w)
 	}
 }
 
-/* Adds the realized record b to a (the same region). */
-static void rz_merge(struct realized *a, const struct realized *b)
-{
-	for (unsigned op = 0; op < OP_COUNT; op++) {
-		for (unsigned i = 0; i < RZ_SIZES; i++)
-			a->bs_ios[op][i] += b->bs_ios[op][i];
-		for (unsigned i = 0; i < RZ_HEAT_BINS; i++)
-			a->heat[op][i] += b->heat[op][i];
-	}
-	a->seq += b->seq;
-	a->heat_base = b->heat_base;
-	a->heat_shift = b->heat_shift;
-	a->heat_bins = b->heat_bins;
-}
-
 /* Each stream's own figures from its workers: operations, measured phase, queue depth, timetable. */
 static void merge_streams(struct run_result *res, const struct worker *ws, const struct stream_workers *sw)
 {

@@ -251,20 +251,11 @@ static void merge_realized(const struct group_member_stats *m, size_t n, struct 
 		    zi->heat_bins != z0->heat_bins)
 			return;
 	}
-	z->heat_base = z0->heat_base;
-	z->heat_shift = z0->heat_shift;
-	z->heat_bins = z0->heat_bins;
 	agg->unique_block = m[0].res->unique_block;
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *r = m[i].res;
 
-		for (int op = 0; op < OP_COUNT; op++) {
-			for (unsigned k = 0; k < RZ_SIZES; k++)
-				z->bs_ios[op][k] += r->rz.bs_ios[op][k];
-			for (unsigned k = 0; k < RZ_HEAT_BINS; k++)
-				z->heat[op][k] += r->rz.heat[op][k];
-		}
-		z->seq += r->rz.seq;
+		rz_merge(z, &r->rz);
 		if (r->unique_block != agg->unique_block)
 			agg->unique_block = 0;
 		agg->unique_written += r->unique_written;
