@@ -355,6 +355,16 @@ static inline bool job_open_loop(const struct job *j)
 }
 
 /*
+ * True if the job's workers wait for completions, so that `wait` (adaptive, sleep, spin) decides how:
+ * a closed loop on io_uring, io_uring_cmd or libaio, without iopoll or sqpoll (which poll instead).
+ */
+static inline bool job_waits(const struct job *j)
+{
+	return !job_open_loop(j) && !j->lt_ns && !j->iopoll && !j->sqpoll &&
+	       (j->engine == ENGINE_URING || j->engine == ENGINE_URING_CMD || j->engine == ENGINE_AIO);
+}
+
+/*
  * The scheduled rate as a fraction num/den requests per second (rate_iops/1, or rate_bw/bs), so that
  * a timetable can step by den * 1e9 / num ns exactly. Both 0 for a closed loop.
  */

@@ -1084,8 +1084,8 @@ static void spin_init(struct worker *w)
 	w->spin.epoch_end = UINT64_MAX;
 	const struct job *j = w->job;
 
-	if (w->open || (j->engine != ENGINE_URING && j->engine != ENGINE_URING_CMD && j->engine != ENGINE_AIO) ||
-	    (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || j->wait == JOB_WAIT_SLEEP)
+	/* w->open and the engine's flags too: what the engine set up, which can differ from the job's asks */
+	if (!job_waits(j) || w->open || (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || j->wait == JOB_WAIT_SLEEP)
 		return;
 	w->spin.on = true;
 	w->spin.epoch_start = w->now;

@@ -1061,9 +1061,7 @@ int job_check(const struct job *j, char *err, size_t errlen)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "reap_batch: an open loop (rate_iops, rate_bw, latency_target) issues each "
 				  "request when it is due and reaps what has completed; leave reap_batch at 1");
-	if (j->wait != JOB_WAIT_ADAPTIVE && (job_open_loop(j) || j->lt_ns || j->iopoll || j->sqpoll ||
-					     (j->engine != ENGINE_URING && j->engine != ENGINE_URING_CMD &&
-					      j->engine != ENGINE_AIO)))
+	if (j->wait != JOB_WAIT_ADAPTIVE && !job_waits(j))
 		return errmsg_set(err, errlen, -EINVAL,
 				  "wait: only a closed loop on io_uring, io_uring_cmd or libaio (without iopoll or "
 				  "sqpoll) waits for completions; leave wait at adaptive");
