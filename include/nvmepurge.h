@@ -40,6 +40,7 @@ enum nvmepurge_method {
 	NVMEPURGE_FORMAT,
 	NVMEPURGE_SANITIZE,
 	NVMEPURGE_DISCARD,       /* purge only: the drive has neither (BLKDISCARD / hole punching) */
+	NVMEPURGE_NONE,          /* purge only: nor can the device discard: nothing is done, and said */
 };
 
 /* What a step does on a given target, decided before any I/O (nvmepurge_plan). */
@@ -137,7 +138,7 @@ unsigned nvmepurge_other_ns(const char *sysfs_root, const char *name);
 /*
  * nvmepurge_plan for target t (probed and identified): a partition, or a target that is not an NVMe
  * namespace whose identity was read, is refused for format and sanitize (-EOPNOTSUPP, err naming the
- * target) and gets a discard from purge.
+ * target) and gets a discard from purge (nothing, where the device cannot discard either).
  */
 int nvmepurge_plan_target(const struct target *t, const struct prepstep *s, struct nvmepurge_plan *p, char *err,
 			  size_t errlen);

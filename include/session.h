@@ -127,6 +127,14 @@ int session_manifest_write(struct session *s);
  */
 int session_steps(struct session *s, size_t before);
 
+struct nvmepurge_plan;
+/*
+ * What step st does on target t (nvmepurge_plan_target) into p, and a line saying it ("Format NVM
+ * (cdw10 0x00000200): why"). Returns 0, or -EINVAL after saying why it cannot run there.
+ */
+int session_step_plan(const struct target *t, const struct prepstep *st, struct nvmepurge_plan *p, char *line,
+		      size_t len);
+
 struct run_opts;
 struct run_result;
 struct run_context;

@@ -314,20 +314,15 @@ static void estimate(const struct job *j, double rate, double *bytes, double *se
 /* --dry-run: the prepare steps that run before entry i, each with what it does on t and why. */
 static void dry_run_steps(const struct run_cli *c, const struct target *t, size_t i)
 {
-	const char *const methods[] = { "Format NVM", "Sanitize", "whole-device discard" };
 	struct nvmepurge_plan p;
-	char d[64], err[512];
+	char d[64], line[800];
 
 	for (size_t k = 0; k < c->nsteps; k++) {
 		if (c->steps[k].before != i)
 			continue;
 		prepstep_describe(&c->steps[k], d, sizeof(d));
-		if (nvmepurge_plan_target(t, &c->steps[k], &p, err, sizeof(err)))
-			continue;   /* the checks refused it already */
-		printf("%5s %-24s %12s %10s  %s", "step", d, "all", "?", methods[p.method]);
-		if (p.method != NVMEPURGE_DISCARD)
-			printf(" (cdw10 0x%08x)", p.cdw10);
-		printf("%s%s\n", p.reason[0] ? ": " : "", p.reason);
+		if (!session_step_plan(t, &c->steps[k], &p, line, sizeof(line)))
+			printf("%5s %-24s %12s %10s  %s\n", "step", d, "all", "?", line);
 	}
 }
 

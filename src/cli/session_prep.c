@@ -33,29 +33,42 @@ static void say_done(const struct nvmepurge_rec *r)
 	if (r->checked)
 		fprintf(stderr, "; read-back: %llu blocks of %u bytes read as %s", (unsigned long long)r->blocks_checked,
 			r->block_size, r->expect ? "0xff" : "zeros");
-	else if (r->plan.method != NVMEPURGE_DISCARD)
+	else if (r->plan.method < NVMEPURGE_DISCARD)
 		fprintf(stderr, "; read-back: not checkable (DLFEAT says nothing of what deallocated blocks read as)");
 	fputc('\n', stderr);
+}
+
+int session_step_plan(const struct target *t, const struct prepstep *st, struct nvmepurge_plan *p, char *line,
+		      size_t len)
+{
+	static const char *const methods[] = { "Format NVM", "Sanitize", "a whole-device discard", "nothing" };
+	char err[768];
+	int n;
+
+	if (nvmepurge_plan_target(t, st, p, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -EINVAL;
+	}
+	n = snprintf(line, len, "%s", methods[p->method]);
+	if (p->method < NVMEPURGE_DISCARD && n >= 0 && (size_t)n < len)
+		n += snprintf(line + n, len - (size_t)n, " (cdw10 0x%08x)", p->cdw10);
+	if (p->reason[0] && n >= 0 && (size_t)n < len)
+		snprintf(line + n, len - (size_t)n, ": %s", p->reason);
+	return 0;
 }
 
 /* Runs one step and records it. Returns 0 or EXIT_FAILED. */
 static int run_step(struct session *s, const struct prepstep *st)
 {
-	const char *const methods[] = { "Format NVM", "Sanitize", "a whole-device discard" };
 	struct nvmepurge_plan p;
 	struct nvmepurge_rec r;
-	char d[64], err[768];
+	char d[64], err[768], line[800];
 	int ret;
 
 	prepstep_describe(st, d, sizeof(d));
-	if (nvmepurge_plan_target(s->t, st, &p, err, sizeof(err))) {
-		cli_error("%s", err);
+	if (session_step_plan(s->t, st, &p, line, sizeof(line)))
 		return EXIT_FAILED;
-	}
-	fprintf(stderr, "ssdbench: prepare: %s on '%s': %s", d, s->t->path, methods[p.method]);
-	if (p.method != NVMEPURGE_DISCARD)
-		fprintf(stderr, " (cdw10 0x%08x)", p.cdw10);
-	fprintf(stderr, "%s%s\n", p.reason[0] ? ": " : "", p.reason);
+	fprintf(stderr, "ssdbench: prepare: %s on '%s': %s\n", d, s->t->path, line);
 	ret = nvmepurge_run_target(s->t, &p, step_progress, s, &r, err, sizeof(err));
 	if (p.method == NVMEPURGE_SANITIZE && (s->progress > 0 || (s->progress == 0 && isatty(2))))
 		fputc('\n', stderr);

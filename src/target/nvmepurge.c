@@ -348,7 +348,7 @@ unsigned nvmepurge_other_ns(const char *sysfs_root, const char *name)
 
 const char *nvmepurge_verdict(const struct nvmepurge_rec *r)
 {
-	if (r->plan.method != NVMEPURGE_DISCARD && r->expect < 0)
+	if (r->plan.method < NVMEPURGE_DISCARD && r->expect < 0)
 		return "not checkable";
 	if (!r->checked)
 		return "not checked";
@@ -357,7 +357,7 @@ const char *nvmepurge_verdict(const struct nvmepurge_rec *r)
 
 static json_t *readback_json(const struct nvmepurge_rec *r)
 {
-	if (r->plan.method == NVMEPURGE_DISCARD)
+	if (r->plan.method >= NVMEPURGE_DISCARD)
 		return json_null();   /* a discard is a hint: what a block reads as after it is not promised */
 	return json_pack("{s:o, s:s, s:I, s:i, s:I, s:o}", "expect",
 			 r->expect < 0 ? json_null() : json_string(r->expect ? "ones" : "zeros"),
@@ -368,7 +368,7 @@ static json_t *readback_json(const struct nvmepurge_rec *r)
 
 json_t *nvmepurge_rec_json(const struct nvmepurge_rec *r)
 {
-	static const char *const methods[] = { "format", "sanitize", "discard" };
+	static const char *const methods[] = { "format", "sanitize", "discard", "none" };
 	const struct nvmepurge_plan *p = &r->plan;
 	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:s}", "step", prepstep_kind_name(p->step.kind), "setting",
 			      prepstep_setting_name(&p->step), "method", methods[p->method], "duration_ns",
@@ -416,6 +416,12 @@ int nvmepurge_plan_target(const struct target *t, const struct prepstep *s, stru
 				  why);
 	if (t->has_devinfo && t->di.part[0])
 		snprintf(p->reason, sizeof(p->reason), "a partition (%s), not the namespace", t->di.part);
+	if (p->method == NVMEPURGE_DISCARD && t->kind == TARGET_BLOCK && t->has_devinfo && !t->di.discard) {
+		size_t n = strlen(p->reason);
+
+		p->method = NVMEPURGE_NONE;
+		snprintf(p->reason + n, sizeof(p->reason) - n, "; nor can the device discard: nothing purged");
+	}
 	return 0;
 }
 
@@ -474,9 +480,12 @@ int nvmepurge_run_target(struct target *t, const struct nvmepurge_plan *p, nvmep
 	int ret;
 
 	*r = (struct nvmepurge_rec){ .plan = *p, .expect = -1, .rescan = -1 };
-	ret = p->method == NVMEPURGE_DISCARD ? run_discard(t, err, errlen) : run_nvme(t, p, fn, ctx, r, err, errlen);
+	if (p->method == NVMEPURGE_DISCARD)
+		ret = run_discard(t, err, errlen);
+	else
+		ret = p->method == NVMEPURGE_NONE ? 0 : run_nvme(t, p, fn, ctx, r, err, errlen);
 	r->duration_ns = mono_ns() - t0;
-	if (!ret && p->method != NVMEPURGE_DISCARD && (r->expect = nvmepurge_dlfeat_byte(t->nvme.dlfeat)) >= 0) {
+	if (!ret && p->method < NVMEPURGE_DISCARD && (r->expect = nvmepurge_dlfeat_byte(t->nvme.dlfeat)) >= 0) {
 		ret = nvmepurge_readback(t->kind == TARGET_CHAR ? t->bdev : t->path, t->size / t->lbs, t->lbs, r, err,
 					 errlen);
 		if (!ret && r->mismatches)
