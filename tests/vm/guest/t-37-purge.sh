@@ -7,26 +7,30 @@
 # - --prepare format:ses=user-data on a namespace full of 0xa5: it reads zeros all through after,
 #   and the result records the step (format, ses, the read-back verdict and count);
 # - sanitize:block is refused before any I/O, exit 2, naming SANICAP;
-# - a step on a namespace that holds data (a swap signature) without --force, and on one in use (a
-#   loop device over it), is refused with exit 2 and nothing written (write counts unchanged, the
-#   pattern still there);
+# - a step on a namespace that holds data (a partition table) without --force, and on a mounted one
+#   with it, is refused with exit 2 and nothing written (write counts unchanged, the data still there);
 # - the PTS profile snia-wsat (shrunk) purges with Format NVM (user-data erase) since there is no
 #   sanitize, says why, and the namespace reads zeros when its first case starts (its pre hook);
-# - every result passes the reader's checks and the schema's.
+# - every result passes the reader's checks (and the schema's, where the guest has python3's jsonschema).
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
 need_root
-need_cmd jq cmp losetup
+need_cmd jq cmp od
 dev=${VM_NVME_NUMA:-}
 [[ -n $dev ]] || skip "no third NVMe controller in this VM"
 name=${dev#/dev/}
 size=$(blockdev --getsize64 "$dev")
 cd "$TMPDIR"
 
-# fill: the namespace all 0xa5, through the page cache's back door (O_DIRECT).
-fill() {
-	tr '\000' '\245' </dev/zero | dd of="$dev" bs=1M count=$((size >> 20)) iflag=fullblock oflag=direct \
-		status=none || fail "cannot fill $dev"
+# fill: the namespace all 0xa5, past the page cache (O_DIRECT).
+a5() { head -c "$1" /dev/zero | tr '\000' '\245'; }
+fill() { a5 "$size" | dd of="$dev" bs=1M oflag=direct status=none || fail "cannot fill $dev"; }
+# mbr: a DOS partition table (one Linux partition) in the first sector, which libblkid finds.
+mbr() {
+	printf '\x00\x20\x21\x00\x83\x20\x21\x00\x00\x08\x00\x00\x00\x08\x00\x00' |
+		dd of="$dev" bs=1 seek=446 conv=notrunc status=none
+	printf '\x55\xaa' | dd of="$dev" bs=1 seek=510 conv=notrunc status=none
+	sync
 }
 # writes: the write I/Os the kernel counted on the namespace.
 writes() { awk '{ print $5 }' "/sys/block/$name/stat"; }
@@ -57,24 +61,28 @@ assert_exit 2 "$SSDBENCH" run --progress never --output out-san --prepare saniti
 grep -q "SANICAP bit 1 is 0" san.err || fail "sanitize: the refusal does not name SANICAP: $(cat san.err)"
 assert_eq "$(writes)" "$w" "sanitize refused: nothing written"
 
-# A namespace that holds data (a swap signature, which libblkid finds): refused without --force.
+# A namespace that holds data (a partition table): refused without --force, nothing written.
 fill
-printf 'SWAPSPACE2' | dd of="$dev" bs=1 seek=4086 conv=notrunc status=none
-sync
+mbr
 w=$(writes)
 assert_exit 2 "$SSDBENCH" run --progress never --output out-data --prepare format --rw read --io-limit 1m \
 	"$dev" 2>data.err
 grep -q "refusing to write" data.err || fail "holding data: not refused as a write: $(cat data.err)"
 assert_eq "$(writes)" "$w" "holding data: nothing written"
-cmp -s -n 4086 "$dev" <(tr '\000' '\245' </dev/zero | head -c 4086) || fail "holding data: the data changed"
-# In use (a loop device over it): refused, --force or not.
-loop=$(losetup -f --show "$dev")
-at_exit losetup -d "$loop"
-assert_exit 2 "$SSDBENCH" run --progress never --output out-use --force --prepare purge --rw read --io-limit 1m \
-	"$dev" 2>use.err
-grep -q "in use" use.err || fail "in use: not refused as in use: $(cat use.err)"
-assert_eq "$(writes)" "$w" "in use: nothing written"
-losetup -d "$loop"
+assert_eq "$(od -An -tx1 -j510 -N2 "$dev" | tr -d ' ')" 55aa "holding data: the partition table is still there"
+cmp -s -n 446 "$dev" <(a5 446) || fail "holding data: the data changed"
+# Mounted (ext4, read-only so that nothing writes meanwhile): refused, --force or not.
+need_cmd mkfs.ext4 mount umount
+mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || fail "mkfs.ext4 $dev failed"
+mkdir -p mnt
+mount -o ro,noload "$dev" mnt || fail "cannot mount $dev"
+at_exit umount "$TMPDIR/mnt"
+w=$(writes)
+assert_exit 2 "$SSDBENCH" run --progress never --output out-mnt --force --prepare purge --rw read --io-limit 1m \
+	"$dev" 2>mnt.err
+grep -q "in use" mnt.err || fail "mounted: not refused as in use: $(cat mnt.err)"
+assert_eq "$(writes)" "$w" "mounted: nothing written"
+umount mnt
 
 # The PTS profile: its purge is a real Format NVM here; the namespace reads zeros when the case starts.
 fill
