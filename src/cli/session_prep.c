@@ -8,17 +8,22 @@
 #include "output.h"
 #include "session.h"
 
-/* A sanitize's progress, on stderr when it is a terminal (or --progress always), each tenth otherwise. */
+/* What a sanitize's progress lines need: the session, and the last tenth said (lines not on a terminal). */
+struct step_pg {
+	const struct session *s;
+	unsigned tenth;
+};
+
+/* A sanitize's progress, on stderr: one line redrawn on a terminal (or --progress always), else each tenth. */
 static void step_progress(void *ctx, unsigned sprog)
 {
-	struct session *s = ctx;
-	static unsigned last_tenth = 0;
+	struct step_pg *pg = ctx;
 	double pct = sprog * 100.0 / 65536;
 
-	if (s->progress > 0 || (s->progress == 0 && isatty(2))) {
+	if (pg->s->progress > 0 || (pg->s->progress == 0 && isatty(2))) {
 		fprintf(stderr, "\rssdbench: sanitize: %5.1f %% done", pct);
-	} else if ((unsigned)pct / 10 != last_tenth) {
-		last_tenth = (unsigned)pct / 10;
+	} else if ((unsigned)pct / 10 != pg->tenth) {
+		pg->tenth = (unsigned)pct / 10;
 		fprintf(stderr, "ssdbench: sanitize: %.0f %% done\n", pct);
 	}
 }
@@ -60,6 +65,7 @@ int session_step_plan(const struct target *t, const struct prepstep *st, struct 
 /* Runs one step and records it. Returns 0 or EXIT_FAILED. */
 static int run_step(struct session *s, const struct prepstep *st)
 {
+	struct step_pg pg = { .s = s };
 	struct nvmepurge_plan p;
 	struct nvmepurge_rec r;
 	char d[64], err[768], line[800];
@@ -69,7 +75,7 @@ static int run_step(struct session *s, const struct prepstep *st)
 	if (session_step_plan(s->t, st, &p, line, sizeof(line)))
 		return EXIT_FAILED;
 	fprintf(stderr, "ssdbench: prepare: %s on '%s': %s\n", d, s->t->path, line);
-	ret = nvmepurge_run_target(s->t, &p, step_progress, s, &r, err, sizeof(err));
+	ret = nvmepurge_run_target(s->t, &p, step_progress, &pg, &r, err, sizeof(err));
 	if (p.method == NVMEPURGE_SANITIZE && (s->progress > 0 || (s->progress == 0 && isatty(2))))
 		fputc('\n', stderr);
 	if (!s->prep && !(s->prep = json_array()))

@@ -15,7 +15,7 @@
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
 need_root
-need_cmd jq cmp od
+need_cmd jq cmp od sfdisk
 dev=${VM_NVME_NUMA:-}
 [[ -n $dev ]] || skip "no third NVMe controller in this VM"
 name=${dev#/dev/}
@@ -25,12 +25,9 @@ cd "$TMPDIR"
 # fill: the namespace all 0xa5, past the page cache (O_DIRECT).
 a5() { head -c "$1" /dev/zero | tr '\000' '\245'; }
 fill() { a5 "$size" | dd of="$dev" bs=1M oflag=direct status=none || fail "cannot fill $dev"; }
-# mbr: a DOS partition table (one Linux partition) in the first sector, which libblkid finds.
+# mbr: a DOS partition table (one Linux partition of 10 MiB), as t-30-guard makes one.
 mbr() {
-	printf '\x00\x20\x21\x00\x83\x20\x21\x00\x00\x08\x00\x00\x00\x08\x00\x00' |
-		dd of="$dev" bs=1 seek=446 conv=notrunc status=none
-	printf '\x55\xaa' | dd of="$dev" bs=1 seek=510 conv=notrunc status=none
-	sync
+	printf 'label: dos\n,10M,L\n' | sfdisk -q "$dev" >sfdisk.out 2>&1 || fail "sfdisk: $(cat sfdisk.out)"
 }
 # writes: the write I/Os the kernel counted on the namespace.
 writes() { awk '{ print $5 }' "/sys/block/$name/stat"; }
@@ -70,13 +67,16 @@ assert_exit 2 "$SSDBENCH" run --progress never --output out-data --prepare forma
 grep -q "refusing to write" data.err || fail "holding data: not refused as a write: $(cat data.err)"
 assert_eq "$(writes)" "$w" "holding data: nothing written"
 assert_eq "$(od -An -tx1 -j510 -N2 "$dev" | tr -d ' ')" 55aa "holding data: the partition table is still there"
-cmp -s -n 446 "$dev" <(a5 446) || fail "holding data: the data changed"
+cmp -s <(dd if="$dev" bs=1M skip=1 count=1 iflag=direct status=none) <(a5 $((1 << 20))) ||
+	fail "holding data: the data changed"
 # Mounted (ext4, read-only so that nothing writes meanwhile): refused, --force or not.
-need_cmd mkfs.ext4 mount umount
+need_cmd mkfs.ext4 mount umount mountpoint
+modprobe crc32c_generic
+modprobe ext4 || fail "modprobe ext4"
 mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || fail "mkfs.ext4 $dev failed"
 mkdir -p mnt
-mount -o ro,noload "$dev" mnt || fail "cannot mount $dev"
-at_exit umount "$TMPDIR/mnt"
+mount -t ext4 -o ro,noload "$dev" mnt || fail "cannot mount $dev"
+at_exit "! mountpoint -q $TMPDIR/mnt || umount $TMPDIR/mnt"
 w=$(writes)
 assert_exit 2 "$SSDBENCH" run --progress never --output out-mnt --force --prepare purge --rw read --io-limit 1m \
 	"$dev" 2>mnt.err
