@@ -185,6 +185,23 @@ struct rs_placement {
 	int64_t sqpoll_cpu;
 };
 
+/* A prepare step's read-back (docs/lifecycle.md, "Prepare steps"): strings interned. */
+struct rs_readback {
+	const char *expect;       /* "zeros", "ones", NULL (not checkable) */
+	const char *verdict;      /* "ok", "mismatch", "not checkable", "not checked" */
+	uint64_t blocks_checked, block_size, mismatches;
+	int64_t first_mismatch_lba; /* -1 where none */
+};
+
+/* A device step of the prepare list that ran before the run (the result's "prepare"): strings interned. */
+struct rs_prepstep {
+	const char *step, *setting, *method, *ses, *action, *status, *reason, *error;
+	uint64_t duration_ns;
+	int rescan;               /* 1, 0, -1 (not asked) */
+	bool has_readback;        /* false: null (a discard, or nothing done) */
+	struct rs_readback readback;
+};
+
 struct rs_host {
 	const char *hostname, *kernel, *arch, *cpu_model;
 	uint64_t cpu_count, memory_bytes;
@@ -255,6 +272,8 @@ struct rs_run {
 	struct rs_verify verify;  /* results.verify; present false without it */
 	struct rs_sched sched;    /* results.schedule; present false without it (closed loop) */
 	struct rs_health health;  /* the top-level health; present false without it */
+	struct rs_prepstep *prep; /* the device steps that ran on the target before it ("prepare"), or NULL */
+	size_t nprep;
 	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
 	struct rs_search *search_result;        /* the same, typed (owned); NULL where search is */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */

@@ -1796,6 +1796,57 @@ static void test_report_grid_gives_way_to_the_tables_asked_for(void **state)
 	}
 }
 
+/* The Setup section: a device's placement and the prepare steps that ran before its runs, each line once. */
+static void test_report_setup_shows_placement_and_prepare_steps(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 2000);
+	struct report_opts o = { .no_hint = true };
+	struct rs_set set;
+	struct report r;
+	json_t *doc, *js;
+	char *text;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &b);   /* no placement, no prepare: no line */
+	build(&r, &set, &o);
+	assert_false(report_has_section(&r, "setup"));
+	report_release(&r);
+	for (int i = 0; i < 2; i++) {   /* two runs after the same purge: said once */
+		doc = doc_new(&a);
+		json_object_set_new(json_object_get(doc, "host"), "placement",
+				    json_pack("{s:s, s:b, s:i, s:s, s:i, s:n, s:s, s:n, s:n}", "cpus", "2-3", "pinned", 1,
+					      "node", 1, "nodes", "1", "device_node", 1, "memory_node", "irq_cpus", "2",
+					      "governor", "sqpoll_cpu"));
+		json_object_set_new(doc, "prepare", json_loads(
+			"[{\"step\": \"purge\", \"setting\": \"auto\", \"method\": \"format\", \"ses\": \"user-data\", "
+			"\"duration_ns\": 400000000, \"status\": \"ok\", \"rescan\": true, \"readback\": {\"expect\": "
+			"\"zeros\", \"verdict\": \"ok\", \"blocks_checked\": 1026, \"block_size\": 512, \"mismatches\": 0, "
+			"\"first_mismatch_lba\": null}}]", 0, NULL));
+		add_doc(&set, doc);
+	}
+	build(&r, &set, &o);
+	assert_true(report_has_section(&r, "setup"));
+	text = render(&r, RF_TEXT);
+	assert_non_null(strstr(text, "setup\n  A  placement: cpus 2-3 (pinned), node 1, device node 1, irq cpus 2\n"
+				     "  A  prepare: purge (auto): format (ses=user-data), ok, 0.4 s, read-back ok (1026 "
+				     "blocks of 512 bytes)\n\n"));
+	free(text);
+	text = render(&r, RF_MARKDOWN);
+	assert_non_null(strstr(text, "### setup\n\n- A: placement: cpus 2-3 (pinned)"));
+	free(text);
+	text = render(&r, RF_CSV);
+	assert_non_null(strstr(text, "setup,A,prepare,\"purge (auto): format (ses=user-data), ok, 0.4 s, read-back ok (1026 blocks of 512 bytes)\"\n"));
+	free(text);
+	text = render(&r, RF_JSON);
+	js = json_loads(text, 0, NULL);
+	assert_int_equal(json_array_size(json_object_get(js, "setup")), 2);
+	json_decref(js);
+	free(text);
+	report_release(&r);
+	rs_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1832,6 +1883,7 @@ int main(void)
 		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
 		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
 		cmocka_unit_test(test_report_charts_chosen_from_the_data),
+		cmocka_unit_test(test_report_setup_shows_placement_and_prepare_steps),
 		cmocka_unit_test(test_report_sequence_points_place_each_sample_after_the_run_origin),
 	};
 

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "guard.h"
+#include "nvmepurge.h"
 #include "health_dev.h"
 #include "nvmelife.h"
 #include "journal.h"
@@ -621,6 +622,25 @@ static int check_life(const struct target *t, const struct entry *e, size_t n)
 }
 
 /*
+ * The prepare steps (docs/lifecycle.md, "Prepare steps"): a format or sanitize the target cannot take
+ * (not an NVMe namespace, a partition, a capability the controller lacks) is refused before anything
+ * is written; a purge always finds something to do.
+ */
+static int check_steps(const struct preflight *pf, const struct target *t)
+{
+	struct nvmepurge_plan p;
+	char err[768];
+
+	for (size_t i = 0; i < pf->nsteps; i++) {
+		if (nvmepurge_plan_target(t, &pf->steps[i], &p, err, sizeof(err))) {
+			cli_error("%s", err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * Every check that can be made before I/O, for one target and all its entries (*n of them; a
  * profile's cases the target cannot take are left out, and *n says how many remain).
  */
@@ -651,8 +671,9 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		modifies |= job_modifies(&e[i].job) && !job_no_io(&e[i].job);
 		capped |= e[i].job.r.span_capped;
 	}
-	if (check_health(t, e, *n) || check_life(t, e, *n))
+	if (check_health(t, e, *n) || check_life(t, e, *n) || check_steps(pf, t))
 		return -EINVAL;
+	modifies |= pf->nsteps > 0;   /* a step erases the target: guarded as a write */
 	if (t->kind == TARGET_FILE && file_writes(t, e, *n, why, sizeof(why)))
 		return -EINVAL;
 	t->write = modifies || why[0];

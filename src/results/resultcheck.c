@@ -397,7 +397,7 @@ static const struct field top_fields[] = {
 	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
 	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("telemetry", T_OBJ, .fields = telemetry_fields),
 	OPT("import", T_OBJ, .fields = import_fields),
-	OPT("hooks", T_OBJ, .fields = hooks_fields), END
+	OPT("hooks", T_OBJ, .fields = hooks_fields), OPT("prepare", T_ARR, .items = &rk_prepstep_item), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
 

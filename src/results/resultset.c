@@ -48,6 +48,7 @@ static void run_release(struct rs_run *r)
 	free(r->steady_state);
 	if (r->search_result)
 		rk_release(rk_search_fields, r->search_result);
+	rk_release(rk_prepare_fields, r);
 	free(r->search_result);
 	free(r->verify.first_mismatch);
 	free(r->health.temps);
@@ -774,7 +775,7 @@ static int fill_shared(struct rs_set *s, struct rs_run *r, json_t *root)
 	r->target = t;
 	r->host_info = h;
 	r->host = json_string_value(json_object_get(h, "hostname"));
-	if (load_host(s, &r->machine, h))
+	if (load_host(s, &r->machine, h) || rk_fill(rk_prepare_fields, root, r, &s->strings))
 		return -ENOMEM;
 	r->label = json_string_value(json_object_get(t, "label"));
 	if (!*r->label)
