@@ -512,17 +512,29 @@ static int hooks_refuse(const struct entry *e, size_t n)
 	return 0;
 }
 
-/* Prepare steps erase a target as a run of its own, before the others: not in a group started together. */
-static int steps_refuse(const struct run_cli *c)
+/*
+ * Prepare steps erase a target on their own. --parallel runs them on each target in turn before the group
+ * starts (a scaling profile: in each member's run alone), so a step between prepare jobs, which a group
+ * runs on all targets at once, is refused there; ssdbench-mpi's ranks start together: refused.
+ */
+static int steps_refuse(const struct run_cli *c, bool scaling)
 {
 	char d[64];
 
-	if (!c->nsteps)
-		return 0;
-	prepstep_describe(&c->steps[0], d, sizeof(d));
-	cli_error("prepare step %s: --parallel, parallel profiles and ssdbench-mpi start all targets together, "
-		  "and a prepare step runs on one target at a time (run the step first, alone)", d);
-	return -EINVAL;
+	for (size_t i = 0; i < c->nsteps; i++) {
+		if (!c->cluster && (scaling || !c->steps[i].before))
+			continue;
+		prepstep_describe(&c->steps[i], d, sizeof(d));
+		if (c->cluster)
+			cli_error("prepare step %s: ssdbench-mpi starts all ranks' targets together, and a prepare step "
+				  "runs on one target at a time (run the step first, alone)", d);
+		else
+			cli_error("prepare step %s: --parallel runs prepare steps on each target in turn before the "
+				  "group starts, so a step comes before every prepare job (move it first in "
+				  "\"prepare\")", d);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int run_all(struct run_cli *c)
@@ -561,7 +573,9 @@ static int run_all(struct run_cli *c)
 		goto out;
 	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
 		c->parallel = true;
-	if ((c->parallel || c->cluster) && (hooks_refuse(e, n[0]) || steps_refuse(c)))
+	if ((c->parallel || c->cluster) &&
+	    (hooks_refuse(e, n[0]) ||
+	     steps_refuse(c, c->have_profile && c->prof.parallel == PROFILE_SCALING)))
 		goto out;
 	if (c->parallel && (parallel_check(tg, e, n, c->ntargets, per) ||
 			    parallel_labels(tg, e, (unsigned)c->ntargets, per)))

@@ -5,7 +5,8 @@
 # (the blocks read back as zeros after it), recorded in the result and the manifest, told on stderr
 # and shown by report's Setup section with the placement; it is guarded as a write (a read job with a
 # purge step on a device holding a signature is refused without --force); --dry-run lists the steps
-# and the hooks; a profile's steps run in their place among its jobs; --parallel refuses steps.
+# and the hooks; a profile's steps run in their place among its jobs; --parallel runs each target's
+# steps in turn before the group (and refuses a step between prepare jobs).
 # (The NVMe side, Format NVM on QEMU's controller: tests/vm/guest/t-37-purge.sh.)
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
@@ -107,6 +108,22 @@ assert_eq "$(jget "${files[1]}" '.prepare[0].method')" discard "profile with ste
 assert_eq "$(jget "${files[2]}" '.prepare[0].method')" discard "profile with steps: the case after it"
 schema_valid "${files[@]}"
 
-# --- --parallel: refused ------------------------------------------------------------------------------
-assert_exit 2 "$SSDBENCH" run --parallel --prepare purge --rw read --io-limit 1m "$dev" file.bin
+# --- --parallel: each target's steps in turn before the group; a step between jobs refused -----------
+dev2=$(make_loop 64M)
+fill
+a5 $((64 * MiB)) | dd of="$dev2" bs=1M oflag=direct status=none
+"$SSDBENCH" run --progress never --output out-par --parallel --prepare purge --rw read --io-limit 1m \
+	"$dev" "$dev2" >par.out 2>par.err || fail "--parallel with a purge: exit $?: $(cat par.err)"
+for d in "$dev" "$dev2"; do
+	cmp -n $((64 * MiB)) "$d" /dev/zero || fail "--parallel: '$d' not purged before the group ran"
+	f=$(result_files out-par/*-"${d#/dev/}"-*)
+	assert_eq "$(jget "$f" '.prepare[0].method')" discard "--parallel: ${d#/dev/}'s result records its purge"
+done
+assert_eq "$(grep -c "prepare: purge (auto) on '" par.err)" 2 "--parallel: one purge per target, told"
+assert_eq "$(jget "$(result_files out-par/*-group_2_-*)" '.prepare // "none"')" none \
+	"--parallel: the group's aggregate claims no purge of its own"
+jq 'del(.hooks) | .name = "steps-nohooks"' steps.json >steps-nohooks.json
+assert_exit 2 "$SSDBENCH" run --parallel --force --profile ./steps-nohooks.json "$dev" "$dev2" 2>par-between.err
+grep -q 'move it first in "prepare"' par-between.err ||
+	fail "--parallel, a step between jobs: the refusal does not say why: $(cat par-between.err)"
 pass
