@@ -30,6 +30,11 @@ struct zbd_zone {
 	bool busy;               /* a write in flight: one at a time, in order (docs/zones.md) */
 	bool open;               /* in its worker's open set */
 	bool changed;            /* written, reset or finished by this run */
+	/* zone_append: every thread appends to the zone, so these are shared (atomics). */
+	_Atomic uint64_t reserved;   /* bytes of appends issued (past the capacity: the zone is done) */
+	_Atomic uint64_t appended;   /* bytes of appends completed */
+	atomic_uint inflight;        /* appends that hold a reservation or may take one */
+	atomic_bool drained;         /* closed once past: finished if not full, its open slot freed */
 };
 
 /* A run's zones, shared by its workers (each works in its own slice). */
@@ -41,6 +46,8 @@ struct zbd {
 	unsigned n;              /* zones of the span (whole zones) */
 	unsigned open_limit;     /* zones this run may have open at once, all threads */
 	unsigned threads;
+	bool append;             /* zone_append: the threads append to the same zone, zones in order */
+	atomic_uint cur;         /* zone_append: the zone appended to now (n: all full) */
 	atomic_uint open_now;    /* zones open now (the monitor samples it) */
 	atomic_uint open_max;
 	struct zone_result *res; /* counts at setup (skipped zones, finishes of active zones) */
@@ -57,6 +64,7 @@ struct zbd_worker {
 	uint64_t roff;
 	bool seq;
 	bool reset_full;         /* zone_reset=full */
+	bool append;             /* zone_append */
 	uint64_t bs;
 	struct wyrand rng;
 	struct zone_ops st;      /* its resets, finishes, zones opened */

@@ -28,7 +28,7 @@ static const char *const spec_params[] = {
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
-	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset",
+	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset", "zone_append",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -410,6 +410,20 @@ static void test_job_zonemode_rules(void **state)
 	check_zbd("bssplit", "4k/50:8k/50", "bssplit");
 	check_zbd("rw", "stride-write", "stride");
 	check_zbd("engine", "null", "null engine");
+	check_zbd("zone_append", "true", "engine=io_uring_cmd");
+	job_init(&j);
+	set_ok(&j, "zone_append", "true");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "zone_append: only with zonemode=zbd"));
+	set_ok(&j, "zonemode", "zbd");
+	set_ok(&j, "engine", "io_uring_cmd");
+	set_ok(&j, "rw", "write");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);   /* zone_reset=full */
+	set_ok(&j, "zone_reset", "never");
+	if (job_check(&j, err, sizeof(err)))
+		fail_msg("zone_append refused: %s", err);
+	set_ok(&j, "rw", "randrw");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
 	assert_false(job_stream_param("zonemode"));
 	assert_string_equal(zonemode_name(ZONEMODE_ZBD), "zbd");
 	assert_string_equal(zone_reset_name(ZONE_RESET_NEVER), "never");

@@ -247,6 +247,76 @@ static void test_zbd_threads_partition_zones(void **state)
 		zbd_worker_release(&zw[i]);
 }
 
+/*
+ * zone_append: three threads append to the same zone (the device places each append at the zone's
+ * completed end), zones in order, each filled to its capacity and never past it; at most 2 zones
+ * open (the one appended to and the one draining); all full: no more requests.
+ */
+static void test_zbd_appends_share_a_zone(void **state)
+{
+	struct zbd_zone z[NZ];
+	struct zbd zb;
+	struct zbd_worker zw[3];
+	struct ioreq r[3][2];
+	uint64_t dev_wp[NZ];
+	struct job j;
+	unsigned done = 0;
+
+	(void)state;
+	zones_init(&zb, z, 4, NULL);
+	zb.append = true;
+	job_of(&j, RW_WRITE, 3, 512u << 10);
+	j.zone_append = true;
+	j.zone_reset = ZONE_RESET_NEVER;
+	for (unsigned i = 0; i < NZ; i++)
+		dev_wp[i] = z[i].start;
+	/* Zone 3 was finished at the start (setup_zones): nothing is appended to it. */
+	z[3].wp0 = z[3].done = z[3].start + 4096;
+	z[3].wp = z[3].end;
+	for (unsigned t = 0; t < 3; t++) {
+		assert_int_equal(zbd_worker_init(&zw[t], &zb, &j, t, t), 0);
+		assert_int_equal(zw[t].cap, 0);
+	}
+	for (bool more = true; more;) {
+		more = false;
+		/* Each thread queues two appends, then they complete in the reverse order. */
+		for (unsigned t = 0; t < 3; t++)
+			for (unsigned k = 0; k < 2; k++) {
+				memset(&r[t][k], 0, sizeof(r[t][k]));
+				r[t][k].op = OP_WRITE;
+				if (!zbd_next(&zw[t], &r[t][k]))
+					continue;
+				more = true;
+				assert_int_equal(r[t][k].append, 1);
+				assert_int_equal(r[t][k].offset % ZSIZE, 0);
+				r[t][k].res = 1;   /* in flight */
+			}
+		assert_true(atomic_load(&zb.open_now) <= 2);
+		for (int t = 2; t >= 0; t--)
+			for (int k = 1; k >= 0; k--) {
+				struct ioreq *q = &r[t][k];
+				unsigned zi = zone_of(q->offset);
+
+				if (!q->res)
+					continue;
+				q->offset = dev_wp[zi];   /* where the device appended it */
+				dev_wp[zi] += q->len;
+				assert_true(dev_wp[zi] <= z[zi].end);
+				zbd_write_done(&zw[t], q, true);
+				done++;
+			}
+	}
+	for (unsigned t = 0; t < 3; t++) {
+		assert_int_equal(zw[t].err, 0);
+		zbd_worker_release(&zw[t]);
+	}
+	assert_int_equal(done, (NZ - 1) * (ZCAP / (512u << 10)));
+	assert_int_equal(atomic_load(&zb.open_now), 0);
+	assert_true(atomic_load(&zb.open_max) >= 1 && atomic_load(&zb.open_max) <= 2);
+	for (unsigned i = 0; i < NZ; i++)
+		assert_int_equal(atomic_load(&z[i].appended), i == 3 ? 0 : ZCAP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_zbd_reads_below_write_pointers),
 		cmocka_unit_test(test_zbd_skips_unusable_zones),
 		cmocka_unit_test(test_zbd_threads_partition_zones),
+		cmocka_unit_test(test_zbd_appends_share_a_zone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

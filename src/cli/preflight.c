@@ -591,7 +591,7 @@ static int check_zonemode(const struct target *t, const struct entry *e, size_t 
 			return -EINVAL;
 		}
 		lim = zbd_open_limit(&t->di.zoned, j);
-		if (job_writes(j) && lim && j->threads > lim) {
+		if (job_writes(j) && !j->zone_append && lim && j->threads > lim) {
 			cli_error("%s: zonemode=zbd: %u threads each write their own open zone, and '%s' allows %u open "
 				  "at once (its open and active limits, max_open_zones); use at most %u threads",
 				  e[i].name, j->threads, t->path, lim, lim);

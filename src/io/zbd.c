@@ -142,26 +142,42 @@ static int active_outside(struct zbd *zb, const struct zoned *zd, unsigned *coun
 	return ret;
 }
 
-/* Counts what setup skips, and finishes the span's active zones beyond what the threads may hold. */
+/*
+ * Zone i of the span was active at the start: each thread adopts the active zones of its slice, up
+ * to its share of the open limit (zbd_worker_init); the rest, and those with less than bs left, are
+ * finished (measured). Appends start on empty zones: every active one is. Returns 0 or -errno.
+ */
+static int setup_active(struct zbd *zb, const struct job *j, unsigned i, unsigned *adopted, struct zone_result *res,
+			char *err, size_t errlen)
+{
+	struct zbd_zone *z = &zb->z[i];
+	unsigned share = zb->append ? 0 : zb->open_limit / j->threads;
+	int ret;
+
+	if (z->wp + j->bs <= z->end && ++*adopted <= share)
+		return 0;
+	if ((ret = zone_finish(zb, z, &res->ops)))
+		return errmsg_set(err, errlen, ret, "cannot finish the active zone at %llu: %s",
+				  (unsigned long long)z->start, strerror(-ret));
+	return 0;
+}
+
+/* Counts what setup skips, and finishes the span's active zones beyond what its threads may hold. */
 static int setup_zones(struct zbd *zb, const struct job *j, struct zone_result *res, char *err, size_t errlen)
 {
-	unsigned active = 0;
+	for (unsigned t = 0, i = 0; t < j->threads; t++) {
+		unsigned end = (unsigned)((uint64_t)zb->n * (t + 1) / j->threads), adopted = 0;
 
-	for (unsigned i = 0; i < zb->n; i++) {
-		struct zbd_zone *z = &zb->z[i];
+		for (; i < end; i++) {
+			struct zbd_zone *z = &zb->z[i];
+			int ret;
 
-		res->conventional += z->cond == BLK_ZONE_COND_NOT_WP;
-		res->offline += z->cond == BLK_ZONE_COND_OFFLINE;
-		res->read_only += z->cond == BLK_ZONE_COND_READONLY;
-		if (!z->usable || !job_writes(j) || !cond_active(z->cond))
-			continue;
-		/* A thread adopts the active zones of its slice first (zbd_worker_init); the rest are finished. */
-		if (++active > zb->open_limit) {
-			int ret = zone_finish(zb, z, &res->ops);
-
-			if (ret)
-				return errmsg_set(err, errlen, ret, "cannot finish the active zone at %llu: %s",
-						  (unsigned long long)z->start, strerror(-ret));
+			res->conventional += z->cond == BLK_ZONE_COND_NOT_WP;
+			res->offline += z->cond == BLK_ZONE_COND_OFFLINE;
+			res->read_only += z->cond == BLK_ZONE_COND_READONLY;
+			if (z->usable && job_writes(j) && cond_active(z->cond) &&
+			    (ret = setup_active(zb, j, i, &adopted, res, err, errlen)))
+				return ret;
 		}
 	}
 	return 0;
@@ -186,11 +202,15 @@ int zbd_setup(struct zbd *zb, const struct job *j, const struct target *t, struc
 	}
 	zb->zone_size = zd->zone_size;
 	zb->threads = j->threads;
+	zb->append = j->zone_append;
 	if (zd->model != ZONED_HOST_MANAGED && zd->model != ZONED_HOST_AWARE)
 		return errmsg_set(err, errlen, -EINVAL, "zonemode=zbd: '%s' is not a zoned device", t->path);
 	if (!zb->zone_size || j->r.offset % zb->zone_size)
 		return errmsg_set(err, errlen, -EINVAL, "zonemode=zbd: offset %llu is not at a zone's start (zones of "
 				  "%llu bytes)", (unsigned long long)j->r.offset, (unsigned long long)zb->zone_size);
+	if (job_writes(j) && zd->zone_capacity && j->bs > zd->zone_capacity)
+		return errmsg_set(err, errlen, -EINVAL, "zonemode=zbd: bs (%llu) is more than a zone's capacity (%llu bytes)",
+				  (unsigned long long)j->bs, (unsigned long long)zd->zone_capacity);
 	zb->base = j->r.offset;
 	zb->n = (unsigned)(j->r.span / zb->zone_size);
 	if (!zb->n)
@@ -206,7 +226,13 @@ int zbd_setup(struct zbd *zb, const struct job *j, const struct target *t, struc
 	res->zones = zb->n;
 	res->open_limit = job_writes(j) ? zb->open_limit : 0;
 	zb->res = res;
-	if (job_writes(j) && zb->open_limit < j->threads)
+	if (zb->append && (zb->open_limit < 2 || (uint64_t)j->qd * j->threads * j->bs > zd->zone_capacity))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "zone_append: the threads' appends in flight (qd x threads x bs = %llu bytes) must fit "
+				  "one zone's capacity (%llu bytes), and 2 zones must be allowed open (%u are)",
+				  (unsigned long long)j->qd * j->threads * j->bs,
+				  (unsigned long long)zd->zone_capacity, zb->open_limit);
+	if (job_writes(j) && !zb->append && zb->open_limit < j->threads)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "zonemode=zbd: %u threads each need an open zone, and '%s' allows %u open at once "
 				  "(open and active limits, max_open_zones%s)", j->threads, t->path, zb->open_limit,
@@ -235,14 +261,19 @@ static struct zbd_zone *zone_at(const struct zbd_worker *zw, unsigned rel)
 	return &zw->zb->z[zw->first + rel];
 }
 
-static void open_add(struct zbd_worker *zw, unsigned rel)
+/* One more zone open: open_now and the most open at once. */
+static void open_add_count(struct zbd *zb)
 {
-	struct zbd *zb = zw->zb;
 	unsigned now = atomic_fetch_add_explicit(&zb->open_now, 1, memory_order_relaxed) + 1;
 	unsigned max = atomic_load_explicit(&zb->open_max, memory_order_relaxed);
 
 	while (now > max && !atomic_compare_exchange_weak(&zb->open_max, &max, now))
 		;
+}
+
+static void open_add(struct zbd_worker *zw, unsigned rel)
+{
+	open_add_count(zw->zb);
 	zone_at(zw, rel)->open = true;
 	zw->open[zw->nopen++] = rel;
 }
@@ -266,7 +297,8 @@ int zbd_worker_init(struct zbd_worker *zw, struct zbd *zb, const struct job *j, 
 	zw->zb = zb;
 	zw->first = (unsigned)((uint64_t)zb->n * id / j->threads);
 	zw->n = (unsigned)((uint64_t)zb->n * (id + 1) / j->threads) - zw->first;
-	zw->cap = job_writes(j) ? zb->open_limit / j->threads : 0;
+	zw->cap = job_writes(j) && !zb->append ? zb->open_limit / j->threads : 0;
+	zw->append = zb->append;
 	zw->seq = j->rw == RW_READ || j->rw == RW_WRITE || j->rw == RW_MIX;
 	zw->reset_full = j->zone_reset == ZONE_RESET_FULL;
 	zw->bs = j->bs;
@@ -277,7 +309,7 @@ int zbd_worker_init(struct zbd_worker *zw, struct zbd *zb, const struct job *j, 
 	for (unsigned i = 0; i < zw->n && zw->nopen < zw->cap; i++) {
 		struct zbd_zone *z = zone_at(zw, i);
 
-		if (z->usable && cond_active(z->cond) && z->wp < z->end)
+		if (z->usable && cond_active(z->cond) && z->wp + zw->bs <= z->end)
 			open_add(zw, i);
 	}
 	return 0;
@@ -294,9 +326,12 @@ static bool writable(struct zbd_worker *zw, struct zbd_zone *z)
 {
 	int ret;
 
-	if (!z->usable || z->open || z->wp + zw->bs <= z->end)
-		return z->usable && z->wp + zw->bs <= z->end;
-	if (z->wp < z->end && (ret = zone_finish(zw->zb, z, &zw->st))) {
+	if (!z->usable)
+		return false;
+	if (z->wp + zw->bs <= z->end)
+		return true;
+	/* Written but with less than bs left, and no write in flight: finished, so it holds no resource. */
+	if (!z->open && z->wp > z->start && z->wp < z->end && (ret = zone_finish(zw->zb, z, &zw->st))) {
 		zw->err = ret;
 		zw->err_offset = z->start;
 	}
@@ -355,7 +390,7 @@ static struct zbd_zone *pick_open(struct zbd_worker *zw)
 	for (unsigned k = 0; k < zw->nopen; k++) {
 		struct zbd_zone *z = zone_at(zw, zw->open[(from + k) % zw->nopen]);
 
-		if (!z->busy)
+		if (!z->busy && z->wp + zw->bs <= z->end)
 			return z;
 	}
 	return NULL;
@@ -399,8 +434,10 @@ static bool next_read(struct zbd_worker *zw, struct ioreq *r)
 			continue;
 		blocks = (z->done - z->start) / zw->bs;
 		if (zw->seq) {
-			if (rel != zw->rzone)
-				zw->rzone = rel, zw->roff = 0;
+			if (rel != zw->rzone) {
+				zw->rzone = rel;
+				zw->roff = 0;
+			}
 			if (zw->roff + zw->bs > z->done - z->start) {
 				zw->rzone = (rel + 1) % zw->n;
 				zw->roff = 0;
@@ -419,14 +456,96 @@ static bool next_read(struct zbd_worker *zw, struct ioreq *r)
 	return false;
 }
 
+/*
+ * zone_append, once the zone at idx is past (zb->cur beyond it): when its last append has completed,
+ * it is finished if not full and its open slot freed, by whichever thread sees that first.
+ */
+static void append_drain(struct zbd_worker *zw, unsigned idx)
+{
+	struct zbd *zb = zw->zb;
+	struct zbd_zone *z = &zb->z[idx];
+
+	if (atomic_load(&zb->cur) <= idx || atomic_load(&z->inflight) || atomic_exchange(&z->drained, true))
+		return;
+	/* Opened by an append (z->open, set before that append's completion, which inflight orders). */
+	if (z->open) {
+		if (z->wp + atomic_load(&z->appended) < z->end && !zw->err && (zw->err = zone_finish(zb, z, &zw->st)))
+			zw->err_offset = z->start;
+		z->open = false;
+		atomic_fetch_sub_explicit(&zb->open_now, 1, memory_order_relaxed);
+	}
+}
+
+/*
+ * zone_append: a reservation of bs in the zone appended to now, or in the next once its capacity is
+ * all reserved (usable zones only, in order). The append goes to the zone's start; the device says
+ * where it put the data. In flight counted before the reservation, so that a zone is never drained
+ * under an append that holds one.
+ */
+static bool next_append(struct zbd_worker *zw, struct ioreq *r)
+{
+	struct zbd *zb = zw->zb;
+	unsigned i;
+
+	while ((i = atomic_load(&zb->cur)) < zb->n) {
+		struct zbd_zone *z = &zb->z[i];
+		uint64_t at;
+
+		atomic_fetch_add(&z->inflight, 1);
+		/* wp, not wp0: a zone finished at the start takes nothing. */
+		if (z->usable && (at = atomic_fetch_add(&z->reserved, zw->bs)) + zw->bs <= z->end - z->wp) {
+			if (at == 0) {
+				z->open = true;
+				open_add_count(zb);
+				zw->st.opened += z->wp0 == z->start;
+				z->changed = true;
+			}
+			r->offset = z->start;
+			r->len = (uint32_t)zw->bs;
+			r->append = 1;
+			return true;
+		}
+		atomic_fetch_sub(&z->inflight, 1);
+		/* Past it (this thread or another moved on): drained here if its last append is done. */
+		atomic_compare_exchange_strong(&zb->cur, &(unsigned){ i }, i + 1);
+		append_drain(zw, i);
+	}
+	return false;
+}
+
+/* A completed append: its bytes, where the device put them, and the zone drained once past. */
+static void append_done(struct zbd_worker *zw, const struct ioreq *r, bool ok)
+{
+	struct zbd *zb = zw->zb;
+	unsigned idx = (unsigned)((r->offset - zb->base) / zb->zone_size);
+	struct zbd_zone *z = idx < zb->n ? &zb->z[idx] : NULL;
+
+	/* The LBA the device gives must lie in a zone of the span, below its capacity: else the run fails. */
+	if (!z || (ok && r->offset + r->len > z->end)) {
+		zw->err = -EIO;
+		zw->err_offset = r->offset;
+		return;
+	}
+	if (ok) {
+		atomic_fetch_add(&z->appended, r->len);
+		zw->st.appends++;
+	}
+	atomic_fetch_sub(&z->inflight, 1);
+	append_drain(zw, idx);
+}
+
 bool zbd_next(struct zbd_worker *zw, struct ioreq *r)
 {
+	if (zw->err)
+		return false;
 	if (r->op == OP_READ && next_read(zw, r))
 		return true;
+	r->op = OP_WRITE;
+	if (zw->append)
+		return next_append(zw, r);
 	/* Nothing written to read yet: a mix writes first; a read-only job has nothing to do. */
 	if (!zw->cap)
 		return false;
-	r->op = OP_WRITE;
 	return next_write(zw, r);
 }
 
@@ -436,6 +555,10 @@ void zbd_write_done(struct zbd_worker *zw, const struct ioreq *r, bool ok)
 	unsigned idx = (unsigned)((r->offset - zb->base) / zb->zone_size);
 	struct zbd_zone *z = &zb->z[idx];
 
+	if (zw->append) {
+		append_done(zw, r, ok);
+		return;
+	}
 	z->busy = false;
 	if (ok) {
 		z->done = r->offset + r->len;
@@ -477,10 +600,12 @@ void zbd_finish(struct zbd *zb, struct zone_result *res)
 	if (!n || !(res->wps = calloc(n, sizeof(*res->wps))))
 		return;
 	for (unsigned i = 0; i < zb->n; i++) {
-		const struct zbd_zone *z = &zb->z[i];
+		struct zbd_zone *z = &zb->z[i];
 
+		if (zb->append)
+			z->done = z->wp0 + atomic_load(&z->appended);
 		if (z->changed)
-			res->wps[res->nwps++] = (struct zone_wp){ z->start, z->done, z->wp >= z->end };
+			res->wps[res->nwps++] = (struct zone_wp){ z->start, z->done, z->wp >= z->end || z->done >= z->end };
 	}
 }
 

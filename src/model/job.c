@@ -710,6 +710,8 @@ static const struct param params[] = {
 	  "zonemode=zbd: zones open at once, at most; 0 = the device's open and active limits" },
 	{ "zone_reset", P_SPECIAL, 0, 0, 0, set_zone_reset, "full",
 	  "zonemode=zbd, when a thread's zones are all full: full (reset one, measured, and write it again) or never (stop)" },
+	{ "zone_append", P_BOOL, F(zone_append), 0, 0, NULL, "false",
+	  "zonemode=zbd on io_uring_cmd: writes as NVMe Zone Append, every thread appending to the same zone (zone_reset=never)" },
 	{ "randommap", P_BOOL, F(randommap), 0, 0, NULL, "false",
 	  "random patterns: every block exactly once per pass (each thread its own slice)" },
 	{ "blockalign", P_SIZE, F(blockalign), 0, 1ull << 30, NULL, "bs",
@@ -1050,10 +1052,13 @@ static int check_zbd(const struct job *j, char *err, size_t errlen)
 	const char *what = NULL;
 
 	if (j->zonemode != ZONEMODE_ZBD)
-		return j->max_open_zones || j->zone_reset != ZONE_RESET_FULL
+		return j->max_open_zones || j->zone_reset != ZONE_RESET_FULL || j->zone_append
 		       ? errmsg_set(err, errlen, -EINVAL, "%s: only with zonemode=zbd",
-				    j->max_open_zones ? "max_open_zones" : "zone_reset")
+				    j->max_open_zones ? "max_open_zones" : j->zone_append ? "zone_append" : "zone_reset")
 		       : 0;
+	if (j->zone_append && (j->engine != ENGINE_URING_CMD || job_reads(j) || j->zone_reset != ZONE_RESET_NEVER))
+		return errmsg_set(err, errlen, -EINVAL, "zone_append: NVMe Zone Append commands go through engine=io_uring_cmd "
+				  "(/dev/ngXnY), for write or randwrite, with zone_reset=never (the threads share each zone)");
 	if (job_trims(j) || j->trim)
 		what = "discards (trim patterns, trim=true): zones are reset, not trimmed";
 	else if (j->fill.bytes || j->fill.value > 0)
@@ -1432,7 +1437,7 @@ void job_release(struct job *j)
 static const char *const case_params[] = {
 	"runtime", "ramp", "interval", "repeat", "steady_state", "latency_target", "trim", "fill", "engine",
 	"direct", "iopoll", "sqpoll", "health", "power_state", "write_cache", "latency_monitor", "label", "price", "journal", "cpus", "numa",
-	"zonemode", "max_open_zones", "zone_reset",
+	"zonemode", "max_open_zones", "zone_reset", "zone_append",
 };
 
 bool job_stream_param(const char *name)

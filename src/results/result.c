@@ -584,6 +584,8 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "zonemode", json_string(zonemode_name(j->zonemode)));
 		json_object_set_new(o, "max_open_zones", json_integer(j->max_open_zones));
 		json_object_set_new(o, "zone_reset", json_string(zone_reset_name(j->zone_reset)));
+		if (j->zone_append)
+			json_object_set_new(o, "zone_append", json_true());
 	}
 	if (j->dedupe_pct)
 		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));

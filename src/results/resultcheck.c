@@ -184,7 +184,7 @@ static const struct field job_fields[] = {
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
 	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
-	OPT("zonemode", T_STR, .values = v_zonemode), OPT("zone_reset", T_STR, .values = v_zone_reset),
+	OPT("zonemode", T_STR, .values = v_zonemode), OPT("zone_append", T_TRUE), OPT("zone_reset", T_STR, .values = v_zone_reset),
 	{ .key = "max_open_zones", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 65535 },
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },

@@ -10,8 +10,9 @@
 #   bytes written are the writes' (/sys/block/X/stat), no more zones were open than allowed, no error;
 # - more threads than the open limit: exit 2, nothing written;
 # - QEMU's ZNS namespace (8 zones of 8 MiB, 6 MiB writable, at most 4 open, 6 active): sequential and
-#   random writes with resets, through the block device and through io_uring_cmd on /dev/ngXnY, the
-#   same agreement with the report.
+#   random writes with resets, through the block device and through io_uring_cmd on /dev/ngXnY, and
+#   Zone Append from 3 threads into one zone at a time (every append counted, the write pointers
+#   moved by what was appended, all zones full and no more past the capacity); the same agreement.
 # Everything made here (the null_blk device, the module) is removed at exit.
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
@@ -135,8 +136,8 @@ zjq nb-read '[.status, (.errors | length), (.results.read.ios > 0), .results.zon
 	'["ok",0,true,0,[]]'
 assert_eq "$(report "$nb")" "$before" "nb-read: every zone as it was"
 
-# Random writes from 3 threads (one open zone each), twice the capacity: full zones reset.
-zrun nb-rand "$nb" 3 --rw randwrite --bs 256k --qd 8 --threads 3 --io-limit $((2 * usable * 6 * mib)) --interval 10ms
+# Random writes from 3 threads (one open zone each), past the capacity: full zones reset.
+zrun nb-rand "$nb" 3 --rw randwrite --bs 256k --qd 8 --threads 3 --io-limit $(((usable * 6 + 12) * mib)) --interval 10ms
 jq -e '.results.zones | .resets > 0 and .reset_ns.max > 0 and .opened >= .resets' nb-rand.out >/dev/null ||
 	fail "nb-rand: no resets measured: $(jq -c '.results.zones | del(.write_pointers)' nb-rand.out)"
 jq -e '.results.zones.open_over_time | length > 0' nb-rand.out >/dev/null || fail "nb-rand: no open zones over time"
@@ -161,13 +162,28 @@ assert_eq "$(sectors_written "$nb")" "$s0" "nb-threads: nothing written"
 zns=${VM_NVME_ZNS:?}
 blkzone reset "$zns" || fail "blkzone reset $zns"
 zrun zns-seq "$zns" 4 --rw write --bs 64k --qd 4 --io-limit $((20 * mib))
-zrun zns-rand "$zns" 4 --rw randwrite --bs 128k --qd 8 --threads 2 --io-limit $((80 * mib))
+zrun zns-rand "$zns" 4 --rw randwrite --bs 256k --qd 8 --threads 2 --io-limit $((56 * mib))
 jq -e '.results.zones.resets > 0' zns-rand.out >/dev/null || fail "zns-rand: no resets past the capacity"
 ng=/dev/ng${zns#/dev/nvme}
 if [[ -c $ng ]]; then
 	blkzone reset "$zns" || fail "blkzone reset $zns"
-	ZTARGET=$ng zrun zns-ucmd "$zns" 4 --engine io_uring_cmd --rw randwrite --bs 64k --qd 4 --io-limit $((12 * mib))
+	ZTARGET=$ng zrun zns-ucmd "$zns" 4 --engine io_uring_cmd --rw randwrite --bs 128k --qd 4 --io-limit $((12 * mib))
 	zjq zns-ucmd '[.results.write.bytes, ([.results.zones.write_pointers[] | .wp - .start] | add)]' \
 		"[$((12 * mib)),$((12 * mib))]"
+	# Zone append from 3 threads into the same zone (fio#2032): every append lands, the write pointers
+	# moved by what was appended; 15 MiB is two zones full and half of a third.
+	blkzone reset "$zns" || fail "blkzone reset $zns"
+	ZTARGET=$ng zrun zns-append "$zns" 4 --engine io_uring_cmd --rw write --bs 256k --qd 2 --threads 3 \
+		--set zone_append=true --set zone_reset=never --io-limit $((15 * mib))
+	zjq zns-append '[.results.write.ios, .results.zones.appends, .job.zone_append, .results.zones.open_max <= 2]' \
+		'[60,60,true,true]'
+	zjq zns-append '[.results.zones.write_pointers[] | [.wp - .start, .full]]' \
+		"[[$((6 * mib)),true],[$((6 * mib)),true],[$((3 * mib)),false]]"
+	# Past the capacity with zone_reset=never: every zone full, appends stop there.
+	ZTARGET=$ng zrun zns-append-full "$zns" 4 --engine io_uring_cmd --rw write --bs 256k --qd 2 --threads 3 \
+		--set zone_append=true --set zone_reset=never --io-limit $((64 * mib))
+	zjq zns-append-full '[.results.write.bytes, .results.zones.appends, .results.zones.finishes]' "[$((30 * mib)),120,1]"
+else
+	skip_part "no $ng: io_uring_cmd and zone append not checked"
 fi
 pass
