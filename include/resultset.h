@@ -221,6 +221,14 @@ struct rs_drive {
 	unsigned width, max_width;       /* 0 for null */
 };
 
+/* results.zones of a zonemode=zbd run (docs/zones.md); present false without it. */
+struct rs_zones {
+	bool present;
+	uint64_t zones, open_limit, open_max, opened, resets, finishes, appends;
+	double reset_mean_ns, finish_mean_ns;    /* 0 where there were none */
+	uint64_t skipped;                        /* offline, read-only and conventional zones together */
+};
+
 /* An aggregate result of run --parallel (target.kind "group"): its members and results.stonewall. */
 struct rs_group {
 	unsigned nmembers;        /* 0: not an aggregate */
@@ -278,6 +286,7 @@ struct rs_run {
 	struct rs_search *search_result;        /* the same, typed (owned); NULL where search is */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
+	struct rs_zones zones;    /* results.zones */
 	/*
 	 * A stream view (rs_set.streams): the stream's name, its figures in op, series and sched, its
 	 * job in job and rw, key the case's with the stream; everything else its case's run's. NULL for

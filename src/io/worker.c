@@ -12,6 +12,7 @@
 
 #include "data.h"
 #include "worker.h"
+#include "zbd.h"
 
 static enum access pattern_access(enum rw_pattern rw)
 {
@@ -224,10 +225,10 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->write_pct = job_write_pct(j);
 	w->open = job_open_loop(j);
 	w->nlive = job_trims(j) ? 3 : 2;
-	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
+	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap || w->zbw ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
-	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
+	w->extra = w->vmap || w->vscan || w->wmap || w->zbw ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -487,7 +488,10 @@ static bool next_special(struct worker *w, struct ioreq *r, bool measuring)
 		r->len = 0;
 	} else {
 		r->op = (uint8_t)(job_trims(j) ? OP_TRIM : next_op(w));
-		if (w->vocab) {
+		if (w->zbw) {
+			if (!zbd_next(w->zbw, r))
+				return false;
+		} else if (w->vocab) {
 			vocab_next(w, r);
 		} else {
 			r->offset = offgen_next(&w->og);
@@ -749,6 +753,8 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 		verify_done(w, r, ok);
 	else if (w->vscan && ok)
 		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
+	if (w->zbw && r->op == OP_WRITE)
+		zbd_write_done(w->zbw, r, ok);
 	if (!ok || late)
 		return;
 	if (worker_sized(w) && w->special != WORKER_SIZED)   /* a sized worker's are counted at issue */
@@ -1258,6 +1264,14 @@ static int worker_loop(struct worker *w)
 	return 0;
 }
 
+/* zonemode=zbd: a reset or finish that failed stopped the worker; the run fails with it. */
+static void zone_error(struct worker *w)
+{
+	snprintf(w->errmsg, sizeof(w->errmsg), "zone operation at offset %llu failed: %s",
+		 (unsigned long long)w->zbw->err_offset, strerror(-w->zbw->err));
+	w->ret = w->zbw->err;
+}
+
 static void finish(struct worker *w)
 {
 	double u, s;
@@ -1298,6 +1312,8 @@ void *worker_main(void *arg)
 		ret = worker_loop(w);
 		if (ret)
 			set_error(w, ret, "I/O submission failed");
+		else if (w->zbw && w->zbw->err)
+			zone_error(w);
 		finish(w);
 	}
 	if (!w->t_end)
