@@ -54,6 +54,11 @@ unsigned engine_flags(const struct job *j)
 	return (j->iopoll ? ENGINE_IOPOLL : 0u) | (j->sqpoll ? ENGINE_SQPOLL : 0u);
 }
 
+unsigned engine_pi_flags(const struct job *j)
+{
+	return j->pi == PI_CHECK ? ENGINE_PI_CHECK : j->pi == PI_GENERATE ? ENGINE_PI_GENERATE : 0u;
+}
+
 /*
  * The engine and the kind of target agree: io_uring_cmd on an NVMe generic character device, every
  * other engine on a block device or a file. 0, or -EINVAL with a message naming the device to use.
