@@ -6,6 +6,7 @@
 #ifndef SSDBENCH_NVMENS_H
 #define SSDBENCH_NVMENS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct nvmens {
@@ -13,6 +14,8 @@ struct nvmens {
 	unsigned lba_size;     /* data bytes per logical block of the format in use */
 	unsigned meta_size;    /* metadata bytes per logical block (0: none) */
 	unsigned pi_type;      /* protection information type 1, 2 or 3 of the format; 0 none */
+	bool pi_first;         /* the PI is the metadata's first 8 bytes, else its last */
+	bool extended_lba;     /* metadata follows each block's data in one buffer, else a separate one */
 };
 
 /*

@@ -27,5 +27,7 @@ int nvmens_query(int fd, struct nvmens *ns)
 	ns->lba_size = d.lba_data_size;
 	ns->meta_size = d.lba_metadata_size;
 	ns->pi_type = d.pi_type;
+	ns->pi_first = d.pi_first;
+	ns->extended_lba = d.extended_lba;
 	return 0;
 }
