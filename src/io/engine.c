@@ -105,6 +105,11 @@ static void metadata_message(const struct job *j, const struct target *t, const 
 	else if (!ns->pi_type)
 		snprintf(err, errlen, "pi=%s: '%s': its LBA format has no protection information (%u bytes of "
 			 "metadata per block); leave pi off", pi_mode_name(j->pi), t->path, ns->meta_size);
+	else if (ns->pif)
+		snprintf(err, errlen, "pi=%s: '%s': its LBA format's protection information has a %u-bit guard "
+			 "(16-byte PI, NVMe PIF %u), which ssdbench does not make or check (a 16-bit guard only); "
+			 "engine io_uring on %s leaves it to the kernel", pi_mode_name(j->pi), t->path,
+			 ns->pif == 1 ? 32 : 64, ns->pif, bdev);
 	else
 		snprintf(err, errlen, "pi=%s: '%s': its LBA format interleaves %u bytes of metadata with each "
 			 "block's data (extended LBAs), which io_uring_cmd does not send (a separate metadata buffer "
@@ -121,10 +126,12 @@ static int check_pi_block(const struct job *j, const struct target *t, char *err
 	const struct integrity *in = &t->di.integrity;
 	const char *mode = pi_mode_name(j->pi), *disk = t->kind == TARGET_CHAR ? t->bdev : t->path;
 
-	if (!t->has_devinfo || strncmp(in->format, "T10-DIF-TYPE", 12))
+	/* T10-DIF-TYPEn-CRC for a 16-bit guard, EXT-DIF-TYPEn-CRC64 for NVMe's 64-bit one; "nop": not handled. */
+	if (!t->has_devinfo || (strncmp(in->format, "T10-DIF-TYPE", 12) && strncmp(in->format, "EXT-DIF-TYPE", 12)))
 		return errmsg_set(err, errlen, -EINVAL,
-				  "pi=%s: '%s' has no protection information (its integrity profile: %s); pi "
-				  "needs an NVMe format with PI types 1-3 (or a disk with a T10 DIF profile)", mode,
+				  "pi=%s: '%s' has no protection information that the block layer makes and checks "
+				  "(its integrity profile: %s); pi needs an NVMe format with PI types 1-3 (or a "
+				  "disk with a T10 DIF profile), or engine io_uring_cmd on its generic device", mode,
 				  disk, t->has_devinfo && in->format[0] ? in->format : "none");
 	if (job_writes(j) && !in->write_generate)
 		return errmsg_set(err, errlen, -EINVAL,

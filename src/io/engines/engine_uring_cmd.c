@@ -194,8 +194,8 @@ static int ucmd_probe(void)
 
 /*
  * The namespace behind fd, as its commands address it, for the pi= of flags (ENGINE_PI_*): a format
- * with metadata needs pi=, pi= needs a format with PI, and only a separate metadata buffer is sent
- * (not extended LBAs). -EOPNOTSUPP for those (engine_probe_job says which).
+ * with metadata needs pi=, pi= needs a format with PI of a 16-bit guard, and only a separate
+ * metadata buffer is sent (not extended LBAs). -EOPNOTSUPP for those (engine_probe_job says which).
  */
 static int ucmd_ns(int fd, unsigned flags, struct uring_ns *ns)
 {
@@ -205,7 +205,8 @@ static int ucmd_ns(int fd, unsigned flags, struct uring_ns *ns)
 
 	if (ret)
 		return ret;
-	if ((n.meta_size && !mode) || (mode && (!n.pi_type || n.extended_lba || n.meta_size < PI_TUPLE_BYTES)))
+	if ((n.meta_size && !mode) ||
+	    (mode && (!n.pi_type || n.extended_lba || n.pif || n.meta_size < PI_TUPLE_BYTES)))
 		return -EOPNOTSUPP;
 	memset(ns, 0, sizeof(*ns));
 	ns->nsid = n.nsid;
