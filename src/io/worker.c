@@ -676,9 +676,9 @@ static void add_error(struct worker *w, int op, int err, uint64_t offset, unsign
 static void record_error(struct worker *w, const struct ioreq *r)
 {
 	int err = r->res < 0 ? (int)-r->res : EIO;
-	unsigned pi = r->pi_err ? r->pi_err : err == EILSEQ ? ERR_PI_ANY : ERR_PI_NONE;
+	unsigned pi = err != EILSEQ ? ERR_PI_NONE : r->pi_err ? r->pi_err : ERR_PI_ANY;
 
-	add_error(w, r->op, err, r->offset + (r->pi_err ? r->pi_at : 0), pi);
+	add_error(w, r->op, err, r->offset + (pi != ERR_PI_ANY && pi ? r->pi_at : 0), pi);
 }
 
 /*
