@@ -28,7 +28,7 @@ static const char *const spec_params[] = {
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
-	"power_state", "write_cache", "latency_monitor",
+	"power_state", "write_cache", "latency_monitor", "pi",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -333,6 +333,41 @@ static void test_job_knows_exactly_the_spec_parameters(void **state)
 	assert_int_equal(job_set(&j, "bs_", "4k", err, sizeof(err)), -ENOENT);
 	assert_false(job_is_param("rwmix"));
 	assert_null(job_param_name("a_very_long_name_that_is_not_a_parameter_at_all"));
+}
+
+/* pi: off (the default), generate or check; anything else names the choices; its values listed for help. */
+static void test_job_pi_mode(void **state)
+{
+	const char *const *v = NULL;
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(j.pi, PI_OFF);
+	set_ok(&j, "pi", "check");
+	assert_int_equal(j.pi, PI_CHECK);
+	set_ok(&j, "pi", "generate");
+	assert_int_equal(j.pi, PI_GENERATE);
+	assert_string_equal(pi_mode_name(j.pi), "generate");
+	set_ok(&j, "pi", "off");
+	assert_int_equal(j.pi, PI_OFF);
+	assert_int_equal(job_set(&j, "pi", "on", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "pi: 'on': expected off, generate or check");
+	for (size_t i = 0; i < job_param_count(); i++) {
+		const char *name, *dflt;
+
+		job_param_help(i, &name, &dflt);
+		if (!strcmp(name, "pi")) {
+			assert_string_equal(dflt, "off");
+			v = job_param_values(i);
+		}
+	}
+	assert_non_null(v);
+	assert_string_equal(v[0], "off");
+	assert_string_equal(v[1], "generate");
+	assert_string_equal(v[2], "check");
+	assert_null(v[3]);
 }
 
 /* power_state takes NVMe's 5-bit PS (NPSS is checked against the drive later); write_cache on or off. */
@@ -1138,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_job_set_takes_dashes_and_underscores),
 		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
 		cmocka_unit_test(test_job_power_state_and_write_cache),
+		cmocka_unit_test(test_job_pi_mode),
 		cmocka_unit_test(test_job_latency_monitor),
 		cmocka_unit_test(test_job_resolve_span_and_offset),
 		cmocka_unit_test(test_job_resolve_soft_bounds_cap_span_and_move_offsets_back),
