@@ -337,7 +337,7 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 			(*again)++;
 			continue;
 		}
-		if (u->passthru && !(data & REQ_PI_REREAD) && ucmd_pi_reread(&u->ns, r, cqe->res) &&
+		if (cqe->res > 0 && u->passthru && !(data & REQ_PI_REREAD) && ucmd_pi_reread(&u->ns, r, cqe->res) &&
 		    queue_sqe(c, r, REQ_PI_REREAD) == 0) {
 			(*again)++;
 			continue;

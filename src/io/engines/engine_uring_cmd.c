@@ -121,7 +121,7 @@ void ucmd_pi_uncheck(struct nvme_uring_cmd *cmd)
 	cmd->cdw12 &= ~(NVME_RW_PRCHK_GUARD | NVME_RW_PRCHK_APP | NVME_RW_PRCHK_REF);
 }
 
-int64_t ucmd_complete(const struct uring_ns *ns, struct ioreq *r, int res, bool reread)
+int64_t ucmd_complete_pi(const struct uring_ns *ns, struct ioreq *r, int res, bool reread)
 {
 	enum err_pi tag = ERR_PI_NONE, first = reread ? (enum err_pi)r->pi_err : ERR_PI_NONE;
 	unsigned nlb, bad;

@@ -80,14 +80,20 @@ bool ucmd_pi_reread(const struct uring_ns *ns, struct ioreq *r, int res);
 void ucmd_pi_uncheck(struct nvme_uring_cmd *cmd);
 
 /*
- * A passthrough completion's res (cqe->res) as r's: ucmd_result's, except that an NVMe end-to-end
+ * A passthrough completion's res (cqe->res) as r's with pi=: ucmd_result's, except that an NVMe end-to-end
  * status (0282h-0284h) and, with pi=check, a read whose tuples (in ns's metadata slot of r) the host
  * finds wrong are -EILSEQ with r->pi_err (enum err_pi) and r->pi_at (the failed block's offset in r,
  * 0 where the controller's status alone says it) set. reread: r is ucmd_pi_reread's second read,
  * which fails whatever the host finds (with the controller's tag where it finds nothing). Sets
  * r->pi_err to 0 otherwise.
  */
-int64_t ucmd_complete(const struct uring_ns *ns, struct ioreq *r, int res, bool reread);
+int64_t ucmd_complete_pi(const struct uring_ns *ns, struct ioreq *r, int res, bool reread);
+
+/* ucmd_complete_pi with pi=, ucmd_result without (a format without metadata: the fast path). */
+static inline int64_t ucmd_complete(const struct uring_ns *ns, struct ioreq *r, int res, bool reread)
+{
+	return ns->pi_mode ? ucmd_complete_pi(ns, r, res, reread) : ucmd_result(res, r->len);
+}
 
 /*
  * The io_uring engine's ring for passthrough: 128-byte SQEs and 32-byte CQEs with the job's flags,
