@@ -337,15 +337,19 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 			(*again)++;
 			continue;
 		}
-		if (cqe->res > 0 && u->passthru && !(data & REQ_PI_REREAD) && ucmd_pi_reread(&u->ns, r, cqe->res) &&
-		    queue_sqe(c, r, REQ_PI_REREAD) == 0) {
-			(*again)++;
-			continue;
+		if (!u->passthru) {
+			r->res = cqe->res;
+		} else {
+			if (cqe->res > 0 && !(data & REQ_PI_REREAD) && ucmd_pi_reread(&u->ns, r, cqe->res) &&
+			    queue_sqe(c, r, REQ_PI_REREAD) == 0) {
+				(*again)++;
+				continue;
+			}
+			r->res = ucmd_complete(&u->ns, r, cqe->res, data & REQ_PI_REREAD);
+			/* A zone append's result (CQE DW0-1, in the big CQE) is the LBA the data went to. */
+			if (__builtin_expect(r->append, 0) && r->res > 0)
+				r->offset = cqe->big_cqe[0] << u->ns.lba_shift;
 		}
-		r->res = u->passthru ? ucmd_complete(&u->ns, r, cqe->res, data & REQ_PI_REREAD) : cqe->res;
-		/* A zone append's result (CQE DW0-1, in the big CQE) is the LBA the data went to. */
-		if (__builtin_expect(r->append, 0) && r->res > 0)
-			r->offset = cqe->big_cqe[0] << u->ns.lba_shift;
 		c->done[c->ndone++] = r;
 		n++;
 	}
