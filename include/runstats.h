@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "cpulist.h"
 #include "hist.h"
@@ -83,6 +84,17 @@ static inline const char *run_status_name(enum run_status s)
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "failed";
 }
 
+/* The operations a time series has interval histograms of: read, write, trim (not flushes). */
+#define SERIES_OPS 3
+
+/*
+ * One operation's interval histograms (ivhist.h): lat[k] the service times completed in entry k of
+ * its series, resp[k] an open loop's response times; NULL where the series has none.
+ */
+struct series_hists {
+	struct hist_packed *lat, *resp;
+};
+
 struct series {
 	uint64_t interval_ns;
 	size_t n, cap;
@@ -90,7 +102,33 @@ struct series {
 	double *bw;        /* bytes per second */
 	double *lat_mean;  /* ns; 0 where no I/O completed */
 	double *resp_mean; /* open loop only (else NULL): mean response time, ns; 0 where none completed */
+	/*
+	 * By enum op, n entries each where the run measured the op (and had the memory): they add up,
+	 * bucket for bucket, to the op's histogram of the run (a last partial interval too short to be
+	 * an entry of its own is added to the last one).
+	 */
+	struct series_hists hists[SERIES_OPS];
+	size_t hcap;
 };
+
+/* Frees the interval histograms of ts, whose first n entries are set (ts->n, or one more). */
+static inline void series_hists_release(struct series *ts, size_t n)
+{
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		struct series_hists *h = &ts->hists[op];
+
+		for (size_t k = 0; k < n; k++) {
+			if (h->lat)
+				hist_packed_release(&h->lat[k]);
+			if (h->resp)
+				hist_packed_release(&h->resp[k]);
+		}
+		free(h->lat);
+		free(h->resp);
+		h->lat = h->resp = NULL;
+	}
+	ts->hcap = 0;
+}
 
 /*
  * host.placement (docs/placement.md): where the workers ran, read back from each worker's affinity,

@@ -84,6 +84,7 @@ struct live {
 	atomic_uint_fast64_t lat_sum[LIVE_OPS];
 	atomic_uint_fast64_t resp_sum[LIVE_OPS];   /* open loop */
 	atomic_uint_fast64_t issued_bytes;
+	atomic_bool measuring;   /* set (release) once the ramp is forgotten: its histograms count from empty */
 };
 
 /* How a worker makes its requests (worker.special). */

@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "group.h"
 #include "health_dev.h"
+#include "ivhist.h"
 #include "nvmelife.h"
 #include "journal.h"
 #include "journal_hold.h"
@@ -110,7 +111,17 @@ struct stream_workers {
 	const struct job *job;
 };
 
+/*
+ * The readings behind one series' interval histograms (by op, 0 lat and 1 resp; on where the series
+ * has them): the run's series, then each stream's.
+ */
+struct ivset {
+	struct ivsampler s[SERIES_OPS][2];
+	bool on[SERIES_OPS][2];
+};
+
 struct monitor {
+	struct ivset *iv;          /* 1 + nstreams of them, or NULL: no interval histograms (a phase, no memory) */
 	uint64_t next_ckpt, ckpt_cost;  /* the journal's next checkpoint, and what the last one took */
 	struct run_ctl *ctl;
 	struct worker *ws;
@@ -172,6 +183,101 @@ static void ss_round(struct monitor *m, uint64_t now)
 	}
 }
 
+static void ivset_release(struct ivset *set)
+{
+	for (unsigned op = 0; op < SERIES_OPS; op++)
+		for (unsigned k = 0; k < 2; k++)
+			ivsampler_release(&set->s[op][k]);
+}
+
+/*
+ * The readings of workers ws[0..n) (open: an open-loop series, with response times) for the
+ * operations they have histograms of. Returns 0 or -ENOMEM.
+ */
+static int ivset_init(struct ivset *set, const struct worker *ws, unsigned n, bool open)
+{
+	memset(set, 0, sizeof(*set));
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned i = 0; i < n; i++) {
+			set->on[op][0] |= ws[i].st[op].lat.buckets != NULL;
+			set->on[op][1] |= open && ws[i].st[op].resp.buckets != NULL;
+		}
+		for (unsigned k = 0; k < 2; k++)
+			if (set->on[op][k] && ivsampler_init(&set->s[op][k])) {
+				ivset_release(set);
+				return -ENOMEM;
+			}
+	}
+	return 0;
+}
+
+/*
+ * Reads the cumulative histograms of workers ws[0..n) into set: those measuring (a worker still in
+ * its ramp has measured nothing: it resets its histograms when it starts), or all (they stopped).
+ */
+static void ivset_read(struct ivset *set, const struct worker *ws, unsigned n, bool all)
+{
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned k = 0; k < 2; k++) {
+			if (!set->on[op][k])
+				continue;
+			ivsampler_begin(&set->s[op][k]);
+			for (unsigned i = 0; i < n; i++) {
+				const struct hist *h = k ? &ws[i].st[op].resp : &ws[i].st[op].lat;
+
+				if (h->buckets && (all || atomic_load_explicit(&ws[i].live.measuring, memory_order_acquire)))
+					ivsampler_add(&set->s[op][k], h);
+			}
+		}
+	}
+}
+
+/*
+ * The interval from set's last take to its reading, as entry ts->n of ts's histograms (before
+ * series_push counts it), or added to the last entry (fold: a final interval too short for its
+ * own). Without the memory, ts has no interval histograms at all.
+ */
+static void ivset_push(struct ivset *set, struct series *ts, bool fold)
+{
+	size_t need = fold ? ts->n : ts->n + 1, cap = ts->hcap;
+	bool bad = false;
+
+	if (!need)
+		return;
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned k = 0; k < 2; k++) {
+			/* Every array of the series has capacity hcap: each grows to the same new one. */
+			cap = ts->hcap;
+			if (set->on[op][k] && grow(k ? &ts->hists[op].resp : &ts->hists[op].lat, &cap, need,
+						   sizeof(struct hist_packed))) {
+				series_hists_release(ts, ts->n);
+				memset(set->on, 0, sizeof(set->on));
+				return;
+			}
+		}
+	}
+	ts->hcap = cap;
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned k = 0; k < 2; k++) {
+			struct hist_packed *a = k ? ts->hists[op].resp : ts->hists[op].lat, p;
+
+			if (!set->on[op][k])
+				continue;
+			bad |= ivsampler_take(&set->s[op][k], &p) != 0;
+			if (!fold) {
+				a[ts->n] = p;
+			} else {
+				bad |= hist_packed_add(&a[ts->n - 1], &p) != 0;
+				hist_packed_release(&p);
+			}
+		}
+	}
+	if (bad) {
+		series_hists_release(ts, need);
+		memset(set->on, 0, sizeof(set->on));
+	}
+}
+
 /* One entry of series ts over dt ns: the counters cur less base; open: with the response time. */
 static void series_sample(struct series *ts, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
 			  bool open)
@@ -183,14 +289,60 @@ static void series_sample(struct series *ts, const uint64_t cur[NSAMPLE], const 
 		    !open ? -1 : ios > 0 ? (double)(cur[3] - base[3]) / ios : 0);
 }
 
+/* The readings of the run's series and its streams' (ivset), or NULL without the memory. */
+static struct ivset *ivsets_new(const struct worker *ws, unsigned n, const struct stream_workers *sw,
+				unsigned nstreams, const struct run_result *res)
+{
+	struct ivset *iv = calloc(1 + nstreams, sizeof(*iv));
+	unsigned s = 0;
+
+	if (!iv || ivset_init(&iv[0], ws, n, res->sched.enabled))
+		goto fail;
+	for (; s < nstreams; s++)
+		if (ivset_init(&iv[1 + s], ws + sw[s].first, sw[s].n, job_open_loop(sw[s].job)))
+			goto fail;
+	return iv;
+fail:
+	while (iv && s--)
+		ivset_release(&iv[1 + s]);
+	if (iv)
+		ivset_release(&iv[0]);
+	free(iv);
+	return NULL;
+}
+
+static void ivsets_free(struct ivset *iv, unsigned nstreams)
+{
+	for (unsigned s = 0; iv && s < 1 + nstreams; s++)
+		ivset_release(&iv[s]);
+	free(iv);
+}
+
+/*
+ * The interval histograms of the entry each series is about to get (or, fold, of a last partial
+ * interval: added to its last entry), read from the workers (last: all of them, stopped).
+ */
+static void push_hists(struct monitor *m, bool last, bool fold)
+{
+	if (!m->iv)
+		return;
+	ivset_read(&m->iv[0], m->ws, m->n, last);
+	ivset_push(&m->iv[0], &m->res->ts, fold);
+	for (unsigned s = 0; s < m->nstreams; s++) {
+		ivset_read(&m->iv[1 + s], m->ws + m->sw[s].first, m->sw[s].n, last);
+		ivset_push(&m->iv[1 + s], &m->res->streams[s].ts, fold);
+	}
+}
+
 /*
  * One time-series entry (the run's, and each stream's from its own counters sbase), and with it the
  * drive's temperature (one SMART log read by this thread, never by a worker): at most one read per
  * interval, on the series' clock.
  */
 static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
-			uint64_t sbase[][NSAMPLE])
+			uint64_t sbase[][NSAMPLE], bool last)
 {
+	push_hists(m, last, false);
 	series_sample(&m->res->ts, cur, base, dt, m->res->sched.enabled);
 	for (unsigned s = 0; s < m->nstreams; s++) {
 		uint64_t sc[NSAMPLE];
@@ -333,7 +485,7 @@ static void monitor_run(struct monitor *m)
 		if (now >= next_sample) {
 			sample(m->ws, m->n, cur);
 			if (have_base)
-				push_sample(m, cur, base, iv, sbase);
+				push_sample(m, cur, base, iv, sbase, false);
 			else
 				stream_bases(m, sbase);
 			memcpy(base, cur, sizeof(base));
@@ -353,7 +505,9 @@ static void monitor_run(struct monitor *m)
 	now = clock_ns();
 	if (have_base && now - tbase >= iv / 2) {
 		sample(m->ws, m->n, cur);
-		push_sample(m, cur, base, now - tbase, sbase);
+		push_sample(m, cur, base, now - tbase, sbase, true);
+	} else if (have_base) {
+		push_hists(m, true, true);   /* so that the intervals still add up to the run */
 	}
 }
 
@@ -783,7 +937,10 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 				      .sw = j->streams ? sw : NULL, .nstreams = j->streams ? res->nstreams : 0,
 				      .budget = run_budget(j), .job = j,
 				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX };
+		if (!o->phase && !o->readback)
+			m.iv = ivsets_new(ws, nw, sw, m.nstreams, res);
 		monitor_run(&m);
+		ivsets_free(m.iv, m.nstreams);
 		if (o->group && o->group->done && o->group->sync_ok && !o->phase)
 			o->group->done(o->group->sync_ctx);
 	}

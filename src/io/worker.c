@@ -924,6 +924,7 @@ static void start_measuring(struct worker *w)
 			w->ramp_base[3][op] += w->st[op].resp.sum;
 	}
 	forget_ramp(w);
+	atomic_store_explicit(&w->live.measuring, true, memory_order_release);
 	w->issue_cap = w->budget ? w->budget : UINT64_MAX;
 	w->t_measure = w->ctl->t_ramp_end;
 	w->qd_area = 0;   /* from the ramp's end, or from a submission just after it (a loop's turn) */

@@ -217,7 +217,77 @@ static json_t *stonewall_object(const struct stonewall *sw)
 			 "iops", t > 0 ? (double)sw->ios / t : 0.0, "bw_bytes", t > 0 ? (double)sw->bytes / t : 0.0);
 }
 
-/* The time series' object: rates, mean latency, and an open-loop run's mean response time. */
+/* An interval histogram's runs of adjacent buckets, as series_hist_runs writes them. */
+struct runs_ctx {
+	json_t *a;
+	unsigned next;      /* the bucket after the open run's last */
+	size_t len_at;      /* where the open run's length goes */
+	json_int_t len;
+};
+
+static void runs_close(struct runs_ctx *c)
+{
+	if (c->len)
+		json_array_set_new(c->a, c->len_at, json_integer(c->len));
+}
+
+static void runs_add(void *ctx, unsigned idx, uint64_t count)
+{
+	struct runs_ctx *c = ctx;
+
+	if (!c->len || idx != c->next) {
+		runs_close(c);
+		json_array_append_new(c->a, json_integer(idx));
+		c->len_at = json_array_size(c->a);
+		json_array_append_new(c->a, json_integer(0));
+		c->len = 0;
+	}
+	json_array_append_new(c->a, json_integer((json_int_t)count));
+	c->len++;
+	c->next = idx + 1;
+}
+
+static json_t *series_hist_runs(const struct hist_packed *p)
+{
+	struct runs_ctx c = { .a = json_array() };
+
+	if (c.a) {
+		hist_packed_each(p, runs_add, &c);
+		runs_close(&c);
+	}
+	return c.a;
+}
+
+/* The percentiles an interval keeps, and their keys' infixes (lat_p50_ns, response_p50_ns). */
+static const double iv_pcts[] = { 50, 99, 99.9, 99.99 };
+static const char *const iv_pct_keys[] = { "p50", "p99", "p999", "p9999" };
+
+/* name_pNN_ns, name_max_ns and name_hist of n interval histograms h, into o. */
+static void series_hists_put(json_t *o, const char *name, const struct hist_packed *h, size_t n)
+{
+	json_t *hist = json_array(), *max = json_array();
+	char key[40];
+
+	for (size_t i = 0; i < sizeof(iv_pcts) / sizeof(iv_pcts[0]); i++) {
+		json_t *a = json_array();
+
+		for (size_t k = 0; k < n; k++)
+			json_array_append_new(a, json_integer((json_int_t)hist_packed_percentile(&h[k], iv_pcts[i])));
+		snprintf(key, sizeof(key), "%s_%s_ns", name, iv_pct_keys[i]);
+		json_object_set_new(o, key, a);
+	}
+	for (size_t k = 0; k < n; k++) {
+		json_array_append_new(max, json_integer(h[k].count ? (json_int_t)h[k].max : 0));
+		json_array_append_new(hist, series_hist_runs(&h[k]));
+	}
+	snprintf(key, sizeof(key), "%s_max_ns", name);
+	json_object_set_new(o, key, max);
+	snprintf(key, sizeof(key), "%s_hist", name);
+	json_object_set_new(o, key, hist);
+}
+
+/* The time series' object: rates, mean latency, an open-loop run's mean response time, per operation
+ * its interval percentiles and histograms. */
 static json_t *series_object(const struct series *ts, bool open)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o}", "interval_ns", (json_int_t)ts->interval_ns,
@@ -226,6 +296,17 @@ static json_t *series_object(const struct series *ts, bool open)
 
 	if (o && open && ts->resp_mean)
 		json_object_set_new(o, "response_mean_ns", double_array(ts->resp_mean, ts->n));
+	for (unsigned op = 0; o && op < SERIES_OPS; op++) {
+		const struct series_hists *h = &ts->hists[op];
+		json_t *e;
+
+		if (!h->lat || !(e = json_object()))
+			continue;
+		series_hists_put(e, "lat", h->lat, ts->n);
+		if (open && h->resp)
+			series_hists_put(e, "response", h->resp, ts->n);
+		json_object_set_new(o, op_name(op), e);
+	}
 	return o;
 }
 

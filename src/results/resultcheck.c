@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "hist.h"
 #include "job.h"
 #include "resultcheck.h"
 #include "resultkeys.h"
@@ -228,9 +229,22 @@ static const struct field op_fields[] = {
 	OPT("response_ns", T_OBJ, .fields = lat_fields), OPT("response_hist", T_OBJ, .fields = hist_fields), END
 };
 static const struct field cpu_fields[] = { MIN("user_s", T_NUM, 0), MIN("sys_s", T_NUM, 0), END };
+static const struct field int0_ts = MIN(NULL, T_INT, 0);
+/* An interval histogram: runs of adjacent buckets, each [first bucket, length, counts...]. */
+static const struct field iv_runs = OPT(NULL, T_ARR, .items = &int0_ts);
+#define IV_KEYS(name) \
+	ARRAY(name "_p50_ns", &int0_ts), ARRAY(name "_p99_ns", &int0_ts), ARRAY(name "_p999_ns", &int0_ts), \
+	ARRAY(name "_p9999_ns", &int0_ts), ARRAY(name "_max_ns", &int0_ts), ARRAY(name "_hist", &iv_runs)
+#define IV_KEYS_OPT(name) \
+	OPT(name "_p50_ns", T_ARR, .items = &int0_ts), OPT(name "_p99_ns", T_ARR, .items = &int0_ts), \
+	OPT(name "_p999_ns", T_ARR, .items = &int0_ts), OPT(name "_p9999_ns", T_ARR, .items = &int0_ts), \
+	OPT(name "_max_ns", T_ARR, .items = &int0_ts), OPT(name "_hist", T_ARR, .items = &iv_runs)
+static const struct field ts_op_fields[] = { IV_KEYS("lat"), IV_KEYS_OPT("response"), END };
 static const struct field timeseries_fields[] = {
 	MIN("interval_ns", T_INT, 1), ARRAY("iops", &number0), ARRAY("bw_bytes", &number0),
-	ARRAY("lat_mean_ns", &number0), OPT("response_mean_ns", T_ARR, .items = &number0), END
+	ARRAY("lat_mean_ns", &number0), OPT("response_mean_ns", T_ARR, .items = &number0),
+	OPT("read", T_OBJ, .fields = ts_op_fields), OPT("write", T_OBJ, .fields = ts_op_fields),
+	OPT("trim", T_OBJ, .fields = ts_op_fields), END
 };
 static const struct field steady_fields[] = {
 	ANY("reached", T_BOOL), ANY("stopped", T_BOOL), ONE_OF("metric", v_metric),
@@ -1193,6 +1207,54 @@ static int check_rates(const json_t *res, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Each operation's interval arrays have one value per sample, and each interval histogram's runs
+ * are whole: [first bucket, length >= 1, length counts], buckets ascending and in the scheme's range.
+ */
+static int check_series_hists(const json_t *ts, size_t n, char *err, size_t errlen)
+{
+	static const char *const ops[] = { "read", "write", "trim" };
+	static const char *const sfx[] = { "_p50_ns", "_p99_ns", "_p999_ns", "_p9999_ns", "_max_ns", "_hist" };
+	static const char *const kinds[] = { "lat", "response" };
+	char key[32];
+
+	for (int o = 0; o < 3; o++) {
+		const json_t *e = json_object_get(ts, ops[o]);
+
+		for (int k = 0; e && k < 2; k++) {
+			const json_t *hs, *runs;
+			size_t i;
+
+			for (int x = 0; x < 6; x++) {
+				snprintf(key, sizeof(key), "%s%s", kinds[k], sfx[x]);
+				if (json_object_get(e, key) && json_array_size(json_object_get(e, key)) != n)
+					return errmsg_set(err, errlen, -EINVAL,
+							  "results.timeseries.%s.%s: %zu values, but iops has %zu (one of each per sample)",
+							  ops[o], key, json_array_size(json_object_get(e, key)), n);
+			}
+			hs = json_object_get(e, k ? "response_hist" : "lat_hist");
+			json_array_foreach(hs, i, runs) {
+				size_t len = json_array_size(runs), at = 0;
+				long long next = 0;
+
+				while (at < len) {
+					long long first = json_integer_value(json_array_get(runs, at));
+					long long rl = at + 1 < len ? json_integer_value(json_array_get(runs, at + 1)) : 0;
+
+					if (first < next || rl < 1 || first + rl > HIST_NBUCKETS || at + 2 + (size_t)rl > len)
+						return errmsg_set(err, errlen, -EINVAL,
+								  "results.timeseries.%s.%s_hist[%zu]: not runs of "
+								  "[first bucket, length, counts...] in ascending order",
+								  ops[o], kinds[k], i);
+					next = first + rl;
+					at += 2 + (size_t)rl;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 /* One sample of the time series is one value in each of its arrays (response_mean_ns where there). */
 static int check_series(const json_t *res, char *err, size_t errlen)
 {
@@ -1208,7 +1270,7 @@ static int check_series(const json_t *res, char *err, size_t errlen)
 					  "results.timeseries.%s: %zu values, but iops has %zu (one of "
 					  "each per sample)", keys[k], m, n);
 	}
-	return 0;
+	return check_series_hists(ts, n, err, errlen);
 }
 
 /*

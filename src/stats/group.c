@@ -19,6 +19,7 @@ static void ops_release(struct opstats *op, struct series *ts)
 	free(ts->bw);
 	free(ts->lat_mean);
 	free(ts->resp_mean);
+	series_hists_release(ts, ts->n);
 	memset(ts, 0, sizeof(*ts));
 }
 
@@ -112,6 +113,41 @@ static int merge_ops(const struct group_member_stats *m, size_t n, struct run_re
 	return 0;
 }
 
+/*
+ * Interval k of op's histograms (resp: the response times') of the members merged into d[k], for
+ * k < len. Only where every member that did op has them (else none). Returns 0 or -ENOMEM.
+ */
+static int merge_series_hists(const struct group_member_stats *m, size_t n, struct series *d, size_t len,
+			      unsigned op, bool resp)
+{
+	struct hist_packed **a = resp ? &d->hists[op].resp : &d->hists[op].lat;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct series_hists *h = &m[i].res->ts.hists[op];
+
+		if ((resp ? h->resp : h->lat) != NULL)
+			any = true;
+		else if (m[i].res->op[op].lat.buckets && m[i].res->op[op].ios)
+			return 0;
+	}
+	if (!any)
+		return 0;
+	if (!(*a = calloc(len, sizeof(**a))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct series_hists *h = &m[i].res->ts.hists[op];
+		const struct hist_packed *p = resp ? h->resp : h->lat;
+		int ret;
+
+		/* A member's intervals past the common ones go to the last, so the merge adds up to the total. */
+		for (size_t k = 0; p && k < m[i].res->ts.n; k++)
+			if ((ret = hist_packed_add(&(*a)[k < len ? k : len - 1], &p[k])))
+				return ret;
+	}
+	return 0;
+}
+
 /* The series summed over the intervals every member has; means weighted by each member's IOPS. */
 static int merge_series(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err,
 			size_t errlen)
@@ -153,6 +189,15 @@ static int merge_series(const struct group_member_stats *m, size_t n, struct run
 		d->lat_mean[k] = d->iops[k] > 0 ? d->lat_mean[k] / d->iops[k] : 0;
 		if (resp)
 			d->resp_mean[k] = d->iops[k] > 0 ? d->resp_mean[k] / d->iops[k] : 0;
+	}
+	d->hcap = len;
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		int ret = merge_series_hists(m, n, d, len, op, false);
+
+		if (!ret && resp)
+			ret = merge_series_hists(m, n, d, len, op, true);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
