@@ -173,6 +173,7 @@ struct job {
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
 	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
+	uint64_t outlier_ns;        /* requests slower than this are logged in results.outliers; 0 = none */
 	/*
 	 * Placement (docs/placement.md): cpus, where not empty, puts worker i on the (i mod n)-th CPU
 	 * of the set, one CPU each; numa picks a node for the workers (all of its CPUs, or those of cpus

@@ -343,6 +343,29 @@ struct stream_result {
 	struct realized rz;                 /* what its requests were */
 };
 
+/*
+ * The outlier log (job.outlier_ns, results.outliers): requests of the measured window slower than
+ * the threshold, the first RUN_MAX_OUTLIERS of them by completion, and how many there were in all.
+ */
+#define RUN_MAX_OUTLIERS 1000
+
+struct outlier {
+	uint64_t t_ns;           /* when it completed, from the start of the measured phase */
+	uint64_t offset;
+	uint64_t lat_ns;
+	uint32_t bytes;
+	uint16_t qd;             /* requests in flight once it was issued, itself included (its thread's) */
+	uint8_t op;              /* enum op */
+	uint8_t stream;          /* the index of its stream in a case of streams, else 0 */
+};
+
+struct outliers {
+	uint64_t threshold_ns;   /* 0: no log */
+	uint64_t count;          /* all of them, those past the first too */
+	struct outlier *first;   /* n, in order of t_ns */
+	unsigned n;
+};
+
 struct health_rec;   /* health_dev.h */
 struct nvmelife_rec; /* nvmelife.h */
 /* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
@@ -391,6 +414,7 @@ struct run_result {
 	 * sleeping, from their start to their end (both 0: none adapts: results.wait absent).
 	 */
 	uint64_t wait_spin_ns, wait_sleep_ns;
+	struct outliers outliers;           /* results.outliers (threshold_ns 0: not asked for) */
 };
 
 #endif

@@ -210,6 +210,11 @@ struct worker {
 		uint64_t spin_ns, sleep_ns;   /* measured time in each mode (results) */
 	} spin;
 
+	/* The outlier log (job.outlier_ns; outl NULL without): the first RUN_MAX_OUTLIERS and a count. */
+	struct outlier *outl;
+	unsigned noutl;
+	uint64_t outl_count;
+
 	struct live live;
 	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */
 	uint64_t ramp_base[4][LIVE_OPS]; /* what the ramp counted (ios, bytes, lat_sum, resp_sum), kept in live */

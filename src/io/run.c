@@ -835,6 +835,8 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
 			res->buffers = w->ec.fixed_bufs ? RUN_BUFS_FIXED : RUN_BUFS_PLAIN;
 		verify_merge(&res->verify, &w->ver);
+		if (w->outl && !outliers_add(&res->outliers, w->outl, w->noutl, w->outl_count, 0))
+			res->outliers.threshold_ns = w->job->outlier_ns;
 		group_sched_add(&res->sched, &w->sched);
 		if (w->t_measure < t0)
 			t0 = w->t_measure;

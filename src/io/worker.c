@@ -227,7 +227,10 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
-	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
+	/* The outlier log is looked at only there, so that without it completions pay nothing for it. */
+	if (j->outlier_ns && !w->readback && !(w->outl = calloc(RUN_MAX_OUTLIERS, sizeof(*w->outl))))
+		return -ENOMEM;
+	w->extra = w->vmap || w->vscan || w->wmap || w->outl ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -266,6 +269,8 @@ void worker_release(struct worker *w)
 		hist_release(&w->st[op].lat);
 		hist_release(&w->st[op].resp);
 	}
+	free(w->outl);
+	w->outl = NULL;
 	free(w->ec.reqs);
 	free(w->free);
 	free(w->queued);
@@ -738,13 +743,26 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 	}
 }
 
+/* A measured request slower than outlier_ns, completed at now: logged while there is room, counted always. */
+static void log_outlier(struct worker *w, const struct ioreq *r, uint64_t now)
+{
+	if (w->noutl < RUN_MAX_OUTLIERS)
+		w->outl[w->noutl++] = (struct outlier){ .t_ns = now > w->t_measure ? now - w->t_measure : 0,
+							.offset = r->offset, .lat_ns = now - r->issue_ns, .bytes = r->len,
+							.qd = r->qd, .op = r->op, .stream = (uint8_t)w->stream };
+	w->outl_count++;
+}
+
 /*
  * What a completion does besides counting, for a worker with w->extra: verification (the map, or the
  * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized). Those
  * of one size are counted by their operation alone, at the end.
  */
-static __attribute__((noinline)) void complete_more(struct worker *w, struct ioreq *r, bool ok, bool late)
+static __attribute__((noinline)) void complete_more(struct worker *w, struct ioreq *r, bool ok, bool late,
+						       uint64_t now)
 {
+	if (w->outl && ok && !late && w->t_measure && now - r->issue_ns > w->job->outlier_ns)
+		log_outlier(w, r, now);
 	if (w->vmap)
 		verify_done(w, r, ok);
 	else if (w->vscan && ok)
@@ -758,13 +776,14 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 }
 
 /* A split's sizes alone (w->extra 1) in a leaf without a stack frame; the rest in complete_more. */
-static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late)
+static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late,
+							uint64_t now)
 {
 	if (w->extra == 1) {
 		w->rz.bs_ios[r->op][r->szi] += ok && !late;
 		return;
 	}
-	complete_more(w, r, ok, late);
+	complete_more(w, r, ok, late, now);
 }
 
 /*
@@ -779,7 +798,7 @@ static inline __attribute__((always_inline)) bool complete_one(struct worker *w,
 	bool ok = r->res == (int64_t)r->len || (r->op == OP_TRIM && r->res == 0);
 
 	if (w->extra)
-		complete_extra(w, r, ok, late);
+		complete_extra(w, r, ok, late, now);
 	if (!ok) {
 		record_error(w, r);
 		sized_uncount(w, r);
@@ -836,6 +855,7 @@ static void sync_request(struct worker *w, struct ioreq *r, bool measuring)
 	w->issued += r->len;
 	qd_account(w, t0, w->inflight);
 	r->issue_ns = t0;
+	r->qd = (uint16_t)(w->inflight + 1 < UINT16_MAX ? w->inflight + 1 : UINT16_MAX);
 	r->res = engine_sync_op(&w->ec, r);
 	t1 = clock_ns();
 	qd_account(w, t1, w->inflight + 1);
@@ -951,6 +971,9 @@ static int submit_queued(struct worker *w)
 	now = clock_ns();
 	for (unsigned i = 0; i < w->nqueued; i++)
 		w->queued[i]->issue_ns = now;
+	if (w->outl)   /* all of them go in flight together: the queue depth each finds is the same */
+		for (unsigned i = 0; i < w->nqueued; i++)
+			w->queued[i]->qd = (uint16_t)(w->inflight < UINT16_MAX ? w->inflight : UINT16_MAX);
 	qd_account(w, now, w->inflight - w->nqueued);   /* those just queued start now */
 	w->nqueued = 0;
 	if (!w->eng->submit)

@@ -486,6 +486,25 @@ static json_t *run_realized(const struct job *j, const struct run_result *res)
 	return o;
 }
 
+/* results.outliers: the threshold, how many, and the first ones (stream: its name, or null). */
+static json_t *outliers_object(const struct job *j, const struct outliers *ol)
+{
+	json_t *first = json_array();
+
+	for (unsigned i = 0; first && i < ol->n; i++) {
+		const struct outlier *x = &ol->first[i];
+		bool named = j->streams && x->stream < j->streams->n;
+
+		json_array_append_new(first, json_pack("{s:I, s:s, s:I, s:I, s:I, s:i, s:o}", "t_ns", (json_int_t)x->t_ns,
+						       "op", op_name(x->op), "offset", (json_int_t)x->offset,
+						       "bytes", (json_int_t)x->bytes, "lat_ns", (json_int_t)x->lat_ns,
+						       "qd", (int)x->qd,
+						       "stream", named ? json_string(j->streams->s[x->stream].name) : json_null()));
+	}
+	return json_pack("{s:I, s:I, s:o}", "threshold_ns", (json_int_t)ol->threshold_ns, "count",
+			 (json_int_t)ol->count, "first", first);
+}
+
 static json_t *results_object(const struct job *j, const struct run_result *res)
 {
 	bool open = res->sched.enabled;
@@ -521,6 +540,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 							   (json_int_t)res->stalls[i].duration_ns));
 		json_object_set_new(o, "stalls", a);
 	}
+	if (o && res->outliers.threshold_ns)
+		json_object_set_new(o, "outliers", outliers_object(j, &res->outliers));
 	if (o && res->verify.enabled)
 		json_object_set_new(o, "verify", verify_object(&res->verify));
 	if (o && res->buffers)
@@ -634,6 +655,8 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "fua", json_true());
 	if (j->dedupe_pct)
 		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));
+	if (j->outlier_ns)
+		json_object_set_new(o, "outlier_ns", json_integer((json_int_t)j->outlier_ns));
 	if (j->thinktime_ns) {
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));

@@ -184,6 +184,7 @@ static const struct field job_fields[] = {
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
 	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	{ .key = "outlier_ns", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_name,
 	  .what = "an array of 1..16 stream names" },
@@ -330,6 +331,18 @@ static const struct field stream_fields[] = {
 	OPT("realized", T_OBJ, .fields = realized_fields), END
 };
 static const struct field stream_item = OBJECT(NULL, T_OBJ, stream_fields);
+static const char *const v_io_op[] = { "read", "write", "trim", "flush", NULL };
+static const struct field outlier_fields[] = {
+	MIN("t_ns", T_INT, 0), ONE_OF("op", v_io_op), MIN("offset", T_INT, 0), MIN("bytes", T_INT, 0),
+	MIN("lat_ns", T_INT, 1), MIN("qd", T_INT, 0), ANY("stream", T_STR | T_NULL), END
+};
+static const struct field outlier_item = OBJECT(NULL, T_OBJ, outlier_fields);
+static const struct field outliers_fields[] = {
+	MIN("threshold_ns", T_INT, 1), MIN("count", T_INT, 0),
+	{ .key = "first", .types = T_ARR, .flags = F_MAX, .max = 1000, .items = &outlier_item,
+	  .what = "an array of at most 1000 outliers" }, END
+};
+
 static const struct field results_fields[] = {
 	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
 	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
@@ -337,7 +350,7 @@ static const struct field results_fields[] = {
 	OBJECT("cpu", T_OBJ, cpu_fields), OBJECT("timeseries", T_OBJ, timeseries_fields),
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
-	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
+	OPT("outliers", T_OBJ, .fields = outliers_fields), OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
 	OPT("search_probe", T_OBJ, .fields = rk_search_mark_fields), OPT("fixed_buffers", T_BOOL),
 	OPT("wait", T_OBJ, .fields = wait_fields), OPT("stonewall", T_OBJ, .fields = stonewall_fields),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },

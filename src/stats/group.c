@@ -23,8 +23,39 @@ static void ops_release(struct opstats *op, struct series *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
+static int outlier_cmp(const void *a, const void *b)
+{
+	const struct outlier *x = a, *y = b;
+
+	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
+}
+
+int outliers_add(struct outliers *dst, const struct outlier *src, unsigned n, uint64_t count, uint64_t offset_ns)
+{
+	struct outlier *a;
+
+	if (n) {
+		if (!(a = realloc(dst->first, ((size_t)dst->n + n) * sizeof(*a))))
+			return -ENOMEM;
+		for (unsigned i = 0; i < n; i++) {
+			a[dst->n + i] = src[i];
+			a[dst->n + i].t_ns += offset_ns;
+		}
+		dst->first = a;
+		dst->n += n;
+		qsort(dst->first, dst->n, sizeof(*a), outlier_cmp);
+		if (dst->n > RUN_MAX_OUTLIERS)
+			dst->n = RUN_MAX_OUTLIERS;
+	}
+	dst->count += count;
+	return 0;
+}
+
 void group_release(struct run_result *agg)
 {
+	free(agg->outliers.first);
+	agg->outliers.first = NULL;
+	agg->outliers.n = 0;
 	ops_release(agg->op, &agg->ts);
 	for (unsigned s = 0; s < agg->nstreams; s++)
 		ops_release(agg->streams[s].op, &agg->streams[s].ts);
@@ -326,7 +357,7 @@ static void merge_realized(const struct group_member_stats *m, size_t n, struct 
 int group_merge(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err, size_t errlen)
 {
 	const struct run_result *r0;
-	int ret;
+	int ret = 0;
 
 	memset(agg, 0, sizeof(*agg));
 	if (!n)
@@ -347,7 +378,15 @@ int group_merge(const struct group_member_stats *m, size_t n, struct run_result 
 			group_sched_add(&agg->sched, &r->sched);
 		}
 	}
-	if ((ret = merge_ops(m, n, agg)) || (ret = merge_series(m, n, agg, err, errlen))) {
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct outliers *o = &m[i].res->outliers;
+
+		/* The group's log: the members' by time from the common start, each its own stream index. */
+		if (o->threshold_ns)
+			agg->outliers.threshold_ns = o->threshold_ns;
+		ret = outliers_add(&agg->outliers, o->first, o->n, o->count, m[i].offset_ns);
+	}
+	if (ret || (ret = merge_ops(m, n, agg)) || (ret = merge_series(m, n, agg, err, errlen))) {
 		if (ret == -ENOMEM)
 			snprintf(err, errlen, "merging the group: %s", strerror(ENOMEM));
 		group_release(agg);
