@@ -16,6 +16,7 @@
 /* The readings of one set of cumulative histograms (one operation's of a run's or a stream's workers). */
 struct ivsampler {
 	uint64_t *prev, *cur;    /* HIST_NBUCKETS counts each: the last interval's end, the reading now */
+	uint64_t *diff;          /* the interval being packed */
 	uint64_t prev_max, cur_max;
 	uint64_t cur_sum, prev_sum;
 };
@@ -34,8 +35,8 @@ void ivsampler_add(struct ivsampler *s, const struct hist *h);
 /*
  * The interval from the last take to this reading, packed into p (not initialised): each bucket's
  * growth; max exact where the histograms' maximum rose in the interval, else the upper bound of its
- * highest bucket, at most that maximum (within 1/64). The reading becomes the interval's end.
- * Returns 0 or -ENOMEM.
+ * highest bucket, at most that maximum (within 1/64). The reading becomes the interval's end and
+ * stays the reading (a take with no reading since gives an empty interval). Returns 0 or -ENOMEM.
  */
 int ivsampler_take(struct ivsampler *s, struct hist_packed *p);
 

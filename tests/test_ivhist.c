@@ -55,6 +55,14 @@ static void test_intervals_add_up_to_the_cumulative_histograms(void **state)
 	}
 	assert_int_equal(iv[0].count, 1000);
 	assert_int_equal(iv[2].count, 0);
+	/* A take with no reading since (the monitor's intervals through a stall): empty, the reading kept. */
+	{
+		struct hist_packed again;
+
+		assert_int_equal(ivsampler_take(&s, &again), 0);
+		assert_int_equal(again.count, 0);
+		hist_packed_release(&again);
+	}
 	merged(&all, iv, 5);
 	hist_merge(&h[0], &h[1]);
 	assert_same_buckets(&all, &h[0]);

@@ -319,47 +319,55 @@ static void ivsets_free(struct ivset *iv, unsigned nstreams)
 }
 
 /*
- * The interval histograms of the entry each series is about to get (or, fold, of a last partial
- * interval: added to its last entry), read from the workers (last: all of them, stopped).
+ * What the workers had done at one moment: the run's live counters, each stream's, and (into the
+ * readings of m->iv) their histograms (last: all workers', stopped).
  */
-static void push_hists(struct monitor *m, bool last, bool fold)
+struct reading {
+	uint64_t run[NSAMPLE];
+	uint64_t streams[JOB_MAX_STREAMS][NSAMPLE];
+};
+
+static void take_reading(struct monitor *m, struct reading *rd, bool last)
 {
+	sample(m->ws, m->n, rd->run);
+	for (unsigned s = 0; s < m->nstreams; s++)
+		sample(m->ws + m->sw[s].first, m->sw[s].n, rd->streams[s]);
 	if (!m->iv)
 		return;
 	ivset_read(&m->iv[0], m->ws, m->n, last);
-	ivset_push(&m->iv[0], &m->res->ts, fold);
-	for (unsigned s = 0; s < m->nstreams; s++) {
+	for (unsigned s = 0; s < m->nstreams; s++)
 		ivset_read(&m->iv[1 + s], m->ws + m->sw[s].first, m->sw[s].n, last);
-		ivset_push(&m->iv[1 + s], &m->res->streams[s].ts, fold);
-	}
 }
 
 /*
- * One time-series entry (the run's, and each stream's from its own counters sbase), and with it the
- * drive's temperature (one SMART log read by this thread, never by a worker): at most one read per
- * interval, on the series' clock.
+ * The interval histograms of the entry each series is about to get, from the last reading (fold: of a
+ * last partial interval, added to its last entry).
  */
-static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
-			uint64_t sbase[][NSAMPLE], bool last)
+static void push_hists(struct monitor *m, bool fold)
 {
-	push_hists(m, last, false);
-	series_sample(&m->res->ts, cur, base, dt, m->res->sched.enabled);
-	for (unsigned s = 0; s < m->nstreams; s++) {
-		uint64_t sc[NSAMPLE];
+	if (!m->iv)
+		return;
+	ivset_push(&m->iv[0], &m->res->ts, fold);
+	for (unsigned s = 0; s < m->nstreams; s++)
+		ivset_push(&m->iv[1 + s], &m->res->streams[s].ts, fold);
+}
 
-		sample(m->ws + m->sw[s].first, m->sw[s].n, sc);
-		series_sample(&m->res->streams[s].ts, sc, sbase[s], dt, job_open_loop(m->sw[s].job));
-		memcpy(sbase[s], sc, sizeof(sc));
+/*
+ * One time-series entry (the run's, and each stream's from its own counters sbase) ending at reading
+ * rd, and with it the drive's temperature (one SMART log read by this thread, never by a worker): at
+ * most one read per interval, on the series' clock.
+ */
+static void push_sample(struct monitor *m, const struct reading *rd, const uint64_t base[NSAMPLE], uint64_t dt,
+			uint64_t sbase[][NSAMPLE])
+{
+	push_hists(m, false);
+	series_sample(&m->res->ts, rd->run, base, dt, m->res->sched.enabled);
+	for (unsigned s = 0; s < m->nstreams; s++) {
+		series_sample(&m->res->streams[s].ts, rd->streams[s], sbase[s], dt, job_open_loop(m->sw[s].job));
+		memcpy(sbase[s], rd->streams[s], sizeof(sbase[s]));
 	}
 	if (m->o->health && m->res->health)
 		health_rec_sample(m->res->health, m->o->health, m->res->ts.n);
-}
-
-/* Each stream's counters now, the base of its next time-series entry. */
-static void stream_bases(const struct monitor *m, uint64_t sbase[][NSAMPLE])
-{
-	for (unsigned s = 0; s < m->nstreams; s++)
-		sample(m->ws + m->sw[s].first, m->sw[s].n, sbase[s]);
 }
 
 static void sleep_until(struct monitor *m, uint64_t t)
@@ -449,21 +457,32 @@ static void monitor_run(struct monitor *m)
 	uint64_t iv = m->res->ts.interval_ns, next_sample = ctl->t_ramp_end;
 	uint64_t next_prog = ctl->t_start + PROGRESS_NS;
 	uint64_t base[NSAMPLE] = { 0 }, cur[NSAMPLE], pprev[NSAMPLE] = { 0 }, tprev = ctl->t_start, now, tbase = 0;
-	uint64_t sbase[JOB_MAX_STREAMS][NSAMPLE];
+	uint64_t sbase[JOB_MAX_STREAMS][NSAMPLE], held_until = 0;
+	struct reading rd;
 	bool have_base = false;
 
 	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
 	while (atomic_load(&ctl->running)) {
-		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns();
+		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns(), due;
 
 		wake = wake < m->next_round ? wake : m->next_round;
 		wake = wake < m->next_ckpt ? wake : m->next_ckpt;
 		wake = wake < before + STALL_TICK_NS ? wake : before + STALL_TICK_NS;
+		/*
+		 * A reading before each sleep: where the process stops meanwhile (a stall), the intervals
+		 * it was stopped through end with it, so that what completes once it runs again (the
+		 * requests the stall held, with its length as latency) falls in the interval it ran again in.
+		 */
+		if (next_sample > held_until)
+			take_reading(m, &rd, false);
 		if (!ckpt_wanted(m))
 			sleep_until(m, wake);
 		now = clock_ns();
 		/* Catching up on samples after a stall wakes "late" too: lateness counts from the sleep. */
-		run_note_stall(m->res, ctl->t_ramp_end, wake > before ? wake : before, now);
+		due = wake > before ? wake : before;
+		run_note_stall(m->res, ctl->t_ramp_end, due, now);
+		if (now >= due + RUN_STALL_NS)
+			held_until = now;
 		if ((m->o->stop && atomic_load(m->o->stop)) || (m->o->group && atomic_load(&m->o->group->stop)))
 			atomic_store(&ctl->stop, 1);
 		if (m->o->group && m->o->group->peer_done && m->o->group->sync_ok && !m->o->phase &&
@@ -483,12 +502,14 @@ static void monitor_run(struct monitor *m)
 			}
 		}
 		if (now >= next_sample) {
-			sample(m->ws, m->n, cur);
+			/* A boundary the process was stopped through ends with the reading before the stop. */
+			if (next_sample > held_until)
+				take_reading(m, &rd, false);
 			if (have_base)
-				push_sample(m, cur, base, iv, sbase, false);
+				push_sample(m, &rd, base, iv, sbase);
 			else
-				stream_bases(m, sbase);
-			memcpy(base, cur, sizeof(base));
+				memcpy(sbase, rd.streams, sizeof(sbase));
+			memcpy(base, rd.run, sizeof(base));
 			have_base = true;
 			tbase = next_sample;
 			next_sample += iv;
@@ -503,11 +524,12 @@ static void monitor_run(struct monitor *m)
 	}
 	/* The last, partial interval counts if it is at least half one, at its own length. */
 	now = clock_ns();
-	if (have_base && now - tbase >= iv / 2) {
-		sample(m->ws, m->n, cur);
-		push_sample(m, cur, base, now - tbase, sbase, true);
-	} else if (have_base) {
-		push_hists(m, true, true);   /* so that the intervals still add up to the run */
+	if (have_base) {
+		take_reading(m, &rd, true);
+		if (now - tbase >= iv / 2)
+			push_sample(m, &rd, base, now - tbase, sbase);
+		else
+			push_hists(m, true);   /* so that the intervals still add up to the run */
 	}
 }
 

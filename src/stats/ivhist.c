@@ -11,7 +11,8 @@ int ivsampler_init(struct ivsampler *s)
 	memset(s, 0, sizeof(*s));
 	s->prev = calloc(HIST_NBUCKETS, sizeof(*s->prev));
 	s->cur = calloc(HIST_NBUCKETS, sizeof(*s->cur));
-	if (!s->prev || !s->cur) {
+	s->diff = calloc(HIST_NBUCKETS, sizeof(*s->diff));
+	if (!s->prev || !s->cur || !s->diff) {
 		ivsampler_release(s);
 		return -ENOMEM;
 	}
@@ -22,7 +23,8 @@ void ivsampler_release(struct ivsampler *s)
 {
 	free(s->prev);
 	free(s->cur);
-	s->prev = s->cur = NULL;
+	free(s->diff);
+	s->prev = s->cur = s->diff = NULL;
 }
 
 void ivsampler_begin(struct ivsampler *s)
@@ -51,15 +53,13 @@ int ivsampler_take(struct ivsampler *s, struct hist_packed *p)
 {
 	struct hist d = { .lo = 0, .n = HIST_NBUCKETS, .min = UINT64_MAX };
 	unsigned top = 0;
-	uint64_t *t;
 	int ret;
 
-	/* cur - prev, bucket by bucket, into prev (which then is free to hold the next reading). */
-	d.buckets = s->prev;
+	d.buckets = s->diff;
 	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
 		uint64_t c = s->cur[i] >= s->prev[i] ? s->cur[i] - s->prev[i] : 0;
 
-		s->prev[i] = c;
+		s->diff[i] = c;
 		if (!c)
 			continue;
 		if (d.min == UINT64_MAX)
@@ -79,9 +79,7 @@ int ivsampler_take(struct ivsampler *s, struct hist_packed *p)
 	}
 	ret = hist_pack(p, &d);
 	/* The reading becomes the interval's end, whatever became of the packing. */
-	t = s->prev;
-	s->prev = s->cur;
-	s->cur = t;
+	memcpy(s->prev, s->cur, HIST_NBUCKETS * sizeof(*s->prev));
 	if (s->cur_max > s->prev_max)
 		s->prev_max = s->cur_max;
 	s->prev_sum = s->cur_sum;
