@@ -13,6 +13,7 @@
 
 #include "errmsg.h"
 #include "fileio.h"
+#include "grow.h"
 #include "health_dev.h"
 #include "result.h"
 #include "nvmeid.h"
@@ -217,45 +218,45 @@ static json_t *stonewall_object(const struct stonewall *sw)
 			 "iops", t > 0 ? (double)sw->ios / t : 0.0, "bw_bytes", t > 0 ? (double)sw->bytes / t : 0.0);
 }
 
-/* An interval histogram's runs of adjacent buckets, as series_hist_runs writes them. */
+/*
+ * An interval histogram as text: its runs of adjacent non-empty buckets, each "FIRST:COUNT,COUNT,..."
+ * (FIRST the run's first bucket index), separated by spaces; "" for none. A string, so that a result
+ * of a day of intervals stays a line per interval (docs/result-format.md, timeseries).
+ */
 struct runs_ctx {
-	json_t *a;
+	char *buf;
+	size_t len, cap;
 	unsigned next;      /* the bucket after the open run's last */
-	size_t len_at;      /* where the open run's length goes */
-	json_int_t len;
+	bool open, failed;
 };
-
-static void runs_close(struct runs_ctx *c)
-{
-	if (c->len)
-		json_array_set_new(c->a, c->len_at, json_integer(c->len));
-}
 
 static void runs_add(void *ctx, unsigned idx, uint64_t count)
 {
 	struct runs_ctx *c = ctx;
+	char item[48];
+	int n;
 
-	if (!c->len || idx != c->next) {
-		runs_close(c);
-		json_array_append_new(c->a, json_integer(idx));
-		c->len_at = json_array_size(c->a);
-		json_array_append_new(c->a, json_integer(0));
-		c->len = 0;
-	}
-	json_array_append_new(c->a, json_integer((json_int_t)count));
-	c->len++;
+	n = c->open && idx == c->next ? snprintf(item, sizeof(item), ",%llu", (unsigned long long)count)
+	    : snprintf(item, sizeof(item), "%s%u:%llu", c->len ? " " : "", idx, (unsigned long long)count);
+	c->open = true;
 	c->next = idx + 1;
+	if (c->failed || GROW(c->buf, c->cap, c->len + (size_t)n + 1)) {
+		c->failed = true;
+		return;
+	}
+	memcpy(c->buf + c->len, item, (size_t)n + 1);
+	c->len += (size_t)n;
 }
 
 static json_t *series_hist_runs(const struct hist_packed *p)
 {
-	struct runs_ctx c = { .a = json_array() };
+	struct runs_ctx c = { 0 };
+	json_t *s;
 
-	if (c.a) {
-		hist_packed_each(p, runs_add, &c);
-		runs_close(&c);
-	}
-	return c.a;
+	hist_packed_each(p, runs_add, &c);
+	s = c.failed ? NULL : json_string(c.buf ? c.buf : "");
+	free(c.buf);
+	return s;
 }
 
 /* The percentiles an interval keeps, and their keys' infixes (lat_p50_ns, response_p50_ns). */

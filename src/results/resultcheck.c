@@ -231,8 +231,10 @@ static const struct field op_fields[] = {
 };
 static const struct field cpu_fields[] = { MIN("user_s", T_NUM, 0), MIN("sys_s", T_NUM, 0), END };
 static const struct field int0_ts = MIN(NULL, T_INT, 0);
-/* An interval histogram: runs of adjacent buckets, each [first bucket, length, counts...]. */
-static const struct field iv_runs = OPT(NULL, T_ARR, .items = &int0_ts);
+/* An interval histogram: runs of adjacent buckets, "FIRST:COUNT,COUNT,..." separated by spaces. */
+#define IV_RUNS_RE "^([0-9]+:[0-9]+(,[0-9]+)*( [0-9]+:[0-9]+(,[0-9]+)*)*)?$"
+static const struct field iv_runs = { .types = T_STR, .pattern = IV_RUNS_RE,
+				      .what = "runs of buckets such as \"1200:3,14 1208:1\"" };
 #define IV_KEYS(name) \
 	ARRAY(name "_p50_ns", &int0_ts), ARRAY(name "_p99_ns", &int0_ts), ARRAY(name "_p999_ns", &int0_ts), \
 	ARRAY(name "_p9999_ns", &int0_ts), ARRAY(name "_max_ns", &int0_ts), ARRAY(name "_hist", &iv_runs)
@@ -1221,8 +1223,37 @@ static int check_rates(const json_t *res, char *err, size_t errlen)
 }
 
 /*
+ * Whether the runs of an interval histogram s (as IV_RUNS_RE has it) come in order of their buckets,
+ * apart (two runs that touch would be one), within the scheme's buckets.
+ */
+static bool runs_ascending(const char *s)
+{
+	unsigned long long next = 0, b;
+	char *end;
+
+	while (s && *s) {
+		b = strtoull(s, &end, 10);
+		if (b < next)
+			return false;
+		for (s = end + 1, b--; ; s++) {   /* s after ':' ; each count is a bucket */
+			strtoull(s, &end, 10);
+			b++;
+			s = end;
+			if (*s != ',')
+				break;
+		}
+		if (b >= HIST_NBUCKETS)
+			return false;
+		next = b + 2;
+		if (*s == ' ')
+			s++;
+	}
+	return true;
+}
+
+/*
  * Each operation's interval arrays have one value per sample, and each interval histogram's runs
- * are whole: [first bucket, length >= 1, length counts], buckets ascending and in the scheme's range.
+ * come in order (runs_ascending).
  */
 static int check_series_hists(const json_t *ts, size_t n, char *err, size_t errlen)
 {
@@ -1247,21 +1278,11 @@ static int check_series_hists(const json_t *ts, size_t n, char *err, size_t errl
 			}
 			hs = json_object_get(e, k ? "response_hist" : "lat_hist");
 			json_array_foreach(hs, i, runs) {
-				size_t len = json_array_size(runs), at = 0;
-				long long next = 0;
-
-				while (at < len) {
-					long long first = json_integer_value(json_array_get(runs, at));
-					long long rl = at + 1 < len ? json_integer_value(json_array_get(runs, at + 1)) : 0;
-
-					if (first < next || rl < 1 || first + rl > HIST_NBUCKETS || at + 2 + (size_t)rl > len)
-						return errmsg_set(err, errlen, -EINVAL,
-								  "results.timeseries.%s.%s_hist[%zu]: not runs of "
-								  "[first bucket, length, counts...] in ascending order",
-								  ops[o], kinds[k], i);
-					next = first + rl;
-					at += 2 + (size_t)rl;
-				}
+				if (!runs_ascending(json_string_value(runs)))
+					return errmsg_set(err, errlen, -EINVAL,
+							  "results.timeseries.%s.%s_hist[%zu]: runs of buckets out of order, "
+							  "touching, or past the last bucket (%u)", ops[o], kinds[k], i,
+							  HIST_NBUCKETS - 1);
 			}
 		}
 	}

@@ -119,14 +119,13 @@ sanitizer_build() {
 }
 
 # assert_intervals_merge FILE: every operation's interval histograms (results.timeseries.OP.lat_hist
-# and response_hist, runs of [first bucket, length, counts...]) added bucket by bucket are exactly
+# and response_hist: runs of buckets, "FIRST:COUNT,COUNT,... FIRST:...") added bucket by bucket are exactly
 # the operation's histogram of the run (results.OP.lat_hist, buckets by lower bound), with as many
 # intervals as the time series has samples; also in each stream's time series.
 _LIB_IV_JQ='
 def lo($i): if $i < 128 then $i else ((($i - 128) % 64) + 64) * pow(2; (($i - 128) / 64 | floor) + 1) end;
-def pairs: def go($a; $at): if $at >= ($a | length) then empty
-	else $a[$at] as $f | $a[$at + 1] as $l | (range(0; $l) as $k | [$f + $k, $a[$at + 2 + $k]]), go($a; $at + 2 + $l) end;
-	go(.; 0);
+def pairs: split(" ")[] | select(length > 0) | split(":") | (.[0] | tonumber) as $f
+	| .[1] | split(",") | to_entries[] | [$f + .key, (.value | tonumber)];
 def merged: [.[] | pairs] | group_by(.[0]) | map([lo(.[0][0]), (map(.[1]) | add)]) | map(select(.[1] > 0));
 def check($res; $where):
 	$res.timeseries as $ts | ($ts.iops | length) as $n
