@@ -40,7 +40,6 @@ struct ioreq {
 	uint8_t buf_dirty;   /* the buffer holds read data, not the write pattern */
 	uint8_t vgen;        /* verify=on: a write's generation; a read's map entry when it was queued */
 	uint8_t szi;         /* the index of its size in the job's split (0 without one): results.realized */
-	uint16_t qd;         /* outlier_ns: its thread's requests in flight once it was issued, itself included */
 	uint32_t vwrites;    /* verify=on: a read's count of its block's writes (vmap_writes) when queued */
 };
 

@@ -354,7 +354,7 @@ struct outlier {
 	uint64_t offset;
 	uint64_t lat_ns;
 	uint32_t bytes;
-	uint16_t qd;             /* requests in flight once it was issued, itself included (its thread's) */
+	uint16_t qd;             /* its thread's requests in flight as it was reaped, itself included */
 	uint8_t op;              /* enum op */
 	uint8_t stream;          /* the index of its stream in a case of streams, else 0 */
 };

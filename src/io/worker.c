@@ -230,7 +230,8 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	/* The outlier log is looked at only there, so that without it completions pay nothing for it. */
 	if (j->outlier_ns && !w->readback && !(w->outl = calloc(RUN_MAX_OUTLIERS, sizeof(*w->outl))))
 		return -ENOMEM;
-	w->extra = w->vmap || w->vscan || w->wmap || w->outl ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
+	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
+	w->extra = !w->outl ? w->extra : w->extra ? 2 : 3;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -743,13 +744,18 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 	}
 }
 
-/* A measured request slower than outlier_ns, completed at now: logged while there is room, counted always. */
-static void log_outlier(struct worker *w, const struct ioreq *r, uint64_t now)
+/*
+ * A measured request slower than outlier_ns, completed at now: logged while there is room, counted
+ * always. Its queue depth is its thread's requests in flight as it was reaped (itself included): a
+ * stamp at issue would cost every request a store in the hot loop (docs/performance.md).
+ */
+static __attribute__((noinline, cold)) void log_outlier(struct worker *w, const struct ioreq *r, uint64_t now)
 {
 	if (w->noutl < RUN_MAX_OUTLIERS)
 		w->outl[w->noutl++] = (struct outlier){ .t_ns = now > w->t_measure ? now - w->t_measure : 0,
 							.offset = r->offset, .lat_ns = now - r->issue_ns, .bytes = r->len,
-							.qd = r->qd, .op = r->op, .stream = (uint8_t)w->stream };
+							.qd = (uint16_t)(w->inflight < UINT16_MAX ? w->inflight : UINT16_MAX),
+							.op = r->op, .stream = (uint8_t)w->stream };
 	w->outl_count++;
 }
 
@@ -775,12 +781,20 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 		wmap_mark(w->wmap, r->offset, r->len);
 }
 
-/* A split's sizes alone (w->extra 1) in a leaf without a stack frame; the rest in complete_more. */
+/*
+ * A split's sizes alone (w->extra 1) or the outlier log alone (3) in a leaf without a stack frame; the
+ * rest (2) in complete_more.
+ */
 static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late,
 							uint64_t now)
 {
 	if (w->extra == 1) {
 		w->rz.bs_ios[r->op][r->szi] += ok && !late;
+		return;
+	}
+	if (w->extra == 3) {   /* the outlier log alone */
+		if (now - r->issue_ns > w->job->outlier_ns && ok && !late && w->t_measure)
+			log_outlier(w, r, now);
 		return;
 	}
 	complete_more(w, r, ok, late, now);
@@ -855,12 +869,13 @@ static void sync_request(struct worker *w, struct ioreq *r, bool measuring)
 	w->issued += r->len;
 	qd_account(w, t0, w->inflight);
 	r->issue_ns = t0;
-	r->qd = (uint16_t)(w->inflight + 1 < UINT16_MAX ? w->inflight + 1 : UINT16_MAX);
 	r->res = engine_sync_op(&w->ec, r);
 	t1 = clock_ns();
 	qd_account(w, t1, w->inflight + 1);
+	w->inflight++;   /* in flight as it completes, for the outlier log */
 	if (complete_one(w, r, t1, t1 > w->ctl->t_deadline) && !w->ctl->continue_on_error)
 		atomic_store(&w->ctl->stop, 1);
+	w->inflight--;
 	w->synced = true;
 }
 
@@ -971,9 +986,6 @@ static int submit_queued(struct worker *w)
 	now = clock_ns();
 	for (unsigned i = 0; i < w->nqueued; i++)
 		w->queued[i]->issue_ns = now;
-	if (w->outl)   /* all of them go in flight together: the queue depth each finds is the same */
-		for (unsigned i = 0; i < w->nqueued; i++)
-			w->queued[i]->qd = (uint16_t)(w->inflight < UINT16_MAX ? w->inflight : UINT16_MAX);
 	qd_account(w, now, w->inflight - w->nqueued);   /* those just queued start now */
 	w->nqueued = 0;
 	if (!w->eng->submit)
