@@ -190,8 +190,8 @@ struct worker {
 	uint64_t *heat_of[OP_COUNT];   /* rz.heat[op]: a completion's bin from one load, not an index */
 	struct wmap *wmap;
 	/*
-	 * A completion has more to do than count: 1, a split's sizes alone; 3, the outlier log alone; 2,
-	 * verify (vmap, vscan), wmap or the outlier log with any of the others, and the sizes (complete_extra).
+	 * A completion has more to do than count: 1, a split's sizes alone; 2, verify (vmap, vscan) or
+	 * wmap, and the sizes; 3, the outlier log alone; 4, the outlier log and what 1 or 2 do (complete_extra).
 	 */
 	uint8_t extra;
 

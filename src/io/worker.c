@@ -231,7 +231,7 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	if (j->outlier_ns && !w->readback && !(w->outl = calloc(RUN_MAX_OUTLIERS, sizeof(*w->outl))))
 		return -ENOMEM;
 	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
-	w->extra = !w->outl ? w->extra : w->extra ? 2 : 3;
+	w->extra = !w->outl ? w->extra : w->extra ? 4 : 3;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -764,11 +764,8 @@ static __attribute__((noinline, cold)) void log_outlier(struct worker *w, const 
  * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized). Those
  * of one size are counted by their operation alone, at the end.
  */
-static __attribute__((noinline)) void complete_more(struct worker *w, struct ioreq *r, bool ok, bool late,
-						       uint64_t now)
+static __attribute__((noinline)) void complete_more(struct worker *w, struct ioreq *r, bool ok, bool late)
 {
-	if (w->outl && ok && !late && w->t_measure && now - r->issue_ns > w->job->outlier_ns)
-		log_outlier(w, r, now);
 	if (w->vmap)
 		verify_done(w, r, ok);
 	else if (w->vscan && ok)
@@ -781,28 +778,36 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 		wmap_mark(w->wmap, r->offset, r->len);
 }
 
-/*
- * A split's sizes alone (w->extra 1) or the outlier log alone (3) in a leaf without a stack frame; the
- * rest (2) in complete_more.
- */
-static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late,
-							uint64_t now)
+/* The outlier log (w->extra 3), then what complete_more does (4). */
+static __attribute__((noinline)) void complete_outlier(struct worker *w, struct ioreq *r, bool ok, bool late)
 {
+	if (w->now - r->issue_ns > w->job->outlier_ns && ok && !late && w->t_measure)
+		log_outlier(w, r, w->now);
+	if (w->extra == 4)
+		complete_more(w, r, ok, late);
+}
+
+/*
+ * A split's sizes alone (w->extra 1) in a leaf without a stack frame; the rest in complete_more (2)
+ * and complete_outlier (3, 4), each a tail call: verify and the written blocks' map (every write
+ * pattern) pay nothing for the outlier log.
+ */
+static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late)
+{
+	if (w->extra == 2) {
+		complete_more(w, r, ok, late);
+		return;
+	}
 	if (w->extra == 1) {
 		w->rz.bs_ios[r->op][r->szi] += ok && !late;
 		return;
 	}
-	if (w->extra == 3) {   /* the outlier log alone */
-		if (now - r->issue_ns > w->job->outlier_ns && ok && !late && w->t_measure)
-			log_outlier(w, r, now);
-		return;
-	}
-	complete_more(w, r, ok, late, now);
+	complete_outlier(w, r, ok, late);
 }
 
 /*
- * Accounts request r completed at now (late: after the deadline, not counted). A trim succeeds with
- * res 0 (a discard moves no data) or len. Returns true if it failed.
+ * Accounts request r completed at now, which is w->now (late: after the deadline, not counted). A
+ * trim succeeds with res 0 (a discard moves no data) or len. Returns true if it failed.
  */
 static inline __attribute__((always_inline)) bool complete_one(struct worker *w, struct ioreq *r, uint64_t now,
 							       bool late)
@@ -812,7 +817,7 @@ static inline __attribute__((always_inline)) bool complete_one(struct worker *w,
 	bool ok = r->res == (int64_t)r->len || (r->op == OP_TRIM && r->res == 0);
 
 	if (w->extra)
-		complete_extra(w, r, ok, late, now);
+		complete_extra(w, r, ok, late);
 	if (!ok) {
 		record_error(w, r);
 		sized_uncount(w, r);
@@ -871,6 +876,7 @@ static void sync_request(struct worker *w, struct ioreq *r, bool measuring)
 	r->issue_ns = t0;
 	r->res = engine_sync_op(&w->ec, r);
 	t1 = clock_ns();
+	w->now = t1;   /* its completion, as a reaped batch's is w->now (complete_extra) */
 	qd_account(w, t1, w->inflight + 1);
 	w->inflight++;   /* in flight as it completes, for the outlier log */
 	if (complete_one(w, r, t1, t1 > w->ctl->t_deadline) && !w->ctl->continue_on_error)

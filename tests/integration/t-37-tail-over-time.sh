@@ -76,6 +76,23 @@ done
 assert_eq "$(jget "$agg" '.results.timeseries.read.lat_hist | length')" "$(jget "$agg" '.results.timeseries.iops | length')" \
 	"parallel: the aggregate's intervals, aligned by index"
 
+# --- the outlier log counts every request over its threshold ---------------------------------------
+# Over 1 ns: every request. Writes take the completion's longer path (the written blocks' map), a case
+# of streams names each request's stream, psync's trims are made by the worker itself (engine_sync_op):
+# the count is the run's requests in each.
+f=$(run outl-rw --engine null --rw randrw --qd 4 --runtime 300ms --outlier-ns 1ns "$dev")
+assert_eq "$(jget "$f" .results.outliers.count)" "$(jget "$f" .results.total.ios)" "outlier_ns 1ns, randrw: every request counted"
+assert_eq "$(jget "$f" '.results.outliers.first | length')" 1000 "outlier_ns 1ns: the first 1000 listed"
+assert_eq "$(jget "$f" '.results.outliers.first | . == sort_by(.t_ns) and (map(.op) | unique) == ["read", "write"]')" true \
+	"outlier_ns 1ns: listed by time, reads and writes"
+f=$(run outl-streams --engine null --runtime 300ms --outlier-ns 1ns --stream name=a,rw=randread,qd=2 \
+	--stream name=b,rw=randwrite,qd=2 "$dev")
+assert_eq "$(jget "$f" .results.outliers.count)" "$(jget "$f" .results.total.ios)" "outlier_ns 1ns, streams: every request counted"
+assert_eq "$(jget "$f" '[.results.outliers.first[] | select((.stream == "a" and .op == "read") or (.stream == "b" and .op == "write"))] | length')" \
+	1000 "outlier_ns 1ns, streams: each request named by its stream"
+f=$(run outl-trim --engine psync --rw randtrim --qd 1 --runtime 300ms --outlier-ns 1ns "$dev")
+assert_eq "$(jget "$f" .results.outliers.count)" "$(jget "$f" .results.trim.ios)" "outlier_ns 1ns, randtrim: every trim counted"
+
 # --- a stall: SIGSTOP for 1 s ----------------------------------------------------------------------
 "$SSDBENCH" run --progress never --output stall --engine io_uring --rw randread --qd 4 --runtime 3s \
 	--interval 500ms --outlier-ns 500ms "$dev" >stall.out 2>stall.err &
