@@ -32,7 +32,7 @@ for n in 200000 50000; do
 	for e in io_uring libaio psync; do
 		out=$e-$n
 		"$SSDBENCH" run --progress never --output "$out" --engine "$e" --rw randread --bs 4k --qd 1 \
-			--span 64m --runtime 2s --interval 500ms --outlier-ns $((4 * n)) "$nb" >"$out.txt" 2>"$out.err" ||
+			--span 64m --runtime 2s --interval 500ms --outlier-ns "$((4 * n))ns" "$nb" >"$out.txt" 2>"$out.err" ||
 			fail "$e, $n ns: $(cat "$out.err")"
 		f=$(result_files "$out")
 		p50=$(jget "$f" '.results.read.lat_ns.percentiles["50"]')
