@@ -56,8 +56,8 @@ static int cluster_sync(void *ctx)
 /*
  * What a rank sends rank 0 after a run: the run_result itself (its pointers meaningless there), the
  * member's description, then the histograms' buckets (those allocated, in the order lat[0], lat[1],
- * resp[0], resp[1]), the time series (iops, bw, lat_mean, resp_mean where there is one) and the
- * result's JSON text. The ranks run the same binary on the same architecture (docs/mpi.md).
+ * resp[0], resp[1]), the time series (iops, bw, lat_mean, resp_mean where there is one), its interval
+ * histograms and outlier log (put_hists) and the result's JSON text. The ranks run the same binary on the same architecture (docs/mpi.md).
  */
 struct wire {
 	struct run_result res;
@@ -96,9 +96,10 @@ static struct hist_packed **hists_of(struct series *ts, int k)
 
 /*
  * The interval histograms of ts at buf + off (buf NULL: only their size): for each array, aligned,
- * its entries and then their data. Returns the offset past them.
+ * its entries and then their data; then the outlier log's first entries ol (aligned). Returns the
+ * offset past them.
  */
-static size_t put_hists(char *buf, size_t off, struct series *ts)
+static size_t put_hists(char *buf, size_t off, struct series *ts, const struct outliers *ol)
 {
 	for (int k = 0; k < NHISTS; k++) {
 		struct hist_packed *a = *hists_of(ts, k);
@@ -115,11 +116,17 @@ static size_t put_hists(char *buf, size_t off, struct series *ts)
 			off += a[i].len;
 		}
 	}
+	if (ol->first) {
+		off = ALIGN16(off);
+		if (buf)
+			memcpy(buf + off, ol->first, ol->n * sizeof(*ol->first));
+		off += ol->n * sizeof(*ol->first);
+	}
 	return off;
 }
 
-/* put_hists' arrays at buf + *off into ts (pointing into buf). Returns 0 or -EINVAL (short). */
-static int get_hists(char *buf, size_t len, size_t *off, struct series *ts)
+/* put_hists' arrays at buf + *off into ts and ol (pointing into buf). Returns 0 or -EINVAL (short). */
+static int get_hists(char *buf, size_t len, size_t *off, struct series *ts, struct outliers *ol)
 {
 	for (int k = 0; k < NHISTS; k++) {
 		struct hist_packed **a = hists_of(ts, k);
@@ -139,6 +146,13 @@ static int get_hists(char *buf, size_t len, size_t *off, struct series *ts)
 		}
 	}
 	ts->hcap = ts->n;
+	if (ol->first) {
+		*off = ALIGN16(*off);
+		if (ol->n > RUN_MAX_OUTLIERS || *off + ol->n * sizeof(*ol->first) > len)
+			return -EINVAL;
+		ol->first = (struct outlier *)(void *)(buf + *off);
+		*off += ol->n * sizeof(*ol->first);
+	}
 	return 0;
 }
 
@@ -152,7 +166,7 @@ static char *pack(struct wire *w, const char *json, size_t *len)
 		n += hist_of(&w->res, k)->buckets ? HIST_NBUCKETS * sizeof(uint64_t) : 0;
 	for (int k = 0; k < 4; k++)
 		n += *series_of(&w->res.ts, k) ? w->res.ts.n * sizeof(double) : 0;
-	n = put_hists(NULL, n - w->json_len, &w->res.ts) + w->json_len;
+	n = put_hists(NULL, n - w->json_len, &w->res.ts, &w->res.outliers) + w->json_len;
 	if (!(buf = malloc(n)))
 		return NULL;
 	memcpy(buf, w, sizeof(*w));
@@ -168,7 +182,7 @@ static char *pack(struct wire *w, const char *json, size_t *len)
 			off += w->res.ts.n * sizeof(double);
 		}
 	}
-	off = put_hists(buf, off, &w->res.ts);
+	off = put_hists(buf, off, &w->res.ts, &w->res.outliers);
 	memcpy(buf + off, json, w->json_len);
 	*len = n;
 	return buf;
@@ -210,7 +224,7 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 		off += w->res.ts.n * sizeof(double);
 	}
 	w->res.ts.cap = w->res.ts.n;
-	if (get_hists(buf, len, &off, &w->res.ts))
+	if (get_hists(buf, len, &off, &w->res.ts, &w->res.outliers))
 		return -EINVAL;
 	if (off + w->json_len != len)
 		return -EINVAL;

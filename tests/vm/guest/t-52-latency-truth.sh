@@ -3,10 +3,11 @@
 # null_blk with timer completion (irqmode=2 completion_nsec=N) completes every request N ns after the
 # driver has it, so at QD 1 no latency is below N and the median is N plus the harness's and the
 # block layer's overhead. For N = 200 us and 50 us, on io_uring, libaio and psync:
-#  - the run's p50 is at least N (to the histogram's resolution, 1/128) and within TOL of it (KVM:
-#    20 us; under TCG, whose clock and timers are emulated, a loose 50 % of N + 100 us, said as such);
+#  - the run's p50 is at least N (to the histogram's resolution, 1/128) and, under KVM, within 20 us
+#    of it (under TCG the guest's clock and timers are emulated: 80 to 130 us late, varying with the
+#    host's load; that part is skipped, said as such);
 #  - every interval's p50 (results.timeseries.read) is within the same bounds: the truth holds over
-#    time, not only in the total, and its minimum bucket is not below N;
+#    time, not only in the total; no request is faster than N;
 #  - outlier_ns = 4 x N: the requests logged are those the histogram holds over it (to the bucket that
 #    holds 4 x N; none, or a few of a VM's scheduling hiccups), each with lat_ns over the threshold.
 # The harness's own overhead measured this way, against fio's, is in docs/performance.md
@@ -27,8 +28,9 @@ for n in 200000 50000; do
 	at_exit "[[ ! -e /sys/module/null_blk ]] || rmmod null_blk"
 	for _ in $(seq 50); do [[ -b $nb ]] && break; sleep 0.1; done
 	[[ -b $nb ]] || fail "no $nb after modprobe null_blk"
-	if $kvm; then tol=20000; else tol=$((n / 2 + 100000)); fi
+	tol=20000
 	lo=$((n - n / 128))
+	$kvm || skip_part "completion_nsec=$n: p50 within $((tol / 1000)) us of N: under TCG the guest's timers are emulated"
 	for e in io_uring libaio psync; do
 		out=$e-$n
 		"$SSDBENCH" run --progress never --output "$out" --engine "$e" --rw randread --bs 4k --qd 1 \
@@ -37,8 +39,9 @@ for n in 200000 50000; do
 		f=$(result_files "$out")
 		p50=$(jget "$f" '.results.read.lat_ns.percentiles["50"]')
 		assert_ge "$p50" "$lo" "$e, completion_nsec=$n: p50 not below N"
-		assert_le "$p50" $((n + tol)) "$e, completion_nsec=$n: p50 within $((tol / 1000)) us of N ($($kvm && echo KVM || echo TCG))"
-		assert_eq "$(jget "$f" "[.results.timeseries.read.lat_p50_ns[] | select(. < $lo or . > $((n + tol)))] | length")" 0 \
+		hi=$($kvm && echo $((n + tol)) || echo 1e18)
+		$kvm && assert_le "$p50" "$hi" "$e, completion_nsec=$n: p50 within $((tol / 1000)) us of N (KVM)"
+		assert_eq "$(jget "$f" "[.results.timeseries.read.lat_p50_ns[] | select(. < $lo or . > $hi)] | length")" 0 \
 			"$e, completion_nsec=$n: every interval's p50 within the bounds"
 		assert_ge "$(jget "$f" '.results.read.lat_ns.min')" "$lo" "$e, completion_nsec=$n: no request faster than N"
 		assert_intervals_merge "$f"
