@@ -73,7 +73,7 @@ int metric_parse(const char *s, struct metric *m)
 		if (parse_percentile(buf + 11, &m->pct, &end) || *end)
 			return -EINVAL;
 	} else if (!strncmp(buf, "interval-lat-", 13) && strlen(buf) > 17 && !strcmp(buf + strlen(buf) - 4, "-max")) {
-		/* interval-lat-p50-max .. interval-lat-p9999-max (the SPEC's digits), interval-lat-max-max */
+		/* "interval-lat-" then p50, p99, p999, p9999 or max, then "-max" (the names of the timeseries keys) */
 		size_t len = strlen(buf) - 17;
 
 		m->kind = M_IV_LAT_MAX;
