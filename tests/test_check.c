@@ -465,6 +465,7 @@ static void test_check_over_time_worst_interval_and_count_per_hour(void **state)
 	assert_int_equal(run(&k, &cr, &set, ONE("\"select\": {}, \"interval_lat_p99_max\": \"<= 5ms\""), err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "no interval histograms"));
+	check_release(&k);
 	criteria_release(&cr);
 	rs_release(&set);
 }
