@@ -10,8 +10,8 @@
 #    it ended in has a maximum of at least 0.9 s and the others are far below it; the outlier log
 #    holds the requests that were in flight (at most qd, each at least 0.9 s, in that interval, their
 #    count the run histogram's count over the threshold) and check's count_lat_above counts them;
-#  - the blkio throttle changed mid-run (100 reads/s, then 4 for 1.5 s, then 100): the worst interval's
-#    p99 is one of the slow intervals' (250 ms or more, against 100 ms before), and check's
+#  - the blkio throttle changed mid-run (100 reads/s, then 2 for 1.5 s, then 100): the worst interval's
+#    p99 is one of the slow intervals' (500 ms or more, against 100 ms before), and check's
 #    interval_lat_p99_max is exactly it (a requirement 1 ns below it fails, at it passes).
 # run-all: alone (the SIGSTOP of 1 s and the throttle's 250 ms latencies are timings)
 source "$(dirname "$0")/lib.sh"
@@ -31,12 +31,12 @@ run() {
 }
 
 # --- the intervals add up to the run ---------------------------------------------------------------
-# 1.1 s of 500 ms intervals: a last 100 ms too short for its own (added to the second, whatever the
+# 560 ms of 250 ms intervals: a last 60 ms too short for its own (added to the second, whatever the
 # workers' teardown adds to it); 1.3 s of 200 ms: a last 100 ms, half of one, is its own.
 for e in null psync libaio io_uring; do
-	f=$(run "$e" --engine "$e" --rw randrw --bs 4k --qd 4 --threads 2 --ramp 200ms --runtime 1100ms \
-		--interval 500ms "$dev")
-	assert_eq "$(jget "$f" '.results.timeseries.iops | length')" 2 "$e: 2 intervals of 500 ms in 1.1 s"
+	f=$(run "$e" --engine "$e" --rw randrw --bs 4k --qd 4 --threads 2 --ramp 100ms --runtime 560ms \
+		--interval 250ms "$dev")
+	assert_eq "$(jget "$f" '.results.timeseries.iops | length')" 2 "$e: 2 intervals of 250 ms in 560 ms"
 	assert_intervals_merge "$f"
 	# Each interval's statistics are those of its histogram: ordered, and p50 within its buckets.
 	assert_eq "$(jget "$f" '[.results.timeseries.read | range(0; .lat_max_ns | length) as $k
@@ -110,7 +110,7 @@ k=$(jget "$f" '.results.timeseries.read.lat_max_ns | index(max)')
 assert_ge "$(jget "$f" ".results.timeseries.read.lat_max_ns[$k]")" 900000000 "stall: the worst interval's maximum (stopped 1 s)"
 assert_le "$(jget "$f" ".results.timeseries.read.lat_max_ns[$k]")" 2000000000 "stall: ... not far above the stop"
 assert_le "$(jget "$f" "[.results.timeseries.read.lat_max_ns | to_entries[] | select(.key != $k) | .value] | max")" \
-	100000000 "stall: every other interval's maximum (zram)"
+	500000000 "stall: every other interval's maximum below the outlier threshold (zram; 180 ms seen on a loaded machine)"
 # The stall ends in interval k: the monitor's record of it (results.stalls) says when it began.
 assert_eq "$(jget "$f" "[.results.stalls[0] | (.start_ns + .duration_ns) / $iv | floor] | .[0]")" "$k" \
 	"stall: the interval of the worst maximum is the one the stall ended in"
@@ -141,20 +141,21 @@ throttle_run "$cg" "$SSDBENCH" run --progress never --output thr --rw randread -
 	--interval 500ms "$dev" >thr.out 2>thr.err &
 pid=$!
 sleep 1.2
-throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$dev") 4"
+throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$dev") 2"
 sleep 1.5
 throttle_set "$cg" blkio.throttle.read_iops_device "$(devnum "$dev") 100"
 wait "$pid" || fail "throttled: $(cat thr.err)"
 f=$(result_files thr)
 assert_intervals_merge "$f"
-# The throttle passes its reads in slices of 100 ms: at 100/s the slowest wait about 100 ms; at 4/s
-# from 1.2 s to 2.7 s (intervals 2 to 5; what it held completes by interval 6) 250 ms or more.
+# The throttle passes its reads in slices of 100 ms: at 100/s the slowest wait about 100 ms (up to
+# 160 ms seen on a loaded machine); at 2/s from 1.2 s to 2.7 s (intervals 2 to 5; what it held
+# completes by interval 6) 500 ms or more.
 for k in 0 1; do
-	assert_le "$(jget "$f" ".results.timeseries.read.lat_p99_ns[$k]")" 150000000 "throttled: interval $k's p99 (100/s)"
+	assert_le "$(jget "$f" ".results.timeseries.read.lat_p99_ns[$k]")" 300000000 "throttled: interval $k's p99 (100/s)"
 done
 worst=$(jget "$f" '.results.timeseries.read.lat_p99_ns | max')
 k=$(jget "$f" '.results.timeseries.read.lat_p99_ns | index(max)')
-assert_ge "$worst" 250000000 "throttled: the worst interval's p99 (4/s)"
+assert_ge "$worst" 450000000 "throttled: the worst interval's p99 (2/s)"
 assert_ge "$k" 2 "throttled: the worst p99 is after the throttle came down"
 assert_le "$k" 6 "throttled: ... and before it went back up (and what it held completed)"
 printf '{"criteria": [{"select": {}, "interval_lat_p99_max": "<= %sns"}]}\n' "$((worst - 1))" >p99-bad.json
