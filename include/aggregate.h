@@ -30,6 +30,9 @@ enum metric_kind {
 	M_RESP_MAX,
 	M_LAT_OVER,  /* the share (0..1) of requests whose latency is over over_ns: ACT's buckets */
 	M_RESP_OVER, /* the same of response times (open-loop runs) */
+	/* Over time (results.timeseries's intervals, results.*.lat_hist): for check's criteria. */
+	M_IV_LAT_MAX,/* "interval-lat-p99-max": the worst interval's percentile pct (100: its maximum), ns */
+	M_LAT_COUNT, /* "lat-count-over-2s": requests over pct ns per hour of the runs' measured time */
 	/* What ran (results.realized; docs/vocabulary.md): for check's criteria, not report or compare. */
 	M_SEQ_SHARE, /* "seq-share": the share of requests that continued their thread's last */
 	M_BS_SHARE,  /* "bs-share-4k": the share of the direction's requests of a size (pct: the size in bytes) */
@@ -58,6 +61,12 @@ static inline bool metric_is_share(const struct metric *m)
 {
 	return m->kind == M_LAT_OVER || m->kind == M_RESP_OVER || m->kind == M_SEQ_SHARE ||
 	       m->kind == M_BS_SHARE || m->kind == M_HEAT_FIRST;
+}
+
+/* True for the metrics over time (M_IV_LAT_MAX, M_LAT_COUNT), which only check's criteria take. */
+static inline bool metric_is_over_time(const struct metric *m)
+{
+	return m->kind == M_IV_LAT_MAX || m->kind == M_LAT_COUNT;
 }
 
 /* True for the metrics of results.realized, which only check's criteria take. */

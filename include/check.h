@@ -36,6 +36,7 @@ struct criterion {
 	json_t *select;       /* borrowed from the file's document */
 	struct crit_req *reqs;
 	size_t nreqs;
+	size_t nalloc;        /* slots of reqs: one a key, and one a latency of count_lat_above */
 };
 
 struct criteria {

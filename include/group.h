@@ -43,6 +43,12 @@ struct group_member_stats {
 int group_merge(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err,
 		size_t errlen);
 
+/*
+ * Adds n outliers src (t_ns from offset_ns later than dst's origin) and count (n and those past them)
+ * into dst, keeping its first RUN_MAX_OUTLIERS by t_ns. Returns 0 or -ENOMEM (dst as it was).
+ */
+int outliers_add(struct outliers *dst, const struct outlier *src, unsigned n, uint64_t count, uint64_t offset_ns);
+
 /* Adds open-loop timetable s to d: counts added, the worst lateness kept (offered_iops untouched). */
 void group_sched_add(struct sched_result *d, const struct sched_result *s);
 

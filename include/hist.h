@@ -97,6 +97,10 @@ int hist_pack(struct hist_packed *p, const struct hist *h);
 void hist_packed_release(struct hist_packed *p);
 /* Adds p into dst (from hist_init) exactly, as hist_merge_checked: -EOVERFLOW leaves dst as it was. */
 int hist_merge_packed(struct hist *dst, const struct hist_packed *p);
+/* dst becomes dst and src merged exactly, as hist_merge_checked. Returns 0, -ENOMEM or -EOVERFLOW. */
+int hist_packed_add(struct hist_packed *dst, const struct hist_packed *src);
+/* Calls f(ctx, bucket index, count) for each non-empty bucket of p, in order. */
+void hist_packed_each(const struct hist_packed *p, void (*f)(void *ctx, unsigned idx, uint64_t count), void *ctx);
 /* hist_percentile and hist_mean of the histogram p packs (the same values). */
 uint64_t hist_packed_percentile(const struct hist_packed *p, double pct);
 double hist_packed_mean(const struct hist_packed *p);

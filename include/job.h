@@ -197,6 +197,7 @@ struct job {
 	unsigned max_open_zones;    /* zbd: at most this many zones open at once; 0 = the device's limit */
 	enum zone_reset zone_reset; /* zbd: full zones reset, or the writer stops */
 	bool zone_append;           /* zbd: writes as NVMe Zone Append (io_uring_cmd), every thread to the same zone */
+	uint64_t outlier_ns;        /* requests slower than this are logged in results.outliers; 0 = none */
 	/*
 	 * Placement (docs/placement.md): cpus, where not empty, puts worker i on the (i mod n)-th CPU
 	 * of the set, one CPU each; numa picks a node for the workers (all of its CPUs, or those of cpus

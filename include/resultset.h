@@ -113,7 +113,18 @@ struct rs_timeseries {
 	double *bw_bytes;         /* bytes per second */
 	double *lat_mean_ns;      /* mean latency of the requests completed in the sample */
 	double *response_mean_ns; /* open loop: mean response time; NULL for a closed loop, or n 0 */
+	/*
+	 * Per operation (RS_IV_READ, RS_IV_WRITE, RS_IV_TRIM: results.timeseries.read ...), each interval's
+	 * latency percentiles and maximum (enum rs_iv_stat), ns; NULL where the run has none.
+	 */
+	double *iv_lat[3][5];
 };
+
+enum { RS_IV_READ, RS_IV_WRITE, RS_IV_TRIM };
+/* An interval's statistics (results.timeseries.OP.lat_p50_ns ... lat_max_ns), and their percentiles. */
+enum rs_iv_stat { RS_IV_P50, RS_IV_P99, RS_IV_P999, RS_IV_P9999, RS_IV_MAX, RS_IV_NSTATS };
+extern const double rs_iv_pct[RS_IV_NSTATS];      /* 50, 99, 99.9, 99.99, and 100 for the maximum */
+extern const char *const rs_iv_key[RS_IV_NSTATS]; /* "lat_p50_ns" .. "lat_max_ns" */
 
 /* results.steady_state where job.steady_state asked for the SNIA PTS rule (docs/result-format.md). */
 struct rs_steady {

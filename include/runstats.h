@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "cpulist.h"
 #include "hist.h"
@@ -104,6 +105,17 @@ static inline const char *run_status_name(enum run_status s)
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "failed";
 }
 
+/* The operations a time series has interval histograms of: read, write, trim (not flushes). */
+#define SERIES_OPS 3
+
+/*
+ * One operation's interval histograms (ivhist.h): lat[k] the service times completed in entry k of
+ * its series, resp[k] an open loop's response times; NULL where the series has none.
+ */
+struct series_hists {
+	struct hist_packed *lat, *resp;
+};
+
 struct series {
 	uint64_t interval_ns;
 	size_t n, cap;
@@ -111,7 +123,33 @@ struct series {
 	double *bw;        /* bytes per second */
 	double *lat_mean;  /* ns; 0 where no I/O completed */
 	double *resp_mean; /* open loop only (else NULL): mean response time, ns; 0 where none completed */
+	/*
+	 * By enum op, n entries each where the run measured the op (and had the memory): they add up,
+	 * bucket for bucket, to the op's histogram of the run (a last partial interval too short to be
+	 * an entry of its own is added to the last one).
+	 */
+	struct series_hists hists[SERIES_OPS];
+	size_t hcap;
 };
+
+/* Frees the interval histograms of ts, whose first n entries are set (ts->n, or one more). */
+static inline void series_hists_release(struct series *ts, size_t n)
+{
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		struct series_hists *h = &ts->hists[op];
+
+		for (size_t k = 0; k < n; k++) {
+			if (h->lat)
+				hist_packed_release(&h->lat[k]);
+			if (h->resp)
+				hist_packed_release(&h->resp[k]);
+		}
+		free(h->lat);
+		free(h->resp);
+		h->lat = h->resp = NULL;
+	}
+	ts->hcap = 0;
+}
 
 /*
  * host.placement (docs/placement.md): where the workers ran, read back from each worker's affinity,
@@ -352,6 +390,29 @@ struct zone_result {
 	unsigned nwps;
 };
 
+/*
+ * The outlier log (job.outlier_ns, results.outliers): requests of the measured window slower than
+ * the threshold, the first RUN_MAX_OUTLIERS of them by completion, and how many there were in all.
+ */
+#define RUN_MAX_OUTLIERS 1000
+
+struct outlier {
+	uint64_t t_ns;           /* when it completed, from the start of the measured phase */
+	uint64_t offset;
+	uint64_t lat_ns;
+	uint32_t bytes;
+	uint16_t qd;             /* its thread's requests in flight as it was reaped, itself included */
+	uint8_t op;              /* enum op */
+	uint8_t stream;          /* the index of its stream in a case of streams, else 0 */
+};
+
+struct outliers {
+	uint64_t threshold_ns;   /* 0: no log */
+	uint64_t count;          /* all of them, those past the first too */
+	struct outlier *first;   /* n, in order of t_ns */
+	unsigned n;
+};
+
 struct health_rec;   /* health_dev.h */
 struct nvmelife_rec; /* nvmelife.h */
 /* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
@@ -401,6 +462,7 @@ struct run_result {
 	 */
 	uint64_t wait_spin_ns, wait_sleep_ns;
 	struct zone_result zones;           /* zonemode=zbd */
+	struct outliers outliers;           /* results.outliers (threshold_ns 0: not asked for) */
 };
 
 #endif

@@ -86,6 +86,7 @@ struct live {
 	atomic_uint_fast64_t lat_sum[LIVE_OPS];
 	atomic_uint_fast64_t resp_sum[LIVE_OPS];   /* open loop */
 	atomic_uint_fast64_t issued_bytes;
+	atomic_bool measuring;   /* set (release) once the ramp is forgotten: its histograms count from empty */
 };
 
 /* How a worker makes its requests (worker.special). */
@@ -193,7 +194,7 @@ struct worker {
 	struct zbd_worker *zbw;  /* zonemode=zbd: its zones (next_special, complete_more); NULL otherwise */
 	/*
 	 * A completion has more to do than count: 1, a split's sizes alone; 2, verify (vmap, vscan) or
-	 * wmap, and the sizes (complete_extra).
+	 * wmap, and the sizes; 3, the outlier log alone; 4, the outlier log and what 1 or 2 do (complete_extra).
 	 */
 	uint8_t extra;
 
@@ -211,6 +212,11 @@ struct worker {
 		uint64_t tried[2][2];    /* the trials of this cycle, by mode: completions, ns */
 		uint64_t spin_ns, sleep_ns;   /* measured time in each mode (results) */
 	} spin;
+
+	/* The outlier log (job.outlier_ns; outl NULL without): the first RUN_MAX_OUTLIERS and a count. */
+	struct outlier *outl;
+	unsigned noutl;
+	uint64_t outl_count;
 
 	struct live live;
 	unsigned nlive;          /* the ops of live this worker publishes: 2 (read, write), 3 for trims */

@@ -50,6 +50,8 @@ rows=(
 	"zipf-1.2|gate|4m 68m|--rw randread --bs 4k --qd 8 --span 4g --distribution zipf:1.2"
 	"verify|gate|1m 9m|--rw randwrite --bs 4k --qd 8 --span 64m --verify on"
 	"rate-4000|info|1m 5m|--rw randread --bs 4k --qd 8 --span 4g --rate-iops 4000"
+	"interval-hist|gate|4m 68m|--rw randread --bs 4k --qd 8 --span 4g --interval 10ms"
+	"outlier|gate|4m 68m|--rw randread --bs 4k --qd 8 --span 4g --outlier-ns 1s"
 )
 
 if [ "$mode" = list ]; then

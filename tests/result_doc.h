@@ -324,6 +324,25 @@ static inline json_t *doc_trim_flush(json_t *doc, const uint64_t *trim, size_t n
 }
 
 /* Adds a document; a refusal fails the test with the reader's message. */
+/* A time series of three intervals whose reads' p99 and maximum are p99[k] and max[k] (histograms empty). */
+static inline json_t *doc_intervals(json_t *doc, const json_int_t p99[3], const json_int_t max[3])
+{
+	json_t *ts = json_object_get(json_object_get(doc, "results"), "timeseries");
+	json_t *read = json_object();
+
+	json_object_set_new(ts, "iops", json_pack("[f, f, f]", 1.0, 1.0, 1.0));
+	json_object_set_new(ts, "bw_bytes", json_pack("[f, f, f]", 4096.0, 4096.0, 4096.0));
+	json_object_set_new(ts, "lat_mean_ns", json_pack("[f, f, f]", 1.0, 1.0, 1.0));
+	json_object_set_new(read, "lat_p50_ns", json_pack("[I, I, I]", p99[0] / 2, p99[1] / 2, p99[2] / 2));
+	json_object_set_new(read, "lat_p99_ns", json_pack("[I, I, I]", p99[0], p99[1], p99[2]));
+	json_object_set_new(read, "lat_p999_ns", json_pack("[I, I, I]", p99[0], p99[1], p99[2]));
+	json_object_set_new(read, "lat_p9999_ns", json_pack("[I, I, I]", max[0], max[1], max[2]));
+	json_object_set_new(read, "lat_max_ns", json_pack("[I, I, I]", max[0], max[1], max[2]));
+	json_object_set_new(read, "lat_hist", json_pack("[s, s, s]", "", "", ""));
+	json_object_set_new(ts, "read", read);
+	return doc;
+}
+
 static inline void add_doc(struct rs_set *set, json_t *doc)
 {
 	char name[32], err[512] = "";

@@ -378,6 +378,98 @@ static void test_criteria_parse_reads_trim_and_flush_keys(void **state)
 	refused(ONE("\"select\": {}, \"trims.iops\": \">= 1\""), WORDS("unknown key 'trims.iops'", "trim."));
 }
 
+/* interval_lat_pNN_max and count_lat_above: the keys, their directions and values, and what is refused. */
+static void test_criteria_parse_reads_over_time_keys(void **state)
+{
+	struct criteria cr;
+	const struct crit_req *r;
+
+	(void)state;
+	parse_ok(&cr, ONE("\"select\": {}, \"interval_lat_p99_max\": \"<= 5ms\", \"read.interval_lat_p9999_max\": \"< 1s\", "
+			  "\"interval_lat_max_max\": \"<= 2s\", \"count_lat_above\": {\"2s\": \"<= 7 per hour\", "
+			  "\"100ms\": \"< 1.5 per hour\"}, \"write.count_lat_above\": {\"1ms\": \"== 0 per hour\"}"));
+	assert_int_equal(cr.c[0].nreqs, 6);
+	r = find_req(&cr.c[0], "interval_lat_p99_max");
+	assert_int_equal(r->m.kind, M_IV_LAT_MAX);
+	assert_false(r->dir_given);
+	assert_true(r->m.pct == 99 && r->value == 5e6);
+	r = find_req(&cr.c[0], "read.interval_lat_p9999_max");
+	assert_true(r->dir_given && r->d == RS_READ && r->m.pct == 99.99 && r->op == CO_LT);
+	r = find_req(&cr.c[0], "interval_lat_max_max");
+	assert_true(r->m.pct == 100 && r->value == 2e9);
+	r = find_req(&cr.c[0], "count_lat_above.2s");
+	assert_int_equal(r->m.kind, M_LAT_COUNT);
+	assert_true(metric_over_ns(&r->m) == 2000000000ull && r->value == 7 && r->op == CO_LE);
+	r = find_req(&cr.c[0], "count_lat_above.100ms");
+	assert_true(metric_over_ns(&r->m) == 100000000ull && r->value == 1.5 && r->op == CO_LT);
+	r = find_req(&cr.c[0], "write.count_lat_above.1ms");
+	assert_true(r->dir_given && r->d == RS_WRITE && r->value == 0 && r->op == CO_EQ);
+	criteria_release(&cr);
+	refused(ONE("\"select\": {}, \"count_lat_above\": \"<= 7 per hour\""),
+		WORDS("count_lat_above", "object of latencies"));
+	refused(ONE("\"select\": {}, \"count_lat_above\": {\"2s\": \"<= 7\"}"), WORDS("count_lat_above.2s", "per hour"));
+	refused(ONE("\"select\": {}, \"count_lat_above\": {\"2\": \"<= 7 per hour\"}"), WORDS("'2'", "unit"));
+	refused(ONE("\"select\": {}, \"interval_lat_p98_max\": \"<= 5ms\""), WORDS("unknown key 'interval_lat_p98_max'"));
+	refused(ONE("\"select\": {}, \"count_lat_above\": {\"2s\": \"<= 1.05x baseline\"}"), WORDS("factor of the baseline"));
+}
+
+/*
+ * Two runs of a case: interval_lat_p99_max is the worst interval of either (not a mean), the maximum's
+ * likewise; count_lat_above the reads over 500 us (one of each five, 900 us) per hour of both runs'
+ * time; a case whose runs have no interval histograms is an error, not a pass.
+ */
+static void test_check_over_time_worst_interval_and_count_per_hour(void **state)
+{
+	static const json_int_t p99a[3] = { 1000000, 7000000, 2000000 }, maxa[3] = { 2000000, 9000000, 3000000 };
+	static const json_int_t p99b[3] = { 3000000, 4000000, 1000000 }, maxb[3] = { 5000000, 40000000, 1000000 };
+	struct doc_spec s = { .label = "A", .rw = "randread", .repeat = 2 };
+	struct rs_set set;
+	struct criteria cr;
+	struct check k;
+	json_t *d1, *d2;
+	double hours, over;
+	char err[512];
+
+	(void)state;
+	s.iops[0] = 1000;
+	s.lat[0] = few_lat;
+	s.nlat[0] = NFEW;
+	rs_init(&set);
+	s.repeat_index = 1;
+	d1 = doc_intervals(doc_new(&s), p99a, maxa);
+	s.repeat_index = 2;
+	d2 = doc_intervals(doc_new(&s), p99b, maxb);
+	hours = 2 * (double)json_integer_value(json_object_get(json_object_get(d1, "results"), "runtime_ns")) / 3.6e12;
+	over = 2 * (double)json_integer_value(json_object_get(json_object_get(json_object_get(d1, "results"), "read"),
+							   "ios")) / NFEW;
+	add_doc(&set, d1);
+	add_doc(&set, d2);
+	if (run(&k, &cr, &set, ONE("\"select\": {}, \"interval_lat_p99_max\": \"<= 5ms\", "
+				   "\"read.interval_lat_max_max\": \"<= 40ms\", \"count_lat_above\": {\"500us\": \"<= 1 per hour\", "
+				   "\"1ms\": \"== 0 per hour\"}"), err, sizeof(err)))
+		fail_msg("check_run: %s", err);
+	assert_int_equal(k.nrows, 4);
+	assert_true(k.rows[0].value == 7000000 && !k.rows[0].pass);   /* run 1's second interval */
+	assert_true(k.rows[1].value == 40000000 && k.rows[1].pass);   /* run 2's second */
+	assert_true(fabs(k.rows[2].value - over / hours) < 1e-6 * over / hours && !k.rows[2].pass);
+	assert_true(k.rows[3].value == 0 && k.rows[3].pass);
+	assert_int_equal(k.violations, 2);
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+	/* Without interval histograms (a file of an older version): an error. */
+	rs_init(&set);
+	s.repeat = 1;
+	s.repeat_index = 1;
+	add(&set, &s);
+	assert_int_equal(run(&k, &cr, &set, ONE("\"select\": {}, \"interval_lat_p99_max\": \"<= 5ms\""), err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "no interval histograms"));
+	check_release(&k);
+	criteria_release(&cr);
+	rs_release(&set);
+}
+
 /*
  * A randtrim case (5 trims in 2 s: 2.5 IOPS, the slowest 500 us) and a randwrite with fsync=2 (2
  * flushes of 2 and 3 ms in 5 ms: 400 IOPS): a trim pattern's metrics are its trims'; trim. and flush.
@@ -1043,6 +1135,8 @@ int main(void)
 		cmocka_unit_test(test_check_criterion_selecting_nothing_is_an_error),
 		cmocka_unit_test(test_check_direction_without_io_is_an_error),
 		cmocka_unit_test(test_criteria_parse_reads_trim_and_flush_keys),
+		cmocka_unit_test(test_criteria_parse_reads_over_time_keys),
+		cmocka_unit_test(test_check_over_time_worst_interval_and_count_per_hour),
 		cmocka_unit_test(test_check_trims_and_flushes_pass_and_violate),
 		cmocka_unit_test(test_check_trims_or_flushes_a_case_does_not_do_are_an_error),
 		cmocka_unit_test(test_check_ss_ratio_reached_not_reached_and_untracked),

@@ -105,6 +105,60 @@ static void test_group_series_sum_over_the_window_all_ran(void **state)
 	group_release(&r[1]);
 }
 
+/* Interval histograms for member r's reads: its histogram split evenly over its entries. */
+static void member_hists(struct run_result *r, uint64_t lat_ns)
+{
+	uint64_t per = r->op[OP_READ].ios / r->ts.n;
+
+	assert_non_null(r->ts.hists[OP_READ].lat = calloc(r->ts.n, sizeof(struct hist_packed)));
+	for (size_t k = 0; k < r->ts.n; k++) {
+		struct hist h;
+
+		assert_int_equal(hist_init(&h), 0);
+		for (uint64_t i = 0; i < (k + 1 < r->ts.n ? per : r->op[OP_READ].ios - per * k); i++)
+			hist_add(&h, lat_ns + k);
+		assert_int_equal(hist_pack(&r->ts.hists[OP_READ].lat[k], &h), 0);
+		hist_release(&h);
+	}
+}
+
+/*
+ * The members' interval histograms merge bucket for bucket, aligned by index; a longer member's
+ * intervals past the common ones go to the last, so the intervals add up to the aggregate's histogram.
+ */
+static void test_group_interval_histograms_merge_exactly_into_the_total(void **state)
+{
+	struct run_result r[2], agg;
+	struct group_member_stats m[2];
+	struct hist sum;
+	char err[128];
+
+	(void)state;
+	member(&r[0], 1000, 3 * IV, 100000);
+	member(&r[1], 3000, 2 * IV, 300000);
+	member_hists(&r[0], 100000);
+	member_hists(&r[1], 300000);
+	m[0] = (struct group_member_stats){ &r[0], 0, NULL };
+	m[1] = (struct group_member_stats){ &r[1], 0, NULL };
+	assert_int_equal(group_merge(m, 2, &agg, err, sizeof(err)), 0);
+	assert_int_equal(agg.ts.n, 2);
+	assert_non_null(agg.ts.hists[OP_READ].lat);
+	assert_null(agg.ts.hists[OP_WRITE].lat);
+	assert_int_equal(agg.ts.hists[OP_READ].lat[0].count, 1000 + 3000);
+	assert_int_equal(agg.ts.hists[OP_READ].lat[1].count, 2000 + 3000);   /* r[0]'s third folded in */
+	assert_int_equal(agg.ts.hists[OP_READ].lat[0].max, 300000);
+	assert_int_equal(agg.ts.hists[OP_READ].lat[1].max, 300001);
+	assert_int_equal(hist_init(&sum), 0);
+	for (size_t k = 0; k < agg.ts.n; k++)
+		assert_int_equal(hist_merge_packed(&sum, &agg.ts.hists[OP_READ].lat[k]), 0);
+	assert_int_equal(sum.count, agg.op[OP_READ].lat.count);
+	assert_memory_equal(sum.buckets, agg.op[OP_READ].lat.buckets, HIST_NBUCKETS * sizeof(uint64_t));
+	hist_release(&sum);
+	group_release(&agg);
+	group_release(&r[0]);
+	group_release(&r[1]);
+}
+
 static void test_group_stonewall_is_what_all_did_by_the_first_end(void **state)
 {
 	struct run_result r[2], agg;
@@ -262,6 +316,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_counts_add_and_histograms_merge_exactly),
 		cmocka_unit_test(test_group_series_sum_over_the_window_all_ran),
+		cmocka_unit_test(test_group_interval_histograms_merge_exactly_into_the_total),
 		cmocka_unit_test(test_group_stonewall_is_what_all_did_by_the_first_end),
 		cmocka_unit_test(test_group_failed_member_fails_the_aggregate_by_name),
 		cmocka_unit_test(test_group_refuses_no_member_and_mixed_intervals),

@@ -26,7 +26,7 @@ static const char *const spec_params[] = {
 	"rw", "rwmix_write", "bs", "stride", "qd", "threads", "engine", "direct", "iopoll", "sqpoll",
 	"span", "offset", "runtime", "io_limit", "ramp", "trim", "fill", "data", "repeat", "interval", "steady_state",
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
-	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
+	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "outlier_ns", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
 	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset", "zone_append",
 	"pi",

@@ -931,6 +931,62 @@ static const char *us_text(uint64_t ns, char *buf, size_t len)
 }
 
 /*
+ * Latency over time: without interval histograms no section; with them (two repeats of three
+ * intervals) a row per case and operation whose columns are the worst interval of either run, in
+ * text, CSV and JSON.
+ */
+static void test_report_latency_over_time_where_the_runs_kept_intervals(void **state)
+{
+	static const json_int_t p99a[3] = { 1000000, 7000000, 2000000 }, maxa[3] = { 2000000, 9000000, 3000000 };
+	static const json_int_t p99b[3] = { 3000000, 4000000, 1000000 }, maxb[3] = { 5000000, 40000000, 1000000 };
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec rd = read_spec("A", 1000);
+	struct rs_set set;
+	struct report r;
+	char f[12][64], *s;
+	json_t *j, *v;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &rd);
+	build(&r, &set, &o);
+	assert_false(report_has_section(&r, "over-time"));
+	report_release(&r);
+	rs_release(&set);
+
+	rs_init(&set);
+	rd.repeat = 2;
+	rd.repeat_index = 1;
+	add_doc(&set, doc_intervals(doc_new(&rd), p99a, maxa));
+	rd.repeat_index = 2;
+	add_doc(&set, doc_intervals(doc_new(&rd), p99b, maxb));
+	build(&r, &set, &o);
+	assert_true(report_has_section(&r, "over-time"));
+	s = render(&r, RF_TEXT);
+	assert_int_equal(text_fields(s, "\nlatency over time\n", "case ", f, 12), 10);
+	assert_string_equal(f[4], "intervals");
+	assert_string_equal(f[6], "p99 (us)");
+	assert_int_equal(text_fields(s, "\nlatency over time\n", "randread 4k qd32 t1", f, 12), 10);
+	assert_string_equal(f[2], "read");
+	assert_string_equal(f[3], "2");
+	assert_string_equal(f[4], "6");
+	assert_string_equal(f[6], "7000");       /* p99: run 1's second interval, us */
+	assert_string_equal(f[9], "40000");      /* max: run 2's second */
+	free(s);
+	s = render(&r, RF_CSV);
+	assert_non_null(strstr(s, "\nlatency over time,case,randread 4k qd32 t1,device,A,randread,read,"
+				 "interval-lat-p99-max,ns,7000000,,2,ok\n"));
+	free(s);
+	j = report_json(&r);
+	v = json_array_get(json_object_get(j, "over_time"), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "worst_interval_ns"), "max")), 40000000);
+	assert_int_equal(json_integer_value(json_object_get(v, "intervals")), 6);
+	json_decref(j);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/*
  * Trims and flushes: without them no section in any format, and the cases keep their keys; with them
  * (two repeats of 4k random trims, 3 and 5 in 2 s: 1.5 and 2.5 IOPS; a random write with 2 flushes in
  * its 5 ms: 400 IOPS) the randtrim table shows the trims' IOPS, and the section a row per case and
@@ -1937,6 +1993,7 @@ int main(void)
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
 		cmocka_unit_test(test_report_zones_where_the_runs_had_them),
 		cmocka_unit_test(test_report_trims_and_flushes_where_the_runs_did_them),
+		cmocka_unit_test(test_report_latency_over_time_where_the_runs_kept_intervals),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
 		cmocka_unit_test(test_report_fleet_past_twelve_devices_names_the_slow_one),
 		cmocka_unit_test(test_report_fleet_groups_by_host),

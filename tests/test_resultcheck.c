@@ -100,7 +100,19 @@ static json_t *written_doc_v(const char *engine, bool failed, const struct verif
 	res.runtime_ns = 4000000000ull;
 	res.cpu_user = 0.25;
 	res.cpu_sys = 1.5;
-	res.ts = (struct series){ 1000000000ull, 2, 2, ts_iops, ts_bw, ts_lat, NULL };
+	res.ts = (struct series){ .interval_ns = 1000000000ull, .n = 2, .cap = 2, .iops = ts_iops, .bw = ts_bw,
+				  .lat_mean = ts_lat };
+	/* Interval histograms of reads: its two entries split its histogram (written as runs of buckets). */
+	assert_non_null(res.ts.hists[OP_READ].lat = calloc(2, sizeof(struct hist_packed)));
+	for (int k = 0; k < 2; k++) {
+		struct hist h;
+
+		assert_int_equal(hist_init(&h), 0);
+		for (uint64_t v = 1 + 50 * (uint64_t)k; v <= 50 + 50 * (uint64_t)k; v++)
+			hist_add(&h, 700 * v);
+		assert_int_equal(hist_pack(&res.ts.hists[OP_READ].lat[k], &h), 0);
+		hist_release(&h);
+	}
 	res.ss = (struct ss_result){ true, true, false, 3, 1000000000ull, 3, 4, 4, ss_rounds, 998.3, 15.0,
 				     2.5, 5.0 };
 	res.layout = (struct phase){ false, 0, 0 };
@@ -119,6 +131,7 @@ static json_t *written_doc_v(const char *engine, bool failed, const struct verif
 	assert_non_null(doc);
 	for (int op = 0; op < 2; op++)
 		hist_release(&res.op[op].lat);
+	series_hists_release(&res.ts, res.ts.n);
 	return doc;
 }
 
@@ -883,7 +896,58 @@ static void test_time_series_arrays_are_of_one_length(void **state)
 	d = written_doc("psync", false);
 	for (int k = 0; k < 3; k++)
 		json_array_clear(at_path(json_object_get(d, "results"), "timeseries", keys[k]));
+	json_object_del(at_path(d, "results", "timeseries"), "read");
 	values_accepted("an empty time series", d);
+}
+
+/* An operation's interval arrays have a value per sample, and its histograms are whole runs of buckets. */
+static void test_interval_histograms_are_one_per_sample_and_whole(void **state)
+{
+	static const char *const keys[] = { "lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns",
+					     "lat_hist" };
+	json_t *d, *read, *runs;
+
+	(void)state;
+	d = written_doc("psync", false);
+	read = json_object_get(at_path(d, "results", "timeseries"), "read");
+	/* The writer's runs: [first bucket, length, counts...], the counts adding up to the interval's. */
+	runs = json_array_get(json_object_get(read, "lat_hist"), 0);
+	{
+		const char *p = json_string_value(runs);
+		unsigned long long n = 0;
+		char *end;
+
+		/* "FIRST:COUNT,COUNT,... FIRST:...": the counts add up to the interval's 50 values. */
+		assert_non_null(p);
+		while (*p) {
+			strtoull(p, &end, 10);
+			assert_int_equal(*end, ':');
+			for (p = end; *p == ':' || *p == ','; p = end)
+				n += strtoull(p + 1, &end, 10);
+			if (*p == ' ')
+				p++;
+		}
+		assert_int_equal(n, 50);
+	}
+	values_accepted("interval histograms", d);
+	for (size_t k = 0; k < N(keys); k++) {
+		d = written_doc("psync", false);
+		read = json_object_get(at_path(d, "results", "timeseries"), "read");
+		json_array_remove(json_object_get(read, keys[k]), 1);
+		values_refused(keys[k], "results.timeseries.read.", d);
+	}
+	d = written_doc("psync", false);
+	read = json_object_get(at_path(d, "results", "timeseries"), "read");
+	json_array_set_new(json_object_get(read, "lat_hist"), 1, json_string("1200:3 1000:1"));
+	values_refused("runs out of order", "results.timeseries.read.lat_hist[1]", d);
+	d = written_doc("psync", false);
+	read = json_object_get(at_path(d, "results", "timeseries"), "read");
+	json_array_set_new(json_object_get(read, "lat_hist"), 1, json_string("1200:3,4 1202:1"));
+	values_refused("runs that touch", "results.timeseries.read.lat_hist[1]", d);
+	d = written_doc("psync", false);
+	read = json_object_get(at_path(d, "results", "timeseries"), "read");
+	json_array_set_new(json_object_get(read, "lat_hist"), 1, json_string("3775:1,1"));
+	values_refused("a run past the last bucket", "results.timeseries.read.lat_hist[1]", d);
 }
 
 /* The psync document with the health of an NVMe drive: a sample per time-series entry, the last null. */
@@ -1398,6 +1462,7 @@ int main(void)
 		cmocka_unit_test(test_rates_are_their_counts_over_runtime_ns),
 		cmocka_unit_test(test_runtime_ns_is_within_the_run),
 		cmocka_unit_test(test_time_series_arrays_are_of_one_length),
+		cmocka_unit_test(test_interval_histograms_are_one_per_sample_and_whole),
 		cmocka_unit_test(test_documents_the_writer_builds_validate),
 		cmocka_unit_test(test_wrong_types_are_refused_by_path),
 		cmocka_unit_test(test_unknown_keys_are_refused_at_every_depth),

@@ -56,8 +56,8 @@ static int cluster_sync(void *ctx)
 /*
  * What a rank sends rank 0 after a run: the run_result itself (its pointers meaningless there), the
  * member's description, then the histograms' buckets (those allocated, in the order lat[0], lat[1],
- * resp[0], resp[1]), the time series (iops, bw, lat_mean, resp_mean where there is one) and the
- * result's JSON text. The ranks run the same binary on the same architecture (docs/mpi.md).
+ * resp[0], resp[1]), the time series (iops, bw, lat_mean, resp_mean where there is one), its interval
+ * histograms and outlier log (put_hists) and the result's JSON text. The ranks run the same binary on the same architecture (docs/mpi.md).
  */
 struct wire {
 	struct run_result res;
@@ -85,6 +85,77 @@ static double **series_of(struct series *ts, int k)
 	return a[k];
 }
 
+/* The interval histograms of op (kind 0 lat, 1 resp) in series ts: n entries, or NULL. */
+static struct hist_packed **hists_of(struct series *ts, int k)
+{
+	return k & 1 ? &ts->hists[k / 2].resp : &ts->hists[k / 2].lat;
+}
+
+#define NHISTS (2 * SERIES_OPS)
+#define ALIGN16(x) (((x) + 15) & ~(size_t)15)
+
+/*
+ * The interval histograms of ts at buf + off (buf NULL: only their size): for each array, aligned,
+ * its entries and then their data; then the outlier log's first entries ol (aligned). Returns the
+ * offset past them.
+ */
+static size_t put_hists(char *buf, size_t off, struct series *ts, const struct outliers *ol)
+{
+	for (int k = 0; k < NHISTS; k++) {
+		struct hist_packed *a = *hists_of(ts, k);
+
+		if (!a)
+			continue;
+		off = ALIGN16(off);
+		if (buf)
+			memcpy(buf + off, a, ts->n * sizeof(*a));
+		off += ts->n * sizeof(*a);
+		for (size_t i = 0; i < ts->n; i++) {
+			if (buf && a[i].len)
+				memcpy(buf + off, a[i].data, a[i].len);
+			off += a[i].len;
+		}
+	}
+	if (ol->first) {
+		off = ALIGN16(off);
+		if (buf)
+			memcpy(buf + off, ol->first, ol->n * sizeof(*ol->first));
+		off += ol->n * sizeof(*ol->first);
+	}
+	return off;
+}
+
+/* put_hists' arrays at buf + *off into ts and ol (pointing into buf). Returns 0 or -EINVAL (short). */
+static int get_hists(char *buf, size_t len, size_t *off, struct series *ts, struct outliers *ol)
+{
+	for (int k = 0; k < NHISTS; k++) {
+		struct hist_packed **a = hists_of(ts, k);
+
+		if (!*a)
+			continue;
+		*off = ALIGN16(*off);
+		if (*off + ts->n * sizeof(**a) > len)
+			return -EINVAL;
+		*a = (struct hist_packed *)(void *)(buf + *off);
+		*off += ts->n * sizeof(**a);
+		for (size_t i = 0; i < ts->n; i++) {
+			if ((*a)[i].len > len - *off)
+				return -EINVAL;
+			(*a)[i].data = (uint8_t *)buf + *off;
+			*off += (*a)[i].len;
+		}
+	}
+	ts->hcap = ts->n;
+	if (ol->first) {
+		*off = ALIGN16(*off);
+		if (ol->n > RUN_MAX_OUTLIERS || *off + ol->n * sizeof(*ol->first) > len)
+			return -EINVAL;
+		ol->first = (struct outlier *)(void *)(buf + *off);
+		*off += ol->n * sizeof(*ol->first);
+	}
+	return 0;
+}
+
 /* Packs w and what it points to into one buffer. Returns it (malloc'd; *len its length) or NULL. */
 static char *pack(struct wire *w, const char *json, size_t *len)
 {
@@ -95,6 +166,7 @@ static char *pack(struct wire *w, const char *json, size_t *len)
 		n += hist_of(&w->res, k)->buckets ? HIST_NBUCKETS * sizeof(uint64_t) : 0;
 	for (int k = 0; k < 4; k++)
 		n += *series_of(&w->res.ts, k) ? w->res.ts.n * sizeof(double) : 0;
+	n = put_hists(NULL, n - w->json_len, &w->res.ts, &w->res.outliers) + w->json_len;
 	if (!(buf = malloc(n)))
 		return NULL;
 	memcpy(buf, w, sizeof(*w));
@@ -110,6 +182,7 @@ static char *pack(struct wire *w, const char *json, size_t *len)
 			off += w->res.ts.n * sizeof(double);
 		}
 	}
+	off = put_hists(buf, off, &w->res.ts, &w->res.outliers);
 	memcpy(buf + off, json, w->json_len);
 	*len = n;
 	return buf;
@@ -151,6 +224,8 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 		off += w->res.ts.n * sizeof(double);
 	}
 	w->res.ts.cap = w->res.ts.n;
+	if (get_hists(buf, len, &off, &w->res.ts, &w->res.outliers))
+		return -EINVAL;
 	if (off + w->json_len != len)
 		return -EINVAL;
 	*json = buf + off;

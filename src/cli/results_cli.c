@@ -74,7 +74,11 @@ int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n)
 		return -ENOMEM;
 	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		if (*n < max && !metric_parse(tok, &m[*n]) && metric_is_realized(&m[*n])) {
+		if (*n < max && !metric_parse(tok, &m[*n]) && metric_is_over_time(&m[*n])) {
+			cli_error("--metric: '%s': a metric over time is for check's criteria (interval_lat_pNN_max, "
+				  "count_lat_above); the report charts the intervals", tok);
+			ret = -EINVAL;
+		} else if (*n < max && !metric_parse(tok, &m[*n]) && metric_is_realized(&m[*n])) {
 			cli_error("--metric: '%s': a metric of what ran (results.realized) is for check's criteria; "
 				  "the report shows the record in its Realized section", tok);
 			ret = -EINVAL;

@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "group.h"
 #include "health_dev.h"
+#include "ivhist.h"
 #include "nvmelife.h"
 #include "journal.h"
 #include "journal_hold.h"
@@ -115,7 +116,17 @@ struct stream_workers {
 	const struct job *job;
 };
 
+/*
+ * The readings behind one series' interval histograms (by op, 0 lat and 1 resp; on where the series
+ * has them): the run's series, then each stream's.
+ */
+struct ivset {
+	struct ivsampler s[SERIES_OPS][2];
+	bool on[SERIES_OPS][2];
+};
+
 struct monitor {
+	struct ivset *iv;          /* 1 + nstreams of them, or NULL: no interval histograms (a phase, no memory) */
 	uint64_t next_ckpt, ckpt_cost;  /* the journal's next checkpoint, and what the last one took */
 	struct run_ctl *ctl;
 	struct worker *ws;
@@ -178,6 +189,101 @@ static void ss_round(struct monitor *m, uint64_t now)
 	}
 }
 
+static void ivset_release(struct ivset *set)
+{
+	for (unsigned op = 0; op < SERIES_OPS; op++)
+		for (unsigned k = 0; k < 2; k++)
+			ivsampler_release(&set->s[op][k]);
+}
+
+/*
+ * The readings of workers ws[0..n) (open: an open-loop series, with response times) for the
+ * operations they have histograms of. Returns 0 or -ENOMEM.
+ */
+static int ivset_init(struct ivset *set, const struct worker *ws, unsigned n, bool open)
+{
+	memset(set, 0, sizeof(*set));
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned i = 0; i < n; i++) {
+			set->on[op][0] |= ws[i].st[op].lat.buckets != NULL;
+			set->on[op][1] |= open && ws[i].st[op].resp.buckets != NULL;
+		}
+		for (unsigned k = 0; k < 2; k++)
+			if (set->on[op][k] && ivsampler_init(&set->s[op][k])) {
+				ivset_release(set);
+				return -ENOMEM;
+			}
+	}
+	return 0;
+}
+
+/*
+ * Reads the cumulative histograms of workers ws[0..n) into set: those measuring (a worker still in
+ * its ramp has measured nothing: it resets its histograms when it starts), or all (they stopped).
+ */
+static void ivset_read(struct ivset *set, const struct worker *ws, unsigned n, bool all)
+{
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned k = 0; k < 2; k++) {
+			if (!set->on[op][k])
+				continue;
+			ivsampler_begin(&set->s[op][k]);
+			for (unsigned i = 0; i < n; i++) {
+				const struct hist *h = k ? &ws[i].st[op].resp : &ws[i].st[op].lat;
+
+				if (h->buckets && (all || atomic_load_explicit(&ws[i].live.measuring, memory_order_acquire)))
+					ivsampler_add(&set->s[op][k], h);
+			}
+		}
+	}
+}
+
+/*
+ * The interval from set's last take to its reading, as entry ts->n of ts's histograms (before
+ * series_push counts it), or added to the last entry (fold: a final interval too short for its
+ * own). Without the memory, ts has no interval histograms at all.
+ */
+static void ivset_push(struct ivset *set, struct series *ts, bool fold)
+{
+	size_t need = fold ? ts->n : ts->n + 1, cap = ts->hcap;
+	bool bad = false;
+
+	if (!need)
+		return;
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned k = 0; k < 2; k++) {
+			/* Every array of the series has capacity hcap: each grows to the same new one. */
+			cap = ts->hcap;
+			if (set->on[op][k] && grow(k ? &ts->hists[op].resp : &ts->hists[op].lat, &cap, need,
+						   sizeof(struct hist_packed))) {
+				series_hists_release(ts, ts->n);
+				memset(set->on, 0, sizeof(set->on));
+				return;
+			}
+		}
+	}
+	ts->hcap = cap;
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		for (unsigned k = 0; k < 2; k++) {
+			struct hist_packed *a = k ? ts->hists[op].resp : ts->hists[op].lat, p;
+
+			if (!set->on[op][k])
+				continue;
+			bad |= ivsampler_take(&set->s[op][k], &p) != 0;
+			if (!fold) {
+				a[ts->n] = p;
+			} else {
+				bad |= hist_packed_add(&a[ts->n - 1], &p) != 0;
+				hist_packed_release(&p);
+			}
+		}
+	}
+	if (bad) {
+		series_hists_release(ts, need);
+		memset(set->on, 0, sizeof(set->on));
+	}
+}
+
 /* One entry of series ts over dt ns: the counters cur less base; open: with the response time. */
 static void series_sample(struct series *ts, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
 			  bool open)
@@ -189,33 +295,87 @@ static void series_sample(struct series *ts, const uint64_t cur[NSAMPLE], const 
 		    !open ? -1 : ios > 0 ? (double)(cur[3] - base[3]) / ios : 0);
 }
 
+/* The readings of the run's series and its streams' (ivset), or NULL without the memory. */
+static struct ivset *ivsets_new(const struct worker *ws, unsigned n, const struct stream_workers *sw,
+				unsigned nstreams, const struct run_result *res)
+{
+	struct ivset *iv = calloc(1 + nstreams, sizeof(*iv));
+	unsigned s = 0;
+
+	if (!iv || ivset_init(&iv[0], ws, n, res->sched.enabled))
+		goto fail;
+	for (; s < nstreams; s++)
+		if (ivset_init(&iv[1 + s], ws + sw[s].first, sw[s].n, job_open_loop(sw[s].job)))
+			goto fail;
+	return iv;
+fail:
+	while (iv && s--)
+		ivset_release(&iv[1 + s]);
+	if (iv)
+		ivset_release(&iv[0]);
+	free(iv);
+	return NULL;
+}
+
+static void ivsets_free(struct ivset *iv, unsigned nstreams)
+{
+	for (unsigned s = 0; iv && s < 1 + nstreams; s++)
+		ivset_release(&iv[s]);
+	free(iv);
+}
+
 /*
- * One time-series entry (the run's, and each stream's from its own counters sbase), and with it the
- * drive's temperature (one SMART log read by this thread, never by a worker): at most one read per
- * interval, on the series' clock.
+ * What the workers had done at one moment: the run's live counters, each stream's, and (into the
+ * readings of m->iv) their histograms (last: all workers', stopped).
  */
-static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const uint64_t base[NSAMPLE], uint64_t dt,
+struct reading {
+	uint64_t run[NSAMPLE];
+	uint64_t streams[JOB_MAX_STREAMS][NSAMPLE];
+};
+
+static void take_reading(struct monitor *m, struct reading *rd, bool last)
+{
+	sample(m->ws, m->n, rd->run);
+	for (unsigned s = 0; s < m->nstreams; s++)
+		sample(m->ws + m->sw[s].first, m->sw[s].n, rd->streams[s]);
+	if (!m->iv)
+		return;
+	ivset_read(&m->iv[0], m->ws, m->n, last);
+	for (unsigned s = 0; s < m->nstreams; s++)
+		ivset_read(&m->iv[1 + s], m->ws + m->sw[s].first, m->sw[s].n, last);
+}
+
+/*
+ * The interval histograms of the entry each series is about to get, from the last reading (fold: of a
+ * last partial interval, added to its last entry).
+ */
+static void push_hists(struct monitor *m, bool fold)
+{
+	if (!m->iv)
+		return;
+	ivset_push(&m->iv[0], &m->res->ts, fold);
+	for (unsigned s = 0; s < m->nstreams; s++)
+		ivset_push(&m->iv[1 + s], &m->res->streams[s].ts, fold);
+}
+
+/*
+ * One time-series entry (the run's, and each stream's from its own counters sbase) ending at reading
+ * rd, and with it the drive's temperature (one SMART log read by this thread, never by a worker): at
+ * most one read per interval, on the series' clock.
+ */
+static void push_sample(struct monitor *m, const struct reading *rd, const uint64_t base[NSAMPLE], uint64_t dt,
 			uint64_t sbase[][NSAMPLE])
 {
-	series_sample(&m->res->ts, cur, base, dt, m->res->sched.enabled);
+	push_hists(m, false);
+	series_sample(&m->res->ts, rd->run, base, dt, m->res->sched.enabled);
 	if (m->zb)
 		zbd_sample(m->zb, &m->res->zones);
 	for (unsigned s = 0; s < m->nstreams; s++) {
-		uint64_t sc[NSAMPLE];
-
-		sample(m->ws + m->sw[s].first, m->sw[s].n, sc);
-		series_sample(&m->res->streams[s].ts, sc, sbase[s], dt, job_open_loop(m->sw[s].job));
-		memcpy(sbase[s], sc, sizeof(sc));
+		series_sample(&m->res->streams[s].ts, rd->streams[s], sbase[s], dt, job_open_loop(m->sw[s].job));
+		memcpy(sbase[s], rd->streams[s], sizeof(sbase[s]));
 	}
 	if (m->o->health && m->res->health)
 		health_rec_sample(m->res->health, m->o->health, m->res->ts.n);
-}
-
-/* Each stream's counters now, the base of its next time-series entry. */
-static void stream_bases(const struct monitor *m, uint64_t sbase[][NSAMPLE])
-{
-	for (unsigned s = 0; s < m->nstreams; s++)
-		sample(m->ws + m->sw[s].first, m->sw[s].n, sbase[s]);
 }
 
 static void sleep_until(struct monitor *m, uint64_t t)
@@ -305,21 +465,32 @@ static void monitor_run(struct monitor *m)
 	uint64_t iv = m->res->ts.interval_ns, next_sample = ctl->t_ramp_end;
 	uint64_t next_prog = ctl->t_start + PROGRESS_NS;
 	uint64_t base[NSAMPLE] = { 0 }, cur[NSAMPLE], pprev[NSAMPLE] = { 0 }, tprev = ctl->t_start, now, tbase = 0;
-	uint64_t sbase[JOB_MAX_STREAMS][NSAMPLE];
+	uint64_t sbase[JOB_MAX_STREAMS][NSAMPLE], held_until = 0;
+	struct reading rd;
 	bool have_base = false;
 
 	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
 	while (atomic_load(&ctl->running)) {
-		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns();
+		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns(), due;
 
 		wake = wake < m->next_round ? wake : m->next_round;
 		wake = wake < m->next_ckpt ? wake : m->next_ckpt;
 		wake = wake < before + STALL_TICK_NS ? wake : before + STALL_TICK_NS;
+		/*
+		 * A reading before each sleep: where the process stops meanwhile (a stall), the intervals
+		 * it was stopped through end with it, so that what completes once it runs again (the
+		 * requests the stall held, with its length as latency) falls in the interval it ran again in.
+		 */
+		if (next_sample > held_until)
+			take_reading(m, &rd, false);
 		if (!ckpt_wanted(m))
 			sleep_until(m, wake);
 		now = clock_ns();
 		/* Catching up on samples after a stall wakes "late" too: lateness counts from the sleep. */
-		run_note_stall(m->res, ctl->t_ramp_end, wake > before ? wake : before, now);
+		due = wake > before ? wake : before;
+		run_note_stall(m->res, ctl->t_ramp_end, due, now);
+		if (now >= due + RUN_STALL_NS)
+			held_until = now;
 		if ((m->o->stop && atomic_load(m->o->stop)) || (m->o->group && atomic_load(&m->o->group->stop)))
 			atomic_store(&ctl->stop, 1);
 		if (m->o->group && m->o->group->peer_done && m->o->group->sync_ok && !m->o->phase &&
@@ -339,12 +510,14 @@ static void monitor_run(struct monitor *m)
 			}
 		}
 		if (now >= next_sample) {
-			sample(m->ws, m->n, cur);
+			/* A boundary the process was stopped through ends with the reading before the stop. */
+			if (next_sample > held_until)
+				take_reading(m, &rd, false);
 			if (have_base)
-				push_sample(m, cur, base, iv, sbase);
+				push_sample(m, &rd, base, iv, sbase);
 			else
-				stream_bases(m, sbase);
-			memcpy(base, cur, sizeof(base));
+				memcpy(sbase, rd.streams, sizeof(sbase));
+			memcpy(base, rd.run, sizeof(base));
 			have_base = true;
 			tbase = next_sample;
 			next_sample += iv;
@@ -359,9 +532,12 @@ static void monitor_run(struct monitor *m)
 	}
 	/* The last, partial interval counts if it is at least half one, at its own length. */
 	now = clock_ns();
-	if (have_base && now - tbase >= iv / 2) {
-		sample(m->ws, m->n, cur);
-		push_sample(m, cur, base, now - tbase, sbase);
+	if (have_base) {
+		take_reading(m, &rd, true);
+		if (now - tbase >= iv / 2)
+			push_sample(m, &rd, base, now - tbase, sbase);
+		else
+			push_hists(m, true);   /* so that the intervals still add up to the run */
 	}
 }
 
@@ -690,6 +866,8 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
 			res->buffers = w->ec.fixed_bufs ? RUN_BUFS_FIXED : RUN_BUFS_PLAIN;
 		verify_merge(&res->verify, &w->ver);
+		if (w->outl && !outliers_add(&res->outliers, w->outl, w->noutl, w->outl_count, 0))
+			res->outliers.threshold_ns = w->job->outlier_ns;
 		group_sched_add(&res->sched, &w->sched);
 		if (w->t_measure < t0)
 			t0 = w->t_measure;
@@ -797,7 +975,10 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 				      .budget = run_budget(j), .job = j,
 				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX,
 				      .zb = zw ? &zb : NULL };
+		if (!o->phase && !o->readback)
+			m.iv = ivsets_new(ws, nw, sw, m.nstreams, res);
 		monitor_run(&m);
+		ivsets_free(m.iv, m.nstreams);
 		if (o->group && o->group->done && o->group->sync_ok && !o->phase)
 			o->group->done(o->group->sync_ctx);
 	}

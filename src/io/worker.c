@@ -228,7 +228,11 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap || w->zbw ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
+	/* The outlier log is looked at only there, so that without it completions pay nothing for it. */
+	if (j->outlier_ns && !w->readback && !(w->outl = calloc(RUN_MAX_OUTLIERS, sizeof(*w->outl))))
+		return -ENOMEM;
 	w->extra = w->vmap || w->vscan || w->wmap || w->zbw ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
+	w->extra = !w->outl ? w->extra : w->extra ? 4 : 3;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -267,6 +271,8 @@ void worker_release(struct worker *w)
 		hist_release(&w->st[op].lat);
 		hist_release(&w->st[op].resp);
 	}
+	free(w->outl);
+	w->outl = NULL;
 	free(w->ec.reqs);
 	free(w->free);
 	free(w->queued);
@@ -754,6 +760,21 @@ static void qd_account(struct worker *w, uint64_t now, unsigned in_flight)
 }
 
 /*
+ * A measured request slower than outlier_ns, completed at now: logged while there is room, counted
+ * always. Its queue depth is its thread's requests in flight as it was reaped (itself included): a
+ * stamp at issue would cost every request a store in the hot loop (docs/performance.md).
+ */
+static __attribute__((noinline, cold)) void log_outlier(struct worker *w, const struct ioreq *r, uint64_t now)
+{
+	if (w->noutl < RUN_MAX_OUTLIERS)
+		w->outl[w->noutl++] = (struct outlier){ .t_ns = now > w->t_measure ? now - w->t_measure : 0,
+							.offset = r->offset, .lat_ns = now - r->issue_ns, .bytes = r->len,
+							.qd = (uint16_t)(w->inflight < UINT16_MAX ? w->inflight : UINT16_MAX),
+							.op = r->op, .stream = (uint8_t)w->stream };
+	w->outl_count++;
+}
+
+/*
  * What a completion does besides counting, for a worker with w->extra: verification (the map, or the
  * scan of ssdbench verify), the sizes of a split and the blocks writes touch (results.realized). Those
  * of one size are counted by their operation alone, at the end.
@@ -774,19 +795,36 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 		wmap_mark(w->wmap, r->offset, r->len);
 }
 
-/* A split's sizes alone (w->extra 1) in a leaf without a stack frame; the rest in complete_more. */
+/* The outlier log (w->extra 3), then what complete_more does (4). */
+static __attribute__((noinline)) void complete_outlier(struct worker *w, struct ioreq *r, bool ok, bool late)
+{
+	if (w->now - r->issue_ns > w->job->outlier_ns && ok && !late && w->t_measure)
+		log_outlier(w, r, w->now);
+	if (w->extra == 4)
+		complete_more(w, r, ok, late);
+}
+
+/*
+ * A split's sizes alone (w->extra 1) in a leaf without a stack frame; the rest in complete_more (2)
+ * and complete_outlier (3, 4), each a tail call: verify and the written blocks' map (every write
+ * pattern) pay nothing for the outlier log.
+ */
 static __attribute__((noinline)) void complete_extra(struct worker *w, struct ioreq *r, bool ok, bool late)
 {
+	if (w->extra == 2) {
+		complete_more(w, r, ok, late);
+		return;
+	}
 	if (w->extra == 1) {
 		w->rz.bs_ios[r->op][r->szi] += ok && !late;
 		return;
 	}
-	complete_more(w, r, ok, late);
+	complete_outlier(w, r, ok, late);
 }
 
 /*
- * Accounts request r completed at now (late: after the deadline, not counted). A trim succeeds with
- * res 0 (a discard moves no data) or len. Returns true if it failed.
+ * Accounts request r completed at now, which is w->now (late: after the deadline, not counted). A
+ * trim succeeds with res 0 (a discard moves no data) or len. Returns true if it failed.
  */
 static inline __attribute__((always_inline)) bool complete_one(struct worker *w, struct ioreq *r, uint64_t now,
 							       bool late)
@@ -855,9 +893,12 @@ static void sync_request(struct worker *w, struct ioreq *r, bool measuring)
 	r->issue_ns = t0;
 	r->res = engine_sync_op(&w->ec, r);
 	t1 = clock_ns();
+	w->now = t1;   /* its completion, as a reaped batch's is w->now (complete_extra) */
 	qd_account(w, t1, w->inflight + 1);
+	w->inflight++;   /* in flight as it completes, for the outlier log */
 	if (complete_one(w, r, t1, t1 > w->ctl->t_deadline) && !w->ctl->continue_on_error)
 		atomic_store(&w->ctl->stop, 1);
+	w->inflight--;
 	w->synced = true;
 }
 
@@ -941,6 +982,7 @@ static void start_measuring(struct worker *w)
 			w->ramp_base[3][op] += w->st[op].resp.sum;
 	}
 	forget_ramp(w);
+	atomic_store_explicit(&w->live.measuring, true, memory_order_release);
 	w->issue_cap = w->budget ? w->budget : UINT64_MAX;
 	w->t_measure = w->ctl->t_ramp_end;
 	w->qd_area = 0;   /* from the ramp's end, or from a submission just after it (a loop's turn) */

@@ -716,6 +716,8 @@ static const struct param params[] = {
 	  "after every thinktime_blocks requests a thread lets them complete and idles this long (0 = never)" },
 	{ "thinktime_blocks", P_UINT, F(thinktime_blocks), 1, 1u << 30, NULL, "1",
 	  "requests between two idles of thinktime (needs thinktime)" },
+	{ "outlier_ns", P_DURATION, F(outlier_ns), 0, 0, NULL, "0",
+	  "log every request slower than this in results.outliers: the first 1000 and a count (0 = none)" },
 	{ "bssplit", P_SPECIAL, 0, 0, 0, set_bssplit, "off",
 	  "request sizes with shares, fio's syntax: 4k/67:8k/10:64k/23 (exact per 100 requests; bs becomes the smallest)" },
 	{ "bssplit_write", P_SPECIAL, 0, 0, 0, set_bssplit_write, "off",

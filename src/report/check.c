@@ -152,7 +152,8 @@ static int parse_relative(struct crit_req *r, char *num, size_t n, const char *s
 		snprintf(err, errlen, "'%s': expected a factor of the baseline, e.g. \"<= 1.05x baseline\"", sq);
 		return -EINVAL;
 	}
-	if (r->m.kind == M_SS_RATIO || r->m.kind == M_MAX_IOPS_AT_TARGET || metric_is_realized(&r->m)) {
+	if (r->m.kind == M_SS_RATIO || r->m.kind == M_MAX_IOPS_AT_TARGET || metric_is_realized(&r->m) ||
+	    r->m.kind == M_LAT_COUNT) {
 		snprintf(err, errlen, "'%s': a factor of the baseline is for rates and latencies", sq);
 		return -EINVAL;
 	}
@@ -236,6 +237,17 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 		r->value = *end ? v / 100.0 : v;
 		return 0;
 	}
+	if (r->m.kind == M_LAT_COUNT) {
+		/* "<= 7 per hour": requests over the latency per hour of measured time. */
+		ret = parse_decimal(num, &r->value, &end);
+		while (!ret && isspace((unsigned char)*end))
+			end++;
+		if (ret || strcmp(end, "per hour")) {
+			snprintf(err, errlen, "'%s': expected a count per hour of measured time, e.g. \"<= 7 per hour\"", sq);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (r->m.kind >= M_LAT_MEAN) {
 		char *q = num, *w = num;
 
@@ -278,6 +290,60 @@ static int parse_req(struct crit_req *r, const char *s, char *err, size_t errlen
 	return 0;
 }
 
+/* "count_lat_above", "read.count_lat_above": an object of latencies and counts per hour. */
+static bool is_count_key(const char *k)
+{
+	const char *dot = strchr(k, '.');
+
+	return !strcmp(dot ? dot + 1 : k, "count_lat_above");
+}
+
+/*
+ * {"2s": "<= 7 per hour", ...} of key k: a requirement each (lat-count-over-2s, in k's direction),
+ * appended to c's. Returns 0, -EINVAL or -ENOMEM.
+ */
+static int parse_counts(struct criterion *c, const char *k, json_t *v, const char *where, char *err, size_t errlen)
+{
+	const char *lat, *dot = strchr(k, '.');
+	struct crit_req *reqs;
+	json_t *req;
+	char key[200], msg[400];
+
+	if (!json_is_object(v) || !json_object_size(v)) {
+		snprintf(err, errlen, "%s.%s: expected an object of latencies and counts, e.g. {\"2s\": \"<= 7 per hour\"}",
+			 where, k);
+		return -EINVAL;
+	}
+	/* A slot each, beside the one of every other key of the criterion (nalloc: the slots, zeroed). */
+	if (!(reqs = realloc(c->reqs, (c->nalloc + json_object_size(v)) * sizeof(*reqs))))
+		return -ENOMEM;
+	memset(reqs + c->nalloc, 0, json_object_size(v) * sizeof(*reqs));
+	c->reqs = reqs;
+	c->nalloc += json_object_size(v);
+	json_object_foreach(v, lat, req) {
+		struct crit_req *r = &c->reqs[c->nreqs];
+
+		memset(r, 0, sizeof(*r));
+		snprintf(key, sizeof(key), "%.*slat_count_over_%s", dot ? (int)(dot - k + 1) : 0, k, lat);
+		if (parse_key(r, key) || r->m.kind != M_LAT_COUNT) {
+			snprintf(err, errlen, "%s.%s: '%s': expected a latency with its unit, e.g. \"2s\"", where, k, lat);
+			return -EINVAL;
+		}
+		if (!json_is_string(req) || parse_req(r, json_string_value(req), msg, sizeof(msg))) {
+			snprintf(err, errlen, "%s.%s.%s: %s", where, k, lat,
+				 json_is_string(req) ? msg : "expected a string such as \"<= 7 per hour\"");
+			return -EINVAL;
+		}
+		snprintf(key, sizeof(key), "%s.%s", k, lat);
+		r->key = strdup(key);
+		r->text = strdup(json_string_value(req));
+		c->nreqs++;
+		if (!r->key || !r->text)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int parse_criterion(struct criterion *c, json_t *o, const char *where, char *err, size_t errlen)
 {
 	const char *k;
@@ -298,6 +364,7 @@ static int parse_criterion(struct criterion *c, json_t *o, const char *where, ch
 	c->reqs = calloc(json_object_size(o), sizeof(*c->reqs));
 	if (!c->reqs)
 		return -ENOMEM;
+	c->nalloc = json_object_size(o);
 	json_object_foreach(o, k, v) {
 		struct crit_req *r = &c->reqs[c->nreqs];
 
@@ -313,10 +380,16 @@ static int parse_criterion(struct criterion *c, json_t *o, const char *where, ch
 				return -ENOMEM;
 			continue;
 		}
+		if (is_count_key(k)) {
+			if (parse_counts(c, k, v, where, err, errlen))
+				return -EINVAL;
+			continue;
+		}
 		if (parse_key(r, k)) {
 			snprintf(err, errlen, "%s: unknown key '%s' (name, select, or a metric: iops, mbps, "
 				 "lat_mean, lat_max, lat_pNN such as lat_p99.99, and of open-loop runs resp_mean, "
-				 "resp_max, resp_pNN; optionally after read., write., total., trim. or flush.; "
+				 "resp_max, resp_pNN, interval_lat_pNN_max (p50, p99, p999, p9999, or max), "
+				 "count_lat_above; optionally after read., write., total., trim. or flush.; "
 				 "max_iops_at_target; verify_mismatches; or of the drive's health a counter of its delta "
 				 "such as media_errors, critical_warning, temperature_max, waf)", where, k);
 			return -EINVAL;
@@ -407,6 +480,13 @@ static int check_value(const struct criterion *c, const struct crit_req *r, cons
 			 "the case's region: gate the case)" : "realized record of it", metric_is_ratio(&r->m) ?
 			 "results.realized of a run that wrote, by this version" : "results.realized, written by runs of "
 			 "this version");
+		return -EINVAL;
+	}
+	if (metric_is_over_time(&r->m) && ac->lat[row->d].count) {
+		snprintf(err, errlen, "criterion '%s': %s: case '%s' on %s has no %s: unavailable, not a pass", c->name,
+			 r->key, agg_case_name(ac, name, sizeof(name)), ac->label, r->m.kind == M_IV_LAT_MAX ?
+			 "interval histograms (results.timeseries.OP, written by runs of this version)" :
+			 "latency histogram (imported from fio without json+ bins, docs/import.md)");
 		return -EINVAL;
 	}
 	if (r->m.kind == M_LAT_PCT && agg_lat_absent(ac, row->d)) {
@@ -816,6 +896,10 @@ static void measured(const struct check_row *r, char *buf, size_t len)
 		return;
 	}
 	switch (r->req->m.kind) {
+	case M_LAT_COUNT:
+		report_number(r->value, num, sizeof(num));
+		snprintf(buf, len, "%s per hour", num);
+		break;
 	case M_SS_RATIO:
 	case M_LAT_OVER:
 	case M_RESP_OVER:

@@ -255,6 +255,74 @@ out:
 	return ret;
 }
 
+/* The intervals' statistics a tail chart draws (enum rs_iv_stat) and the operations' names. */
+static const int tail_stats[] = { RS_IV_P50, RS_IV_P99, RS_IV_P999, RS_IV_MAX };
+static const char *const tail_names[] = { "p50", "p99", "p99.9", "max" };
+static const char *const tail_ops[] = { "read", "write", "trim" };
+#define TAIL_SERIES (3 * 4)
+
+/*
+ * Of a row whose runs have interval histograms (results.timeseries.read ...): each interval's p50, p99,
+ * p99.9 and maximum per operation and column, on a log axis; intervals with no I/O are left out.
+ */
+static int chart_timeseries_tail(struct report *r, size_t *cap, size_t ti, size_t ri)
+{
+	const struct rtable *t = &r->tables[ti];
+	size_t max = TAIL_SERIES * t->nc, ns = 0;
+	struct svg_xy_series *s = calloc(max, sizeof(*s));
+	double **xs = calloc(max, sizeof(*xs)), **ys = calloc(max, sizeof(*ys));
+	char **names = calloc(max, sizeof(*names)), title[300];
+	int ret = -ENOMEM;
+
+	if (!s || !xs || !ys || !names)
+		goto out;
+	for (size_t c = 0; c < t->nc; c++) {
+		const struct rs_run *run = first_run(&t->cells[ri * t->nc + c]);
+		const struct rs_timeseries *ts = run ? &run->series : NULL;
+
+		for (int op = 0; ts && op < 3; op++) {
+			for (size_t k = 0; ts->iv_lat[op][RS_IV_MAX] && k < sizeof(tail_stats) / sizeof(tail_stats[0]); k++) {
+				const double *v = ts->iv_lat[op][tail_stats[k]];
+				double step = (double)ts->interval_ns / 1e9;
+				size_t n = 0;
+
+				xs[ns] = calloc(ts->n + 1, sizeof(double));
+				ys[ns] = calloc(ts->n + 1, sizeof(double));
+				if (!xs[ns] || !ys[ns] ||
+				    asprintf(&names[ns], "%s: %s %s", t->cols[c], tail_ops[op], tail_names[k]) < 0) {
+					names[ns] = NULL;
+					ns++;
+					goto out;
+				}
+				for (size_t i = 0; i < ts->n; i++)
+					if (v[i] > 0) {
+						xs[ns][n] = (double)(i + 1) * step;
+						ys[ns][n++] = v[i] / 1000.0;
+					}
+				if (!n) {   /* an operation the run did not do */
+					free(xs[ns]);
+					free(ys[ns]);
+					free(names[ns]);
+					continue;
+				}
+				s[ns] = (struct svg_xy_series){ names[ns], xs[ns], ys[ns], n };
+				ns++;
+			}
+		}
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	snprintf(title, sizeof(title), "%s, %s %s: latency percentiles over time", t->title,
+		 report_dim_label(t->rowdim), t->rows[ri]);
+	ret = report_draw_xy(r, cap, ti, "timeseries", title, &(struct svg_xy){
+		.title = title, .xlabel = "time (s)", .ylabel = "latency (us)", .series = s, .nseries = ns,
+		.xscale = SVG_X_LINEAR, .logy = true, .key_chars = KEY_CHARS_OPEN, .key_title = report_dim_label(t->coldim) });
+out:
+	report_xy_free(s, xs, ys, names, ns);
+	return ret;
+}
+
 /*
  * Latency percentile curves of one table: a series per measured cell, from the pooled histograms; an
  * open-loop cell's service time (from submission) followed by its response time (from the scheduled
@@ -357,8 +425,8 @@ static int kind_timeseries(struct report *r, size_t *cap, size_t ti)
 	int ret = 0;
 
 	for (size_t ri = 0; !ret && ri < r->tables[ti].nr; ri++)
-		if (!(ret = chart_timeseries(r, cap, ti, ri)))
-			ret = chart_timeseries_latency(r, cap, ti, ri);
+		if (!(ret = chart_timeseries(r, cap, ti, ri)) && !(ret = chart_timeseries_latency(r, cap, ti, ri)))
+			ret = chart_timeseries_tail(r, cap, ti, ri);
 	return ret;
 }
 

@@ -14,6 +14,7 @@ extern const struct report_section report_section_streams;
 extern const struct report_section report_section_realized;
 extern const struct report_section report_section_setup;
 extern const struct report_section report_section_zones;
+extern const struct report_section report_section_overtime;
 
 const struct report_section *const report_sections[] = {
 	&report_section_trim_flush,
@@ -25,6 +26,7 @@ const struct report_section *const report_sections[] = {
 	&report_section_realized,
 	&report_section_setup,
 	&report_section_zones,
+	&report_section_overtime,
 };
 const size_t report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);
 

@@ -13,6 +13,9 @@
 #include "parse.h"
 #include "result.h"
 
+/* The statistics of an interval as metric names say them (interval-lat-p999-max), by enum rs_iv_stat. */
+static const char *const iv_names[RS_IV_NSTATS] = { "p50", "p99", "p999", "p9999", "max" };
+
 int metric_parse(const char *s, struct metric *m)
 {
 	char buf[32];
@@ -69,6 +72,26 @@ int metric_parse(const char *s, struct metric *m)
 		m->kind = M_HEAT_FIRST;
 		if (parse_percentile(buf + 11, &m->pct, &end) || *end)
 			return -EINVAL;
+	} else if (!strncmp(buf, "interval-lat-", 13) && strlen(buf) > 17 && !strcmp(buf + strlen(buf) - 4, "-max")) {
+		/* "interval-lat-" then p50, p99, p999, p9999 or max, then "-max" (the names of the timeseries keys) */
+		size_t len = strlen(buf) - 17;
+
+		m->kind = M_IV_LAT_MAX;
+		m->pct = -1;
+		for (int k = 0; k < RS_IV_NSTATS; k++)
+			if (strlen(iv_names[k]) == len && !strncmp(buf + 13, iv_names[k], len))
+				m->pct = rs_iv_pct[k];
+		if (m->pct < 0)
+			return -EINVAL;
+	} else if (!strncmp(buf, "lat-count-over-", 15)) {
+		char msg[128];
+		uint64_t ns;
+		const char *d = buf + 15;
+
+		m->kind = M_LAT_COUNT;
+		if (!*d || !isalpha((unsigned char)d[strlen(d) - 1]) || parse_duration(d, &ns, msg, sizeof(msg)) || !ns)
+			return -EINVAL;
+		m->pct = (double)ns;
 	} else if (!strncmp(buf, "lat-over-", 9) || !strncmp(buf, "resp-over-", 10)) {
 		char msg[128];
 		uint64_t ns;
@@ -102,6 +125,16 @@ const char *metric_name(const struct metric *m, char *buf, size_t len)
 	} else if (metric_is_realized(m)) {
 		snprintf(buf, len, "%s", m->kind == M_SEQ_SHARE ? "seq-share" : m->kind == M_DEDUPE_RATIO ?
 			 "dedupe-ratio" : "compress-ratio");
+	} else if (m->kind == M_IV_LAT_MAX) {
+		const char *nm = "max";
+
+		for (int k = 0; k < RS_IV_NSTATS; k++)
+			if (rs_iv_pct[k] == m->pct)
+				nm = iv_names[k];
+		snprintf(buf, len, "interval-lat-%s-max", nm);
+	} else if (m->kind == M_LAT_COUNT) {
+		format_duration_exact(metric_over_ns(m), d, sizeof(d));
+		snprintf(buf, len, "lat-count-over-%s", d);
 	} else if (metric_is_share(m)) {
 		format_duration_exact(metric_over_ns(m), d, sizeof(d));
 		snprintf(buf, len, "%s-over-%s", m->kind == M_LAT_OVER ? "lat" : "resp", d);
@@ -617,6 +650,66 @@ static bool realized_stat(const struct agg_case *c, enum rs_dir d, const struct 
 	return n > 0;
 }
 
+/* The worst of run r's intervals' statistic k (enum rs_iv_stat) in direction d (total: of any operation); NAN without. */
+static double worst_interval(const struct rs_run *r, enum rs_dir d, int k)
+{
+	static const int ops_of[RS_NOP][3] = { [RS_READ] = { RS_IV_READ, -1, -1 }, [RS_WRITE] = { RS_IV_WRITE, -1, -1 },
+					       [RS_TOTAL] = { RS_IV_READ, RS_IV_WRITE, RS_IV_TRIM },
+					       [RS_TRIM] = { RS_IV_TRIM, -1, -1 }, [RS_FLUSH] = { -1, -1, -1 } };
+	double worst = NAN;
+
+	for (int i = 0; i < 3; i++) {
+		int op = i && d != RS_TOTAL ? -1 : ops_of[d][i];
+		const double *v = op >= 0 ? r->series.iv_lat[op][k] : NULL;
+
+		for (size_t j = 0; v && j < r->series.n; j++)
+			if (!isnan(v[j]) && (isnan(worst) || v[j] > worst))
+				worst = v[j];
+	}
+	return worst;
+}
+
+/*
+ * M_IV_LAT_MAX: the worst interval of any of the case's runs (mean; run_mean the runs' own worst
+ * averaged); M_LAT_COUNT: the requests over the latency in all its runs per hour of their measured
+ * time (the histograms' buckets: exact where the latency is below the least or above the most).
+ * False where no run has what it needs.
+ */
+static bool over_time_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out)
+{
+	double worst = NAN, sum = 0, over = 0, ns = 0;
+	size_t n = 0;
+	int k = 0;
+
+	while (k < RS_IV_NSTATS - 1 && rs_iv_pct[k] != m->pct)
+		k++;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rs_run *r = c->runs[i];
+		double w;
+
+		if (m->kind == M_LAT_COUNT) {
+			if (c->lat_absent[d])
+				return false;
+			over += (double)r->op[d].lat.count * hist_packed_share_over(&r->op[d].lat, metric_over_ns(m));
+			ns += (double)r->runtime_ns;
+			n++;
+			continue;
+		}
+		if (isnan(w = worst_interval(r, d, k)))
+			continue;
+		worst = isnan(worst) || w > worst ? w : worst;
+		sum += w;
+		n++;
+	}
+	if (!n || (m->kind == M_LAT_COUNT && ns <= 0))
+		return false;
+	out->n = (unsigned)n;
+	out->pooled = true;
+	out->mean = m->kind == M_LAT_COUNT ? over * 3.6e12 / ns : worst;
+	out->run_mean = m->kind == M_LAT_COUNT ? out->mean : sum / (double)n;
+	return true;
+}
+
 bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, struct agg_stat *out)
 {
 	bool resp = metric_is_resp(m);
@@ -626,6 +719,8 @@ bool agg_value(const struct agg_case *c, enum rs_dir d, const struct metric *m, 
 	memset(out, 0, sizeof(*out));
 	if (m->kind == M_MAX_IOPS_AT_TARGET)
 		return search_value(c, out);
+	if (metric_is_over_time(m))
+		return over_time_value(c, d, m, out);
 	if (metric_is_realized(m))
 		return realized_stat(c, d, m, out);
 	if (!c->nruns || !c->lat[d].count || (resp && !c->resp[d].count) || (d == RS_FLUSH && m->kind == M_MBPS))

@@ -13,6 +13,7 @@
 
 #include "errmsg.h"
 #include "fileio.h"
+#include "grow.h"
 #include "health_dev.h"
 #include "result.h"
 #include "nvmeid.h"
@@ -217,7 +218,77 @@ static json_t *stonewall_object(const struct stonewall *sw)
 			 "iops", t > 0 ? (double)sw->ios / t : 0.0, "bw_bytes", t > 0 ? (double)sw->bytes / t : 0.0);
 }
 
-/* The time series' object: rates, mean latency, and an open-loop run's mean response time. */
+/*
+ * An interval histogram as text: its runs of adjacent non-empty buckets, each "FIRST:COUNT,COUNT,..."
+ * (FIRST the run's first bucket index), separated by spaces; "" for none. A string, so that a result
+ * of a day of intervals stays a line per interval (docs/result-format.md, timeseries).
+ */
+struct runs_ctx {
+	char *buf;
+	size_t len, cap;
+	unsigned next;      /* the bucket after the open run's last */
+	bool open, failed;
+};
+
+static void runs_add(void *ctx, unsigned idx, uint64_t count)
+{
+	struct runs_ctx *c = ctx;
+	char item[48];
+	int n;
+
+	n = c->open && idx == c->next ? snprintf(item, sizeof(item), ",%llu", (unsigned long long)count)
+	    : snprintf(item, sizeof(item), "%s%u:%llu", c->len ? " " : "", idx, (unsigned long long)count);
+	c->open = true;
+	c->next = idx + 1;
+	if (c->failed || GROW(c->buf, c->cap, c->len + (size_t)n + 1)) {
+		c->failed = true;
+		return;
+	}
+	memcpy(c->buf + c->len, item, (size_t)n + 1);
+	c->len += (size_t)n;
+}
+
+static json_t *series_hist_runs(const struct hist_packed *p)
+{
+	struct runs_ctx c = { 0 };
+	json_t *s;
+
+	hist_packed_each(p, runs_add, &c);
+	s = c.failed ? NULL : json_string(c.buf ? c.buf : "");
+	free(c.buf);
+	return s;
+}
+
+/* The percentiles an interval keeps, and their keys' infixes (lat_p50_ns, response_p50_ns). */
+static const double iv_pcts[] = { 50, 99, 99.9, 99.99 };
+static const char *const iv_pct_keys[] = { "p50", "p99", "p999", "p9999" };
+
+/* name_pNN_ns, name_max_ns and name_hist of n interval histograms h, into o. */
+static void series_hists_put(json_t *o, const char *name, const struct hist_packed *h, size_t n)
+{
+	json_t *hist = json_array(), *max = json_array();
+	char key[40];
+
+	for (size_t i = 0; i < sizeof(iv_pcts) / sizeof(iv_pcts[0]); i++) {
+		json_t *a = json_array();
+
+		for (size_t k = 0; k < n; k++)
+			json_array_append_new(a, json_integer((json_int_t)hist_packed_percentile(&h[k], iv_pcts[i])));
+		snprintf(key, sizeof(key), "%s_%s_ns", name, iv_pct_keys[i]);
+		json_object_set_new(o, key, a);
+	}
+	for (size_t k = 0; k < n; k++) {
+		json_array_append_new(max, json_integer(h[k].count ? (json_int_t)h[k].max : 0));
+		json_array_append_new(hist, series_hist_runs(&h[k]));
+	}
+	snprintf(key, sizeof(key), "%s_max_ns", name);
+	json_object_set_new(o, key, max);
+	snprintf(key, sizeof(key), "%s_hist", name);
+	json_object_set_new(o, key, hist);
+}
+
+/* The time series' object: rates, mean latency, an open-loop run's mean response time, per operation
+ * its interval percentiles and histograms. */
 static json_t *series_object(const struct series *ts, bool open)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o}", "interval_ns", (json_int_t)ts->interval_ns,
@@ -226,6 +297,17 @@ static json_t *series_object(const struct series *ts, bool open)
 
 	if (o && open && ts->resp_mean)
 		json_object_set_new(o, "response_mean_ns", double_array(ts->resp_mean, ts->n));
+	for (unsigned op = 0; o && op < SERIES_OPS; op++) {
+		const struct series_hists *h = &ts->hists[op];
+		json_t *e;
+
+		if (!h->lat || !(e = json_object()))
+			continue;
+		series_hists_put(e, "lat", h->lat, ts->n);
+		if (open && h->resp)
+			series_hists_put(e, "response", h->resp, ts->n);
+		json_object_set_new(o, op_name(op), e);
+	}
 	return o;
 }
 
@@ -432,6 +514,25 @@ static json_t *zones_object(const struct zone_result *z)
 	return o;
 }
 
+/* results.outliers: the threshold, how many, and the first ones (stream: its name, or null). */
+static json_t *outliers_object(const struct job *j, const struct outliers *ol)
+{
+	json_t *first = json_array();
+
+	for (unsigned i = 0; first && i < ol->n; i++) {
+		const struct outlier *x = &ol->first[i];
+		bool named = j->streams && x->stream < j->streams->n;
+
+		json_array_append_new(first, json_pack("{s:I, s:s, s:I, s:I, s:I, s:i, s:o}", "t_ns", (json_int_t)x->t_ns,
+						       "op", op_name(x->op), "offset", (json_int_t)x->offset,
+						       "bytes", (json_int_t)x->bytes, "lat_ns", (json_int_t)x->lat_ns,
+						       "qd", (int)x->qd,
+						       "stream", named ? json_string(j->streams->s[x->stream].name) : json_null()));
+	}
+	return json_pack("{s:I, s:I, s:o}", "threshold_ns", (json_int_t)ol->threshold_ns, "count",
+			 (json_int_t)ol->count, "first", first);
+}
+
 static json_t *results_object(const struct job *j, const struct run_result *res)
 {
 	bool open = res->sched.enabled;
@@ -467,6 +568,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 							   (json_int_t)res->stalls[i].duration_ns));
 		json_object_set_new(o, "stalls", a);
 	}
+	if (o && res->outliers.threshold_ns)
+		json_object_set_new(o, "outliers", outliers_object(j, &res->outliers));
 	if (o && res->verify.enabled)
 		json_object_set_new(o, "verify", verify_object(&res->verify));
 	if (o && res->buffers)
@@ -591,6 +694,8 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "pi", json_string(pi_mode_name(j->pi)));
 	if (j->dedupe_pct)
 		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));
+	if (j->outlier_ns)
+		json_object_set_new(o, "outlier_ns", json_integer((json_int_t)j->outlier_ns));
 	if (j->thinktime_ns) {
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));

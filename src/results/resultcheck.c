@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "hist.h"
 #include "job.h"
 #include "resultcheck.h"
 #include "resultkeys.h"
@@ -190,6 +191,7 @@ static const struct field job_fields[] = {
 	{ .key = "max_open_zones", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 65535 },
 	OPT("pi", T_STR, .values = v_pi_mode),
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
+	{ .key = "outlier_ns", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_name,
 	  .what = "an array of 1..16 stream names" },
@@ -235,9 +237,24 @@ static const struct field op_fields[] = {
 	OPT("response_ns", T_OBJ, .fields = lat_fields), OPT("response_hist", T_OBJ, .fields = hist_fields), END
 };
 static const struct field cpu_fields[] = { MIN("user_s", T_NUM, 0), MIN("sys_s", T_NUM, 0), END };
+static const struct field int0_ts = MIN(NULL, T_INT, 0);
+/* An interval histogram: runs of adjacent buckets, "FIRST:COUNT,COUNT,..." separated by spaces. */
+#define IV_RUNS_RE "^([0-9]+:[0-9]+(,[0-9]+)*( [0-9]+:[0-9]+(,[0-9]+)*)*)?$"
+static const struct field iv_runs = { .types = T_STR, .pattern = IV_RUNS_RE,
+				      .what = "runs of buckets such as \"1200:3,14 1208:1\"" };
+#define IV_KEYS(name) \
+	ARRAY(name "_p50_ns", &int0_ts), ARRAY(name "_p99_ns", &int0_ts), ARRAY(name "_p999_ns", &int0_ts), \
+	ARRAY(name "_p9999_ns", &int0_ts), ARRAY(name "_max_ns", &int0_ts), ARRAY(name "_hist", &iv_runs)
+#define IV_KEYS_OPT(name) \
+	OPT(name "_p50_ns", T_ARR, .items = &int0_ts), OPT(name "_p99_ns", T_ARR, .items = &int0_ts), \
+	OPT(name "_p999_ns", T_ARR, .items = &int0_ts), OPT(name "_p9999_ns", T_ARR, .items = &int0_ts), \
+	OPT(name "_max_ns", T_ARR, .items = &int0_ts), OPT(name "_hist", T_ARR, .items = &iv_runs)
+static const struct field ts_op_fields[] = { IV_KEYS("lat"), IV_KEYS_OPT("response"), END };
 static const struct field timeseries_fields[] = {
 	MIN("interval_ns", T_INT, 1), ARRAY("iops", &number0), ARRAY("bw_bytes", &number0),
-	ARRAY("lat_mean_ns", &number0), OPT("response_mean_ns", T_ARR, .items = &number0), END
+	ARRAY("lat_mean_ns", &number0), OPT("response_mean_ns", T_ARR, .items = &number0),
+	OPT("read", T_OBJ, .fields = ts_op_fields), OPT("write", T_OBJ, .fields = ts_op_fields),
+	OPT("trim", T_OBJ, .fields = ts_op_fields), END
 };
 static const struct field steady_fields[] = {
 	ANY("reached", T_BOOL), ANY("stopped", T_BOOL), ONE_OF("metric", v_metric),
@@ -338,6 +355,18 @@ static const struct field stream_fields[] = {
 	OPT("realized", T_OBJ, .fields = realized_fields), END
 };
 static const struct field stream_item = OBJECT(NULL, T_OBJ, stream_fields);
+static const char *const v_io_op[] = { "read", "write", "trim", "flush", NULL };
+static const struct field outlier_fields[] = {
+	MIN("t_ns", T_INT, 0), ONE_OF("op", v_io_op), MIN("offset", T_INT, 0), MIN("bytes", T_INT, 0),
+	MIN("lat_ns", T_INT, 1), MIN("qd", T_INT, 0), ANY("stream", T_STR | T_NULL), END
+};
+static const struct field outlier_item = OBJECT(NULL, T_OBJ, outlier_fields);
+static const struct field outliers_fields[] = {
+	MIN("threshold_ns", T_INT, 1), MIN("count", T_INT, 0),
+	{ .key = "first", .types = T_ARR, .flags = F_MAX, .max = 1000, .items = &outlier_item,
+	  .what = "an array of at most 1000 outliers" }, END
+};
+
 static const struct field results_fields[] = {
 	OBJECT("read", T_OBJ, op_fields), OBJECT("write", T_OBJ, op_fields),
 	OBJECT("total", T_OBJ, op_fields), OPT("trim", T_OBJ, .fields = op_fields),
@@ -345,7 +374,7 @@ static const struct field results_fields[] = {
 	OBJECT("cpu", T_OBJ, cpu_fields), OBJECT("timeseries", T_OBJ, timeseries_fields),
 	OBJECT("steady_state", T_OBJ | T_NULL, steady_fields),
 	OPT("stalls", T_ARR, .items = &stall_item), OPT("verify", T_OBJ, .fields = verify_fields),
-	OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
+	OPT("outliers", T_OBJ, .fields = outliers_fields), OPT("schedule", T_OBJ, .fields = schedule_fields), OPT("search", T_OBJ, .fields = rk_search_fields),
 	OPT("search_probe", T_OBJ, .fields = rk_search_mark_fields), OPT("fixed_buffers", T_BOOL),
 	OPT("wait", T_OBJ, .fields = wait_fields), OPT("stonewall", T_OBJ, .fields = stonewall_fields),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
@@ -1216,6 +1245,73 @@ static int check_rates(const json_t *res, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Whether the runs of an interval histogram s (as IV_RUNS_RE has it) come in order of their buckets,
+ * apart (two runs that touch would be one), within the scheme's buckets.
+ */
+static bool runs_ascending(const char *s)
+{
+	unsigned long long next = 0, b;
+	char *end;
+
+	while (s && *s) {
+		b = strtoull(s, &end, 10);
+		if (b < next)
+			return false;
+		for (s = end + 1, b--; ; s++) {   /* s after ':' ; each count is a bucket */
+			strtoull(s, &end, 10);
+			b++;
+			s = end;
+			if (*s != ',')
+				break;
+		}
+		if (b >= HIST_NBUCKETS)
+			return false;
+		next = b + 2;
+		if (*s == ' ')
+			s++;
+	}
+	return true;
+}
+
+/*
+ * Each operation's interval arrays have one value per sample, and each interval histogram's runs
+ * come in order (runs_ascending).
+ */
+static int check_series_hists(const json_t *ts, size_t n, char *err, size_t errlen)
+{
+	static const char *const ops[] = { "read", "write", "trim" };
+	static const char *const sfx[] = { "_p50_ns", "_p99_ns", "_p999_ns", "_p9999_ns", "_max_ns", "_hist" };
+	static const char *const kinds[] = { "lat", "response" };
+	char key[32];
+
+	for (int o = 0; o < 3; o++) {
+		const json_t *e = json_object_get(ts, ops[o]);
+
+		for (int k = 0; e && k < 2; k++) {
+			const json_t *hs, *runs;
+			size_t i;
+
+			for (int x = 0; x < 6; x++) {
+				snprintf(key, sizeof(key), "%s%s", kinds[k], sfx[x]);
+				if (json_object_get(e, key) && json_array_size(json_object_get(e, key)) != n)
+					return errmsg_set(err, errlen, -EINVAL,
+							  "results.timeseries.%s.%s: %zu values, but iops has %zu (one of each per sample)",
+							  ops[o], key, json_array_size(json_object_get(e, key)), n);
+			}
+			hs = json_object_get(e, k ? "response_hist" : "lat_hist");
+			json_array_foreach(hs, i, runs) {
+				if (!runs_ascending(json_string_value(runs)))
+					return errmsg_set(err, errlen, -EINVAL,
+							  "results.timeseries.%s.%s_hist[%zu]: runs of buckets out of order, "
+							  "touching, or past the last bucket (%u)", ops[o], kinds[k], i,
+							  HIST_NBUCKETS - 1);
+			}
+		}
+	}
+	return 0;
+}
+
 /* One sample of the time series is one value in each of its arrays (response_mean_ns where there). */
 static int check_series(const json_t *res, char *err, size_t errlen)
 {
@@ -1231,7 +1327,7 @@ static int check_series(const json_t *res, char *err, size_t errlen)
 					  "results.timeseries.%s: %zu values, but iops has %zu (one of "
 					  "each per sample)", keys[k], m, n);
 	}
-	return 0;
+	return check_series_hists(ts, n, err, errlen);
 }
 
 /*

@@ -411,24 +411,40 @@ static int numbers_dup(const json_t *a, double **out, size_t *n)
 static int load_series(struct rs_run *r, const json_t *ts)
 {
 	static const char *const keys[] = { "iops", "bw_bytes", "lat_mean_ns", "response_mean_ns" };
+	static const char *const ops[] = { "read", "write", "trim" };
 	struct rs_timeseries *t = &r->series;
 	double **dst[] = { &t->iops, &t->bw_bytes, &t->lat_mean_ns, &t->response_mean_ns };
 	const json_t *resp = json_object_get(ts, "response_mean_ns");
-	size_t nseries = resp ? 4 : 3;
+	size_t nseries = resp ? 4 : 3, nops = 0;
 	double *block;
 
 	t->interval_ns = (uint64_t)json_integer_value(json_object_get(ts, "interval_ns"));
 	t->n = json_array_size(json_object_get(ts, "iops"));
 	if (!t->n)
 		return 0;
-	if (!(block = malloc(nseries * t->n * sizeof(*block))))
+	for (int op = 0; op < 3; op++)
+		nops += json_object_get(ts, ops[op]) != NULL;
+	if (!(block = malloc((nseries + nops * RS_IV_NSTATS) * t->n * sizeof(*block))))
 		return -ENOMEM;
 	for (size_t k = 0; k < nseries; k++) {
 		*dst[k] = block + k * t->n;
 		numbers_of(json_object_get(ts, keys[k]), *dst[k], t->n);
 	}
+	/* Each operation's interval statistics after them, in the same block. */
+	block += nseries * t->n;
+	for (int op = 0; op < 3; op++) {
+		const json_t *o = json_object_get(ts, ops[op]);
+
+		for (int k = 0; o && k < RS_IV_NSTATS; k++, block += t->n) {
+			t->iv_lat[op][k] = block;
+			numbers_of(json_object_get(o, rs_iv_key[k]), block, t->n);
+		}
+	}
 	return 0;
 }
+
+const double rs_iv_pct[RS_IV_NSTATS] = { 50, 99, 99.9, 99.99, 100 };
+const char *const rs_iv_key[RS_IV_NSTATS] = { "lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns" };
 
 /* results.steady_state where it is an object, into an owned r->steady_state. 0 or -ENOMEM. */
 static int load_steady(struct rs_set *s, struct rs_run *r, const json_t *v)

@@ -19,11 +19,43 @@ static void ops_release(struct opstats *op, struct series *ts)
 	free(ts->bw);
 	free(ts->lat_mean);
 	free(ts->resp_mean);
+	series_hists_release(ts, ts->n);
 	memset(ts, 0, sizeof(*ts));
+}
+
+static int outlier_cmp(const void *a, const void *b)
+{
+	const struct outlier *x = a, *y = b;
+
+	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
+}
+
+int outliers_add(struct outliers *dst, const struct outlier *src, unsigned n, uint64_t count, uint64_t offset_ns)
+{
+	struct outlier *a;
+
+	if (n) {
+		if (!(a = realloc(dst->first, ((size_t)dst->n + n) * sizeof(*a))))
+			return -ENOMEM;
+		for (unsigned i = 0; i < n; i++) {
+			a[dst->n + i] = src[i];
+			a[dst->n + i].t_ns += offset_ns;
+		}
+		dst->first = a;
+		dst->n += n;
+		qsort(dst->first, dst->n, sizeof(*a), outlier_cmp);
+		if (dst->n > RUN_MAX_OUTLIERS)
+			dst->n = RUN_MAX_OUTLIERS;
+	}
+	dst->count += count;
+	return 0;
 }
 
 void group_release(struct run_result *agg)
 {
+	free(agg->outliers.first);
+	agg->outliers.first = NULL;
+	agg->outliers.n = 0;
 	ops_release(agg->op, &agg->ts);
 	for (unsigned s = 0; s < agg->nstreams; s++)
 		ops_release(agg->streams[s].op, &agg->streams[s].ts);
@@ -112,6 +144,41 @@ static int merge_ops(const struct group_member_stats *m, size_t n, struct run_re
 	return 0;
 }
 
+/*
+ * Interval k of op's histograms (resp: the response times') of the members merged into d[k], for
+ * k < len. Only where every member that did op has them (else none). Returns 0 or -ENOMEM.
+ */
+static int merge_series_hists(const struct group_member_stats *m, size_t n, struct series *d, size_t len,
+			      unsigned op, bool resp)
+{
+	struct hist_packed **a = resp ? &d->hists[op].resp : &d->hists[op].lat;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct series_hists *h = &m[i].res->ts.hists[op];
+
+		if ((resp ? h->resp : h->lat) != NULL)
+			any = true;
+		else if (m[i].res->op[op].lat.buckets && m[i].res->op[op].ios)
+			return 0;
+	}
+	if (!any)
+		return 0;
+	if (!(*a = calloc(len, sizeof(**a))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct series_hists *h = &m[i].res->ts.hists[op];
+		const struct hist_packed *p = resp ? h->resp : h->lat;
+		int ret;
+
+		/* A member's intervals past the common ones go to the last, so the merge adds up to the total. */
+		for (size_t k = 0; p && k < m[i].res->ts.n; k++)
+			if ((ret = hist_packed_add(&(*a)[k < len ? k : len - 1], &p[k])))
+				return ret;
+	}
+	return 0;
+}
+
 /* The series summed over the intervals every member has; means weighted by each member's IOPS. */
 static int merge_series(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err,
 			size_t errlen)
@@ -153,6 +220,15 @@ static int merge_series(const struct group_member_stats *m, size_t n, struct run
 		d->lat_mean[k] = d->iops[k] > 0 ? d->lat_mean[k] / d->iops[k] : 0;
 		if (resp)
 			d->resp_mean[k] = d->iops[k] > 0 ? d->resp_mean[k] / d->iops[k] : 0;
+	}
+	d->hcap = len;
+	for (unsigned op = 0; op < SERIES_OPS; op++) {
+		int ret = merge_series_hists(m, n, d, len, op, false);
+
+		if (!ret && resp)
+			ret = merge_series_hists(m, n, d, len, op, true);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -281,7 +357,7 @@ static void merge_realized(const struct group_member_stats *m, size_t n, struct 
 int group_merge(const struct group_member_stats *m, size_t n, struct run_result *agg, char *err, size_t errlen)
 {
 	const struct run_result *r0;
-	int ret;
+	int ret = 0;
 
 	memset(agg, 0, sizeof(*agg));
 	if (!n)
@@ -302,7 +378,15 @@ int group_merge(const struct group_member_stats *m, size_t n, struct run_result 
 			group_sched_add(&agg->sched, &r->sched);
 		}
 	}
-	if ((ret = merge_ops(m, n, agg)) || (ret = merge_series(m, n, agg, err, errlen))) {
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct outliers *o = &m[i].res->outliers;
+
+		/* The group's log: the members' by time from the common start, each its own stream index. */
+		if (o->threshold_ns)
+			agg->outliers.threshold_ns = o->threshold_ns;
+		ret = outliers_add(&agg->outliers, o->first, o->n, o->count, m[i].offset_ns);
+	}
+	if (ret || (ret = merge_ops(m, n, agg)) || (ret = merge_series(m, n, agg, err, errlen))) {
 		if (ret == -ENOMEM)
 			snprintf(err, errlen, "merging the group: %s", strerror(ENOMEM));
 		group_release(agg);

@@ -321,3 +321,32 @@ double hist_stddev(const struct hist *h)
 	num = n * h->sumsq - s * s;
 	return sqrt((double)num / ((double)n * (double)(n - 1)));
 }
+
+int hist_packed_add(struct hist_packed *dst, const struct hist_packed *src)
+{
+	struct hist h;
+	struct hist_packed p;
+	int ret;
+
+	if ((ret = hist_init(&h)))
+		return ret;
+	/* An empty one (zeroed: min 0) adds nothing, not its min. */
+	if (!(ret = dst->count ? hist_merge_packed(&h, dst) : 0) && !(ret = src->count ? hist_merge_packed(&h, src) : 0) &&
+	    !(ret = hist_pack(&p, &h))) {
+		hist_packed_release(dst);
+		*dst = p;
+	}
+	hist_release(&h);
+	return ret;
+}
+
+void hist_packed_each(const struct hist_packed *p, void (*f)(void *ctx, unsigned idx, uint64_t count), void *ctx)
+{
+	size_t pos = 0;
+	uint64_t idx = 0;
+
+	while (pos < p->len) {
+		idx += get_uleb(p, &pos);
+		f(ctx, (unsigned)idx, get_uleb(p, &pos));
+	}
+}

@@ -118,6 +118,36 @@ sanitizer_build() {
     { nm -D "$SSDBENCH"; nm "$SSDBENCH"; } 2>/dev/null | grep __asan_init >/dev/null
 }
 
+# assert_intervals_merge FILE: every operation's interval histograms (results.timeseries.OP.lat_hist
+# and response_hist: runs of buckets, "FIRST:COUNT,COUNT,... FIRST:...") added bucket by bucket are exactly
+# the operation's histogram of the run (results.OP.lat_hist, buckets by lower bound), with as many
+# intervals as the time series has samples; also in each stream's time series.
+_LIB_IV_JQ='
+def lo($i): if $i < 128 then $i else ((($i - 128) % 64) + 64) * pow(2; (($i - 128) / 64 | floor) + 1) end;
+def pairs: split(" ")[] | select(length > 0) | split(":") | (.[0] | tonumber) as $f
+	| .[1] | split(",") | to_entries[] | [$f + .key, (.value | tonumber)];
+def merged: [.[] | pairs] | group_by(.[0]) | map([lo(.[0][0]), (map(.[1]) | add)]) | map(select(.[1] > 0));
+def check($res; $where):
+	$res.timeseries as $ts | ($ts.iops | length) as $n
+	| $ts | to_entries[] | select(.key == "read" or .key == "write" or .key == "trim") | .key as $op
+	| (.value.lat_hist | length) as $m
+	| ["lat", "response"][] as $k | select(.value[$k + "_hist"])
+	| (.value[$k + "_hist"] | merged) as $iv
+	| ($res[$op][$k + "_hist"].buckets | map(select(.[1] > 0))) as $run
+	| if $m != $n then "\($where).\($op): \($m) interval histograms, \($n) samples"
+	  elif $n > 0 and $iv != $run then "\($where).\($op).\($k): intervals add up to \($iv | map(.[1]) | add), the run holds \($run | map(.[1]) | add)"
+	  else empty end;
+(.results as $r | check($r; "timeseries")), (.results.streams // [] | to_entries[] | check(.value; "streams[\(.key)]"))
+'
+assert_intervals_merge() {
+    local f=$1 bad
+    bad=$(jq -r "$_LIB_IV_JQ" "$f") || fail "jq: interval histograms of $f"
+    [[ -z $bad ]] || fail "$f: $bad"
+    [[ $(jq '[.results.timeseries | (.read, .write, .trim) // empty] | length' "$f") -gt 0 ]] ||
+        [[ $(jq '.results.timeseries.iops | length' "$f") == 0 ]] || fail "$f: no interval histograms"
+    ok "interval histograms add up to the run's: $(basename "$f")"
+}
+
 # The exact merge of a group's aggregate result AGG (run --parallel, ssdbench-mpi): its reads are the
 # members' SUM of ios, its histogram holds them all, and the stonewall's first end is not after its last.
 assert_group_merge() {
@@ -127,6 +157,7 @@ assert_group_merge() {
         "aggregate histogram count = the sum of the $who' ios"
     assert_le "$(jget "$agg" .results.stonewall.first_done_ns)" "$(jget "$agg" .results.stonewall.last_done_ns)" \
         "stonewall: first done <= last done"
+    assert_intervals_merge "$agg"
 }
 
 need_cmd() {

@@ -90,7 +90,7 @@ ok "report shows the group"
 # others there (they would need 3 s and 1.5 s) -------------------------------------------------------
 out=$TMPDIR/stonewall
 assert_exit 0 throttle_run "$cg" timeout 90 "${mpirun_3[@]}" "$MPI" run --stonewall --rw randread --bs 4k --qd 4 \
-	--io-limit 12m --output "$out" --progress never "$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/stonewall.err"
+	--io-limit 12m --outlier-ns 1ns --output "$out" --progress never "$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/stonewall.err"
 mapfile -t files < <(result_files "$out")
 assert_eq "${#files[@]}" 4 "three rank results and one aggregate"
 for f in "${files[@]}"; do
@@ -105,6 +105,10 @@ for f in "${files[@]}"; do
 		assert_within "$(jget "$f" .results.stonewall.iops)" 6000 3 "stonewall: the aggregate rate up to the first end" ;;
 	esac
 	assert_eq "$(jget "$f" .status)" ok "$(jget "$f" .target.path): stonewalled is ok"
+	# Interval histograms and the outlier log (outlier_ns=1ns: every request) cross ranks whole.
+	assert_intervals_merge "$f"
+	assert_eq "$(jget "$f" .results.outliers.count)" "$(jget "$f" .results.read.ios)" \
+		"$(jget "$f" .target.path): outlier_ns=1ns logs every request, also gathered from the ranks"
 done
 
 # --- rank 2's target is missing: every rank stops before any I/O, exit 2 ----------------------------
