@@ -308,9 +308,45 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cli_verbosity() < 0)
+		return;
 	va_start(ap, fmt);
 	vmessage("ssdbench: warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void cli_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cli_verbosity() <= 0)
+		return;
+	va_start(ap, fmt);
+	vmessage("ssdbench: ", fmt, ap);
+	va_end(ap);
+}
+
+static int g_verbosity;
+static FILE *g_null;
+
+void cli_set_verbosity(int v)
+{
+	g_verbosity = v;
+	/* Opened here, before any thread: cli_notes is called from a group's session threads. */
+	if (v < 0 && !g_null)
+		g_null = fopen("/dev/null", "we");
+}
+
+int cli_verbosity(void)
+{
+	return g_verbosity;
+}
+
+FILE *cli_notes(void)
+{
+	if (g_verbosity < 0 && g_null)
+		return g_null;
+	return g_capture ? g_capture : stderr;
 }
 
 int cli_option_error(int ch, char **argv, const char *cmd)
@@ -488,6 +524,10 @@ static int cmd_help(const char *cmd, FILE *f)
 
 	if (!cmd) {
 		print_main_usage(f);
+	} else if (c && c->fn == cmd_help_run) {
+		fputs("usage: ssdbench help [COMMAND|--commands]\n\n"
+		      "The help of COMMAND (as ssdbench COMMAND --help), or of ssdbench with none;\n"
+		      "--commands lists the commands, a tab-separated line each, for scripts.\n", f);
 	} else if (!has_help(c)) {
 		command_names(names, sizeof(names));
 		cli_error("help: unknown command '%s' (commands: %s)", cmd, names);
@@ -520,10 +560,19 @@ static int cmd_help_run(int argc, char **argv)
 
 int cli_main(int argc, char **argv)
 {
-	const char *name = argc > 1 ? argv[1] : NULL;
 	const struct cmd *c;
+	const char *name;
 	char names[128];
 
+	/* -q and -v before the command's name hold for it as after it. */
+	while (argc > 1 && (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet") || !strcmp(argv[1], "-v") ||
+			    !strcmp(argv[1], "--verbose"))) {
+		cli_set_verbosity(argv[1][1] == 'q' || argv[1][2] == 'q' ? -1 : 1);
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
+	name = argc > 1 ? argv[1] : NULL;
 	if (!name) {
 		print_main_usage(stderr);
 		return EXIT_USAGE;
