@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cli.h"
 #include "cliopts.h"
 #include "job.h"
 
@@ -176,6 +177,20 @@ static void test_cliopts_getopt_parses_every_option(void **state)
 			snprintf(cmd, sizeof(cmd), "%s", s->cmd);
 			snprintf(lng, sizeof(lng), "--%s", o->name);
 			optind = 1;
+			if (o->id == OPT_QUIET || o->id == OPT_VERBOSE) {
+				/* Applied by cli_getopt itself (every command's), never handed to the command. */
+				cli_set_verbosity(0);
+				assert_int_equal(cli_getopt(s, 2, argv), -1);
+				assert_int_equal(cli_verbosity(), o->id == OPT_QUIET ? -1 : 1);
+				snprintf(shrt, sizeof(shrt), "-%c", o->short_name);
+				argv[1] = shrt;
+				optind = 1;
+				cli_set_verbosity(0);
+				assert_int_equal(cli_getopt(s, 2, argv), -1);
+				assert_int_equal(cli_verbosity(), o->id == OPT_QUIET ? -1 : 1);
+				cli_set_verbosity(0);
+				continue;
+			}
 			ch = cli_getopt(s, o->arg ? 3 : 2, argv);
 			if (ch != (int)o->id)
 				fail_msg("%s %s: getopt gave %d, not %d", s->cmd, lng, ch, o->id);
@@ -278,6 +293,9 @@ static void test_cliopts_help_layout(void **state)
 	cli_print_options(f, cli_optset("import"));
 	fclose(f);
 	assert_string_equal(buf, "  -o, --output DIR       where the result directories go (default ./results)\n"
+				 "  -q, --quiet            errors only on stderr: no progress, notes, warnings or closing lines\n"
+				 "  -v, --verbose          more detail on stderr (each file written or read, each case's\n"
+				 "                         parameters)\n"
 				 "  -h, --help             this help\n");
 	free(buf);
 	f = open_memstream(&buf, &len);

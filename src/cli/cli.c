@@ -114,18 +114,25 @@ static const char usage_run_tail[] =
 	"allocation refused) leaves a whole failed result naming the step. A run the process could not\n"
 	"run for 0.5 s or more (SIGSTOP, a frozen cgroup) is flagged: results.stalls, a warning.\n"
 	"\n"
+	"The summary's columns (--fields, docs/output.md): CASE OP IOPS MBPS MEAN-US P50-US P99-US\n"
+	"P99.9-US STATUS, and TARGET STREAM MAX-US IOS BYTES RUNTIME-S STALLED-S CHECKED MISMATCHES;\n"
+	"a table option prints the table at the end instead of a row as each run ends.\n"
+	"\n"
 	"exit: 0 ok, 1 a run failed, 2 bad usage (nothing written), 130 interrupted (SIGINT, SIGTERM,\n"
 	"or stdout's reader gone, as with | head: the run in progress is written as interrupted).\n";
 
 static const char usage_info[] =
-	"usage: ssdbench info [--json] TARGET\n"
+	"usage: ssdbench info [--json | --format FMT] [-o LIST] [-n] [--raw] TARGET...\n"
 	"\n"
 	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, vendor, serial,\n"
 	"firmware, transport, the NVMe namespace ID, rotational, scheduler, and whether it may be\n"
 	"written (mounts, swap, holders, loop devices, signatures). Opens nothing for writing.\n"
 	"On an NVMe namespace it asks the drive (Identify, as root): PCI vendor and subsystem\n"
 	"vendor IDs, the LBA format in use, the volatile write cache, OCP log C0h; and shows the\n"
-	"controller's PCIe link (speed and width, current and maximum) from sysfs.\n";
+	"controller's PCIe link (speed and width, current and maximum) from sysfs.\n"
+	"Several TARGETs, or a table option, give a table of a row each (docs/output.md): columns\n"
+	"PATH KIND SIZE MODEL SERIAL FIRMWARE TRAN, and LOG-SEC PHY-SEC LABEL DISK PART VENDOR NSID\n"
+	"ROTA SCHED DISCARD ZONED BACKING WRITABLE with -o.\n";
 
 static const char usage_verify[] =
 	"usage: ssdbench verify [--journal FILE] [--output DIR] [--json] [--progress WHEN]\n"
@@ -288,12 +295,14 @@ static const char tail_import[] =
 	"be made (then nothing is written).\n";
 
 static const char usage_profiles[] =
-	"usage: ssdbench profiles [list]\n"
-	"       ssdbench profiles show NAME|PATH\n"
+	"usage: ssdbench profiles [OPTIONS] [list]\n"
+	"       ssdbench profiles [OPTIONS] show NAME|PATH\n"
 	"\n"
 	"Lists the profiles (one experiment of the seed documents each) with a one-line description,\n"
 	"or prints one profile's source, notes and expanded cases. Run one with\n"
-	"ssdbench run --profile NAME TARGET (see docs/profiles.md).\n";
+	"ssdbench run --profile NAME TARGET (see docs/profiles.md). A table option prints the table\n"
+	"alone (docs/output.md): list's columns NAME DESCRIPTION, and CASES ROUNDS SOURCE PATH with -o;\n"
+	"show's NO NAME PARAMS, and KIND RW BS QD THREADS ENGINE RUNTIME IDLE with -o.\n";
 
 void cli_error(const char *fmt, ...)
 {
@@ -449,7 +458,7 @@ static const struct cmd {
 } commands[] = {
 	{ "run", "[OPTIONS] [TARGET...]", "run a job against each TARGET (default ./ssdbench.scratch)",
 	  cmd_run, usage_run, usage_run_tail },
-	{ "info", "TARGET", "what ssdbench knows of a device or file", cmd_info, usage_info, "" },
+	{ "info", "TARGET...", "what ssdbench knows of a device or file", cmd_info, usage_info, "" },
 	{ "profiles", "[list|show NAME]", "the shipped experiments, and the cases of one", cmd_profiles,
 	  usage_profiles, "" },
 	{ "report", "RESULT...", "tables, price per performance and charts from results", cmd_report,
