@@ -4,6 +4,8 @@
 #define SSDBENCH_CLITAB_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "coltab.h"
 
@@ -20,6 +22,16 @@ int cli_table_option(struct cli_table *t, int ch, const char *arg, const char *c
 /* coltab_init on t's options; an unknown column is said for cmd. Returns EXIT_OK or EXIT_USAGE. */
 int cli_table_start(struct coltab *tab, const char *name, const struct coltab_col *cols, size_t ncols,
 		    const struct cli_table *t, const char *cmd);
+/*
+ * The columns of every command's tables, each defined beside its command (cmd_info.c,
+ * cmd_profiles.c, output.c), so that the help, the man pages and the messages name them from one place.
+ */
+extern const struct coltab_col summary_cols[], info_cols[], profiles_cols[], cases_cols[];
+extern const size_t summary_ncols, info_ncols, profiles_ncols, cases_ncols;
+
+/* The "columns" sections of `ssdbench help cmd`: nothing for a command without a table. */
+void cli_table_help(FILE *f, const char *cmd);
+
 /* The table on stdout, released. Returns EXIT_OK, or EXIT_FAILED where stdout failed. */
 int cli_table_finish(struct coltab *tab);
 

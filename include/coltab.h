@@ -76,7 +76,4 @@ bool coltab_shown(const struct coltab *t, size_t col);
 int coltab_print(struct coltab *t, FILE *f);
 void coltab_release(struct coltab *t);
 
-/* "NAME  help" lines of the columns, for help text and messages. */
-void coltab_print_columns(FILE *f, const struct coltab_col *cols, size_t ncols, int indent);
-
 #endif

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cliopts.h"
+#include "clitab.h"
 #include "job.h"
 #include "session.h"
 #include "textesc.h"
@@ -114,9 +115,8 @@ static const char usage_run_tail[] =
 	"allocation refused) leaves a whole failed result naming the step. A run the process could not\n"
 	"run for 0.5 s or more (SIGSTOP, a frozen cgroup) is flagged: results.stalls, a warning.\n"
 	"\n"
-	"The summary's columns (--fields, docs/output.md): CASE OP IOPS MBPS MEAN-US P50-US P99-US\n"
-	"P99.9-US STATUS, and TARGET STREAM MAX-US IOS BYTES RUNTIME-S STALLED-S CHECKED MISMATCHES;\n"
-	"a table option prints the table at the end instead of a row as each run ends.\n"
+	"A table option (docs/output.md) prints the summary at the end instead of a row as each run\n"
+	"ends.\n"
 	"\n"
 	"exit: 0 ok, 1 a run failed, 2 bad usage (nothing written), 130 interrupted (SIGINT, SIGTERM,\n"
 	"or stdout's reader gone, as with | head: the run in progress is written as interrupted).\n";
@@ -130,9 +130,7 @@ static const char usage_info[] =
 	"On an NVMe namespace it asks the drive (Identify, as root): PCI vendor and subsystem\n"
 	"vendor IDs, the LBA format in use, the volatile write cache, OCP log C0h; and shows the\n"
 	"controller's PCIe link (speed and width, current and maximum) from sysfs.\n"
-	"Several TARGETs, or a table option, give a table of a row each (docs/output.md): columns\n"
-	"PATH KIND SIZE MODEL SERIAL FIRMWARE TRAN, and LOG-SEC PHY-SEC LABEL DISK PART VENDOR NSID\n"
-	"ROTA SCHED DISCARD ZONED BACKING WRITABLE with -o.\n";
+	"Several TARGETs, or a table option, give a table of a row each (docs/output.md).\n";
 
 static const char usage_verify[] =
 	"usage: ssdbench verify [--journal FILE] [--output DIR] [--json] [--progress WHEN]\n"
@@ -301,8 +299,7 @@ static const char usage_profiles[] =
 	"Lists the profiles (one experiment of the seed documents each) with a one-line description,\n"
 	"or prints one profile's source, notes and expanded cases. Run one with\n"
 	"ssdbench run --profile NAME TARGET (see docs/profiles.md). A table option prints the table\n"
-	"alone (docs/output.md): list's columns NAME DESCRIPTION, and CASES ROUNDS SOURCE PATH with -o;\n"
-	"show's NO NAME PARAMS, and KIND RW BS QD THREADS ENGINE RUNTIME IDLE with -o.\n";
+	"alone (docs/output.md).\n";
 
 void cli_error(const char *fmt, ...)
 {
@@ -439,6 +436,7 @@ static void print_help(FILE *f, const char *cmd, const char *head, const char *t
 		fputs("\noptions:\n", f);
 		cli_print_options(f, s);
 	}
+	cli_table_help(f, cmd);
 	fputs(tail, f);
 }
 

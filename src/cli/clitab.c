@@ -2,6 +2,7 @@
 /* The table options of every command (clitab.h), parsed and said one way. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cliopts.h"
@@ -44,6 +45,36 @@ int cli_table_start(struct coltab *tab, const char *name, const struct coltab_co
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
 	}
 	return EXIT_OK;
+}
+
+/* The tables of each command, for its help: the same columns as the commands print. */
+static const struct {
+	const char *cmd, *head;
+	const struct coltab_col *cols;
+	const size_t *ncols;
+} tables[] = {
+	{ "run", "columns of the summary (--fields)", summary_cols, &summary_ncols },
+	{ "verify", "columns of the summary (--fields)", summary_cols, &summary_ncols },
+	{ "info", "columns of the table (-o, --fields)", info_cols, &info_ncols },
+	{ "profiles", "columns of profiles list (-o, --fields)", profiles_cols, &profiles_ncols },
+	{ "profiles", "columns of profiles show (-o, --fields)", cases_cols, &cases_ncols },
+};
+
+void cli_table_help(FILE *f, const char *cmd)
+{
+	char help[256];
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		if (strcmp(tables[i].cmd, cmd))
+			continue;
+		fprintf(f, "\n%s:\n", tables[i].head);
+		for (size_t k = 0; k < *tables[i].ncols; k++) {
+			const struct coltab_col *c = &tables[i].cols[k];
+
+			snprintf(help, sizeof(help), "%s%s", c->help, c->flags & COLTAB_F_DEFAULT ? " [default]" : "");
+			cli_print_entry(f, c->name, 2, help, 16);
+		}
+	}
 }
 
 int cli_table_finish(struct coltab *tab)

@@ -272,7 +272,8 @@ static void info_text(const struct target *t, const struct guard *g, const char 
 enum { IC_PATH, IC_KIND, IC_SIZE, IC_LBS, IC_PBS, IC_LABEL, IC_DISK, IC_PART, IC_MODEL, IC_VENDOR, IC_SERIAL,
        IC_FIRMWARE, IC_TRANSPORT, IC_NSID, IC_ROTA, IC_SCHED, IC_DISCARD, IC_ZONED, IC_BACKING, IC_WRITABLE,
        IC_COUNT };
-static const struct coltab_col info_cols[IC_COUNT] = {
+const size_t info_ncols = IC_COUNT;
+const struct coltab_col info_cols[IC_COUNT] = {
 	[IC_PATH] = { "PATH", COLTAB_F_DEFAULT, "the target as given" },
 	[IC_KIND] = { "KIND", COLTAB_F_DEFAULT, "file, block or char (NVMe generic device)" },
 	[IC_SIZE] = { "SIZE", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "its size in bytes" },

@@ -12,7 +12,8 @@
 
 /* The columns of `profiles list` (docs/output.md). */
 enum { PL_NAME, PL_DESCRIPTION, PL_CASES, PL_ROUNDS, PL_SOURCE, PL_PATH, PL_COUNT };
-static const struct coltab_col list_cols[PL_COUNT] = {
+const size_t profiles_ncols = PL_COUNT;
+const struct coltab_col profiles_cols[PL_COUNT] = {
 	[PL_NAME] = { "NAME", COLTAB_F_DEFAULT, "the profile's name (run --profile NAME)" },
 	[PL_DESCRIPTION] = { "DESCRIPTION", COLTAB_F_DEFAULT, "what it measures" },
 	[PL_CASES] = { "CASES", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "its cases (per round where it has rounds)" },
@@ -24,7 +25,8 @@ static const struct coltab_col list_cols[PL_COUNT] = {
 /* The columns of `profiles show NAME`: a row per prepare job and case. */
 enum { PC_NO, PC_NAME, PC_KIND, PC_RW, PC_BS, PC_QD, PC_THREADS, PC_ENGINE, PC_RUNTIME, PC_IDLE, PC_PARAMS,
        PC_COUNT };
-static const struct coltab_col case_cols[PC_COUNT] = {
+const size_t cases_ncols = PC_COUNT;
+const struct coltab_col cases_cols[PC_COUNT] = {
 	[PC_NO] = { "NO", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the case's number (0: a prepare job)" },
 	[PC_NAME] = { "NAME", COLTAB_F_DEFAULT, "the case's (or prepare job's) name" },
 	[PC_KIND] = { "KIND", 0, "case or prepare" },
@@ -59,7 +61,7 @@ static int list_profiles(const struct cli_table *t)
 		cli_error("no profiles found (./profiles, $SSDBENCH_PROFILE_PATH, the installed share directory)");
 		return EXIT_FAILED;
 	}
-	if (t->asked && (ret = cli_table_start(&tab, "profiles", list_cols, PL_COUNT, t, "profiles"))) {
+	if (t->asked && (ret = cli_table_start(&tab, "profiles", profiles_cols, PL_COUNT, t, "profiles"))) {
 		profile_list_free(paths, n);
 		return ret;
 	}
@@ -170,7 +172,7 @@ static int show_profile(const char *name, const struct cli_table *t)
 	if (!t->asked) {
 		show_facts(&p);
 		show_plan(&p, NULL);
-	} else if (!(ret = cli_table_start(&tab, "cases", case_cols, PC_COUNT, t, "profiles show"))) {
+	} else if (!(ret = cli_table_start(&tab, "cases", cases_cols, PC_COUNT, t, "profiles show"))) {
 		show_plan(&p, &tab);
 		ret = cli_table_finish(&tab);
 	}

@@ -294,7 +294,8 @@ void format_job(const struct job *j, char *buf, size_t len)
 
 enum { SC_TARGET, SC_CASE, SC_STREAM, SC_OP, SC_IOPS, SC_MBPS, SC_MEAN, SC_P50, SC_P99, SC_P999, SC_MAX, SC_IOS,
        SC_BYTES, SC_RUNTIME, SC_STALLED, SC_CHECKED, SC_MISMATCHES, SC_STATUS, SC_COUNT };
-static const struct coltab_col summary_cols[SC_COUNT] = {
+const size_t summary_ncols = SC_COUNT;
+const struct coltab_col summary_cols[SC_COUNT] = {
 	[SC_TARGET] = { "TARGET", 0, "the target's label (group(N) for run --parallel's aggregate)" },
 	[SC_CASE] = { "CASE", COLTAB_F_DEFAULT, "the case" },
 	[SC_STREAM] = { "STREAM", 0, "the stream of a case of streams (empty: the case's own rows)" },

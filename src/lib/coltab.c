@@ -218,10 +218,3 @@ void coltab_release(struct coltab *t)
 	t->tb = NULL;
 	t->line = NULL;
 }
-
-void coltab_print_columns(FILE *f, const struct coltab_col *cols, size_t ncols, int indent)
-{
-	for (size_t i = 0; i < ncols; i++)
-		fprintf(f, "%*s%-10s %s%s\n", indent, "", cols[i].name, cols[i].help,
-			cols[i].flags & COLTAB_F_DEFAULT ? "" : " (not shown by default)");
-}
