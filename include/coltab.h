@@ -18,7 +18,7 @@ enum coltab_col_flags {
 	COLTAB_F_DEFAULT = 1 << 0,   /* shown when -o does not say */
 	COLTAB_F_RIGHT = 1 << 1,     /* right-aligned in text */
 	COLTAB_F_NUMBER = 1 << 2,    /* a JSON number (or null when empty) */
-	COLTAB_F_BOOL = 1 << 3,      /* a JSON boolean ("yes"/"no"; null when empty) */
+	COLTAB_F_BOOL = 1 << 3,      /* a JSON boolean ("true"/"false"; null when empty) */
 };
 
 struct coltab_col {

@@ -93,7 +93,7 @@ static int add_column(struct coltab *t, const struct coltab_col *c)
 	if (c->flags & COLTAB_F_NUMBER)
 		scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 	else if (c->flags & COLTAB_F_BOOL)
-		scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN);
+		scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN_OPTIONAL);
 	return 0;
 }
 
@@ -137,13 +137,14 @@ bool coltab_shown(const struct coltab *t, size_t col)
 	return col < t->ncols && t->pos[col] >= 0;
 }
 
-/* The value of a cell as stored: escaped the project's way for aligned text (libsmartcols escapes raw). */
+/*
+ * Text and raw are escaped by libsmartcols: controls, and in raw spaces too, as \xHH (a backslash
+ * before an x as \x5c), and every byte past ASCII in the C locale the program runs in (so no bidi
+ * override reaches a terminal). Its noencoding mode is not used: libsmartcols 2.38 loops forever
+ * on a byte past ASCII there. JSON is escaped by its writer, csv by esc_csv.
+ */
 static int set_cell(struct coltab *t, size_t at, const char *value)
 {
-	char buf[1024];
-
-	if (t->opts.format == COLTAB_TEXT && !t->opts.raw && text_has_control(value))
-		value = esc_text_buf(value, buf, sizeof(buf));
 	return scols_line_set_data(t->line, at, value) ? -ENOMEM : 0;
 }
 
