@@ -176,7 +176,7 @@ static void test_cliopts_getopt_parses_every_option(void **state)
 				continue;
 			snprintf(cmd, sizeof(cmd), "%s", s->cmd);
 			snprintf(lng, sizeof(lng), "--%s", o->name);
-			optind = 1;
+			optind = 0;   /* glibc: 0 starts a new scan whole; 1 would resume a flag's place in the argv before */
 			if (o->id == OPT_QUIET || o->id == OPT_VERBOSE) {
 				/* Applied by cli_getopt itself (every command's), never handed to the command. */
 				cli_set_verbosity(0);
@@ -184,7 +184,7 @@ static void test_cliopts_getopt_parses_every_option(void **state)
 				assert_int_equal(cli_verbosity(), o->id == OPT_QUIET ? -1 : 1);
 				snprintf(shrt, sizeof(shrt), "-%c", o->short_name);
 				argv[1] = shrt;
-				optind = 1;
+				optind = 0;
 				cli_set_verbosity(0);
 				assert_int_equal(cli_getopt(s, 2, argv), -1);
 				assert_int_equal(cli_verbosity(), o->id == OPT_QUIET ? -1 : 1);
@@ -201,7 +201,7 @@ static void test_cliopts_getopt_parses_every_option(void **state)
 				continue;
 			snprintf(shrt, sizeof(shrt), "-%c", o->short_name);
 			argv[1] = shrt;
-			optind = 1;
+			optind = 0;
 			assert_int_equal(cli_getopt(s, o->arg ? 3 : 2, argv), o->id);
 		}
 	}
@@ -220,7 +220,7 @@ static void test_cliopts_run_takes_every_job_parameter(void **state)
 
 		job_param_help(p, &name, &dflt);
 		snprintf(lng, sizeof(lng), "--%s", name);
-		optind = 1;
+		optind = 0;
 		assert_int_equal(cli_getopt(s, 3, argv), OPT_PARAM + (int)p);
 	}
 }

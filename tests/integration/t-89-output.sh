@@ -5,8 +5,9 @@
 # output; -o selects exactly the columns named, in order (+COL adds to the defaults); -n drops the
 # header; --raw and csv split into the right number of fields; an unknown column exits 2 naming it and
 # the valid ones, with nothing written; -q leaves stderr empty on a good run, -v says more. Also:
-# run --parallel and verify print run's closing lines (item 3), `help help` and
-# `profiles show NAME --json` (reported as misleading) work.
+# run --parallel and verify print run's closing lines, and report marks a case that lost runs in a
+# fleet's tables and the streams' section too (item 3); `help help` and `profiles show NAME --json`
+# (reported as misleading) work.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
@@ -103,6 +104,29 @@ assert_exit 0 "$SSDBENCH" run --parallel --runtime=200ms --output res --fields t
 grep -q "^ssdbench: measured 'a.img,b.img' (a group" par.err || fail "run --parallel: no closing lines: $(cat par.err)"
 assert_eq "$(awk 'NR > 1 { print $1 }' par.txt | sort | tr '\n' ' ')" "a.img b.img group(2) " \
 	"run --parallel --fields target: a row per member and the group"
+
+# --- report: a case that lost a run is marked in a fleet's tables and in the streams' section -------
+python3 "$REPO/tests/fixtures/results/fleet/gen-fleet.py" --drives 14 --repeats 2 f14 >/dev/null || fail "gen-fleet.py"
+f=f14/fleet-001-1-r2.json
+[[ $(jq -r '"\(.job.rw) \(.job.bs) \(.target.label)"' "$f") == "randread 4096 fleet-001" ]] || fail "$f: not the run expected"
+jq '.status = "interrupted" | .message = "stopped (t-89)"' "$f" >x.json && mv x.json "$f"
+assert_exit 0 "$SSDBENCH" report --layout fleet f14 >fleet.txt 2>/dev/null
+grep -q '^4k  *14 \*  ' fleet.txt || fail "the fleet's 4k randread row is not marked: $(cat fleet.txt)"
+assert_eq "$(grep -c '^64k  *14  ' fleet.txt)" 1 "fleet: the 64k row (no run lost) is not marked"
+grep -q '^\* some runs of the case were interrupted or failed' fleet.txt || fail "fleet: no legend"
+grep -q '^fleet-001  20*[0-9]*\* ' fleet.txt || fail "fleet: fleet-001's 4k randread value is not marked"
+assert_exit 0 "$SSDBENCH" report --layout fleet --format csv f14 >fleet.csv 2>/dev/null
+assert_eq "$(awk -F, '$4 == "fleet" && $1 ~ /randread/ { print $3 "=" $NF }' fleet.csv | sort -u | tr '\n' ' ')" \
+	"4k=partial 64k=ok " "fleet csv: the statistics lines' status"
+mkdir st
+cp "$REPO/tests/fixtures/results/streams/001-reader_writer_trimmer.json" st/a.json
+jq '.status = "interrupted" | .message = "stopped (t-89)"' st/a.json >st/b.json
+assert_exit 0 "$SSDBENCH" report st >st.txt 2>/dev/null
+sed -n '/^streams$/,/^$/p' st.txt >st-section.txt
+assert_eq "$(grep -c '^reader+writer+trimmer \*  ' st-section.txt)" 4 "streams: the case's rows marked"
+grep -q '^\* some runs of the case were interrupted' st-section.txt || fail "streams: no legend: $(cat st-section.txt)"
+assert_exit 0 "$SSDBENCH" report --format markdown st >st.md 2>/dev/null
+grep -q '^| reader+writer+trimmer \* | reader |' st.md || fail "streams markdown: not marked"
 
 # --- profiles ----------------------------------------------------------------------------------------
 assert_exit 0 "$SSDBENCH" profiles >prof.txt
