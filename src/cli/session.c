@@ -265,7 +265,8 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
 						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
 				    "search", json_string(ctx->search ? "final" : ctx->search_probe));
-	if (!e->prepare && !ctx->search_probe && recap_add(&s->recap, *out)) {
+	/* An MPI job's closing lines say its aggregate, as run --parallel's group says its own. */
+	if (!e->prepare && !ctx->search_probe && !s->rank_tag && recap_add(&s->recap, *out)) {
 		cli_error("out of memory");
 		s->write_failed = true;
 		return EXIT_FAILED;
