@@ -766,8 +766,8 @@ static void test_report_marks_interrupted_and_partial_cases(void **state)
 /*
  * A section's table (here data verification, through report_case_table as trims, health and what ran
  * are) marks a case that lost runs as the main tables do: "*" after its name and the legend under
- * the table, in text, markdown and HTML; a whole case is not marked and no legend goes under a
- * table without such a case.
+ * the table, in text, markdown and HTML, the legend saying that this table counts those runs (its
+ * caption does); a whole case is not marked and no legend goes under a table without such a case.
  */
 static void test_report_section_tables_mark_partial_cases(void **state)
 {
@@ -785,7 +785,7 @@ static void test_report_section_tables_mark_partial_cases(void **state)
 	build(&r, &set, &o);
 	s = render(&r, RF_TEXT);
 	assert_non_null(sec = strstr(s, "data verification\n"));
-	assert_null(strstr(sec, REPORT_PARTIAL_LEGEND));
+	assert_null(strstr(sec, "some runs of the case"));
 	free(s);
 	report_release(&r);
 	add_doc(&set, doc_verified(doc_new(&b), 50, bad));
@@ -794,16 +794,17 @@ static void test_report_section_tables_mark_partial_cases(void **state)
 	assert_non_null(sec = strstr(s, "data verification\n"));
 	assert_non_null(strstr(sec, "\nrandread 4k qd32 t1 *  B  "));
 	assert_non_null(strstr(sec, "\nrandread 4k qd32 t1    A  "));
-	assert_non_null(strstr(sec, "\n" REPORT_PARTIAL_LEGEND "\n"));
+	assert_non_null(strstr(sec, "\n" REPORT_COUNTED_LEGEND "\n"));
 	free(s);
 	s = render(&r, RF_MARKDOWN);
 	assert_non_null(sec = strstr(s, "### data verification"));
 	assert_non_null(strstr(sec, "| randread 4k qd32 t1 * | B |"));
 	assert_non_null(strstr(sec, "| randread 4k qd32 t1 | A |"));
-	assert_non_null(strstr(sec, "\n\\* some runs of the case were interrupted or failed"));
+	assert_non_null(strstr(sec, "\n\\* some runs of the case were interrupted or failed: counted here"));
 	free(s);
 	s = render(&r, RF_HTML);
 	assert_non_null(strstr(s, "<th>randread 4k qd32 t1 *</th><th>B</th>"));
+	assert_non_null(strstr(s, "<p class=\"fail\">* some runs of the case were interrupted or failed: counted here"));
 	free(s);
 	report_release(&r);
 	rs_release(&set);

@@ -28,13 +28,13 @@ static void cell(const struct report *r, const struct case_table *t, const struc
 	}
 }
 
-/* Whether a row of t is marked (cell): REPORT_PARTIAL_LEGEND goes under the table. */
-static bool any_marked(const struct report *r, const struct case_table *t)
+/* The legend under t where a row is marked (cell), else NULL. */
+static const char *legend(const struct report *r, const struct case_table *t)
 {
 	for (size_t i = 0; i < r->agg.n; i++)
 		if (r->agg.cases[i].nfailed && rows_of(t, &r->agg.cases[i]))
-			return true;
-	return false;
+			return t->counts_lost ? REPORT_COUNTED_LEGEND : REPORT_PARTIAL_LEGEND;
+	return NULL;
 }
 
 /* The width column k is padded to: none for a last column of text, which would only add spaces. */
@@ -70,8 +70,8 @@ static void case_table_text(FILE *f, const struct report *r, const struct case_t
 				esc_text_pad(f, buf, pad_width(t, w, k), t->right(k));
 				fputs(k + 1 < t->ncols ? "  " : "\n", f);
 			}
-	if (any_marked(r, t))
-		fputs(REPORT_PARTIAL_LEGEND "\n", f);
+	if (legend(r, t))
+		fprintf(f, "%s\n", legend(r, t));
 	fputc('\n', f);
 	free(w);
 }
@@ -104,9 +104,9 @@ static void case_table_md(FILE *f, const struct report *r, const struct case_tab
 		}
 	}
 	fputc('\n', f);
-	if (any_marked(r, t)) {
+	if (legend(r, t)) {
 		fputc('\\', f);  /* the mark, not a list item */
-		esc_md(f, REPORT_PARTIAL_LEGEND);
+		esc_md(f, legend(r, t));
 		fputs("\n\n", f);
 	}
 }
@@ -141,9 +141,9 @@ static void case_table_html(FILE *f, const struct report *r, const struct case_t
 		}
 	}
 	fputs("</table>\n", f);
-	if (any_marked(r, t)) {
+	if (legend(r, t)) {
 		fputs("<p class=\"fail\">", f);
-		esc_xml(f, REPORT_PARTIAL_LEGEND);
+		esc_xml(f, legend(r, t));
 		fputs("</p>\n", f);
 	}
 }
