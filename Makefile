@@ -5,7 +5,7 @@
 
 CC      ?= cc
 CXX     ?= c++
-PKGS    := liburing jansson blkid libisal libnvme simdjson sqlite3 libpq
+PKGS    := liburing jansson blkid smartcols libisal libnvme simdjson sqlite3 libpq
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # The git revision: of the checkout; else the one `git archive` wrote into .git-revision (export-subst
 # in .gitattributes); else "unknown" (a tree copied without .git), which --version says.
@@ -21,11 +21,13 @@ CPPFLAGS += -Iinclude -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
             -DSSDBENCH_SHARE='"$(PREFIX)/share/ssdbench"'
 # libpq's header is in a directory of its own (/usr/include/postgresql).
 CPPFLAGS += $(shell pkg-config --cflags-only-I libpq 2>/dev/null || echo -I/usr/include/postgresql)
+# libsmartcols' header is in a directory of its own too (/usr/include/libsmartcols).
+CPPFLAGS += $(shell pkg-config --cflags-only-I smartcols 2>/dev/null || echo -I/usr/include/libsmartcols)
 CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP -pthread
 # src/results/jsonfast.cc, the one C++ file (simdjson has no C interface): no exceptions, no RTTI;
 # the C link adds libstdc++ for it.
 CXXFLAGS += -std=c++17 $(OPT) -Wall -Wextra -Wshadow -Wcast-qual -fno-exceptions -fno-rtti -MMD -MP -pthread
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lisal -lnvme -lsimdjson -lsqlite3 -lpq) -laio -lm -lstdc++ -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lsmartcols -lisal -lnvme -lsimdjson -lsqlite3 -lpq) -laio -lm -lstdc++ -pthread
 PREFIX   ?= /usr/local
 
 ifneq ($(WERROR),0)

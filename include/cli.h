@@ -39,6 +39,19 @@ int cli_main(int argc, char **argv);
 /* "ssdbench: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The verbosity of every command (-q: -1, errors only; 0; -v: 1, more detail), set by cli_getopt
+ * or before the command's name; the last one given wins.
+ */
+void cli_set_verbosity(int v);
+int cli_verbosity(void);
+/*
+ * Where notes go (progress, closing lines, a search's probes, rounds): stderr, or a stream that
+ * drops them under -q. cli_warn is silent under -q too; cli_error never is.
+ */
+FILE *cli_notes(void);
+/* "ssdbench: <message>" on stderr under -v only: detail (files written and read, parameters). */
+void cli_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_error and cli_warn write to f instead of stderr (ssdbench-mpi's checks); NULL: stderr again. */
 void cli_capture(FILE *f);
 

@@ -15,7 +15,11 @@
 /* What getopt_long returns for an option: its short letter where it has one, else one of these. */
 enum cli_opt_id {
 	OPT_NONE = 0,          /* handled before the command parses (-h, --help): not in getopt's table */
-	OPT_OUTPUT = 'o',
+	OPT_OUTPUT = 'o',      /* run, verify, report, import: where output goes */
+	OPT_FIELDS_O = 'o',    /* info, profiles: the table's columns (--fields), as lsblk's -o */
+	OPT_NOHEADINGS = 'n',
+	OPT_QUIET = 'q',       /* every command: cli_getopt sets the verbosity, the command never sees it */
+	OPT_VERBOSE = 'v',
 	OPT_JSON = 256,
 	OPT_PROGRESS,
 	OPT_FORCE,
@@ -52,6 +56,8 @@ enum cli_opt_id {
 	OPT_CRITERIA,
 	OPT_JOURNAL,
 	OPT_LIST,
+	OPT_FIELDS,            /* --fields where -o means the output (run, verify) */
+	OPT_RAW,
 	OPT_PARAM = 1000,      /* run: job parameter i (job_param_help) is OPT_PARAM + i */
 };
 
@@ -97,7 +103,8 @@ const char *cli_value_kind_name(enum cli_value_kind k);
 /*
  * getopt_long over command cmd's options (built from the table on first use, with job parameters
  * by dashed and underscored names where the command takes them). Sets optind = 1 and opterr = 0 on
- * its first call of an argv. Returns what getopt_long returns (an enum cli_opt_id for an option).
+ * its first call of an argv. Returns what getopt_long returns (an enum cli_opt_id for an option),
+ * except -q and -v, which it applies (cli_set_verbosity) and reads past.
  */
 int cli_getopt(const struct cli_optset *s, int argc, char **argv);
 /*

@@ -3,9 +3,11 @@
 #ifndef SSDBENCH_OUTPUT_H
 #define SSDBENCH_OUTPUT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "clitab.h"
 #include "job.h"
 #include "run.h"
 
@@ -15,6 +17,29 @@ void summary_header(FILE *f);
  * one for the verification where verify was on (blocks checked, mismatches by kind, the first).
  */
 void summary_rows(FILE *f, const char *case_name, const struct job *j, const struct run_result *res);
+
+/*
+ * The summary of run and verify as the user asked for it: the text table above, its rows printed as
+ * each run ends; or (--format, --fields, -n, --raw) a table of the columns summary_cols names, its
+ * rows kept until summary_end prints them; or nothing on stdout (--json prints the results). A
+ * group's member sessions add rows from their threads: a lock keeps the table whole.
+ */
+struct summary {
+	bool json;
+	bool table;
+	struct coltab tab;
+	pthread_mutex_t lock;
+};
+
+/* Whether the table options t can make a summary (the columns exist); said for cmd. Returns EXIT_OK or EXIT_USAGE. */
+int summary_check(const struct cli_table *t, bool json, const char *cmd);
+/* Starts the summary: the text table's header, or an empty table. Returns EXIT_OK, else after saying why. */
+int summary_begin(struct summary *sm, const struct cli_table *t, bool json, const char *cmd);
+/* The rows of one run of case case_name on target (its label) into sm; sm NULL: the text rows on stdout. */
+void summary_show(struct summary *sm, const char *target, const char *case_name, const struct job *j,
+		  const struct run_result *res);
+/* The table on stdout where it was kept, and sm released. Returns EXIT_OK or EXIT_FAILED. */
+int summary_end(struct summary *sm);
 
 struct progress {
 	bool enabled;

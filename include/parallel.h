@@ -31,9 +31,10 @@ int parallel_labels(struct target *tg, const struct entry *e, unsigned n, size_t
  * Runs the n opened member sessions ss (entries per target) as a group: every entry on all at once,
  * with the aggregate results in a group session of their own (session.c). scaling: each target alone
  * first (with the prepare jobs), then the first 2, 3 ... n at once, each step a group whose case
- * names end in ", k drives". Installs the signal handlers, prints the table header unless json.
+ * names end in ", k drives". Installs the signal handlers; the caller began the summary (output.h)
+ * and ends it. Each group prints its closing lines (session_recap).
  * Returns the exit code.
  */
-int parallel_run(struct session *ss, int n, bool scaling, bool json, int progress);
+int parallel_run(struct session *ss, int n, bool scaling, int progress);
 
 #endif

@@ -212,6 +212,11 @@ struct case_table {
 		     size_t len);
 	bool (*right)(size_t col);                              /* right-aligned: numbers */
 	bool (*strong)(const struct agg_case *c, size_t col);   /* bold in markdown, "fail" in HTML; NULL: none */
+	/*
+	 * Its values count every run, failed ones included (verification, health): a case that lost runs
+	 * is marked all the same, and the legend says they are counted here (REPORT_COUNTED_LEGEND).
+	 */
+	bool counts_lost;
 };
 /*
  * Writes t with the rows of every case of r in fmt: RF_TEXT or RF_MARKDOWN with its title, RF_HTML the
@@ -311,6 +316,8 @@ bool report_table_partial(const struct rtable *t);
 #define REPORT_PARTIAL_MARK "*"
 #define REPORT_PARTIAL_LEGEND "* some runs of the case were interrupted or failed: left out, the value is " \
 	"of the others (stderr names them)"
+#define REPORT_COUNTED_LEGEND "* some runs of the case were interrupted or failed: counted here, left out " \
+	"of the tables of rates (stderr names them)"
 /* The unit a concrete metric is shown in ("IOPS", "MB/s", "MiB/s", "%", "us"). */
 const char *report_unit(const struct metric *m, bool mib);
 /* What a concrete metric's cells are, for captions: "MB/s", "p99 latency, us", "steady state, % ...". */

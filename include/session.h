@@ -43,6 +43,7 @@ struct session {
 	const struct profile_rounds *rounds; /* NULL or max 0: the matrix runs once */
 	bool named;                  /* results carry the case name (profiles, comma lists) */
 	bool json;
+	struct summary *summary;     /* where its rows go (output.h); NULL: the text table on stdout */
 	bool continue_on_error;
 	int progress;                /* -1 never, 0 auto, 1 always */
 	atomic_int *stop;            /* 0, or an enum session_stop */
@@ -92,6 +93,9 @@ struct session {
 	struct progress pg;
 	struct recap recap;          /* what the measured runs' results say (recap.h), for run's closing lines */
 };
+
+/* run's closing lines (recap.h) of what s measured, on cli_notes(); none with --json. */
+void session_recap(const struct session *s);
 
 /*
  * Creates the output directory and writes its (empty) manifest, before any I/O, so that an output

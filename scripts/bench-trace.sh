@@ -18,7 +18,7 @@ fi
 mkdir -p build/rel/bench "$dir"
 # shellcheck disable=SC2046
 cc -std=c11 -O2 -g -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror -o build/rel/bench/trace_rate tests/bench/trace_rate.c \
-	build/rel/libssdbench.a $(pkg-config --libs liburing jansson blkid libisal libnvme simdjson sqlite3 libpq 2>/dev/null) \
+	build/rel/libssdbench.a $(pkg-config --libs liburing jansson blkid smartcols libisal libnvme simdjson sqlite3 libpq 2>/dev/null) \
 	-laio -lm -lstdc++ -pthread
 for fmt in blktrace blkparse iolog msr alibaba tencent; do
 	path=$dir/trace-$fmt

@@ -52,7 +52,7 @@ if [[ -r /etc/os-release ]]; then
 fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
-        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid isa-l libnvme simdjson sqlite3 libpq (headers)," \
+        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid libsmartcols isa-l libnvme simdjson sqlite3 libpq (headers)," \
         "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace sqlite3 postgresql (server) blktrace valgrind" >&2
     exit 1
 fi
@@ -64,9 +64,10 @@ case $family in
         # libnvme-dev: the NVMe log page layouts (struct nvme_smart_log) and admin commands of health.
         # libsimdjson-dev and g++: simdjson parses the result files report, compare and check read
         # (src/results/jsonfast.cc, the one C++ file).
+        # libsmartcols-dev: the tables of every command (info, profiles, the run summary: -o, --raw, --format).
         # libsqlite3-dev and libpq-dev: the results store's two databases (ssdbench store, docs/store.md).
         build_pkgs=(gcc g++ make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
-                    libblkid-dev libisal-dev libnvme-dev libsimdjson-dev libsqlite3-dev libpq-dev)
+                    libblkid-dev libsmartcols-dev libisal-dev libnvme-dev libsimdjson-dev libsqlite3-dev libpq-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
@@ -85,7 +86,7 @@ case $family in
         ;;
     fedora)
         build_pkgs=(gcc gcc-c++ make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
-                    libblkid-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel)
+                    libblkid-devel libsmartcols-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
                    fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace valgrind zsh fish)

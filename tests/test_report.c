@@ -764,6 +764,53 @@ static void test_report_marks_interrupted_and_partial_cases(void **state)
 }
 
 /*
+ * A section's table (here data verification, through report_case_table as trims, health and what ran
+ * are) marks a case that lost runs as the main tables do: "*" after its name and the legend under
+ * the table, in text, markdown and HTML, the legend saying that this table counts those runs (its
+ * caption does); a whole case is not marked and no legend goes under a table without such a case.
+ */
+static void test_report_section_tables_mark_partial_cases(void **state)
+{
+	static const uint64_t clean[4] = { 0 }, bad[4] = { 2, 0, 0, 1 };
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 1000);
+	struct rs_set set;
+	struct report r;
+	char *s, *sec;
+
+	(void)state;
+	rs_init(&set);
+	add_doc(&set, doc_verified(doc_new(&a), 100, clean));
+	add_doc(&set, doc_verified(doc_new(&b), 100, clean));
+	build(&r, &set, &o);
+	s = render(&r, RF_TEXT);
+	assert_non_null(sec = strstr(s, "data verification\n"));
+	assert_null(strstr(sec, "some runs of the case"));
+	free(s);
+	report_release(&r);
+	add_doc(&set, doc_verified(doc_new(&b), 50, bad));
+	build(&r, &set, &o);
+	s = render(&r, RF_TEXT);
+	assert_non_null(sec = strstr(s, "data verification\n"));
+	assert_non_null(strstr(sec, "\nrandread 4k qd32 t1 *  B  "));
+	assert_non_null(strstr(sec, "\nrandread 4k qd32 t1    A  "));
+	assert_non_null(strstr(sec, "\n" REPORT_COUNTED_LEGEND "\n"));
+	free(s);
+	s = render(&r, RF_MARKDOWN);
+	assert_non_null(sec = strstr(s, "### data verification"));
+	assert_non_null(strstr(sec, "| randread 4k qd32 t1 * | B |"));
+	assert_non_null(strstr(sec, "| randread 4k qd32 t1 | A |"));
+	assert_non_null(strstr(sec, "\n\\* some runs of the case were interrupted or failed: counted here"));
+	free(s);
+	s = render(&r, RF_HTML);
+	assert_non_null(strstr(s, "<th>randread 4k qd32 t1 *</th><th>B</th>"));
+	assert_non_null(strstr(s, "<p class=\"fail\">* some runs of the case were interrupted or failed: counted here"));
+	free(s);
+	report_release(&r);
+	rs_release(&set);
+}
+
+/*
  * The verification table: absent from every format without verified results; with them, a row per
  * case (a case that did not verify says off), the counts of every run, failed ones included.
  */
@@ -1990,6 +2037,7 @@ int main(void)
 		cmocka_unit_test(test_report_writes_text_markdown_csv_and_json),
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
 		cmocka_unit_test(test_report_marks_interrupted_and_partial_cases),
+		cmocka_unit_test(test_report_section_tables_mark_partial_cases),
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
 		cmocka_unit_test(test_report_zones_where_the_runs_had_them),
 		cmocka_unit_test(test_report_trims_and_flushes_where_the_runs_did_them),

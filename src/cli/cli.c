@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cliopts.h"
+#include "clitab.h"
 #include "job.h"
 #include "session.h"
 #include "textesc.h"
@@ -114,18 +115,22 @@ static const char usage_run_tail[] =
 	"allocation refused) leaves a whole failed result naming the step. A run the process could not\n"
 	"run for 0.5 s or more (SIGSTOP, a frozen cgroup) is flagged: results.stalls, a warning.\n"
 	"\n"
+	"A table option (docs/output.md) prints the summary at the end instead of a row as each run\n"
+	"ends.\n"
+	"\n"
 	"exit: 0 ok, 1 a run failed, 2 bad usage (nothing written), 130 interrupted (SIGINT, SIGTERM,\n"
 	"or stdout's reader gone, as with | head: the run in progress is written as interrupted).\n";
 
 static const char usage_info[] =
-	"usage: ssdbench info [--json] TARGET\n"
+	"usage: ssdbench info [--json | --format FMT] [-o LIST] [-n] [--raw] TARGET...\n"
 	"\n"
 	"Prints what ssdbench knows of TARGET: kind, size, block sizes, model, vendor, serial,\n"
 	"firmware, transport, the NVMe namespace ID, rotational, scheduler, and whether it may be\n"
 	"written (mounts, swap, holders, loop devices, signatures). Opens nothing for writing.\n"
 	"On an NVMe namespace it asks the drive (Identify, as root): PCI vendor and subsystem\n"
 	"vendor IDs, the LBA format in use, the volatile write cache, OCP log C0h; and shows the\n"
-	"controller's PCIe link (speed and width, current and maximum) from sysfs.\n";
+	"controller's PCIe link (speed and width, current and maximum) from sysfs.\n"
+	"Several TARGETs, or a table option, give a table of a row each (docs/output.md).\n";
 
 static const char usage_verify[] =
 	"usage: ssdbench verify [--journal FILE] [--output DIR] [--json] [--progress WHEN]\n"
@@ -288,12 +293,13 @@ static const char tail_import[] =
 	"be made (then nothing is written).\n";
 
 static const char usage_profiles[] =
-	"usage: ssdbench profiles [list]\n"
-	"       ssdbench profiles show NAME|PATH\n"
+	"usage: ssdbench profiles [OPTIONS] [list]\n"
+	"       ssdbench profiles [OPTIONS] show NAME|PATH\n"
 	"\n"
 	"Lists the profiles (one experiment of the seed documents each) with a one-line description,\n"
 	"or prints one profile's source, notes and expanded cases. Run one with\n"
-	"ssdbench run --profile NAME TARGET (see docs/profiles.md).\n";
+	"ssdbench run --profile NAME TARGET (see docs/profiles.md). A table option prints the table\n"
+	"alone (docs/output.md).\n";
 
 void cli_error(const char *fmt, ...)
 {
@@ -308,9 +314,45 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cli_verbosity() < 0)
+		return;
 	va_start(ap, fmt);
 	vmessage("ssdbench: warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void cli_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cli_verbosity() <= 0)
+		return;
+	va_start(ap, fmt);
+	vmessage("ssdbench: ", fmt, ap);
+	va_end(ap);
+}
+
+static int g_verbosity;
+static FILE *g_null;
+
+void cli_set_verbosity(int v)
+{
+	g_verbosity = v;
+	/* Opened here, before any thread: cli_notes is called from a group's session threads. */
+	if (v < 0 && !g_null)
+		g_null = fopen("/dev/null", "we");
+}
+
+int cli_verbosity(void)
+{
+	return g_verbosity;
+}
+
+FILE *cli_notes(void)
+{
+	if (g_verbosity < 0 && g_null)
+		return g_null;
+	return g_capture ? g_capture : stderr;
 }
 
 int cli_option_error(int ch, char **argv, const char *cmd)
@@ -394,6 +436,7 @@ static void print_help(FILE *f, const char *cmd, const char *head, const char *t
 		fputs("\noptions:\n", f);
 		cli_print_options(f, s);
 	}
+	cli_table_help(f, cmd);
 	fputs(tail, f);
 }
 
@@ -413,7 +456,7 @@ static const struct cmd {
 } commands[] = {
 	{ "run", "[OPTIONS] [TARGET...]", "run a job against each TARGET (default ./ssdbench.scratch)",
 	  cmd_run, usage_run, usage_run_tail },
-	{ "info", "TARGET", "what ssdbench knows of a device or file", cmd_info, usage_info, "" },
+	{ "info", "TARGET...", "what ssdbench knows of a device or file", cmd_info, usage_info, "" },
 	{ "profiles", "[list|show NAME]", "the shipped experiments, and the cases of one", cmd_profiles,
 	  usage_profiles, "" },
 	{ "report", "RESULT...", "tables, price per performance and charts from results", cmd_report,
@@ -488,6 +531,10 @@ static int cmd_help(const char *cmd, FILE *f)
 
 	if (!cmd) {
 		print_main_usage(f);
+	} else if (c && c->fn == cmd_help_run) {
+		fputs("usage: ssdbench help [COMMAND|--commands]\n\n"
+		      "The help of COMMAND (as ssdbench COMMAND --help), or of ssdbench with none;\n"
+		      "--commands lists the commands, a tab-separated line each, for scripts.\n", f);
 	} else if (!has_help(c)) {
 		command_names(names, sizeof(names));
 		cli_error("help: unknown command '%s' (commands: %s)", cmd, names);
@@ -520,10 +567,19 @@ static int cmd_help_run(int argc, char **argv)
 
 int cli_main(int argc, char **argv)
 {
-	const char *name = argc > 1 ? argv[1] : NULL;
 	const struct cmd *c;
+	const char *name;
 	char names[128];
 
+	/* -q and -v before the command's name hold for it as after it. */
+	while (argc > 1 && (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet") || !strcmp(argv[1], "-v") ||
+			    !strcmp(argv[1], "--verbose"))) {
+		cli_set_verbosity(argv[1][1] == 'q' || argv[1][2] == 'q' ? -1 : 1);
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
+	name = argc > 1 ? argv[1] : NULL;
 	if (!name) {
 		print_main_usage(stderr);
 		return EXIT_USAGE;

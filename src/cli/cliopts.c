@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cliopts.h"
 #include "job.h"
 
@@ -24,7 +25,30 @@ static const char *const report_metrics[] = { "iops", "mbps", "lat-mean", "lat-m
 static const char *const compare_metrics[] = { "iops", "mbps", "lat-mean", "lat-max", "resp-mean", "resp-max",
 					       "max-iops-at-target", NULL };
 
-#define HELP_OPT { "help", 'h', OPT_NONE, NULL, CV_FLAG, NULL, NULL, "this help" }
+/* -q and -v end every command's options, then -h. */
+#define HELP_OPT                                                                                    \
+	{ "quiet", 'q', OPT_QUIET, NULL, CV_FLAG, NULL, NULL,                                       \
+	  "errors only on stderr: no progress, notes, warnings or closing lines" },                \
+	{ "verbose", 'v', OPT_VERBOSE, NULL, CV_FLAG, NULL, NULL,                                   \
+	  "more detail on stderr (each file written or read, each case's\n"                          \
+	  "parameters)" },                                                                           \
+	{ "help", 'h', OPT_NONE, NULL, CV_FLAG, NULL, NULL, "this help" }
+/*
+ * The options of a command's table (docs/output.md), as util-linux's: the columns (-o where -o is
+ * free, else --fields alone), csv or JSON, raw, no header.
+ */
+static const char *const table_formats[] = { "text", "csv", "json", NULL };
+#define TABLE_OPTS(fields_short, fields_id, what)                                                    \
+	{ "format", 0, OPT_FORMAT, "FMT", CV_ENUM, table_formats, "text",                           \
+	  "the " what ": text (default: aligned columns), csv or json (one\n"                        \
+	  "object, the rows in an array named after the table)" },                                  \
+	{ "fields", fields_short, fields_id, "LIST", CV_TEXT, NULL, NULL,                           \
+	  "the columns of the " what ", comma-separated, in that order;\n"                           \
+	  "+LIST adds to the default ones (an unknown one lists them all)" },                         \
+	{ "noheadings", 'n', OPT_NOHEADINGS, NULL, CV_FLAG, NULL, NULL, "no header line" },         \
+	{ "raw", 0, OPT_RAW, NULL, CV_FLAG, NULL, NULL,                                             \
+	  "raw text: columns separated by one space, not aligned, spaces\n"                          \
+	  "and controls escaped as \\xHH" }
 #define WHERE_OPT                                                                                   \
 	{ "where", 0, OPT_WHERE, "KEY=VALUE", CV_TEXT, NULL, NULL,                                  \
 	  "of a database input (sqlite:FILE, postgresql://...): only the runs\n"                    \
@@ -60,6 +84,7 @@ static const struct cli_opt run_opts[] = {
 	{ "output", 'o', OPT_OUTPUT, "DIR", CV_DIR, NULL, "./results", "where results go (default ./results)" },
 	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL,
 	  "print each result as JSON on stdout instead of the table" },
+	TABLE_OPTS(0, OPT_FIELDS, "summary table"),
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
 	  "auto (when stderr is a terminal), always or never" },
 	{ "force", 0, OPT_FORCE, NULL, CV_FLAG, NULL, NULL,
@@ -79,7 +104,10 @@ static const struct cli_opt run_opts[] = {
 };
 
 static const struct cli_opt info_opts[] = {
-	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "print what is known as one JSON object" },
+	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL,
+	  "print all that is known of each TARGET as a JSON object (an\n"
+	  "array of them for several)" },
+	TABLE_OPTS('o', OPT_FIELDS_O, "table (a row per TARGET)"),
 	HELP_OPT,
 };
 
@@ -89,6 +117,7 @@ static const struct cli_opt verify_opts[] = {
 	{ "output", 'o', OPT_OUTPUT, "DIR", CV_DIR, NULL, "results/",
 	  "where the result file goes (default results/)" },
 	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "print the result as JSON on stdout instead of the table" },
+	TABLE_OPTS(0, OPT_FIELDS, "summary table"),
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
 	  "auto (when stderr is a terminal), always or never" },
 	{ "set", 0, OPT_SET, "NAME=VALUE", CV_PARAM, NULL, NULL,
@@ -194,6 +223,12 @@ static const struct cli_opt completion_opts[] = {
 	HELP_OPT,
 };
 
+static const struct cli_opt profiles_opts[] = {
+	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "the same as --format json" },
+	TABLE_OPTS('o', OPT_FIELDS_O, "table (profiles or cases)"),
+	HELP_OPT,
+};
+
 static const struct cli_opt help_only[] = {
 	HELP_OPT,
 };
@@ -202,7 +237,7 @@ static const struct cli_opt help_only[] = {
 static const struct cli_optset sets[] = {
 	SET("run", run_opts, 30, true),
 	SET("info", info_opts, 25, false),
-	SET("profiles", help_only, 25, false),
+	SET("profiles", profiles_opts, 25, false),
 	SET("report", report_opts, 25, false),
 	SET("compare", compare_opts, 25, false),
 	SET("check", check_opts, 25, false),
@@ -303,12 +338,15 @@ int cli_getopt(const struct cli_optset *s, int argc, char **argv)
 {
 	const struct option *o;
 	const char *shortopts;
+	int ch;
 
 	o = cli_getopt_table(s, &shortopts);
 	if (!o)
 		return '?';
 	opterr = 0;
-	return getopt_long(argc, argv, shortopts, o, NULL);
+	while ((ch = getopt_long(argc, argv, shortopts, o, NULL)) == OPT_QUIET || ch == OPT_VERBOSE)
+		cli_set_verbosity(ch == OPT_QUIET ? -1 : 1);
+	return ch;
 }
 
 void cli_print_entry(FILE *f, const char *tag, int indent, const char *help, int col)

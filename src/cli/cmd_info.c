@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cliopts.h"
+#include "clitab.h"
 #include "guard.h"
 #include "health_dev.h"
 #include "nvmeid.h"
@@ -265,54 +267,163 @@ static void info_text(const struct target *t, const struct guard *g, const char 
 		guard_text(g);
 }
 
-int cmd_info(int argc, char **argv)
+/* ---- The table: a row per TARGET (docs/output.md) ---- */
+
+enum { IC_PATH, IC_KIND, IC_SIZE, IC_LBS, IC_PBS, IC_LABEL, IC_DISK, IC_PART, IC_MODEL, IC_VENDOR, IC_SERIAL,
+       IC_FIRMWARE, IC_TRANSPORT, IC_NSID, IC_ROTA, IC_SCHED, IC_DISCARD, IC_ZONED, IC_BACKING, IC_WRITABLE,
+       IC_COUNT };
+const size_t info_ncols = IC_COUNT;
+const struct coltab_col info_cols[IC_COUNT] = {
+	[IC_PATH] = { "PATH", COLTAB_F_DEFAULT, "the target as given" },
+	[IC_KIND] = { "KIND", COLTAB_F_DEFAULT, "file, block or char (NVMe generic device)" },
+	[IC_SIZE] = { "SIZE", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "its size in bytes" },
+	[IC_LBS] = { "LOG-SEC", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the logical block size" },
+	[IC_PBS] = { "PHY-SEC", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the physical block size" },
+	[IC_LABEL] = { "LABEL", 0, "the label results name it by" },
+	[IC_DISK] = { "DISK", 0, "the whole disk's kernel name" },
+	[IC_PART] = { "PART", 0, "the partition's kernel name (empty: not a partition)" },
+	[IC_MODEL] = { "MODEL", COLTAB_F_DEFAULT, "the drive's model" },
+	[IC_VENDOR] = { "VENDOR", 0, "the drive's vendor" },
+	[IC_SERIAL] = { "SERIAL", COLTAB_F_DEFAULT, "the drive's serial number" },
+	[IC_FIRMWARE] = { "FIRMWARE", COLTAB_F_DEFAULT, "the drive's firmware revision" },
+	[IC_TRANSPORT] = { "TRAN", COLTAB_F_DEFAULT, "nvme, sata, sas, virtio, loop, zram ..." },
+	[IC_NSID] = { "NSID", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the NVMe namespace (empty: none)" },
+	[IC_ROTA] = { "ROTA", COLTAB_F_BOOL, "rotational (empty: unknown)" },
+	[IC_SCHED] = { "SCHED", 0, "the I/O scheduler" },
+	[IC_DISCARD] = { "DISCARD", COLTAB_F_BOOL, "whether it takes discards (trims)" },
+	[IC_ZONED] = { "ZONED", 0, "the zoned model: none, host-aware, host-managed" },
+	[IC_BACKING] = { "BACKING", 0, "a loop device's backing file" },
+	[IC_WRITABLE] = { "WRITABLE", 0, "yes, force (holds data: --force), no (in use)" },
+};
+
+static const char *yes_no(bool b)
 {
-	const char *path = NULL;
-	bool json = false;
+	return b ? "true" : "false";
+}
+
+static void info_row(struct coltab *tab, const struct target *t, const struct guard *g)
+{
+	const struct devinfo *d = &t->di;
+
+	coltab_row(tab);
+	coltab_set(tab, IC_PATH, t->path);
+	coltab_set(tab, IC_KIND, target_kind_name(t));
+	coltab_setf(tab, IC_SIZE, "%llu", (unsigned long long)t->size);
+	coltab_setf(tab, IC_LBS, "%u", t->lbs);
+	coltab_setf(tab, IC_PBS, "%u", t->pbs);
+	coltab_set(tab, IC_LABEL, t->label);
+	coltab_set(tab, IC_WRITABLE, g->in_use[0] ? "no" : g->data[0] ? "force" : "yes");
+	if (!t->has_devinfo)
+		return;
+	coltab_set(tab, IC_DISK, d->disk);
+	coltab_set(tab, IC_PART, d->part);
+	coltab_set(tab, IC_MODEL, d->model);
+	coltab_set(tab, IC_VENDOR, d->vendor);
+	coltab_set(tab, IC_SERIAL, d->serial);
+	coltab_set(tab, IC_FIRMWARE, d->firmware);
+	coltab_set(tab, IC_TRANSPORT, d->transport);
+	if (d->nsid)
+		coltab_setf(tab, IC_NSID, "%u", d->nsid);
+	if (d->rotational >= 0)
+		coltab_set(tab, IC_ROTA, yes_no(d->rotational));
+	coltab_set(tab, IC_SCHED, d->scheduler);
+	coltab_set(tab, IC_DISCARD, yes_no(d->discard));
+	coltab_set(tab, IC_ZONED, t->kind == TARGET_FILE ? "" : d->zoned.model == ZONED_NONE ? "none"
+		   : zoned_model_name(d->zoned.model));
+	coltab_set(tab, IC_BACKING, d->backing_file);
+}
+
+/* ---- */
+
+/* What is known of one target, probed, inspected and identified. */
+struct info_item {
 	struct target t;
 	struct guard g;
-	char err[512], why[520] = "";
+	char why[520];
+};
 
-	int ch;
+static int probe_item(const char *path, struct info_item *it)
+{
+	char err[512];
 
-	optind = 1;
-	while ((ch = cli_getopt(cli_optset("info"), argc, argv)) != -1) {
-		if (ch != OPT_JSON)
-			return cli_option_error(ch, argv, "info");
-		json = true;
-	}
-	for (int i = optind; i < argc; i++) {
-		if (path) {
-			cli_error("info: one TARGET at a time ('%s' and '%s')", path, argv[i]);
-			return EXIT_USAGE;
-		}
-		path = argv[i];
-	}
-	if (!path) {
-		cli_error("info: which TARGET? (ssdbench info /dev/nvme0n1)");
-		return EXIT_USAGE;
-	}
-	if (target_probe(path, "/sys", &t, err, sizeof(err))) {
+	if (target_probe(path, "/sys", &it->t, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	if (!t.exists) {
+	if (!it->t.exists) {
 		cli_error("'%s': No such file or directory", path);
 		return EXIT_USAGE;
 	}
-	if (guard_inspect(&t, &g, err, sizeof(err)))
+	if (guard_inspect(&it->t, &it->g, err, sizeof(err)))
 		cli_warn("%s", err);
 	/* An NVMe drive that does not answer (not root, a fabrics quirk) is said why, not an error. */
-	if (target_identify(&t, err, sizeof(err)) != -ENODEV && !t.has_nvme)
-		snprintf(why, sizeof(why), "- (%s)", err);
-	if (json) {
-		json_t *o = info_json(&t, &g);
-
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-	} else {
-		info_text(&t, &g, why);
-	}
+	if (target_identify(&it->t, err, sizeof(err)) != -ENODEV && !it->t.has_nvme)
+		snprintf(it->why, sizeof(it->why), "- (%s)", err);
+	cli_verbose("'%s': %s, %llu bytes", path, target_kind_name(&it->t), (unsigned long long)it->t.size);
 	return EXIT_OK;
+}
+
+/* --json: the object of one target, an array of them for several. */
+static int print_json(struct info_item *items, size_t n)
+{
+	json_t *o = n == 1 ? info_json(&items[0].t, &items[0].g) : json_array();
+
+	for (size_t i = 0; n > 1 && i < n; i++)
+		json_array_append_new(o, info_json(&items[i].t, &items[i].g));
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(o);
+	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;
+}
+
+static int print_table(struct info_item *items, size_t n, const struct cli_table *tb)
+{
+	struct coltab tab;
+	int ret = cli_table_start(&tab, "info", info_cols, IC_COUNT, tb, "info");
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		info_row(&tab, &items[i].t, &items[i].g);
+	return cli_table_finish(&tab);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct cli_table tb = { 0 };
+	struct info_item *items;
+	bool json = false;
+	size_t n = 0;
+	int ch, r, ret = EXIT_OK;
+
+	optind = 1;
+	while ((ch = cli_getopt(cli_optset("info"), argc, argv)) != -1) {
+		if (ch == OPT_JSON)
+			json = true;
+		else if ((r = cli_table_option(&tb, ch, optarg, "info")) <= 0)
+			return r < 0 ? EXIT_USAGE : cli_option_error(ch, argv, "info");
+	}
+	if (optind == argc) {
+		cli_error("info: which TARGET? (ssdbench info /dev/nvme0n1)");
+		return EXIT_USAGE;
+	}
+	if (json && tb.asked) {
+		cli_error("info: --json prints every fact, not a table: give it or the table's options");
+		return EXIT_USAGE;
+	}
+	if (!(items = calloc((size_t)(argc - optind), sizeof(*items)))) {
+		cli_error("info: out of memory");
+		return EXIT_FAILED;
+	}
+	for (int i = optind; i < argc && !ret; i++)
+		ret = probe_item(argv[i], &items[n++]);
+	/* One TARGET: all that is known, in lines; several, or a table option: a row each. */
+	if (!ret && json)
+		ret = print_json(items, n);
+	else if (!ret && (tb.asked || n > 1))
+		ret = print_table(items, n, &tb);
+	else if (!ret)
+		info_text(&items[0].t, &items[0].g, items[0].why);
+	free(items);
+	return ret;
 }

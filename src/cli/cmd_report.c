@@ -310,9 +310,9 @@ static int write_plots(const struct report *r, const char *dir)
 		if (ret)
 			return ret;
 	}
-	fprintf(stderr, "ssdbench: %zu charts in ", r->ncharts);
-	esc_text(stderr, dir);
-	fputs("/\n", stderr);
+	fprintf(cli_notes(), "ssdbench: %zu charts in ", r->ncharts);
+	esc_text(cli_notes(), dir);
+	fputs("/\n", cli_notes());
 	return 0;
 }
 

@@ -41,6 +41,8 @@ struct run_cli {
 	double idle_scale;       /* --idle-scale: the factor of every case's idle (1) */
 	const char *output;
 	bool json;
+	struct cli_table table;  /* --format, --fields, -n, --raw: the summary as a table */
+	struct summary summary;
 	int progress;            /* -1 never, 0 auto, 1 always */
 	bool force;
 	bool continue_on_error;
@@ -145,6 +147,11 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 	while (!ret && (ch = cli_getopt(cli_optset("run"), argc, argv)) != -1) {
 		const char *name, *dflt;
 
+		/* -o is the output here: the columns are --fields alone. */
+		if (ch != OPT_OUTPUT && (ret = cli_table_option(&c->table, ch, optarg, "run"))) {
+			ret = ret < 0 ? -EINVAL : 0;
+			continue;
+		}
 		switch (ch) {
 		case 'o': c->output = optarg; break;
 		case OPT_JSON: c->json = true; break;
@@ -185,6 +192,8 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 	}
 	c->targets = argv + optind;
 	c->ntargets = argc - optind;
+	if (!ret && summary_check(&c->table, c->json, "run"))
+		ret = -EINVAL;
 	return ret;
 }
 
@@ -425,7 +434,7 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 	struct cluster *cl = c->cluster;
 	struct session s = { .cmdline = c->cmdline, .output = c->output,
 			     .profile = c->have_profile ? c->prof.name : NULL, .named = c->have_profile || c->plan.naxes || c->plan.streams.n,
-			     .json = c->json, .continue_on_error = c->continue_on_error,
+			     .json = c->json, .summary = &c->summary, .continue_on_error = c->continue_on_error,
 			     .progress = cl->rank ? -1 : c->progress, .stop = &cl->stop, .t = t, .entries = e,
 			     .nprepare = nprep, .ncases = n - nprep, .cluster = cl,
 			     .journal_holds = jh->h, .njournal_holds = jh->n[0] };
@@ -448,12 +457,18 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 		return EXIT_USAGE;
 	}
 	cli_install_signals();
-	if (!cl->rank && !c->json)
-		summary_header(stdout);
+	if (!cl->rank && summary_begin(&c->summary, &c->table, c->json, "run")) {
+		session_close(&s);
+		return EXIT_FAILED;
+	}
 	session_plan_progress(&s, 1);
 	ret = session_run(&s);
-	if (!cl->rank)
+	if (!cl->rank) {
+		if (summary_end(&c->summary) && !ret)
+			ret = EXIT_FAILED;
+		session_recap(&s);
 		session_say_results("results", s.dir);
+	}
 	session_close(&s);
 	return ret;
 }
@@ -600,6 +615,7 @@ static int run_all(struct run_cli *c)
 				       .profile = c->have_profile ? c->prof.name : NULL,
 				       .rounds = c->have_profile ? &c->prof.rounds : NULL,
 				       .named = c->have_profile || c->plan.naxes || c->plan.streams.n, .json = c->json,
+				       .summary = &c->summary,
 				       .continue_on_error = c->continue_on_error, .progress = c->progress,
 				       .stop = cli_stop_flag(), .t = &tg[ti], .entries = e + (size_t)ti * per,
 				       .nprepare = nprep, .ncases = n[ti] - nprep,
@@ -609,24 +625,29 @@ static int run_all(struct run_cli *c)
 		if (session_open(s))
 			goto out;
 	}
-	if (c->parallel) {
-		ret = parallel_run(ss, c->ntargets, c->have_profile && c->prof.parallel == PROFILE_SCALING,
-				   c->json, c->progress);
+	cli_install_signals();
+	if (summary_begin(&c->summary, &c->table, c->json, "run")) {
+		ret = EXIT_FAILED;
 		goto out;
 	}
-	cli_install_signals();
-	if (!c->json)
-		summary_header(stdout);
+	if (c->parallel) {
+		ret = parallel_run(ss, c->ntargets, c->have_profile && c->prof.parallel == PROFILE_SCALING,
+				   c->progress);
+		if (summary_end(&c->summary) && ret != EXIT_INTERRUPTED)
+			ret = ret > EXIT_FAILED ? ret : EXIT_FAILED;
+		goto out;
+	}
 	for (ti = 0; ti < c->ntargets; ti++) {
 		session_plan_progress(&ss[ti], 1);
 		ret = session_run(&ss[ti]);
-		if (!c->json)
-			recap_print(stderr, &ss[ti].recap);
+		session_recap(&ss[ti]);
 		session_say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 		if (ret == EXIT_INTERRUPTED || ss[ti].write_failed)
 			break;   /* the other targets' results would go to the same full output */
 	}
+	if (summary_end(&c->summary) && worst < EXIT_FAILED)
+		worst = EXIT_FAILED;
 	if (ret != EXIT_INTERRUPTED)
 		ret = worst;
 	if (ret == EXIT_INTERRUPTED && atomic_load(cli_stop_flag()) == SESSION_STOP_OUTPUT)

@@ -23,6 +23,7 @@ struct verify_cli {
 	const char *journal, *output, *target;
 	char *cmdline;
 	bool json;
+	struct cli_table table;    /* --format, --fields, -n, --raw: the summary as a table */
 	int progress;
 	struct kvlist sets;
 };
@@ -37,6 +38,13 @@ static int parse_args(struct verify_cli *c, int argc, char **argv)
 
 	optind = 1;
 	while ((ch = cli_getopt(cli_optset("verify"), argc, argv)) != -1) {
+		/* -o is the output here: the columns are --fields alone. */
+		int r = ch == OPT_OUTPUT ? 0 : cli_table_option(&c->table, ch, optarg, "verify");
+
+		if (r < 0)
+			return -EINVAL;
+		if (r)
+			continue;
 		switch (ch) {
 		case OPT_JOURNAL: c->journal = optarg; break;
 		case 'o': c->output = optarg; break;
@@ -69,7 +77,7 @@ static int parse_args(struct verify_cli *c, int argc, char **argv)
 		return -EINVAL;
 	}
 	c->target = argv[optind];
-	return 0;
+	return summary_check(&c->table, c->json, "verify") ? -EINVAL : 0;
 }
 
 /* The journal names the target by its identity: refuse another device or file (or one resized). */
@@ -213,7 +221,9 @@ static int verify_target(struct verify_cli *c, struct target *t, const struct jo
 			 bool crashed)
 {
 	struct entry e = { .prepare = false };
-	struct session s = { .cmdline = c->cmdline, .output = c->output, .json = c->json, .progress = c->progress,
+	struct summary sum;
+	struct session s = { .cmdline = c->cmdline, .output = c->output, .json = c->json, .summary = &sum,
+			     .progress = c->progress,
 			     .stop = cli_stop_flag(), .t = t, .entries = &e, .ncases = 1, .named = true,
 			     .verify_only = true, .vmap = ji ? m : NULL,
 			     .vmode = crashed ? VMODE_CRASHED : VMODE_KILLED };
@@ -233,13 +243,16 @@ static int verify_target(struct verify_cli *c, struct target *t, const struct jo
 	if (session_open(&s))
 		return EXIT_USAGE;
 	cli_install_signals();
-	if (!c->json)
-		summary_header(stdout);
+	if (summary_begin(&sum, &c->table, c->json, "verify")) {
+		session_close(&s);
+		return EXIT_FAILED;
+	}
 	s.pg.total = 1;
 	ret = session_run(&s);
-	fputs("ssdbench: results in ", stderr);
-	esc_text(stderr, s.dir);
-	fputs("/\n", stderr);
+	if (summary_end(&sum) && ret < EXIT_FAILED)
+		ret = EXIT_FAILED;
+	session_recap(&s);
+	session_say_results("results", s.dir);
 	session_close(&s);
 	return ret;
 }

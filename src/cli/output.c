@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "output.h"
 #include "parse.h"
 #include "textesc.h"
@@ -287,4 +288,156 @@ void format_job(const struct job *j, char *buf, size_t len)
 			APPEND(" rate_bw=%s", rt);
 		}
 	}
+}
+
+/* ---- The summary as a table (-o, --format, --raw, -n: docs/output.md) ---- */
+
+enum { SC_TARGET, SC_CASE, SC_STREAM, SC_OP, SC_IOPS, SC_MBPS, SC_MEAN, SC_P50, SC_P99, SC_P999, SC_MAX, SC_IOS,
+       SC_BYTES, SC_RUNTIME, SC_STALLED, SC_CHECKED, SC_MISMATCHES, SC_STATUS, SC_COUNT };
+const size_t summary_ncols = SC_COUNT;
+const struct coltab_col summary_cols[SC_COUNT] = {
+	[SC_TARGET] = { "TARGET", 0, "the target's label (group(N) for run --parallel's aggregate)" },
+	[SC_CASE] = { "CASE", COLTAB_F_DEFAULT, "the case" },
+	[SC_STREAM] = { "STREAM", 0, "the stream of a case of streams (empty: the case's own rows)" },
+	[SC_OP] = { "OP", COLTAB_F_DEFAULT, "read, write, total (of a mix), trim, flush; - where no I/O completed" },
+	[SC_IOPS] = { "IOPS", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "I/Os per second" },
+	[SC_MBPS] = { "MBPS", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "10^6 bytes per second" },
+	[SC_MEAN] = { "MEAN-US", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "mean latency, microseconds" },
+	[SC_P50] = { "P50-US", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "median latency, microseconds" },
+	[SC_P99] = { "P99-US", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "99th percentile, microseconds" },
+	[SC_P999] = { "P99.9-US", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER,
+		      "99.9th percentile, microseconds" },
+	[SC_MAX] = { "MAX-US", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the slowest I/O, microseconds" },
+	[SC_IOS] = { "IOS", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "I/Os completed" },
+	[SC_BYTES] = { "BYTES", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "bytes moved" },
+	[SC_RUNTIME] = { "RUNTIME-S", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the measured time, seconds" },
+	[SC_STALLED] = { "STALLED-S", COLTAB_F_RIGHT | COLTAB_F_NUMBER,
+			 "how long the process did not run (rates include it), seconds" },
+	[SC_CHECKED] = { "CHECKED", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "verify: blocks checked (empty: verify off)" },
+	[SC_MISMATCHES] = { "MISMATCHES", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "verify: blocks that did not match" },
+	[SC_STATUS] = { "STATUS", COLTAB_F_DEFAULT, "ok, failed or interrupted" },
+};
+
+int summary_check(const struct cli_table *t, bool json, const char *cmd)
+{
+	unsigned sel[COLTAB_MAX_COLS];
+	char err[1280];
+
+	if (!t->asked)
+		return EXIT_OK;
+	if (json) {
+		cli_error("%s: --json prints the results, not a table: give it or the table's options", cmd);
+		return EXIT_USAGE;
+	}
+	if (coltab_select(summary_cols, SC_COUNT, t->o.columns, sel, err, sizeof(err)) < 0) {
+		cli_error("%s: %s", cmd, err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int summary_begin(struct summary *sm, const struct cli_table *t, bool json, const char *cmd)
+{
+	*sm = (struct summary){ .json = json, .table = t->asked };
+	pthread_mutex_init(&sm->lock, NULL);
+	if (sm->table)
+		return cli_table_start(&sm->tab, "summary", summary_cols, SC_COUNT, t, cmd);
+	if (!json)
+		summary_header(stdout);
+	return EXIT_OK;
+}
+
+static void set_us(struct coltab *tab, size_t col, double ns)
+{
+	coltab_setf(tab, col, "%.2f", ns / 1e3);
+}
+
+/* The columns every row of a run has. */
+static void table_row(struct coltab *tab, const char *target, const char *case_name, const char *stream,
+		      const struct run_result *res, uint64_t runtime_ns, const char *op)
+{
+	coltab_row(tab);
+	coltab_set(tab, SC_TARGET, target);
+	coltab_set(tab, SC_CASE, case_name);
+	coltab_set(tab, SC_STREAM, stream);
+	coltab_set(tab, SC_OP, op);
+	coltab_setf(tab, SC_RUNTIME, "%.3f", (double)runtime_ns / 1e9);
+	if (res->nstalls)
+		coltab_setf(tab, SC_STALLED, "%.1f", (double)res->stalled_ns / 1e9);
+	if (res->verify.enabled) {
+		coltab_setf(tab, SC_CHECKED, "%llu", (unsigned long long)res->verify.blocks_checked);
+		coltab_setf(tab, SC_MISMATCHES, "%llu", (unsigned long long)res->verify.mismatches);
+	}
+	coltab_set(tab, SC_STATUS, run_status_name(res->status));
+}
+
+static void table_op(struct coltab *tab, const struct hist *h, uint64_t ios, uint64_t bytes, uint64_t runtime_ns)
+{
+	double secs = (double)runtime_ns / 1e9;
+
+	coltab_setf(tab, SC_IOPS, "%.1f", secs > 0 ? (double)ios / secs : 0);
+	coltab_setf(tab, SC_MBPS, "%.2f", secs > 0 ? (double)bytes / secs / 1e6 : 0);
+	set_us(tab, SC_MEAN, hist_mean(h));
+	set_us(tab, SC_P50, (double)hist_percentile(h, 50));
+	set_us(tab, SC_P99, (double)hist_percentile(h, 99));
+	set_us(tab, SC_P999, (double)hist_percentile(h, 99.9));
+	set_us(tab, SC_MAX, (double)hist_percentile(h, 100));
+	coltab_setf(tab, SC_IOS, "%llu", (unsigned long long)ios);
+	coltab_setf(tab, SC_BYTES, "%llu", (unsigned long long)bytes);
+}
+
+/* The rows of one set of operations, as op_rows: read, write, total where both, trim and flush. */
+static void table_ops(struct coltab *tab, const char *target, const char *case_name, const char *stream,
+		      const struct run_result *res, const struct opstats *ops, uint64_t runtime_ns)
+{
+	struct hist total;
+
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (op < 2 ? !ops[op].ios : !ops[op].lat.buckets)
+			continue;
+		table_row(tab, target, case_name, stream, res, runtime_ns, op_name((unsigned)op));
+		table_op(tab, &ops[op].lat, ops[op].ios, ops[op].bytes, runtime_ns);
+		if (op == 1 && ops[0].ios && !hist_init(&total)) {
+			hist_merge(&total, &ops[0].lat);
+			hist_merge(&total, &ops[1].lat);
+			table_row(tab, target, case_name, stream, res, runtime_ns, "total");
+			table_op(tab, &total, ops[0].ios + ops[1].ios, ops[0].bytes + ops[1].bytes, runtime_ns);
+			hist_release(&total);
+		}
+	}
+}
+
+static void table_rows(struct coltab *tab, const char *target, const char *case_name, const struct job *j,
+		       const struct run_result *res)
+{
+	table_ops(tab, target, case_name, NULL, res, res->op, res->runtime_ns);
+	for (unsigned s = 0; j && j->streams && s < res->nstreams && s < j->streams->n; s++)
+		table_ops(tab, target, case_name, j->streams->s[s].name, res, res->streams[s].op,
+			  res->streams[s].runtime_ns);
+	/* A run with no I/O still has its row: its status. */
+	if (!res->op[0].ios && !res->op[1].ios && !res->op[OP_TRIM].ios && !res->op[OP_FLUSH].ios)
+		table_row(tab, target, case_name, NULL, res, res->runtime_ns, "-");
+}
+
+void summary_show(struct summary *sm, const char *target, const char *case_name, const struct job *j,
+		  const struct run_result *res)
+{
+	if (!sm || (!sm->table && !sm->json)) {
+		summary_rows(stdout, case_name, j, res);
+		return;
+	}
+	if (!sm->table)
+		return;
+	pthread_mutex_lock(&sm->lock);
+	table_rows(&sm->tab, target, case_name, j, res);
+	pthread_mutex_unlock(&sm->lock);
+}
+
+int summary_end(struct summary *sm)
+{
+	int ret = sm->table ? cli_table_finish(&sm->tab) : EXIT_OK;
+
+	pthread_mutex_destroy(&sm->lock);
+	sm->table = false;
+	return ret;
 }

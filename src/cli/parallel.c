@@ -106,6 +106,7 @@ static int group_session(struct session *ss, unsigned n, size_t offset, const ch
 	if (session_open(&g))
 		return EXIT_USAGE;
 	ret = session_run(&g);
+	session_recap(&g);
 	session_say_results("aggregate results", g.dir);
 	session_close(&g);
 	return ret;
@@ -118,22 +119,21 @@ static int singles(struct session *ss, int n)
 
 	for (int ti = 0; ti < n && ret != EXIT_INTERRUPTED && !ss[ti > 0 ? ti - 1 : 0].write_failed; ti++) {
 		ret = session_run(&ss[ti]);
+		session_recap(&ss[ti]);
 		session_say_results("results", ss[ti].dir);
 		worst = ret > worst ? ret : worst;
 	}
 	return ret == EXIT_INTERRUPTED ? ret : worst;
 }
 
-int parallel_run(struct session *ss, int n, bool scaling, bool json, int progress)
+int parallel_run(struct session *ss, int n, bool scaling, int progress)
 {
 	int ret = 0, worst = 0;
 	char suffix[32];
 
 	cli_install_signals();
-	if (!json)
-		summary_header(stdout);
 	for (int ti = 0; ti < n; ti++) {
-		ss[ti].pg.enabled = !ti && (progress > 0 || (progress == 0 && isatty(2)));
+		ss[ti].pg.enabled = !ti && cli_verbosity() >= 0 && (progress > 0 || (progress == 0 && isatty(2)));
 		ss[ti].pg.ncases = (unsigned)ss[ti].ncases;
 		session_plan_progress(&ss[ti], scaling ? (unsigned)n : 1);
 	}

@@ -198,9 +198,13 @@ static int load_input(struct rs_set *s, const char *path, const char *what)
 int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
 {
 	for (int i = 0; i < n; i++) {
+		size_t before = s->n;
+
 		if (load_input(s, paths[i], what)) {
 			return -EINVAL;
 		}
+		cli_verbose("%s%s'%s': %zu run%s read", what ? what : "", what ? ": " : "", paths[i], s->n - before,
+			    s->n - before == 1 ? "" : "s");
 	}
 	if (rs_label_drives(s)) {
 		cli_error("%s%sout of memory", what ? what : "", what ? ": " : "");

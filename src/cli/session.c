@@ -27,12 +27,20 @@
 #include "ss.h"
 #include "textesc.h"
 
-/* "ssdbench: results in DIR/" on stderr (what: "results", "aggregate results"). */
+/* "ssdbench: results in DIR/" on cli_notes() (nothing under -q) (what: "results", "aggregate results"). */
 void session_say_results(const char *what, const char *dir)
 {
-	fprintf(stderr, "ssdbench: %s in ", what);
-	esc_text(stderr, dir);
-	fputs("/\n", stderr);
+	FILE *f = cli_notes();
+
+	fprintf(f, "ssdbench: %s in ", what);
+	esc_text(f, dir);
+	fputs("/\n", f);
+}
+
+void session_recap(const struct session *s)
+{
+	if (!s->json)
+		recap_print(cli_notes(), &s->recap);
 }
 
 void sanitize_name(const char *in, char *out, size_t len)
@@ -247,6 +255,12 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		s->write_failed = true;
 		return EXIT_FAILED;
 	}
+	if (cli_verbosity() > 0) {
+		char line[1024];
+
+		format_job(&e->job, line, sizeof(line));
+		cli_verbose("%s/%s: %s, %s", s->dir, file, run_status_name(res->status), line);
+	}
 	json_array_append_new(json_object_get(s->manifest, "runs"),
 			      json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "file", file, "case", e->name,
 					"phase", e->prepare ? "prepare" : "measure", "repeat_index",
@@ -260,7 +274,8 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
 						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
 				    "search", json_string(ctx->search ? "final" : ctx->search_probe));
-	if (!e->prepare && !ctx->search_probe && recap_add(&s->recap, *out)) {
+	/* An MPI job's closing lines say its aggregate, as run --parallel's group says its own. */
+	if (!e->prepare && !ctx->search_probe && !s->rank_tag && recap_add(&s->recap, *out)) {
 		cli_error("out of memory");
 		s->write_failed = true;
 		return EXIT_FAILED;
@@ -281,7 +296,7 @@ static void show(struct session *s, const char *name, const struct job *j, const
 		putchar('\n');
 		fflush(stdout);
 	} else {
-		summary_rows(stdout, name, j, res);
+		summary_show(s->summary, s->label, name, j, res);
 	}
 	/* SIGPIPE is ignored: a reader gone shows as EPIPE, and stops the invocation like a signal. */
 	if (ferror(stdout) && errno == EPIPE) {
@@ -606,15 +621,15 @@ static void search_line(const struct session *s, const struct search *se, const 
 	if (s->progress < 0)
 		return;
 	format_duration(isfinite(p->value_ns) ? (uint64_t)p->value_ns : 0, v, sizeof(v));
-	fprintf(stderr, "ssdbench: search %s: probe %u: %.0f IOPS offered%s, %.0f done, p%g %s: %s; ", tgt, se->n,
+	fprintf(cli_notes(), "ssdbench: search %s: probe %u: %.0f IOPS offered%s, %.0f done, p%g %s: %s; ", tgt, se->n,
 		p->rate, search_probed_before(se, se->n - 1) ? " again" : "", p->iops, se->pct,
 		isfinite(p->value_ns) ? v : "-", p->met ? "met" : "not met");
 	if (se->lo && se->hi)
-		fprintf(stderr, "bracket %.0f..%.0f\n", se->lo, se->hi);
+		fprintf(cli_notes(), "bracket %.0f..%.0f\n", se->lo, se->hi);
 	else if (se->hi)
-		fprintf(stderr, "nothing met yet, lowest failure %.0f\n", se->hi);
+		fprintf(cli_notes(), "nothing met yet, lowest failure %.0f\n", se->hi);
 	else
-		fprintf(stderr, "the peak met\n");
+		fprintf(cli_notes(), "the peak met\n");
 }
 
 /* The answer on stderr: max_iops, its bracket, and the open loop's own wake-up error beside it. */
@@ -623,17 +638,17 @@ static void search_end_lines(const struct search *se, const char *tgt)
 	char mean[32], max[32];
 	double m, x;
 
-	fprintf(stderr, "ssdbench: search %s: max %.0f IOPS (%s after %u probe%s, %u of them again", tgt,
+	fprintf(cli_notes(), "ssdbench: search %s: max %.0f IOPS (%s after %u probe%s, %u of them again", tgt,
 		search_max_iops(se), search_stop_name(se->stop), se->n, se->n == 1 ? "" : "s", se->reprobes);
 	if (se->hi)
-		fprintf(stderr, "; the knee in [%.0f, %.0f)", se->lo, se->hi);
-	fprintf(stderr, ", %s)%s\n", se->confirmed ? "confirmed" : "not confirmed",
+		fprintf(cli_notes(), "; the knee in [%.0f, %.0f)", se->lo, se->hi);
+	fprintf(cli_notes(), ", %s)%s\n", se->confirmed ? "confirmed" : "not confirmed",
 		search_max_iops(se) ? "; confirming run at it" : "");
 	if (!search_wake_error(se, &m, &x))
 		return;
 	format_duration((uint64_t)m, mean, sizeof(mean));
 	format_duration((uint64_t)x, max, sizeof(max));
-	fprintf(stderr, "ssdbench: search %s: the open loop's wake-up error there: mean %s, max %s%s\n", tgt, mean,
+	fprintf(cli_notes(), "ssdbench: search %s: the open loop's wake-up error there: mean %s, max %s%s\n", tgt, mean,
 		max, search_harness_bound(se) ? ": comparable to the target, the knee may be the harness's own" : "");
 }
 
@@ -678,7 +693,7 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 	ret = run_saved(s, e, &j, &ctx, &peak, false);
 	probe_numbers(&peak, e->job.lt_pct, &iops, &pr.value_ns);
 	if (!ret && s->progress >= 0)
-		fprintf(stderr, "ssdbench: search %s: peak (closed loop): %.0f IOPS\n", tgt, iops);
+		fprintf(cli_notes(), "ssdbench: search %s: peak (closed loop): %.0f IOPS\n", tgt, iops);
 	search_init(&se, e->job.lt_pct, e->job.lt_ns, iops, NULL);
 	ctx.search_probe = "probe";
 	while (!ret && !ended(s) && search_next(&se, &rate)) {
@@ -785,7 +800,7 @@ static int run_rounds(struct session *s)
 	if (!vals)
 		return EXIT_FAILED;
 	for (round = 1; round <= r->max; round++) {
-		fprintf(stderr, "ssdbench: round %u of at most %u\n", round, r->max);
+		fprintf(cli_notes(), "ssdbench: round %u of at most %u\n", round, r->max);
 		ret = run_matrix(s, round, &vals[round - 1]);
 		worst = ret > worst ? ret : worst;
 		if (ret == EXIT_INTERRUPTED || vals[round - 1] < 0 || s->write_failed)
@@ -806,7 +821,7 @@ static int run_rounds(struct session *s)
 		json_array_append_new(json_object_get(json_object_get(s->manifest, "rounds"), "tracked"),
 				      json_real(vals[i]));
 	s->manifest_dirty = true;
-	fprintf(stderr, "ssdbench: %s after %u round%s\n", e.reached ? "steady state reached" :
+	fprintf(cli_notes(), "ssdbench: %s after %u round%s\n", e.reached ? "steady state reached" :
 		"steady state not reached", round, round == 1 ? "" : "s");
 	free(vals);
 	return ret == EXIT_INTERRUPTED ? ret : worst;
@@ -845,7 +860,7 @@ int session_run(struct session *s)
 {
 	int worst = 0, ret;
 
-	s->pg.enabled = s->progress > 0 || (s->progress == 0 && isatty(2));
+	s->pg.enabled = cli_verbosity() >= 0 && (s->progress > 0 || (s->progress == 0 && isatty(2)));
 	s->pg.ncases = (unsigned)s->ncases;
 	if (!s->pg.t0)
 		s->pg.t0 = clock_ns();

@@ -20,6 +20,9 @@ static void step_progress(void *ctx, unsigned sprog)
 	struct step_pg *pg = ctx;
 	double pct = sprog * 100.0 / 65536;
 
+	if (cli_verbosity() < 0)
+		return;   /* -q */
+
 	if (pg->s->progress > 0 || (pg->s->progress == 0 && isatty(2))) {
 		fprintf(stderr, "\rssdbench: sanitize: %5.1f %% done", pct);
 	} else if ((unsigned)pct / 10 != pg->tenth) {
@@ -31,16 +34,17 @@ static void step_progress(void *ctx, unsigned sprog)
 /* The outcome of a step that ran, in a line. */
 static void say_done(const struct nvmepurge_rec *r)
 {
+	FILE *f = cli_notes();
 	char d[64];
 
 	prepstep_describe(&r->plan.step, d, sizeof(d));
-	fprintf(stderr, "ssdbench: prepare: %s done in %.1f s", d, (double)r->duration_ns / 1e9);
+	fprintf(f, "ssdbench: prepare: %s done in %.1f s", d, (double)r->duration_ns / 1e9);
 	if (r->checked)
-		fprintf(stderr, "; read-back: %llu blocks of %u bytes read as %s", (unsigned long long)r->blocks_checked,
+		fprintf(f, "; read-back: %llu blocks of %u bytes read as %s", (unsigned long long)r->blocks_checked,
 			r->block_size, r->expect ? "0xff" : "zeros");
 	else if (r->plan.method < NVMEPURGE_DISCARD)
-		fprintf(stderr, "; read-back: not checkable (DLFEAT says nothing of what deallocated blocks read as)");
-	fputc('\n', stderr);
+		fprintf(f, "; read-back: not checkable (DLFEAT says nothing of what deallocated blocks read as)");
+	fputc('\n', f);
 }
 
 int session_step_plan(const struct target *t, const struct prepstep *st, struct nvmepurge_plan *p, char *line,
@@ -74,9 +78,9 @@ static int run_step(struct session *s, const struct prepstep *st)
 	prepstep_describe(st, d, sizeof(d));
 	if (session_step_plan(s->t, st, &p, line, sizeof(line)))
 		return EXIT_FAILED;
-	fprintf(stderr, "ssdbench: prepare: %s on '%s': %s\n", d, s->t->path, line);
+	fprintf(cli_notes(), "ssdbench: prepare: %s on '%s': %s\n", d, s->t->path, line);
 	ret = nvmepurge_run_target(s->t, &p, step_progress, &pg, &r, err, sizeof(err));
-	if (p.method == NVMEPURGE_SANITIZE && (s->progress > 0 || (s->progress == 0 && isatty(2))))
+	if (p.method == NVMEPURGE_SANITIZE && cli_verbosity() >= 0 && (s->progress > 0 || (s->progress == 0 && isatty(2))))
 		fputc('\n', stderr);
 	if (!s->prep && !(s->prep = json_array()))
 		return EXIT_FAILED;

@@ -2,6 +2,7 @@
 /* A section's table of rows per case (verification, health, trims and flushes) in text, markdown or HTML. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 #include "textesc.h"
@@ -9,6 +10,31 @@
 static size_t rows_of(const struct case_table *t, const struct agg_case *c)
 {
 	return t->rows ? t->rows(c) : 1;
+}
+
+/*
+ * Column k of row j of case c, its first column (the case's name) followed by the partial mark
+ * where the case lost runs (interrupted or failed), as the main tables mark a value: every format
+ * says so, not csv's status column alone.
+ */
+static void cell(const struct report *r, const struct case_table *t, const struct agg_case *c, size_t j, size_t k,
+		 char *buf, size_t len)
+{
+	t->cell(r, c, j, k, buf, len);
+	if (k == 0 && c->nfailed) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " %s", REPORT_PARTIAL_MARK);
+	}
+}
+
+/* The legend under t where a row is marked (cell), else NULL. */
+static const char *legend(const struct report *r, const struct case_table *t)
+{
+	for (size_t i = 0; i < r->agg.n; i++)
+		if (r->agg.cases[i].nfailed && rows_of(t, &r->agg.cases[i]))
+			return t->counts_lost ? REPORT_COUNTED_LEGEND : REPORT_PARTIAL_LEGEND;
+	return NULL;
 }
 
 /* The width column k is padded to: none for a last column of text, which would only add spaces. */
@@ -20,7 +46,7 @@ static size_t pad_width(const struct case_table *t, const size_t *w, size_t k)
 static void case_table_text(FILE *f, const struct report *r, const struct case_table *t)
 {
 	size_t *w = calloc(t->ncols, sizeof(*w));
-	char buf[200];
+	char buf[320];
 
 	if (!w)
 		return;
@@ -28,7 +54,7 @@ static void case_table_text(FILE *f, const struct report *r, const struct case_t
 		w[k] = esc_text_width(t->heads[k]);
 		for (size_t i = 0; i < r->agg.n; i++)
 			for (size_t j = 0; j < rows_of(t, &r->agg.cases[i]); j++) {
-				t->cell(r, &r->agg.cases[i], j, k, buf, sizeof(buf));
+				cell(r, t, &r->agg.cases[i], j, k, buf, sizeof(buf));
 				esc_text_widen(&w[k], buf);
 			}
 	}
@@ -40,17 +66,19 @@ static void case_table_text(FILE *f, const struct report *r, const struct case_t
 	for (size_t i = 0; i < r->agg.n; i++)
 		for (size_t j = 0; j < rows_of(t, &r->agg.cases[i]); j++)
 			for (size_t k = 0; k < t->ncols; k++) {
-				t->cell(r, &r->agg.cases[i], j, k, buf, sizeof(buf));
+				cell(r, t, &r->agg.cases[i], j, k, buf, sizeof(buf));
 				esc_text_pad(f, buf, pad_width(t, w, k), t->right(k));
 				fputs(k + 1 < t->ncols ? "  " : "\n", f);
 			}
+	if (legend(r, t))
+		fprintf(f, "%s\n", legend(r, t));
 	fputc('\n', f);
 	free(w);
 }
 
 static void case_table_md(FILE *f, const struct report *r, const struct case_table *t)
 {
-	char buf[200];
+	char buf[320];
 
 	fprintf(f, "### %s\n\n%s\n\n|", t->title, t->caption);
 	for (size_t k = 0; k < t->ncols; k++)
@@ -67,7 +95,7 @@ static void case_table_md(FILE *f, const struct report *r, const struct case_tab
 			for (size_t k = 0; k < t->ncols; k++) {
 				const char *bold = t->strong && t->strong(c, k) ? "**" : "";
 
-				t->cell(r, c, j, k, buf, sizeof(buf));
+				cell(r, t, c, j, k, buf, sizeof(buf));
 				fprintf(f, " %s", bold);
 				esc_md(f, buf);
 				fprintf(f, "%s |", bold);
@@ -76,12 +104,17 @@ static void case_table_md(FILE *f, const struct report *r, const struct case_tab
 		}
 	}
 	fputc('\n', f);
+	if (legend(r, t)) {
+		fputc('\\', f);  /* the mark, not a list item */
+		esc_md(f, legend(r, t));
+		fputs("\n\n", f);
+	}
 }
 
 /* The <table> with its caption: the key columns as <th>, what strong marks as "fail", numbers as "n". */
 static void case_table_html(FILE *f, const struct report *r, const struct case_table *t)
 {
-	char buf[200];
+	char buf[320];
 
 	fputs("<table>\n<caption>", f);
 	esc_xml(f, t->caption);
@@ -98,7 +131,7 @@ static void case_table_html(FILE *f, const struct report *r, const struct case_t
 		for (size_t j = 0; j < rows_of(t, c); j++) {
 			fputs("<tr>", f);
 			for (size_t k = 0; k < t->ncols; k++) {
-				t->cell(r, c, j, k, buf, sizeof(buf));
+				cell(r, t, c, j, k, buf, sizeof(buf));
 				fputs(k < t->nkeys ? "<th>" : t->strong && t->strong(c, k) ? "<td class=\"fail\">" :
 				      t->right(k) ? "<td class=\"n\">" : "<td>", f);
 				esc_xml(f, buf);
@@ -108,6 +141,11 @@ static void case_table_html(FILE *f, const struct report *r, const struct case_t
 		}
 	}
 	fputs("</table>\n", f);
+	if (legend(r, t)) {
+		fputs("<p class=\"fail\">", f);
+		esc_xml(f, legend(r, t));
+		fputs("</p>\n", f);
+	}
 }
 
 void report_case_table(FILE *f, const struct report *r, const struct case_table *t, enum report_format fmt)

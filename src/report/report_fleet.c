@@ -267,6 +267,29 @@ static void outliers_text(const struct rtable *t, const struct rfleet_row *fr, s
 
 #define NSCOL 9   /* row, group, drives, the five statistics, outliers */
 
+/*
+ * Whether a drive of statistics row fr lost runs of the case (interrupted, failed) or the whole case:
+ * its drives count is marked, REPORT_PARTIAL_LEGEND goes under the table, csv says "partial".
+ */
+static bool row_partial(const struct rtable *t, const struct rfleet_row *fr)
+{
+	for (size_t ci = 0; ci < t->nc; ci++) {
+		const struct rcell *c = &t->cells[fr->row * t->nc + ci];
+
+		if (t->fleet->col_group[ci] == fr->group && c->c && c->c->nfailed)
+			return true;
+	}
+	return false;
+}
+
+static bool table_partial(const struct rtable *t)
+{
+	for (size_t i = 0; i < t->fleet->nrows; i++)
+		if (row_partial(t, &t->fleet->rows[i]))
+			return true;
+	return false;
+}
+
 /* The cells of one statistics row (group and row names only where they change). */
 static void stat_cells(const struct rtable *t, size_t i, char cells[NSCOL][160])
 {
@@ -275,7 +298,7 @@ static void stat_cells(const struct rtable *t, size_t i, char cells[NSCOL][160])
 
 	snprintf(cells[0], 160, "%s", i && fl->rows[i - 1].row == fr->row ? "" : t->rows[fr->row]);
 	snprintf(cells[1], 160, "%s", fl->groups[fr->group]);
-	snprintf(cells[2], 160, "%zu", fr->s.n);
+	snprintf(cells[2], 160, "%zu%s", fr->s.n, row_partial(t, fr) ? " " REPORT_PARTIAL_MARK : "");
 	for (int k = 0; k < 5; k++)
 		report_number(stat_of(&fr->s, k), cells[3 + k], 160);
 	cells[8][0] = '\0';
@@ -334,6 +357,8 @@ static void drive_cell(const struct rtable *t, size_t ri, size_t ci, bool mark, 
 		snprintf(buf, len, "-");
 	else {
 		report_number(c->v.mean, buf, len);
+		if (report_cell_partial(c))
+			strncat(buf, REPORT_PARTIAL_MARK, len - strlen(buf) - 1);
 		if (mark)
 			strncat(buf, fleet_is_outlier(t->fleet->z[ri * t->nc + ci]) ? "!" : " ",
 				len - strlen(buf) - 1);
@@ -357,7 +382,8 @@ static void text_drives(FILE *f, const struct rtable *t)
 			esc_text_widen(&w[ri], buf);
 		}
 	}
-	fprintf(f, "per drive (rows: device, columns: %s; ! marks an outlier)\n", t->rowdim);
+	fprintf(f, "per drive (rows: device, columns: %s; ! marks an outlier%s)\n", t->rowdim,
+		table_partial(t) ? ", * a value some of whose runs were left out" : "");
 	for (size_t r0 = 0; r0 < t->nr;) {
 		size_t r1 = r0, width = w0;
 
@@ -395,6 +421,8 @@ static void text_fleet(FILE *f, const struct report *r, const struct rtable *t)
 	esc_text(f, cap);
 	fputs(")\n", f);
 	text_stats(f, r, t);
+	if (table_partial(t))
+		fputs(REPORT_PARTIAL_LEGEND "\n", f);
 	fputs("(" RULE_1 "\n " RULE_2 ")\n", f);
 	if (t->note) {
 		esc_text(f, t->note);
@@ -443,6 +471,11 @@ static void md_fleet(FILE *f, const struct report *r, const struct rtable *t)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	if (table_partial(t)) {
+		fputc('\\', f);  /* the mark, not a list item */
+		esc_md(f, REPORT_PARTIAL_LEGEND);
+		fputs("\n\n", f);
+	}
 	esc_md(f, report_fleet_rule);
 	fputs("\n\n", f);
 	if (grouped)
@@ -517,7 +550,7 @@ static void csv_fleet(FILE *f, const struct report *r, const struct rtable *t)
 		for (int k = 0; k < 5; k++) {
 			csv_head(f, r, t, fr->row, cparam, stat_names[k]);
 			csv_num(f, stat_of(&fr->s, k));
-			fprintf(f, ",,%zu,\n", fr->s.n);
+			fprintf(f, ",,%zu,%s\n", fr->s.n, row_partial(t, fr) ? "partial" : "ok");
 		}
 		for (size_t k = 0; k < fr->nout; k++) {
 			size_t ci = fr->out[k];

@@ -136,7 +136,7 @@ static bool bad_status(const struct agg_case *c, size_t col)
 
 static const struct case_table table = {
 	.title = "drive health", .caption = caption, .heads = heads, .ncols = HCOLS, .nkeys = 2, .cell = cell,
-	.right = numeric, .strong = bad_status,
+	.right = numeric, .strong = bad_status, .counts_lost = true,
 };
 
 /* CSV: each case's known values as rows of the tables' columns (metric = the health key, raw units). */

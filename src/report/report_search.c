@@ -107,58 +107,23 @@ static void cell(const struct agg_case *c, size_t k, int col, char *buf, size_t 
 	}
 }
 
-static void text_search(FILE *f, const struct report *r)
+static void table_cell(const struct report *r, const struct agg_case *c, size_t row, size_t col, char *buf,
+		       size_t len)
 {
-	size_t w[SCOLS];
-	char buf[320];
-
-	for (int k = 0; k < SCOLS; k++) {
-		w[k] = esc_text_width(heads[k]);
-		for (size_t i = 0; i < r->agg.n; i++)
-			for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++) {
-				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
-				esc_text_widen(&w[k], buf);
-			}
-	}
-	fprintf(f, "latency target search\n(%s)\n", caption);
-	for (int k = 0; k < SCOLS; k++) {
-		esc_text_pad(f, heads[k], k + 1 < SCOLS ? w[k] : 0, k >= 3 && k < 7);
-		fputs(k + 1 < SCOLS ? "  " : "\n", f);
-	}
-	for (size_t i = 0; i < r->agg.n; i++)
-		for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++)
-			for (int k = 0; k < SCOLS; k++) {
-				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
-				esc_text_pad(f, buf, k + 1 < SCOLS ? w[k] : 0, k >= 3 && k < 7);
-				fputs(k + 1 < SCOLS ? "  " : "\n", f);
-			}
-	fputc('\n', f);
+	(void)r;
+	cell(c, row, (int)col, buf, len);
 }
 
-static void md_search(FILE *f, const struct report *r)
+static bool numeric(size_t col)
 {
-	char buf[320];
-
-	fprintf(f, "### latency target search\n\n%s\n\n|", caption);
-	for (int k = 0; k < SCOLS; k++)
-		fprintf(f, " %s |", heads[k]);
-	fputs("\n|", f);
-	for (int k = 0; k < SCOLS; k++)
-		fputs(k >= 3 && k < 7 ? " ---: |" : " --- |", f);
-	fputc('\n', f);
-	for (size_t i = 0; i < r->agg.n; i++)
-		for (size_t j = 0; j < nrows(&r->agg.cases[i]); j++) {
-			fputc('|', f);
-			for (int k = 0; k < SCOLS; k++) {
-				cell(&r->agg.cases[i], j, k, buf, sizeof(buf));
-				fputc(' ', f);
-				esc_md(f, buf);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-		}
-	fputc('\n', f);
+	return col >= 3 && col < 7;
 }
+
+/* Text and markdown: a table of rows per case (report_case_table), the probes then the answer. */
+static const struct case_table table = {
+	.title = "latency target search", .caption = caption, .heads = heads, .ncols = SCOLS, .nkeys = 3,
+	.rows = nrows, .cell = table_cell, .right = numeric,
+};
 
 /* One CSV row in the tables' columns: metric, unit and value of case c. */
 static void csv_row(FILE *f, const struct agg_case *c, const char *metric, const char *unit, double v)
@@ -302,10 +267,8 @@ static int charts_search(struct report *r, size_t *cap)
 
 static int write_search(FILE *f, const struct report *r, enum report_format fmt)
 {
-	if (fmt == RF_TEXT)
-		text_search(f, r);
-	else if (fmt == RF_MARKDOWN)
-		md_search(f, r);
+	if (fmt == RF_TEXT || fmt == RF_MARKDOWN)
+		report_case_table(f, r, &table, fmt);
 	else if (fmt == RF_CSV)
 		csv_search(f, r);
 	return ferror(f) ? -EIO : 0;

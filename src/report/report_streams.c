@@ -153,6 +153,7 @@ struct text_ctx {
 	const struct report *r;
 	size_t w[SCOLS];
 	bool measure, md;
+	bool marked;                   /* a row's case lost runs: the legend goes under the table */
 	const struct agg_case *last;   /* the case of the row before: its name is not repeated */
 };
 
@@ -163,6 +164,13 @@ static int text_row(void *arg, const struct srow *row)
 
 	for (size_t k = 0; k < SCOLS; k++) {
 		cell(t->r, row, k, buf, sizeof(buf));
+		/* A case that lost runs (interrupted, failed) is marked as the main tables mark it. */
+		if (k == 0 && row->c->nfailed) {
+			size_t l = strlen(buf);
+
+			snprintf(buf + l, sizeof(buf) - l, " %s", REPORT_PARTIAL_MARK);
+			t->marked = true;
+		}
 		if (k < 2 && t->last == row->c && !t->measure)
 			buf[0] = '\0';
 		if (t->measure) {
@@ -208,6 +216,13 @@ static void write_table(FILE *f, const struct report *r, bool md)
 		}
 	}
 	each_row(r, text_row, &t);
+	if (t.marked && md) {
+		fputs("\n\\", f);  /* the mark, not a list item */
+		esc_md(f, REPORT_PARTIAL_LEGEND);
+		fputc('\n', f);
+	} else if (t.marked) {
+		fputs(REPORT_PARTIAL_LEGEND "\n", f);
+	}
 	fputc('\n', f);
 }
 

@@ -98,7 +98,7 @@ static bool failed(const struct agg_case *c, size_t col)
 
 static const struct case_table table = {
 	.title = "data verification", .caption = caption, .heads = heads, .ncols = VCOLS, .nkeys = 2, .cell = cell,
-	.right = numeric, .strong = failed,
+	.right = numeric, .strong = failed, .counts_lost = true,
 };
 
 /* CSV: the counts of each verified case as rows of the tables' columns (metric = the count's name). */

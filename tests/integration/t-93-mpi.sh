@@ -60,6 +60,11 @@ out=$TMPDIR/mpi
 assert_exit 0 throttle_run "$cg" timeout 90 "${mpirun_3[@]}" "$MPI" run --rw randread --bs 4k --qd 4 --ramp 1s \
 	--runtime 3s --output "$out" --progress never "$TMPDIR/dev/rank%r" >"$TMPDIR/mpi.txt" 2>"$TMPDIR/mpi.err"
 assert_eq "$(find "$out" -name manifest.json | wc -l)" 1 "one directory, one manifest"
+# The closing lines of run, once (rank 0's), of the aggregate: the ranks' paths as a group, one run.
+assert_eq "$(grep -c '^ssdbench: measured ' "$TMPDIR/mpi.err")" 1 "the closing lines, once"
+grep -q "^ssdbench:   3s per run after a 1s ramp; 1 run: 1 ok$" "$TMPDIR/mpi.err" ||
+	fail "the closing lines do not say the aggregate's one run: $(cat "$TMPDIR/mpi.err")"
+ok "the closing lines say the aggregate"
 mapfile -t files < <(result_files "$out")
 assert_eq "${#files[@]}" 4 "three rank results and one aggregate"
 man=$(find "$out" -name manifest.json)
