@@ -55,8 +55,8 @@ static int cluster_sync(void *ctx)
 
 /*
  * What a rank sends rank 0 after a run: the run_result itself (its pointers meaningless there), the
- * member's description, then the histograms' buckets (those allocated, in the order lat[0], lat[1],
- * resp[0], resp[1]), the time series (iops, bw, lat_mean, resp_mean where there is one), its interval
+ * member's description, then the histograms' buckets (those allocated: each operation's lat, then
+ * each one's resp), the time series (iops, bw, lat_mean, resp_mean where there is one), its interval
  * histograms and outlier log (put_hists) and the result's JSON text. The ranks run the same binary on the same architecture (docs/mpi.md).
  */
 struct wire {
@@ -71,11 +71,12 @@ struct wire {
 	char path[4096], label[128], host[256];
 };
 
-#define NHIST 4
+/* Every operation's latency and response histograms (trims' and flushes' too, where the job did them). */
+#define NHIST (2 * OP_COUNT)
 
 static struct hist *hist_of(struct run_result *r, int k)
 {
-	return k < 2 ? &r->op[k].lat : &r->op[k - 2].resp;
+	return k < OP_COUNT ? &r->op[k].lat : &r->op[k - OP_COUNT].resp;
 }
 
 static double **series_of(struct series *ts, int k)
@@ -203,6 +204,13 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 	w->res.life = NULL;
 	w->res.ss.rounds = NULL;
 	w->res.ss.n = w->res.ss.cap = 0;
+	/* Not carried (rank 0 merges none of them; the rank's own result file, its JSON, holds them). */
+	w->res.streams = NULL;
+	w->res.nstreams = 0;
+	w->res.zones.open_series = NULL;
+	w->res.zones.n_series = w->res.zones.cap_series = 0;
+	w->res.zones.wps = NULL;
+	w->res.zones.nwps = 0;
 	for (int k = 0; k < NHIST; k++) {
 		struct hist *h = hist_of(&w->res, k);
 

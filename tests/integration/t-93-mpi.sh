@@ -11,7 +11,8 @@
 #     with exit 2 before any I/O: its message on rank 0's stderr, no result, the devices untouched;
 #   - a rank that fails mid-run (ENOSPC on the tiny-tmpfs loop device) fails the run cleanly: exit 1,
 #     no hang, its result failed with errno 28, the aggregate failed naming it;
-#   - SIGINT to mpirun gives whole interrupted results of every rank and the aggregate.
+#   - SIGINT to mpirun gives whole interrupted results of every rank and the aggregate;
+#   - trims (psync): the aggregate's trim histogram is the ranks' added, bucket for bucket.
 # ssdbench-mpi is built from the tree into $TMPDIR (make mpi) where an MPI is installed; skipped
 # with a message where mpicc or mpirun is missing (scripts/install-deps.sh --mpi installs Open MPI).
 # Every mpirun runs under timeout: nothing here can hang the suite.
@@ -115,6 +116,27 @@ for f in "${files[@]}"; do
 	assert_eq "$(jget "$f" .results.outliers.count)" "$(jget "$f" .results.read.ios)" \
 		"$(jget "$f" .target.path): outlier_ns=1ns logs every request, also gathered from the ranks"
 done
+
+# --- trims (psync: BLKDISCARD, which zram takes): each rank's trim histogram reaches rank 0 (the wire had carried reads' and writes' alone,
+# so the aggregate merged a pointer of another process) -----------------------------------------------
+out=$TMPDIR/trim
+assert_exit 0 timeout 90 "${mpirun_3[@]}" "$MPI" run --engine psync --rw randtrim --bs 64k --io-limit 2m --output "$out" \
+	--progress never "$TMPDIR/dev/rank%r" >/dev/null 2>"$TMPDIR/trim.err"
+mapfile -t files < <(result_files "$out")
+assert_eq "${#files[@]}" 4 "trims: three rank results and one aggregate"
+sum=0
+for f in "${files[@]}"; do
+	[[ $(jget "$f" .target.kind) != group ]] || { agg=$f; continue; }
+	assert_eq "$(jget "$f" .results.trim.ios)" 32 "trims: $(jget "$f" .target.path) did its 2 MiB"
+	sum=$((sum + $(jget "$f" .results.trim.ios)))
+done
+assert_eq "$(jget "$agg" .results.trim.ios)" "$sum" "trims: aggregate ios = the sum of the ranks'"
+assert_eq "$(jget "$agg" '[.results.trim.lat_hist.buckets[][1]] | add')" "$sum" \
+	"trims: the aggregate's histogram counts the ranks' trims, bucket for bucket from theirs"
+assert_eq "$(jq -s '[.[] | select(.target.kind != "group") | .results.trim.lat_hist.buckets[]] | group_by(.[0])
+	| map([.[0][0], (map(.[1]) | add)]) | sort' "${files[@]}" | jq -c .)" \
+	"$(jq -c '.results.trim.lat_hist.buckets | sort' "$agg")" "trims: the aggregate's buckets are the ranks' added"
+schema_valid "${files[@]}"
 
 # --- rank 2's target is missing: every rank stops before any I/O, exit 2 ----------------------------
 for d in "${devs[@]}"; do
