@@ -32,6 +32,12 @@ extern const size_t summary_ncols, info_ncols, profiles_ncols, cases_ncols;
 /* The "columns" sections of `ssdbench help cmd`: nothing for a command without a table. */
 void cli_table_help(FILE *f, const char *cmd);
 
+/*
+ * The column names of cmd's tables in lower case (-o is case-blind), each once, NULL-terminated, for
+ * the completion of --fields; NULL where cmd prints no table. Built once per command; never freed.
+ */
+const char *const *cli_table_names(const char *cmd);
+
 /* The table on stdout, released. Returns EXIT_OK, or EXIT_FAILED where stdout failed. */
 int cli_table_finish(struct coltab *tab);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The table options of every command (clitab.h), parsed and said one way. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,35 @@ void cli_table_help(FILE *f, const char *cmd)
 			cli_print_entry(f, c->name, 2, help, 16);
 		}
 	}
+}
+
+const char *const *cli_table_names(const char *cmd)
+{
+	enum { NTAB = sizeof(tables) / sizeof(tables[0]), MAXN = 64 };
+	static const char *names[NTAB][MAXN + 1];
+	static char text[NTAB][MAXN][24];
+	size_t first = NTAB, n = 0;
+
+	for (size_t i = 0; i < NTAB; i++) {
+		if (strcmp(tables[i].cmd, cmd))
+			continue;
+		first = first < i ? first : i;
+		if (names[first][0] && i == first)
+			return names[first];   /* built before */
+		for (size_t k = 0; k < *tables[i].ncols && n < MAXN; k++) {
+			char *t = text[first][n];
+			bool seen = false;
+
+			snprintf(t, sizeof(text[0][0]), "%s", tables[i].cols[k].name);
+			for (char *c = t; *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = !strcmp(names[first][j], t);
+			if (!seen)
+				names[first][n++] = t;
+		}
+	}
+	return first < NTAB ? names[first] : NULL;
 }
 
 int cli_table_finish(struct coltab *tab)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cliopts.h"
+#include "clitab.h"
 #include "job.h"
 
 /* Values as one space-separated word list (they hold no space nor quote: test_cliopts checks). */
@@ -83,8 +84,16 @@ static void each_option(const struct cli_optset *s, void (*fn)(FILE *f, const ch
 
 		fn(f, s->cmd, &o);
 	}
-	for (size_t i = 0; i < s->nopts; i++)
-		fn(f, s->cmd, &s->opts[i]);
+	for (size_t i = 0; i < s->nopts; i++) {
+		struct cli_opt o = s->opts[i];
+
+		/* A table's columns complete from the table the command prints (clitab.c). */
+		if ((o.id == OPT_FIELDS || o.id == OPT_FIELDS_O) && cli_table_names(s->cmd)) {
+			o.kind = CV_LIST;
+			o.values = cli_table_names(s->cmd);
+		}
+		fn(f, s->cmd, &o);
+	}
 }
 
 /* --list: "option<TAB>CMD<TAB>--LONG<TAB>-S<TAB>KIND<TAB>VALUES" and "param<TAB>NAME<TAB>VALUES". */

@@ -27,9 +27,9 @@ enum { PC_NO, PC_NAME, PC_KIND, PC_RW, PC_BS, PC_QD, PC_THREADS, PC_ENGINE, PC_R
        PC_COUNT };
 const size_t cases_ncols = PC_COUNT;
 const struct coltab_col cases_cols[PC_COUNT] = {
-	[PC_NO] = { "NO", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the case's number (0: a prepare job)" },
+	[PC_NO] = { "NO", COLTAB_F_DEFAULT | COLTAB_F_RIGHT | COLTAB_F_NUMBER, "the case's number (0: a prepare job or step)" },
 	[PC_NAME] = { "NAME", COLTAB_F_DEFAULT, "the case's (or prepare job's) name" },
-	[PC_KIND] = { "KIND", 0, "case or prepare" },
+	[PC_KIND] = { "KIND", 0, "case, prepare (a prepare job) or step (format, sanitize, purge)" },
 	[PC_RW] = { "RW", 0, "its pattern" },
 	[PC_BS] = { "BS", COLTAB_F_RIGHT, "its request size" },
 	[PC_QD] = { "QD", COLTAB_F_RIGHT | COLTAB_F_NUMBER, "its queue depth per thread" },
@@ -123,7 +123,15 @@ static void show_plan(const struct profile *p, struct coltab *tab)
 		for (size_t k = 0; k < p->nsteps; k++) {
 			if (p->steps[k].before == i) {
 				prepstep_describe(&p->steps[k], line, sizeof(line));
-				printf("  step    %s\n", line);
+				if (!tab) {
+					printf("  step    %s\n", line);
+					continue;
+				}
+				coltab_row(tab);   /* a device step: no job, so only its number, name and kind */
+				coltab_set(tab, PC_NO, "0");
+				coltab_set(tab, PC_NAME, line);
+				coltab_set(tab, PC_KIND, "step");
+				coltab_set(tab, PC_PARAMS, line);
 			}
 		}
 		if (i == p->nprepare)

@@ -142,9 +142,12 @@ want=$("$SSDBENCH" profiles show snia-iops | awk '/^cases:/ { print $2 }')
 assert_eq "$(awk -F, '$1 == "snia-iops" { print $2 }' prof.csv)" "$want" "profiles CASES = profiles show's cases line"
 assert_exit 0 "$SSDBENCH" profiles show snia-iops --json >show.json
 assert_eq "$(jq '[.cases[] | select(.no > 0)] | length' show.json)" "$want" "profiles show --json: a row per case"
+assert_eq "$("$SSDBENCH" profiles show snia-iops -o kind,name --format json | jq -c '.cases[0]')" \
+	'{"kind":"step","name":"purge (auto)"}' "profiles show --format json: a prepare step is a row of the table (no text before the JSON)"
 assert_exit 0 "$SSDBENCH" profiles show snia-iops -n --raw -o no,kind,rw,bs,qd >show.raw
 assert_eq "$(fields show.raw)" "5 " "profiles show --raw: 5 fields a line"
-assert_eq "$(head -1 show.raw)" "0 prepare write 128k 32" "profiles show --raw: the prepare job first"
+assert_eq "$(head -1 show.raw | awk '{ print $1, $2 }')" "0 step" "profiles show --raw: the purge step first"
+assert_eq "$(sed -n 2p show.raw)" "0 prepare write 128k 32" "profiles show --raw: then the prepare job"
 assert_exit 0 "$SSDBENCH" profiles -o +path -n >plus.txt
 assert_eq "$(awk '{ print $NF }' plus.txt | head -1)" "$REPO/profiles/access-time.json" "profiles -o +path: PATH last"
 assert_exit 2 "$SSDBENCH" profiles -o nosuch 2>pbad.err
