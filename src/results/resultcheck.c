@@ -50,6 +50,9 @@ static const char *const v_vphase[] = { "inline", "readback", "verify", NULL };
 static const char *const v_arrival[] = { "uniform", "poisson", NULL };
 static const char *const v_health_mode[] = { "auto", "off", "require", NULL };
 static const char *const v_wait[] = { "adaptive", "sleep", "spin", NULL };
+static const char *const v_trace_format[] = { "auto", "blktrace", "blkparse", "iolog", "msr", "alibaba", "tencent", NULL };
+static const char *const v_trace_timing[] = { "due", "none", NULL };
+static const char *const v_trace_fold[] = { "modulo", "scale", "off", NULL };
 static const char *const v_health_source[] = { "nvme", "smartctl", NULL };
 
 #define RUN_ID(k) { .key = (k), .types = T_STR, .pattern = "^[0-9a-f]{16}$", \
@@ -194,6 +197,11 @@ static const struct field job_fields[] = {
 	OPT("randommap", T_TRUE), { .key = "blockalign", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 512 },
 	OPT("cpus", T_STR, .pattern = "^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$", .what = "a CPU list such as \"0-3,8\""),
 	OPT("numa", T_STR, .pattern = "^(auto|[0-9]+)$", .what = "\"auto\" or a node's number"),
+	{ .key = "trace", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	OPT("trace_format", T_STR, .values = v_trace_format),
+	{ .key = "trace_speed", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	OPT("trace_timing", T_STR, .values = v_trace_timing), OPT("trace_fold", T_STR, .values = v_trace_fold),
+	{ .key = "trace_device", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
 	END
 };
 static const struct field phase_fields[] = {
@@ -274,7 +282,27 @@ static const struct field verify_fields[] = {
 static const struct field schedule_fields[] = {
 	ONE_OF("arrival", v_arrival), MIN("offered_iops", T_NUM, 0), MIN("scheduled", T_INT, 0),
 	MIN("issued", T_INT, 0), MIN("backlog", T_INT, 0), MIN("late_max_ns", T_INT, 0),
-	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, rk_wake_fields), END
+	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, rk_wake_fields),
+	OPT("late_ns", T_OBJ, .fields = lat_fields), END
+};
+/* results.trace: a replay's trace (docs/replay.md). */
+static const struct field trace_skip_fields[] = {
+	MIN("event", T_INT, 0), MIN("file_action", T_INT, 0), MIN("wait", T_INT, 0), MIN("no_data", T_INT, 0),
+	MIN("passthrough", T_INT, 0), MIN("device", T_INT, 0), MIN("unreadable", T_INT, 0), END
+};
+static const struct field trace_op_fields[] = {
+	MIN("read", T_INT, 0), MIN("write", T_INT, 0), MIN("trim", T_INT, 0), MIN("flush", T_INT, 0), END
+};
+static const struct field trace_fold_fields[] = {
+	ONE_OF("mode", v_trace_fold), MIN("span", T_INT, 0), MIN("extent", T_INT, 0), MIN("lbs", T_INT, 512),
+	MIN("moved", T_INT, 0), END
+};
+static const struct field trace_fields[] = {
+	ONE_OF("format", v_trace_format), MIN("speed", T_NUM, 0), ONE_OF("timing", v_trace_timing),
+	MIN("records", T_INT, 0), MIN("replayed", T_INT, 0), MIN("requests", T_INT, 0),
+	OBJECT("skipped", T_OBJ, trace_skip_fields), OBJECT("by_op", T_OBJ, trace_op_fields),
+	OBJECT("bytes_by_op", T_OBJ, trace_op_fields), MIN("span_ns", T_INT, 0), MIN("unordered", T_INT, 0),
+	OBJECT("fold", T_OBJ, trace_fold_fields), END
 };
 /* results.stonewall of an aggregate result. */
 static const struct field stonewall_fields[] = {
@@ -328,7 +356,8 @@ static const struct field results_fields[] = {
 	OPT("wait", T_OBJ, .fields = wait_fields), OPT("stonewall", T_OBJ, .fields = stonewall_fields),
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_item,
-	  .what = "an array of at most 16 streams" }, OPT("realized", T_OBJ, .fields = realized_fields), END
+	  .what = "an array of at most 16 streams" }, OPT("realized", T_OBJ, .fields = realized_fields),
+	OPT("trace", T_OBJ, .fields = trace_fields), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
