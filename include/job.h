@@ -332,11 +332,18 @@ static inline bool job_trace_does(const struct job *j, unsigned op)
 	return !j->r.trace_scanned || (j->r.trace_ops >> op & 1);
 }
 
+/* True if the pattern rw names writes (a replay's pattern is recorded but not used: job_writes). */
+static inline bool job_rw_writes(const struct job *j)
+{
+	return j->rw != RW_READ && j->rw != RW_RANDREAD && j->rw != RW_STRIDE_READ && !job_trims(j);
+}
+
+/* True if the job writes: its pattern, or a replay's trace. */
 static inline bool job_writes(const struct job *j)
 {
 	if (job_replays(j))
 		return job_trace_does(j, 1);
-	return j->rw != RW_READ && j->rw != RW_RANDREAD && j->rw != RW_STRIDE_READ && !job_trims(j);
+	return job_rw_writes(j);
 }
 
 static inline bool job_reads(const struct job *j)
@@ -435,7 +442,7 @@ const char *health_mode_name(enum health_mode m);
 extern const unsigned job_lm_default_ms[4];
 const char *job_wait_name(enum job_wait w);
 
-/* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */
+/* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes); a replay's trace aside. */
 unsigned job_write_pct(const struct job *j);
 
 const char *rw_name(enum rw_pattern rw);

@@ -28,7 +28,8 @@ static const char *const spec_params[] = {
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
-	"power_state", "write_cache", "latency_monitor",
+	"power_state", "write_cache", "latency_monitor", "trace", "trace_format", "trace_speed", "trace_timing",
+	"trace_fold", "trace_device",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 

@@ -956,7 +956,7 @@ unsigned job_write_pct(const struct job *j)
 {
 	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
 		return j->rwmix_write;
-	return job_writes(j) ? 100 : 0;
+	return job_rw_writes(j) ? 100 : 0;
 }
 
 const char *data_name(const struct job *j, char *buf, size_t len)
