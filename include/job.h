@@ -229,12 +229,13 @@ struct job {
 		bool span_capped;       /* soft_bounds cut the span to the target */
 		/*
 		 * A trace, as the io layer's scan found it (run_resolve; trace_scanned false before): the
-		 * operations it holds (1 << enum op), its extent in bytes (the end of its furthest request)
-		 * and its largest read or write, mapped (what a slot's buffer holds).
+		 * operations it holds (1 << enum op), its extent in bytes (the end of its furthest request),
+		 * its largest read or write, mapped (what a slot's buffer holds), and its length.
 		 */
 		bool trace_scanned;
 		unsigned trace_ops;
 		uint64_t trace_extent, trace_max_len;
+		uint64_t trace_records, trace_span_ns;   /* the records it hands out and the last one's time */
 	} r;
 };
 

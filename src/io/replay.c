@@ -131,12 +131,19 @@ int replay_scan(struct job *j, unsigned lbs, char *err, size_t errlen)
 		ret = nothing_to_replay(j, trace_stats(tr), err, errlen);
 		goto out;
 	}
+	if (j->lt_ns && !trace_stats(tr)->span_ns) {
+		ret = errmsg_set(err, errlen, -EINVAL, "latency_target: the trace '%s' spans no time: it has no "
+				 "rate to search over (trace_speed)", j->trace);
+		goto out;
+	}
 	/* The largest read or write as mapped: rounded up to lbs, at most the span and a piece. */
 	j->r.trace_max_len = (j->r.trace_max_len + m.lbs - 1) / m.lbs * m.lbs;
 	if (j->r.trace_max_len > m.span)
 		j->r.trace_max_len = m.span;
 	if (j->r.trace_max_len > REPLAY_MAX_RW)
 		j->r.trace_max_len = REPLAY_MAX_RW;
+	j->r.trace_records = trace_stats(tr)->returned;
+	j->r.trace_span_ns = trace_stats(tr)->span_ns;
 	j->r.trace_scanned = true;
 out:
 	trace_close(tr);
