@@ -51,7 +51,6 @@ static uint64_t target_size_for(const struct job *j, const struct target *t)
 int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen)
 {
 	uint64_t size = target_size_for(j, t);
-
 	unsigned lbs = job_no_io(j) ? 0 : t->lbs;
 	int ret;
 
@@ -788,7 +787,6 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	int ret;
 
 	memset(feeds, 0, sizeof(feeds));
-
 	if (!ws)
 		return errmsg_set(err, errlen, -ENOMEM, "cannot allocate %u workers: %s", nw, strerror(ENOMEM));
 	ctl_init(&ctl, nw, o->continue_on_error);

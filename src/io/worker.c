@@ -224,7 +224,8 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->write_pct = job_write_pct(j);
 	w->open = job_open_loop(j);
 	w->nlive = worker_op_used(j, OP_TRIM) ? 3 : 2;
-	w->special = w->ring ? WORKER_TRACE : w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
+	w->special = w->ring ? WORKER_TRACE
+		   : w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
 	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
@@ -1364,8 +1365,11 @@ void *worker_main(void *arg)
 		forget_ramp(w);
 		w->t_measure = ctl->t_ramp_end;
 	}
-	/* Requests of one size (no split) are counted by their operation alone. */
-	for (int op = 0; op < OP_COUNT && !worker_sized(w); op++)
+	/*
+	 * Requests of one size (no split) are counted by their operation alone; a replay's are of the
+	 * trace's sizes, not counted by size (results.trace counts them by operation and bytes).
+	 */
+	for (int op = 0; op < OP_COUNT && !worker_sized(w) && !w->ring; op++)
 		w->rz.bs_ios[op][0] = w->st[op].ios;
 	if (w->eng->exit)
 		w->eng->exit(&w->ec);

@@ -316,6 +316,8 @@ static void bs_rows(struct bs_row *rows, unsigned *nrows, const struct job *sj, 
 {
 	const struct bssplit *b = job_split(sj, op);
 
+	if (job_replays(sj))
+		return;   /* the trace's sizes: results.trace counts its requests and bytes by operation */
 	if (!b) {
 		bs_add(rows, nrows, sj->bs, rz->bs_ios[op][0]);
 		return;

@@ -1070,10 +1070,13 @@ static int check_op_sums(const json_t *res, const char *where, long long bs, cha
 	return 0;
 }
 
-/* Bytes per request of a job object: bs, or -1 (not checked) where a bssplit gives several sizes. */
+/*
+ * Bytes per request of a job object: bs, or -1 (not checked) where a bssplit or a replay's trace gives
+ * several sizes.
+ */
 static long long job_bs(const json_t *job)
 {
-	if (json_object_get(job, "bssplit") || json_object_get(job, "bssplit_write"))
+	if (json_object_get(job, "bssplit") || json_object_get(job, "bssplit_write") || json_object_get(job, "trace"))
 		return -1;
 	return json_integer_value(json_object_get(job, "bs"));
 }
@@ -1121,9 +1124,10 @@ static int check_stream_sums(const json_t *res, const json_t *streams, char *err
 
 /*
  * The realized record of res (results, or a stream, where) counts what its operations count: each
- * operation's bs_hist adds up to its ios and bytes, its heat bins (bins of them) to its ios.
+ * operation's bs_hist adds up to its ios and bytes (sized: not where a replay's requests, of its
+ * trace's sizes, are counted by results.trace instead), its heat bins (bins of them) to its ios.
  */
-static int check_realized(const json_t *res, const char *where, char *err, size_t errlen)
+static int check_realized(const json_t *res, const char *where, bool sized, char *err, size_t errlen)
 {
 	const json_t *rz = json_object_get(res, "realized"), *hist, *heat;
 	long long bins;
@@ -1146,7 +1150,7 @@ static int check_realized(const json_t *res, const char *where, char *err, size_
 			n += json_integer_value(json_object_get(x, "ios"));
 			b += json_integer_value(json_object_get(x, "ios")) * json_integer_value(json_object_get(x, "bs"));
 		}
-		if (n != ios || b != bytes)
+		if (sized && (n != ios || b != bytes))
 			return errmsg_set(err, errlen, -EINVAL,
 					  "%s.realized.bs_hist.%s: %lld requests of %lld bytes, but %s.%s has "
 					  "%lld of %lld", where, ops_all[d], n, b, where, ops_all[d], ios, bytes);
@@ -1169,12 +1173,16 @@ static int check_sums(const json_t *root, char *err, size_t errlen)
 	char where[64];
 	size_t i;
 
+	bool sized = !json_object_get(json_object_get(root, "job"), "trace");
+
+	json_array_foreach(streams, i, st)
+		sized &= !json_object_get(json_object_get(st, "job"), "trace");
 	if (check_op_sums(res, "results", streams ? -1 : bs, err, errlen) ||
-	    check_realized(res, "results", err, errlen))
+	    check_realized(res, "results", sized, err, errlen))
 		return -EINVAL;
 	json_array_foreach(streams, i, st) {
 		snprintf(where, sizeof(where), "results.streams[%zu]", i);
-		if (check_realized(st, where, err, errlen))
+		if (check_realized(st, where, !json_object_get(json_object_get(st, "job"), "trace"), err, errlen))
 			return -EINVAL;
 	}
 	return streams ? check_stream_sums(res, streams, err, errlen) : 0;

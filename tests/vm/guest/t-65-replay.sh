@@ -7,8 +7,11 @@
 # - replay: the capture replayed with ssdbench on the other namespace (512 B sectors), at its times,
 #   one thread, QD 1. The kernel's counters of that namespace (/sys/block/nvmeXnY/stat: reads, writes,
 #   sectors, discards, flushes) move by exactly the trace's totals, less what ssdbench reads of the
-#   device before a run that writes (measured by a run that replays one write, and taken off); and a
-#   blktrace of the replay holds the same requests (operation, sector, length) in the same order.
+#   device before a run that writes (measured by a run that replays one write, and taken off), the
+#   requests counted as the device completes them: those the block layer split for the controller's
+#   largest transfer (the capture's X events) count once per part, and the replay's are split the
+#   same; and a blktrace of the replay holds the same requests (operation, sector, length) in the
+#   same order.
 #   results.trace counts them; results.schedule has the due-time lateness.
 # Preflushes and FUA of the capture's writes are not replayed (docs/replay.md): its flushes are the
 # requests that move no data.
@@ -45,6 +48,12 @@ queued() {
 		else if (rwbs ~ /R/) print "R", $3, n
 	}'
 }
+# splits NAME: the split events of a capture by operation: READS WRITES DISCARDS.
+splits() {
+	(cd "$TMPDIR" && blkparse -i "$1" -f '%a %d\n') | awk '$1 == "X" {
+		if ($2 ~ /D/) d++; else if ($2 ~ /W/) w++; else if ($2 ~ /R/) r++
+	} END { print r + 0, w + 0, d + 0 }'
+}
 kstat() {
 	awk '{ print $1, $2, $3, $5, $6, $7, $12, $13, $14, $16 }' "/sys/block/${1#/dev/}/stat"
 }
@@ -74,8 +83,11 @@ queued cap >"$TMPDIR/cap.q"
 read -r t_r t_rs t_w t_ws t_d t_ds t_f <<<"$(awk '
 	$1 == "R" { r++; rs += $3 } $1 == "W" { w++; ws += $3 } $1 == "D" { d++; ds += $3 } $1 == "F" { f++ }
 	END { print r + 0, rs + 0, w + 0, ws + 0, d + 0, ds + 0, f + 0 }' "$TMPDIR/cap.q")"
+# The requests the block layer split in two (blkparse's X events: the controller's largest transfer),
+# by operation: the device completes each part, so its counters count them as requests of their own.
+read -r x_r x_w x_d <<<"$(splits cap)"
 ok "capture: $(wc -l <"$TMPDIR/cap.q") requests queued: $t_r reads ($t_rs sectors), $t_w writes ($t_ws)," \
-	"$t_d discards ($t_ds), $t_f flushes"
+	"$t_d discards ($t_ds), $t_f flushes; split: $x_r reads, $x_w writes, $x_d discards"
 ((t_r > 0 && t_w > 0 && t_d > 0 && t_f > 0)) || fail "the capture lacks an operation"
 
 # --- the replay ------------------------------------------------------------------------------------
@@ -101,9 +113,12 @@ read -r r rm rs w wm ws d dm ds f <<<"$(rep replay --trace "$TMPDIR/cap.blktrace
 btstop
 res=$TMPDIR/replay.json
 assert_eq "$(jget "$res" .status)" ok "replay: status"
-assert_eq "$((r + rm - p_r - p_rm)) $((rs - p_rs))" "$t_r $t_rs" "replay: the kernel's reads and sectors = the trace's"
-assert_eq "$((w + wm - t_f)) $ws" "$t_w $t_ws" "replay: the kernel's writes and sectors = the trace's (a flush counts as a write)"
-assert_eq "$((d + dm)) $ds" "$t_d $t_ds" "replay: the kernel's discards and sectors = the trace's"
+assert_eq "$((r + rm - p_r - p_rm)) $((rs - p_rs))" "$((t_r + x_r)) $t_rs" \
+	"replay: the kernel's reads and sectors = the trace's (with its splits)"
+assert_eq "$((w + wm - t_f)) $ws" "$((t_w + x_w)) $t_ws" \
+	"replay: the kernel's writes and sectors = the trace's (with its splits; a flush counts as a write)"
+assert_eq "$((d + dm)) $ds" "$((t_d + x_d)) $t_ds" "replay: the kernel's discards and sectors = the trace's (with its splits)"
+assert_eq "$(splits rep)" "$x_r $x_w $x_d" "replay: the block layer split the replay's requests as the capture's"
 assert_eq "$f" "$t_f" "replay: the kernel's flushes = the trace's"
 assert_eq "$(jget "$res" '.results.trace.by_op | [.read, .write, .trim, .flush] | join(" ")')" "$t_r $t_w $t_d $t_f" \
 	"replay: results.trace.by_op"
