@@ -26,29 +26,18 @@ read -r t_r t_rs t_w t_ws t_d t_ds t_f <<<"$(awk '$6 == "Q" {
 } END { print r, rs, w, ws, d, ds, f }' "$FIX/nvme.blkparse")"
 assert_eq "$t_r $t_w $t_d $t_f" "32 76 3 10" "blkparse: the capture's queued reads, writes, discards, flushes"
 
-# kstat DEV: reads merged rsectors writes merged wsectors discards merged dsectors flushes.
-kstat() {
-	awk '{ print $1, $2, $3, $5, $6, $7, $12, $13, $14, $16 }' "/sys/block/${1#/dev/}/stat"
-}
-# delta BEFORE AFTER: the fields' differences, one line.
-delta() {
-	local -a a b
-	read -ra a <<<"$1"
-	read -ra b <<<"$2"
-	for i in "${!a[@]}"; do printf '%s ' $((b[i] - a[i])); done
-}
 
 dev=$(make_loop 64M)
-# rep NAME ARGS...: a replay on $dev; echoes the kernel's deltas (kstat's fields) and leaves NAME.json.
+# rep NAME ARGS...: a replay on $dev; echoes the kernel's deltas (block_counts's fields) and leaves NAME.json.
 rep() {
 	local name=$1 s0 s1
 	shift
-	s0=$(kstat "$dev")
+	s0=$(block_counts "$dev")
 	"$SSDBENCH" run --progress never --force --output "$TMPDIR/out-$name" "$@" "$dev" >/dev/null \
 		2>"$TMPDIR/$name.err" || fail "$name: exit $? ($(cat "$TMPDIR/$name.err"))"
-	s1=$(kstat "$dev")
+	s1=$(block_counts "$dev")
 	cp "$(result_files "$TMPDIR/out-$name")" "$TMPDIR/$name.json"
-	delta "$s0" "$s1"
+	counts_delta "$s0" "$s1"
 }
 
 # The probe's reads: a run that replays one 4 KiB write at 32 MiB, past the trace's 16 MiB (the device

@@ -58,15 +58,6 @@ splits() {
 		if ($2 ~ /D/) d++; else if ($2 ~ /W/) w++; else if ($2 ~ /R/) r++
 	} END { print r + 0, w + 0, d + 0 }'
 }
-kstat() {
-	awk '{ print $1, $2, $3, $5, $6, $7, $12, $13, $14, $16 }' "/sys/block/${1#/dev/}/stat"
-}
-delta() {
-	local -a a b
-	read -ra a <<<"$1"
-	read -ra b <<<"$2"
-	for i in "${!a[@]}"; do printf '%s ' $((b[i] - a[i])); done
-}
 
 # --- the capture -----------------------------------------------------------------------------------
 mnt=$TMPDIR/mnt
@@ -92,19 +83,19 @@ ok "capture: $(wc -l <"$TMPDIR/cap.q") requests queued: $t_r reads ($t_rs sector
 ((t_r > 0 && t_w > 0 && t_d > 0 && t_f > 0)) || fail "the capture lacks an operation"
 
 # --- the replay ------------------------------------------------------------------------------------
-# rep NAME ARGS...: a replay on $dst, one thread at QD 1, libaio; echoes the kernel's deltas (kstat's
+# rep NAME ARGS...: a replay on $dst, one thread at QD 1, libaio; echoes the kernel's deltas (block_counts's
 # fields). libaio, not io_uring: io_uring first tries a direct write without waiting (REQ_NOWAIT), and
 # one the block layer must split fails that try (EAGAIN) and is queued again from a worker thread, so
 # its blktrace shows such a request queued twice (the device sees it once: the counters agree either way).
 rep() {
 	local name=$1 s0 s1
 	shift
-	s0=$(kstat "$dst")
+	s0=$(block_counts "$dst")
 	"$SSDBENCH" run --progress never --force --engine libaio --qd 1 --output "$TMPDIR/out-$name" "$@" "$dst" >/dev/null \
 		2>"$TMPDIR/$name.err" || fail "$name: exit $? ($(cat "$TMPDIR/$name.err"))"
-	s1=$(kstat "$dst")
+	s1=$(block_counts "$dst")
 	cp "$(result_files "$TMPDIR/out-$name")" "$TMPDIR/$name.json"
-	delta "$s0" "$s1"
+	counts_delta "$s0" "$s1"
 }
 rep first --trace "$TMPDIR/cap.blktrace.0" --trace-timing none >/dev/null
 printf '1,W,%d,4096,1577808000000000\n' $(($(blockdev --getsize64 "$dst") / 2)) >"$TMPDIR/one.csv"
