@@ -6,9 +6,11 @@
 # capture (counted here with awk, not by ssdbench), for every engine, timed and as fast as qd allows,
 # with one thread and several (requests merged by the block layer counted with those completed).
 # What ssdbench reads of the device before a run that writes (the write guard probes its signatures)
-# is measured by a run that replays one write, away from what the probe reads, and taken off. Also: results.trace says the same; a trace past a small
-# target with trace_fold=off is refused (exit 2, the record named) and folded with modulo; the null
-# engine replays without I/O; parameters of a replay without a trace are refused.
+# is measured by a run that replays one write, away from what the probe reads, and taken off.
+# Also: results.trace says the same; a trace past a small target with trace_fold=off is refused
+# (exit 2, the record named) and folded with modulo; the null engine replays without I/O;
+# trace_device keeps one volume of two; a trace without requests of that device, or that does not
+# exist, is refused; parameters of a replay without a trace are refused.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
@@ -107,6 +109,26 @@ rep modulo --trace "$TRACE" --trace-timing none --span 8m --offset 8m >/dev/null
 assert_eq "$(jget "$TMPDIR/modulo.json" '.results.trace.fold | .mode, .span, .extent' | paste -sd' ')" \
 	"modulo 8388608 16777216" "modulo: the fold recorded"
 assert_ge "$(jget "$TMPDIR/modulo.json" .results.trace.fold.moved)" 1 "modulo: records moved"
+
+# trace_device: of a trace of two volumes, the one named; the other's records skipped as "device".
+printf '%s\n' 1,R,0,4096,1577808000000000 2,W,4096,8192,1577808000000100 1,W,8192,4096,1577808000000200 \
+	2,R,0,4096,1577808000000300 1,R,4096,4096,1577808000000400 >"$TMPDIR/two.csv"
+assert_exit 0 "$SSDBENCH" run --engine null --trace "$TMPDIR/two.csv" --trace-device 1 --output "$TMPDIR/dev1" \
+	--progress never "$TMPDIR/none.dat" >/dev/null 2>&1
+assert_eq "$(jget "$(result_files "$TMPDIR/dev1")" '.results.trace | [.format, .records, .replayed, .skipped.device, .by_op.read, .by_op.write] | join(" ")')" \
+	"alibaba 5 3 2 2 1" "trace_device 1: its 3 records, the other volume's 2 skipped"
+rc=0
+"$SSDBENCH" run --engine null --trace "$TMPDIR/two.csv" --trace-device 9 --output "$TMPDIR/dev9" \
+	"$TMPDIR/none.dat" >/dev/null 2>"$TMPDIR/dev9.err" || rc=$?
+assert_eq "$rc" 2 "trace_device 9, not in the trace: exit 2"
+grep -q "has no request to replay of device '9'; skipped: 5 device" "$TMPDIR/dev9.err" ||
+	fail "trace_device 9: $(cat "$TMPDIR/dev9.err")"
+rc=0
+"$SSDBENCH" run --engine null --trace "$TMPDIR/missing.csv" --output "$TMPDIR/miss" "$TMPDIR/none.dat" \
+	>/dev/null 2>"$TMPDIR/miss.err" || rc=$?
+assert_eq "$rc" 2 "a trace that does not exist: exit 2"
+grep -q "trace: cannot open '.*missing.csv'" "$TMPDIR/miss.err" || fail "missing trace: $(cat "$TMPDIR/miss.err")"
+[[ ! -e $TMPDIR/miss && ! -e $TMPDIR/dev9 ]] || fail "a refused replay wrote an output"
 
 # A replay's parameters need a trace; the trace's rate is its own.
 for bad in "--trace-speed 2" "--trace-fold scale" "--trace --rate-iops 100"; do
