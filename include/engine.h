@@ -40,6 +40,8 @@ struct ioreq {
 	uint8_t buf_dirty;   /* the buffer holds read data, not the write pattern */
 	uint8_t vgen;        /* verify=on: a write's generation; a read's map entry when it was queued */
 	uint8_t szi;         /* the index of its size in the job's split (0 without one): results.realized */
+	uint8_t append;      /* a zone append (io_uring_cmd): offset is the zone's start, and after completion
+				where the device put the data */
 	uint32_t vwrites;    /* verify=on: a read's count of its block's writes (vmap_writes) when queued */
 };
 

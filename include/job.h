@@ -100,6 +100,18 @@ enum job_wait {
 	JOB_WAIT_SPIN,           /* always reaps without sleeping first, up to a few times */
 };
 
+/* zonemode (docs/zones.md): none, or zbd: writes at the zones' write pointers, within their limits. */
+enum zonemode {
+	ZONEMODE_NONE,
+	ZONEMODE_ZBD,
+};
+
+/* zone_reset: what a zbd writer does when every zone it may write is full. */
+enum zone_reset {
+	ZONE_RESET_FULL,         /* reset a full zone (measured, results.zones.resets) and write it again */
+	ZONE_RESET_NEVER,        /* stop: the thread's zones are full */
+};
+
 /* Whether a run records the drive's health (docs/health.md). */
 enum health_mode {
 	HEALTH_AUTO,             /* where the drive can tell; a read that fails leaves health partial or null */
@@ -186,6 +198,10 @@ struct job {
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
 	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
+	enum zonemode zonemode;     /* zbd: zoned writes (docs/zones.md) */
+	unsigned max_open_zones;    /* zbd: at most this many zones open at once; 0 = the device's limit */
+	enum zone_reset zone_reset; /* zbd: full zones reset, or the writer stops */
+	bool zone_append;           /* zbd: writes as NVMe Zone Append (io_uring_cmd), every thread to the same zone */
 	/*
 	 * Placement (docs/placement.md): cpus, where not empty, puts worker i on the (i mod n)-th CPU
 	 * of the set, one CPU each; numa picks a node for the workers (all of its CPUs, or those of cpus
@@ -410,6 +426,16 @@ static inline bool job_open_loop(const struct job *j)
 }
 
 /*
+ * True if the job's workers wait for completions, so that `wait` (adaptive, sleep, spin) decides how:
+ * a closed loop on io_uring, io_uring_cmd or libaio, without iopoll or sqpoll (which poll instead).
+ */
+static inline bool job_waits(const struct job *j)
+{
+	return !job_open_loop(j) && !j->lt_ns && !j->iopoll && !j->sqpoll &&
+	       (j->engine == ENGINE_URING || j->engine == ENGINE_URING_CMD || j->engine == ENGINE_AIO);
+}
+
+/*
  * The scheduled rate as a fraction num/den requests per second (rate_iops/1, or rate_bw/bs), so that
  * a timetable can step by den * 1e9 / num ns exactly. Both 0 for a closed loop.
  */
@@ -439,6 +465,9 @@ const char *job_numa_text(const struct job *j, char *buf, size_t len);
 
 /* "auto", "off" or "require". */
 const char *health_mode_name(enum health_mode m);
+/* "none", "zbd"; "full", "never". */
+const char *zonemode_name(enum zonemode m);
+const char *zone_reset_name(enum zone_reset r);
 /* latency_monitor=auto's thresholds A..D in ms. */
 extern const unsigned job_lm_default_ms[4];
 const char *job_wait_name(enum job_wait w);

@@ -27,6 +27,11 @@ struct nvmeid {
 	unsigned npss;                /* NPSS: the highest power state (0's based) */
 	bool apsta;                   /* APSTA bit 0: autonomous power state transitions supported */
 	bool telemetry;               /* LPA bit 3: the telemetry log pages (07h, 08h) supported */
+	bool format_nvm;              /* OACS bit 1: Format NVM supported */
+	unsigned fna;                 /* FNA: bit 0 format and bit 1 secure erase apply to all namespaces,
+					 bit 2 cryptographic erase supported */
+	unsigned sanicap;             /* SANICAP bits 2:0: crypto erase, block erase, overwrite supported */
+	unsigned dlfeat;              /* Identify Namespace DLFEAT bits 2:0: what a deallocated block reads as */
 	unsigned nsid;
 	uint64_t nsze;                /* namespace size in logical blocks (NSZE) */
 	unsigned lbaf;                /* index of the LBA format in use (FLBAS) */
@@ -39,7 +44,7 @@ struct nvmeid {
 
 /*
  * Decodes Identify Controller data (len >= 4096 bytes) into id: IDs, model, serial, firmware, VWC,
- * NPSS, APSTA and LPA's telemetry bit.
+ * NPSS, APSTA, LPA's telemetry bit, OACS's Format NVM bit, FNA and SANICAP.
  * Returns 0, or -EINVAL (short buffer) with err set.
  */
 int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err, size_t errlen);
@@ -47,7 +52,7 @@ int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err
 /*
  * Decodes Identify Namespace data (len >= 4096 bytes) into id: NSZE and the LBA format in use (the
  * index from FLBAS bits 3:0 and, where NLBAF says more than 16 formats, bits 6:5), its metadata,
- * and the protection information (DPS: type and position; FLBAS bit 4: extended LBAs). Refuses
+ * the protection information (DPS: type and position; FLBAS bit 4: extended LBAs) and DLFEAT. Refuses
  * (-EINVAL, err set) a short buffer, an index beyond NLBAF, a data size below 512 bytes or above
  * 2^31, and a namespace of more than 2^63 - 1 bytes.
  */

@@ -16,6 +16,7 @@
 
 #include "cluster.h"
 #include "journal_hold.h"
+#include "prepstep.h"
 #include "session.h"
 #include "target.h"
 
@@ -24,6 +25,8 @@ struct preflight {
 	bool force;              /* --force: data found on a target (not its being in use) may be overwritten */
 	size_t nprep;            /* the prepare jobs ahead of the cases in each target's entries */
 	const char *profile;     /* the profile's name, or NULL for a plain job */
+	const struct prepstep *steps; /* the prepare steps (format, sanitize, purge) of every target */
+	size_t nsteps;
 	bool warned_qd;          /* psync's "qd recorded as 1" said once (set by the checks) */
 };
 

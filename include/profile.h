@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "plan.h"
+#include "prepstep.h"
 #include "report_hint.h"
 
 struct profile_rounds {
@@ -34,6 +35,8 @@ struct profile {
 	struct kvlist *prepare;    /* jobs run once per target before the matrix */
 	char **prepare_names;
 	size_t nprepare;
+	struct prepstep *steps;    /* device steps (format, sanitize, purge) between the prepare jobs */
+	size_t nsteps;
 	struct profile_rounds rounds;
 	struct report_hint *report;   /* the report hint, parsed and checked (report_hint.h), or NULL */
 	enum profile_parallel parallel;

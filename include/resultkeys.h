@@ -89,6 +89,9 @@ extern const struct field rk_search_fields[];
 extern const struct field rk_search_mark_fields[];
 /* host.placement (into struct rs_placement). */
 extern const struct field rk_placement_fields[];
+/* One item of the top-level "prepare" (into struct rs_prepstep), and the key itself (into struct rs_run). */
+extern const struct field rk_prepstep_item;
+extern const struct field rk_prepare_fields[];
 /* wake_error_ns of results.search and results.schedule (into struct rs_wake). */
 extern const struct field rk_wake_fields[];
 

@@ -185,6 +185,23 @@ struct rs_placement {
 	int64_t sqpoll_cpu;
 };
 
+/* A prepare step's read-back (docs/lifecycle.md, "Prepare steps"): strings interned. */
+struct rs_readback {
+	const char *expect;       /* "zeros", "ones", NULL (not checkable) */
+	const char *verdict;      /* "ok", "mismatch", "not checkable", "not checked" */
+	uint64_t blocks_checked, block_size, mismatches;
+	int64_t first_mismatch_lba; /* -1 where none */
+};
+
+/* A device step of the prepare list that ran before the run (the result's "prepare"): strings interned. */
+struct rs_prepstep {
+	const char *step, *setting, *method, *ses, *action, *status, *reason, *error;
+	uint64_t duration_ns;
+	int rescan;               /* 1, 0, -1 (not asked) */
+	bool has_readback;        /* false: null (a discard, or nothing done) */
+	struct rs_readback readback;
+};
+
 struct rs_host {
 	const char *hostname, *kernel, *arch, *cpu_model;
 	uint64_t cpu_count, memory_bytes;
@@ -202,6 +219,14 @@ struct rs_drive {
 	bool pcie;                /* target.pcie is there */
 	double speed_gts, max_speed_gts; /* 0 for null */
 	unsigned width, max_width;       /* 0 for null */
+};
+
+/* results.zones of a zonemode=zbd run (docs/zones.md); present false without it. */
+struct rs_zones {
+	bool present;
+	uint64_t zones, open_limit, open_max, opened, resets, finishes, appends;
+	double reset_mean_ns, finish_mean_ns;    /* 0 where there were none */
+	uint64_t skipped;                        /* offline, read-only and conventional zones together */
 };
 
 /* An aggregate result of run --parallel (target.kind "group"): its members and results.stonewall. */
@@ -255,10 +280,13 @@ struct rs_run {
 	struct rs_verify verify;  /* results.verify; present false without it */
 	struct rs_sched sched;    /* results.schedule; present false without it (closed loop) */
 	struct rs_health health;  /* the top-level health; present false without it */
+	struct rs_prepstep *prep; /* the device steps that ran on the target before it ("prepare"), or NULL */
+	size_t nprep;
 	const json_t *search;     /* results.search (the final result of a latency_target search), or NULL */
 	struct rs_search *search_result;        /* the same, typed (owned); NULL where search is */
 	bool search_probe;        /* results.search_probe: a run of a search, not a run of its case */
 	struct rs_group group;    /* an aggregate result's members; nmembers 0 for any other */
+	struct rs_zones zones;    /* results.zones */
 	/*
 	 * A stream view (rs_set.streams): the stream's name, its figures in op, series and sched, its
 	 * job in job and rw, key the case's with the stream; everything else its case's run's. NULL for

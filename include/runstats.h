@@ -330,6 +330,32 @@ struct stream_result {
 	struct realized rz;                 /* what its requests were */
 };
 
+/* zonemode=zbd: the zone operations one worker made (or a run's, merged). Latencies in ns. */
+struct zone_ops {
+	uint64_t resets, finishes, appends, opened;
+	uint64_t reset_ns_sum, reset_ns_max, finish_ns_sum, finish_ns_max;
+};
+
+/* A zone the run changed: where it starts, its write pointer after the run (bytes), and whether full. */
+struct zone_wp {
+	uint64_t start, wp;
+	bool full;
+};
+
+/* results.zones (docs/zones.md): a zonemode=zbd run's zones; enabled false otherwise. */
+struct zone_result {
+	bool enabled;
+	struct zone_ops ops;
+	unsigned zones;                     /* whole zones of the span */
+	unsigned offline, read_only, conventional;   /* of those, skipped */
+	unsigned open_limit;                /* zones open at once the run allowed itself */
+	unsigned open_max;                  /* the most that were open at once */
+	uint32_t *open_series;              /* zones open at each time-series sample (n_series) */
+	size_t n_series, cap_series;
+	struct zone_wp *wps;                /* the zones the run changed, by start (nwps) */
+	unsigned nwps;
+};
+
 struct health_rec;   /* health_dev.h */
 struct nvmelife_rec; /* nvmelife.h */
 /* run_result.buffers: what the io_uring engines' workers used (0: another engine, not recorded). */
@@ -379,6 +405,7 @@ struct run_result {
 	 */
 	uint64_t wait_spin_ns, wait_sleep_ns;
 	struct trace_result trace;          /* a replay's (trace=FILE); enabled false otherwise */
+	struct zone_result zones;           /* zonemode=zbd */
 };
 
 #endif

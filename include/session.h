@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "output.h"
+#include "prepstep.h"
 #include "profile.h"
 #include "recap.h"
 #include "target.h"
@@ -49,6 +50,9 @@ struct session {
 	struct target *t;
 	struct entry *entries;       /* the prepare jobs first, then the cases */
 	size_t nprepare, ncases;
+	const struct prepstep *steps; /* device steps, each run before the prepare job steps[i].before */
+	size_t nsteps;
+	json_t *prep;                /* the steps that ran ("prepare" of every later result), or NULL */
 	char label[128];
 	/* ssdbench verify: its one entry is a verification pass (over the journal's map, or, vmap NULL, a scan). */
 	bool verify_only;
@@ -111,6 +115,25 @@ int session_run(struct session *s);
 void session_plan_progress(struct session *s, unsigned scale);
 
 void session_close(struct session *s);
+
+/* Writes manifest.json now. Returns 0, or -1 after saying why. */
+int session_manifest_write(struct session *s);
+
+/*
+ * Runs the prepare steps of s that come before its prepare job before (docs/lifecycle.md, "Prepare
+ * steps"), each recorded in s->prep (the "prepare" of every later result, and of the manifest).
+ * Returns 0, EXIT_FAILED (a step failed, or its read-back found a block that was not erased), or
+ * EXIT_INTERRUPTED.
+ */
+int session_steps(struct session *s, size_t before);
+
+struct nvmepurge_plan;
+/*
+ * What step st does on target t (nvmepurge_plan_target) into p, and a line saying it ("Format NVM
+ * (cdw10 0x00000200): why"). Returns 0, or -EINVAL after saying why it cannot run there.
+ */
+int session_step_plan(const struct target *t, const struct prepstep *st, struct nvmepurge_plan *p, char *line,
+		      size_t len);
 
 struct run_opts;
 struct run_result;

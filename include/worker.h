@@ -24,6 +24,8 @@
 
 #define WORKER_MAX_ERRS 8
 
+struct zbd_worker;
+
 /* What a verified read may find, besides what this run's map says. */
 enum vmode {
 	VMODE_INLINE,            /* the run's own reads and read-back: the map is exact */
@@ -201,6 +203,7 @@ struct worker {
 	struct realized rz;
 	uint64_t *heat_of[OP_COUNT];   /* rz.heat[op]: a completion's bin from one load, not an index */
 	struct wmap *wmap;
+	struct zbd_worker *zbw;  /* zonemode=zbd: its zones (next_special, complete_more); NULL otherwise */
 	/*
 	 * A completion has more to do than count: 1, a split's sizes alone; 2, verify (vmap, vscan) or
 	 * wmap, and the sizes (complete_extra).

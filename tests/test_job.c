@@ -28,8 +28,8 @@ static const char *const spec_params[] = {
 	"seed", "label", "price", "verify", "journal", "rate_iops", "rate_bw", "arrival", "latency_target",
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
-	"power_state", "write_cache", "latency_monitor", "trace", "trace_format", "trace_speed", "trace_timing",
-	"trace_fold", "trace_device",
+	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset", "zone_append",
+	"trace", "trace_format", "trace_speed", "trace_timing", "trace_fold", "trace_device",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -360,6 +360,74 @@ static void test_job_power_state_and_write_cache(void **state)
 	assert_int_equal(job_set(&j, "write_cache", "maybe", err, sizeof(err)), -EINVAL);
 	assert_false(job_stream_param("power_state"));
 	assert_false(job_stream_param("write_cache"));
+}
+
+/* check_zbd: a job of random writes with zonemode=zbd (and extra name=value) passes job_check, or fails naming want. */
+static void check_zbd(const char *name, const char *value, const char *want)
+{
+	char err[256] = "";
+	struct job j;
+
+	job_init(&j);
+	set_ok(&j, "rw", "randwrite");
+	set_ok(&j, "zonemode", "zbd");
+	if (name)
+		set_ok(&j, name, value);
+	if (!want) {
+		if (job_check(&j, err, sizeof(err)))
+			fail_msg("zonemode=zbd %s=%s refused: %s", name, value, err);
+		return;
+	}
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, want))
+		fail_msg("zonemode=zbd %s=%s: '%s' does not say '%s'", name, value, err, want);
+}
+
+/* zonemode: none or zbd; zbd refuses what writes off the write pointers; its knobs only with it. */
+static void test_job_zonemode_rules(void **state)
+{
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(j.zonemode, ZONEMODE_NONE);
+	assert_int_equal(j.zone_reset, ZONE_RESET_FULL);
+	assert_int_equal(job_set(&j, "zonemode", "zns", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "none or zbd"));
+	assert_int_equal(job_set(&j, "zone_reset", "sometimes", err, sizeof(err)), -EINVAL);
+	set_ok(&j, "max_open_zones", "2");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "max_open_zones: only with zonemode=zbd"));
+	check_zbd(NULL, NULL, NULL);
+	check_zbd("max_open_zones", "4", NULL);
+	check_zbd("zone_reset", "never", NULL);
+	check_zbd("rw", "rw", NULL);
+	check_zbd("threads", "4", NULL);
+	check_zbd("rw", "randtrim", "discards");
+	check_zbd("trim", "true", "discards");
+	check_zbd("fill", "50%", "fill");
+	check_zbd("verify", "on", "verify=on");
+	check_zbd("bssplit", "4k/50:8k/50", "bssplit");
+	check_zbd("rw", "stride-write", "stride");
+	check_zbd("engine", "null", "null engine");
+	check_zbd("zone_append", "true", "engine=io_uring_cmd");
+	job_init(&j);
+	set_ok(&j, "zone_append", "true");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "zone_append: only with zonemode=zbd"));
+	set_ok(&j, "zonemode", "zbd");
+	set_ok(&j, "engine", "io_uring_cmd");
+	set_ok(&j, "rw", "write");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);   /* zone_reset=full */
+	set_ok(&j, "zone_reset", "never");
+	if (job_check(&j, err, sizeof(err)))
+		fail_msg("zone_append refused: %s", err);
+	set_ok(&j, "rw", "randrw");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_false(job_stream_param("zonemode"));
+	assert_string_equal(zonemode_name(ZONEMODE_ZBD), "zbd");
+	assert_string_equal(zone_reset_name(ZONE_RESET_NEVER), "never");
 }
 
 /* latency_monitor: auto (5, 10, 50, 100 ms), off, or four ascending multiples of 5 ms up to 1280 ms. */
@@ -1137,7 +1205,7 @@ static void test_job_trace_parameters_and_rules(void **state)
 		const char *name, *value;
 	} refused[] = {
 		{ "rate_iops", "1000" }, { "rate_bw", "10m" }, { "bssplit", "4k/50:8k/50" }, { "fsync", "4" },
-		{ "thinktime", "1ms" }, { "verify", "on" }, { "distribution", "zipf:1.2" },
+		{ "thinktime", "1ms" }, { "verify", "on" }, { "distribution", "zipf:1.2" }, { "zonemode", "zbd" },
 	};
 	char err[256] = "";
 	uint64_t num, den;
@@ -1205,6 +1273,7 @@ int main(void)
 		cmocka_unit_test(test_job_set_takes_dashes_and_underscores),
 		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
 		cmocka_unit_test(test_job_power_state_and_write_cache),
+		cmocka_unit_test(test_job_zonemode_rules),
 		cmocka_unit_test(test_job_latency_monitor),
 		cmocka_unit_test(test_job_resolve_span_and_offset),
 		cmocka_unit_test(test_job_resolve_soft_bounds_cap_span_and_move_offsets_back),

@@ -67,6 +67,31 @@ static void qemu_formats(void)
 		lbaf(i, ms[i % 4], i < 4 ? 9 : 12);
 }
 
+/* What the prepare steps ask of the controller: OACS bit 1, FNA bits 2:0, SANICAP bits 2:0; DLFEAT of the namespace. */
+static void test_nvmeid_format_sanitize_and_dlfeat_fields(void **state)
+{
+	struct nvmeid id = { 0 };
+
+	(void)state;
+	qemu_ctrl();
+	assert_int_equal(nvmeid_decode_ctrl(&id, data, sizeof(data), NULL, 0), 0);
+	assert_false(id.format_nvm);
+	assert_int_equal(id.fna, 0);
+	assert_int_equal(id.sanicap, 0);
+	put_le(256, 0x0002 | 0x0100, 2);         /* OACS: Format NVM, and bit 8 (not ours) */
+	put_le(328, 0xe0000006, 4);              /* SANICAP: block erase, overwrite; NDI/NODMMAS bits ignored */
+	data[524] = 0x0d;                        /* FNA: format all namespaces, crypto erase, bit 3 ignored */
+	assert_int_equal(nvmeid_decode_ctrl(&id, data, sizeof(data), NULL, 0), 0);
+	assert_true(id.format_nvm);
+	assert_int_equal(id.fna, 0x5);
+	assert_int_equal(id.sanicap, 0x6);
+	ns_data(1000, 7, 0);
+	qemu_formats();
+	data[33] = 0x19;                         /* DLFEAT: reads zeros (001b), bits 3 and 4 not ours */
+	assert_int_equal(nvmeid_decode_ns(&id, data, sizeof(data), NULL, 0), 0);
+	assert_int_equal(id.dlfeat, 1);
+}
+
 static void test_nvmeid_ctrl_ids_strings_and_cache(void **state)
 {
 	struct nvmeid id = { 0 };
@@ -357,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_nvmeid_ns_impossible_formats_are_refused),
 		cmocka_unit_test(test_nvmeid_json_has_every_key),
 		cmocka_unit_test(test_nvmeid_json_pi),
+		cmocka_unit_test(test_nvmeid_format_sanitize_and_dlfeat_fields),
 		cmocka_unit_test(test_nvmeid_pcie_json_unknown_is_null),
 		cmocka_unit_test(test_nvmeid_read_of_a_non_nvme_path_fails_with_a_message),
 	};

@@ -558,6 +558,107 @@ static void test_profile_error_unknown_parameter_in_a_case(void **state)
 		 "}\n", 8, "matrix.cases[1].qdepth", "unknown parameter");
 }
 
+/* Steps beside jobs: each knows the job it runs before, and the jobs keep their names and count. */
+static void test_profile_prepare_steps_between_jobs(void **state)
+{
+	char path[PATH_MAX];
+	struct profile p;
+
+	(void)state;
+	write_profile("steps", HEAD("steps")
+		      "  \"prepare\": [\n"
+		      "    { \"purge\": \"auto\" },\n"
+		      "    { \"name\": \"pre\", \"rw\": \"write\" },\n"
+		      "    { \"format\": { \"ses\": \"crypto\" } },\n"
+		      "    { \"format\": {} },\n"
+		      "    { \"rw\": \"write\" },\n"
+		      "    { \"sanitize\": \"overwrite\" }\n"
+		      "  ]\n"
+		      "}\n", path, sizeof(path));
+	load_ok(path, &p);
+	assert_int_equal(p.nprepare, 2);
+	assert_string_equal(p.prepare_names[0], "pre");
+	assert_string_equal(p.prepare_names[1], "prepare-5");     /* its place in the list */
+	assert_int_equal(p.nsteps, 4);
+	assert_int_equal(p.steps[0].kind, PREPSTEP_PURGE);
+	assert_int_equal(p.steps[0].before, 0);
+	assert_int_equal(p.steps[1].kind, PREPSTEP_FORMAT);
+	assert_int_equal(p.steps[1].setting, PREPSTEP_SES_CRYPTO);
+	assert_int_equal(p.steps[1].before, 1);
+	assert_int_equal(p.steps[2].setting, PREPSTEP_SES_NONE);   /* ses defaults to none */
+	assert_int_equal(p.steps[2].before, 1);
+	assert_int_equal(p.steps[3].kind, PREPSTEP_SANITIZE);
+	assert_int_equal(p.steps[3].setting, PREPSTEP_SAN_OVERWRITE);
+	assert_int_equal(p.steps[3].before, 2);                    /* after every job */
+	profile_release(&p);
+}
+
+static void test_profile_error_bad_prepare_steps(void **state)
+{
+	(void)state;
+	load_bad("e-step1", HEAD("e-step1")
+		 "  \"prepare\": [\n"
+		 "    { \"sanitize\": \"erase\" }\n"
+		 "  ]\n"
+		 "}\n", 6, "prepare[0]", "'erase' is not a setting (block, crypto or overwrite)");
+	load_bad("e-step2", HEAD("e-step2")
+		 "  \"prepare\": [\n"
+		 "    { \"format\": { \"ses\": \"user\" } }\n"
+		 "  ]\n"
+		 "}\n", 6, "prepare[0]", "'user' is not an ses setting (none, user-data or crypto)");
+	load_bad("e-step3", HEAD("e-step3")
+		 "  \"prepare\": [\n"
+		 "    { \"format\": { \"lbaf\": 1 } }\n"
+		 "  ]\n"
+		 "}\n", 6, "prepare[0]", "unknown key 'lbaf' (ses)");
+	load_bad("e-step4", HEAD("e-step4")
+		 "  \"prepare\": [\n"
+		 "    { \"purge\": \"auto\", \"rw\": \"write\" }\n"
+		 "  ]\n"
+		 "}\n", 6, "prepare[0]", "a prepare step is an object of one key (\"purge\")");
+	load_bad("e-step5", HEAD("e-step5")
+		 "  \"prepare\": [\n"
+		 "    { \"format\": \"crypto\" }\n"
+		 "  ]\n"
+		 "}\n", 6, "prepare[0]", "expected an object");
+	load_bad("e-step6", HEAD("e-step6")
+		 "  \"prepare\": [\n"
+		 "    { \"sanitize\": 2 }\n"
+		 "  ]\n"
+		 "}\n", 6, "prepare[0]", "expected a string");
+}
+
+/* run's --prepare: every spelling, and the refusals naming what is allowed. */
+static void test_prepstep_parse_command_line(void **state)
+{
+	struct prepstep st;
+	char err[256], d[64];
+
+	(void)state;
+	assert_int_equal(prepstep_parse("format", &st, err, sizeof(err)), 0);
+	assert_int_equal(st.kind, PREPSTEP_FORMAT);
+	assert_int_equal(st.setting, PREPSTEP_SES_NONE);
+	assert_int_equal(prepstep_parse("format:ses=user-data", &st, err, sizeof(err)), 0);
+	assert_int_equal(st.setting, PREPSTEP_SES_USER);
+	prepstep_describe(&st, d, sizeof(d));
+	assert_string_equal(d, "format (ses=user-data)");
+	assert_int_equal(prepstep_parse("sanitize:crypto", &st, err, sizeof(err)), 0);
+	assert_int_equal(st.kind, PREPSTEP_SANITIZE);
+	assert_int_equal(st.setting, PREPSTEP_SAN_CRYPTO);
+	prepstep_describe(&st, d, sizeof(d));
+	assert_string_equal(d, "sanitize (crypto)");
+	assert_int_equal(prepstep_parse("purge", &st, err, sizeof(err)), 0);
+	assert_int_equal(st.kind, PREPSTEP_PURGE);
+	assert_string_equal(prepstep_setting_name(&st), "auto");
+	assert_int_equal(prepstep_parse("format:crypto", &st, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--prepare 'format:crypto': expected format:ses=VALUE");
+	assert_int_equal(prepstep_parse("wipe", &st, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--prepare 'wipe': not a prepare step (format, sanitize or purge)");
+	assert_int_equal(prepstep_parse("sanitize:zero", &st, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "prepare step sanitize: 'zero' is not a setting (block, crypto or overwrite)");
+	assert_int_equal(prepstep_parse("format:ses=", &st, err, sizeof(err)), -EINVAL);
+}
+
 static void test_profile_error_unknown_parameter_in_prepare(void **state)
 {
 	(void)state;
@@ -1159,6 +1260,9 @@ int main(void)
 		cmocka_unit_test(test_profile_case_idle_is_read_per_case_and_is_no_job_parameter),
 		cmocka_unit_test(test_profile_error_bad_idle_names_its_case_and_line),
 		cmocka_unit_test(test_profile_find_on_the_search_path),
+		cmocka_unit_test(test_profile_prepare_steps_between_jobs),
+		cmocka_unit_test(test_profile_error_bad_prepare_steps),
+		cmocka_unit_test(test_prepstep_parse_command_line),
 		cmocka_unit_test(test_jsonlines_nested_paths_and_array_indices),
 		cmocka_unit_test(test_jsonlines_of_a_fixture_profile),
 	};

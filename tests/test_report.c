@@ -827,6 +827,75 @@ static void test_report_verification_table_only_where_verified(void **state)
 	rs_release(&set);
 }
 
+/* doc with job.zonemode "zbd" and results.zones: resets of reset_ns each, opened zones, open_max. */
+static json_t *doc_zoned(json_t *doc, unsigned resets, double reset_ns, unsigned opened, unsigned open_max)
+{
+	json_object_set_new(json_object_get(doc, "job"), "zonemode", json_string("zbd"));
+	json_object_set_new(json_object_get(doc, "results"), "zones", json_pack(
+		"{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:n, s:{s:i, s:i, s:i}, s:[i, i], s:[]}",
+		"zones", 16, "open_limit", 3, "open_max", (int)open_max, "opened", (int)opened, "resets", (int)resets,
+		"finishes", 1, "appends", 0,
+		"reset_ns", resets ? json_pack("{s:f, s:i}", "mean", reset_ns, "max", (int)reset_ns) : json_null(),
+		"finish_ns", "skipped", "offline", 1, "read_only", 1, "conventional", 1, "open_over_time", 1, 2,
+		"write_pointers"));
+	return doc;
+}
+
+/*
+ * The zones section (zonemode=zbd): absent without results.zones; with them, a row per zoned case
+ * with its runs' operations summed, the largest open_max, the resets' mean latency weighted by their
+ * counts, in text, markdown, HTML and json.
+ */
+static void test_report_zones_where_the_runs_had_them(void **state)
+{
+	struct report_opts o = { .no_hint = true };
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 1000);
+	struct rs_set set;
+	struct report r;
+	json_t *j, *z;
+	char *s;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &a);
+	build(&r, &set, &o);
+	assert_false(report_has_section(&r, "zones"));
+	s = render(&r, RF_TEXT);
+	assert_null(strstr(s, "zonemode=zbd"));
+	free(s);
+	report_release(&r);
+	rs_release(&set);
+
+	add_doc(&set, doc_zoned(doc_new(&a), 2, 1000.0, 5, 2));
+	add_doc(&set, doc_zoned(doc_new(&a), 6, 3000.0, 7, 3));
+	add(&set, &b);
+	build(&r, &set, &o);
+	assert_true(report_has_section(&r, "zones"));
+	s = render(&r, RF_TEXT);
+	assert_non_null(strstr(s, "\nzones\n(zonemode=zbd"));
+	assert_null(strstr(s, "  B  "));   /* B ran without zones: no row */
+	free(s);
+	s = render(&r, RF_MARKDOWN);
+	assert_non_null(strstr(s, "### zones"));
+	free(s);
+	s = render(&r, RF_HTML);
+	assert_non_null(strstr(s, "<section id=\"zones\">"));
+	free(s);
+	j = report_json(&r);
+	z = json_object_get(j, "zones");
+	assert_int_equal(json_array_size(z), 1);
+	z = json_array_get(z, 0);
+	assert_int_equal(json_integer_value(json_object_get(z, "runs")), 2);
+	assert_int_equal(json_integer_value(json_object_get(z, "resets")), 8);
+	assert_int_equal(json_integer_value(json_object_get(z, "opened")), 12);
+	assert_int_equal(json_integer_value(json_object_get(z, "open_max")), 3);
+	assert_int_equal(json_integer_value(json_object_get(z, "skipped")), 3);
+	assert_true(json_real_value(json_object_get(z, "reset_mean_ns")) == 2500.0);
+	json_decref(j);
+	report_release(&r);
+	rs_release(&set);
+}
+
 /*
  * The fields of the text line of s that starts with start (after the text at from), split where two or
  * more spaces stand: "2.000 ± 0.7071" stays one. Returns how many (at most max), 0 without the line.
@@ -1796,6 +1865,57 @@ static void test_report_grid_gives_way_to_the_tables_asked_for(void **state)
 	}
 }
 
+/* The Setup section: a device's placement and the prepare steps that ran before its runs, each line once. */
+static void test_report_setup_shows_placement_and_prepare_steps(void **state)
+{
+	struct doc_spec a = read_spec("A", 1000), b = read_spec("B", 2000);
+	struct report_opts o = { .no_hint = true };
+	struct rs_set set;
+	struct report r;
+	json_t *doc, *js;
+	char *text;
+
+	(void)state;
+	rs_init(&set);
+	add(&set, &b);   /* no placement, no prepare: no line */
+	build(&r, &set, &o);
+	assert_false(report_has_section(&r, "setup"));
+	report_release(&r);
+	for (int i = 0; i < 2; i++) {   /* two runs after the same purge: said once */
+		doc = doc_new(&a);
+		json_object_set_new(json_object_get(doc, "host"), "placement",
+				    json_pack("{s:s, s:b, s:i, s:s, s:i, s:n, s:s, s:n, s:n}", "cpus", "2-3", "pinned", 1,
+					      "node", 1, "nodes", "1", "device_node", 1, "memory_node", "irq_cpus", "2",
+					      "governor", "sqpoll_cpu"));
+		json_object_set_new(doc, "prepare", json_loads(
+			"[{\"step\": \"purge\", \"setting\": \"auto\", \"method\": \"format\", \"ses\": \"user-data\", "
+			"\"duration_ns\": 400000000, \"status\": \"ok\", \"rescan\": true, \"readback\": {\"expect\": "
+			"\"zeros\", \"verdict\": \"ok\", \"blocks_checked\": 1026, \"block_size\": 512, \"mismatches\": 0, "
+			"\"first_mismatch_lba\": null}}]", 0, NULL));
+		add_doc(&set, doc);
+	}
+	build(&r, &set, &o);
+	assert_true(report_has_section(&r, "setup"));
+	text = render(&r, RF_TEXT);
+	assert_non_null(strstr(text, "setup\n  A  placement: cpus 2-3 (pinned), node 1, device node 1, irq cpus 2\n"
+				     "  A  prepare: purge (auto): format (ses=user-data), ok, 0.4 s, read-back ok (1026 "
+				     "blocks of 512 bytes)\n\n"));
+	free(text);
+	text = render(&r, RF_MARKDOWN);
+	assert_non_null(strstr(text, "### setup\n\n- A: placement: cpus 2-3 (pinned)"));
+	free(text);
+	text = render(&r, RF_CSV);
+	assert_non_null(strstr(text, "setup,A,prepare,\"purge (auto): format (ses=user-data), ok, 0.4 s, read-back ok (1026 blocks of 512 bytes)\"\n"));
+	free(text);
+	text = render(&r, RF_JSON);
+	js = json_loads(text, 0, NULL);
+	assert_int_equal(json_array_size(json_object_get(js, "setup")), 2);
+	json_decref(js);
+	free(text);
+	report_release(&r);
+	rs_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1815,6 +1935,7 @@ int main(void)
 		cmocka_unit_test(test_report_case_whose_runs_failed_shows_failed),
 		cmocka_unit_test(test_report_marks_interrupted_and_partial_cases),
 		cmocka_unit_test(test_report_verification_table_only_where_verified),
+		cmocka_unit_test(test_report_zones_where_the_runs_had_them),
 		cmocka_unit_test(test_report_trims_and_flushes_where_the_runs_did_them),
 		cmocka_unit_test(test_report_cells_say_their_n_where_it_varies),
 		cmocka_unit_test(test_report_fleet_past_twelve_devices_names_the_slow_one),
@@ -1832,6 +1953,7 @@ int main(void)
 		cmocka_unit_test(test_report_percentiles_stop_where_the_count_ends),
 		cmocka_unit_test(test_report_charts_of_an_open_loop_run_show_the_response_time),
 		cmocka_unit_test(test_report_charts_chosen_from_the_data),
+		cmocka_unit_test(test_report_setup_shows_placement_and_prepare_steps),
 		cmocka_unit_test(test_report_sequence_points_place_each_sample_after_the_run_origin),
 	};
 

@@ -567,6 +567,58 @@ static void test_result_stalls_are_written_only_when_there_were_some(void **stat
 	run_result_release(&res);
 }
 
+/*
+ * results.zones of a zonemode=zbd run: counts, latencies (null where none), skipped zones, the zones
+ * open over time and the write pointers, valid for the validator; with the job's zone keys. Written to
+ * $SSDBENCH_ZONES_FIXTURE where set (for the JSON Schema's own check).
+ */
+static void test_result_zones_round_trip(void **state)
+{
+	struct run_result res;
+	struct zone_result *z = &res.zones;
+	const char *path = getenv("SSDBENCH_ZONES_FIXTURE");
+	json_t *o, *zo, *w;
+	char err[512] = "";
+
+	(void)state;
+	empty_result(&res);
+	*z = (struct zone_result){ .enabled = true, .zones = 16, .conventional = 1, .offline = 1, .read_only = 1,
+				   .open_limit = 3, .open_max = 3 };
+	z->ops = (struct zone_ops){ .opened = 20, .resets = 5, .reset_ns_sum = 5000, .reset_ns_max = 2000 };
+	z->open_series = calloc(3, sizeof(*z->open_series));
+	z->wps = calloc(2, sizeof(*z->wps));
+	assert_non_null(z->open_series);
+	assert_non_null(z->wps);
+	z->open_series[0] = 1;
+	z->open_series[1] = z->open_series[2] = 3;
+	z->n_series = 3;
+	z->wps[0] = (struct zone_wp){ 8ull << 20, (8ull << 20) + 65536, false };
+	z->wps[1] = (struct zone_wp){ 16ull << 20, 22ull << 20, true };
+	z->nwps = 2;
+	o = built_result(&res);
+	if (result_check_values(o, err, sizeof(err)))
+		fail_msg("result_check_values: %s", err);
+	zo = json_object_get(json_object_get(o, "results"), "zones");
+	assert_int_equal(json_integer_value(json_object_get(zo, "resets")), 5);
+	assert_int_equal(json_integer_value(json_object_get(zo, "opened")), 20);
+	assert_int_equal(json_integer_value(json_object_get(zo, "open_max")), 3);
+	assert_true(json_real_value(json_object_get(json_object_get(zo, "reset_ns"), "mean")) == 1000.0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(zo, "reset_ns"), "max")), 2000);
+	assert_true(json_is_null(json_object_get(zo, "finish_ns")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(zo, "skipped"), "read_only")), 1);
+	assert_int_equal(json_array_size(json_object_get(zo, "open_over_time")), 3);
+	w = json_array_get(json_object_get(zo, "write_pointers"), 1);
+	assert_int_equal(json_integer_value(json_object_get(w, "wp")), 22ll << 20);
+	assert_true(json_is_true(json_object_get(w, "full")));
+	if (path && json_dump_file(o, path, JSON_INDENT(2)))
+		fail_msg("cannot write %s", path);
+	/* A count below zero is refused. */
+	json_object_set_new(zo, "resets", json_integer(-1));
+	assert_int_not_equal(result_validate(o, err, sizeof(err)), 0);
+	json_decref(o);
+	run_result_release(&res);
+}
+
 /* An aggregate (run --parallel): target.kind group with its members, sizes added, results.stonewall. */
 static void test_result_group_writes_members_and_stonewall(void **state)
 {
@@ -1337,6 +1389,7 @@ int main(void)
 		cmocka_unit_test(test_result_load_hist_keeps_stddev_of_rounded_moments),
 		cmocka_unit_test(test_result_load_hist_refuses_impossible_moments),
 		cmocka_unit_test(test_result_check_schema_reads_version_1_and_refuses_newer),
+		cmocka_unit_test(test_result_zones_round_trip),
 		cmocka_unit_test(test_result_write_file_leaves_one_whole_file),
 		cmocka_unit_test(test_result_write_file_that_fails_closes_its_file),
 		cmocka_unit_test(test_result_job_has_spec_names_and_numbers),

@@ -396,6 +396,39 @@ static void test_resultset_host_is_the_documents(void **state)
 	json_decref(doc);
 }
 
+/* The device steps of "prepare", typed: a format with its read-back, and a discard without one. */
+static void test_resultset_prepare_is_the_documents(void **state)
+{
+	json_t *doc = doc_of(FIX "group/001-randread.json");
+	struct rs_set set;
+	const struct rs_run *r;
+
+	(void)state;
+	json_object_set_new(doc, "prepare", json_loads(
+		"[{\"step\": \"purge\", \"setting\": \"auto\", \"method\": \"format\", \"duration_ns\": 1500000000, "
+		"\"status\": \"ok\", \"ses\": \"user-data\", \"reason\": \"no sanitize\", \"rescan\": true, "
+		"\"readback\": {\"expect\": \"zeros\", \"verdict\": \"ok\", \"blocks_checked\": 1026, \"block_size\": 512, "
+		"\"mismatches\": 0, \"first_mismatch_lba\": null}}, "
+		"{\"step\": \"purge\", \"setting\": \"auto\", \"method\": \"discard\", \"duration_ns\": 7, "
+		"\"status\": \"ok\", \"readback\": null}]", 0, NULL));
+	r = load_doc(&set, doc);
+	assert_int_equal(r->nprep, 2);
+	assert_string_equal(r->prep[0].step, "purge");
+	assert_string_equal(r->prep[0].method, "format");
+	assert_string_equal(r->prep[0].ses, "user-data");
+	assert_null(r->prep[0].action);
+	assert_int_equal(r->prep[0].duration_ns, 1500000000);
+	assert_int_equal(r->prep[0].rescan, 1);
+	assert_true(r->prep[0].has_readback);
+	assert_string_equal(r->prep[0].readback.verdict, "ok");
+	assert_int_equal(r->prep[0].readback.blocks_checked, 1026);
+	assert_int_equal(r->prep[0].readback.first_mismatch_lba, -1);
+	assert_string_equal(r->prep[1].method, "discard");
+	assert_int_equal(r->prep[1].rescan, -1);
+	assert_false(r->prep[1].has_readback);
+	rs_release(&set);
+}
+
 static void assert_mismatch(const struct rs_mismatch *t, const json_t *m)
 {
 	const json_t *e = json_object_get(m, "expected"), *f = json_object_get(m, "found");
@@ -553,6 +586,7 @@ static void test_resultset_key_rows_are_the_schemas(void **state)
 	(void)state;
 	assert_rows_are_schema(rk_search_fields, json_object_get(json_object_get(results, "properties"), "search"),
 			       "results.search");
+	assert_rows_are_schema(rk_prepstep_item.fields, at2(schema, "$defs", "prepare_step"), "prepare");
 	json_decref(schema);
 }
 
@@ -567,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_resultset_steady_state_is_the_documents),
 		cmocka_unit_test(test_resultset_search_is_the_documents),
 		cmocka_unit_test(test_resultset_host_is_the_documents),
+		cmocka_unit_test(test_resultset_prepare_is_the_documents),
 		cmocka_unit_test(test_resultset_first_mismatch_is_the_documents),
 		cmocka_unit_test(test_resultset_temperature_samples_are_the_documents),
 		cmocka_unit_test(test_resultset_key_rows_store_their_types),

@@ -53,6 +53,10 @@ static const struct cli_opt run_opts[] = {
 	  "hook: /bin/sh -c CMD after each run, told the run as --pre is" },
 	{ "hook-timeout", 0, OPT_HOOK_TIMEOUT, "DUR", CV_TEXT, NULL, "10m",
 	  "how long a hook may run (default 10m)" },
+	{ "prepare", 0, OPT_PREPARE, "STEP", CV_TEXT, NULL, NULL,
+	  "a device step before the runs (repeat it): format[:ses=none|\n"
+	  "user-data|crypto], sanitize:block|crypto|overwrite, or purge\n"
+	  "(NVMe; docs/lifecycle.md, Prepare steps)" },
 	{ "output", 'o', OPT_OUTPUT, "DIR", CV_DIR, NULL, "./results", "where results go (default ./results)" },
 	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL,
 	  "print each result as JSON on stdout instead of the table" },

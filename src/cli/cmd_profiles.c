@@ -37,7 +37,15 @@ static void show_plan(const struct profile *p)
 	char line[1024], name[128], err[512];
 	struct job j;
 
-	for (size_t i = 0; i < p->nprepare; i++) {
+	for (size_t i = 0; i <= p->nprepare; i++) {
+		for (size_t k = 0; k < p->nsteps; k++) {
+			if (p->steps[k].before == i) {
+				prepstep_describe(&p->steps[k], line, sizeof(line));
+				printf("  step    %s\n", line);
+			}
+		}
+		if (i == p->nprepare)
+			break;
 		j = p->plan.base;
 		if (kvlist_apply(&p->prepare[i], &j, err, sizeof(err)) == 0) {
 			format_job(&j, line, sizeof(line));

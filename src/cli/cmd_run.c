@@ -12,6 +12,7 @@
 #include "cluster.h"
 #include "engine.h"
 #include "journal_hold.h"
+#include "nvmepurge.h"
 #include "output.h"
 #include "parallel.h"
 #include "plan.h"
@@ -32,6 +33,8 @@ struct run_cli {
 	const char *profile_arg;
 	const char *pre, *post;  /* --pre, --post: hooks of every case (docs/profiles.md, "Hooks") */
 	uint64_t hook_timeout;   /* --hook-timeout, ns; 0: not given */
+	struct prepstep *steps;  /* --prepare's (before everything), then the profile's */
+	size_t nsteps;
 	struct profile prof;
 	bool have_profile;
 	bool dry_run;
@@ -97,6 +100,31 @@ static int parse_idle_scale(const char *v, double *out)
 	return 0;
 }
 
+/* Appends step st to c's steps. Returns 0 or -ENOMEM. */
+static int add_step(struct run_cli *c, const struct prepstep *st)
+{
+	struct prepstep *v = realloc(c->steps, (c->nsteps + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	(c->steps = v)[c->nsteps++] = *st;
+	return 0;
+}
+
+/* --prepare STEP: a device step before everything else. */
+static int parse_prepare(struct run_cli *c, const char *v)
+{
+	struct prepstep st;
+	char err[256];
+
+	if (prepstep_parse(v, &st, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -EINVAL;
+	}
+	st.before = 0;
+	return add_step(c, &st);
+}
+
 /* --hook-timeout: a duration above 0. */
 static int parse_hook_timeout(const char *v, uint64_t *ns)
 {
@@ -140,6 +168,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_PRE: c->pre = optarg; break;
 		case OPT_POST: c->post = optarg; break;
 		case OPT_HOOK_TIMEOUT: ret = parse_hook_timeout(optarg, &c->hook_timeout); break;
+		case OPT_PREPARE: ret = parse_prepare(c, optarg); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
 				ret = -EINVAL;
@@ -172,6 +201,9 @@ static int build_plan(struct run_cli *c)
 			return -EINVAL;
 		}
 		c->have_profile = true;
+		for (size_t i = 0; i < c->prof.nsteps; i++)
+			if (add_step(c, &c->prof.steps[i]))
+				return -ENOMEM;
 		plan_release(&c->plan);
 		c->plan = c->prof.plan;
 		memset(&c->prof.plan, 0, sizeof(c->prof.plan));
@@ -287,6 +319,30 @@ static void estimate(const struct job *j, double rate, double *bytes, double *se
 	*secs = (double)j->r.fill / fill_rate + moved / rate + (double)j->ramp_ns / 1e9;
 }
 
+/* --dry-run: the prepare steps that run before entry i, each with what it does on t and why. */
+static void dry_run_steps(const struct run_cli *c, const struct target *t, size_t i)
+{
+	struct nvmepurge_plan p;
+	char d[64], line[800];
+
+	for (size_t k = 0; k < c->nsteps; k++) {
+		if (c->steps[k].before != i)
+			continue;
+		prepstep_describe(&c->steps[k], d, sizeof(d));
+		if (!session_step_plan(t, &c->steps[k], &p, line, sizeof(line)))
+			printf("%5s %-24s %12s %10s  %s\n", "step", d, "all", "?", line);
+	}
+}
+
+/* --dry-run: a case's hooks, under its row. */
+static void dry_run_hooks(const struct entry *e)
+{
+	if (e->hooks.pre && e->hooks.pre[0])
+		printf("%5s %-24s pre: %s\n", "", "", e->hooks.pre);
+	if (e->hooks.post && e->hooks.post[0])
+		printf("%5s %-24s post: %s\n", "", "", e->hooks.post);
+}
+
 static void dry_run_target(const struct run_cli *c, const struct target *t, const struct entry *e,
 			   size_t n)
 {
@@ -303,6 +359,8 @@ static void dry_run_target(const struct run_cli *c, const struct target *t, cons
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = &e[i].job;
 
+		if (i <= (size_t)c->prof.nprepare)
+			dry_run_steps(c, t, i);
 		estimate(j, rate, &b, &s);
 		b *= j->repeat;
 		s = (s + (double)e[i].idle_ns / 1e9) * j->repeat;
@@ -316,7 +374,10 @@ static void dry_run_target(const struct run_cli *c, const struct target *t, cons
 			printf("%5s %-24s %12s %9.0fs  %s\n", "prep", e[i].name, hb, s, line);
 		else
 			printf("%5zu %-24s %12s %9.0fs  %s\n", i + 1 - (size_t)c->prof.nprepare, e[i].name, hb, s, line);
+		dry_run_hooks(&e[i]);
 	}
+	if (n <= (size_t)c->prof.nprepare)
+		dry_run_steps(c, t, n);
 	format_bytes(total_b, hb, sizeof(hb));
 	printf("total: %u runs, %s written, about %.0f s (%.1f h)", runs, hb, total_s, total_s / 3600);
 	if (idle_s > 0)
@@ -459,6 +520,31 @@ static int hooks_refuse(const struct entry *e, size_t n)
 	return 0;
 }
 
+/*
+ * Prepare steps erase a target on their own. --parallel runs them on each target in turn before the group
+ * starts (a scaling profile: in each member's run alone), so a step between prepare jobs, which a group
+ * runs on all targets at once, is refused there; ssdbench-mpi's ranks start together: refused.
+ */
+static int steps_refuse(const struct run_cli *c, bool scaling)
+{
+	char d[64];
+
+	for (size_t i = 0; i < c->nsteps; i++) {
+		if (!c->cluster && (scaling || !c->steps[i].before))
+			continue;
+		prepstep_describe(&c->steps[i], d, sizeof(d));
+		if (c->cluster)
+			cli_error("prepare step %s: ssdbench-mpi starts all ranks' targets together, and a prepare step "
+				  "runs on one target at a time (run the step first, alone)", d);
+		else
+			cli_error("prepare step %s: --parallel runs prepare steps on each target in turn before the "
+				  "group starts, so a step comes before every prepare job (move it first in "
+				  "\"prepare\")", d);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int run_all(struct run_cli *c)
 {
 	size_t nprep = c->have_profile ? c->prof.nprepare : 0, ncases = plan_ncases(&c->plan);
@@ -470,7 +556,8 @@ static int run_all(struct run_cli *c)
 	struct space_need *sp = calloc((size_t)c->ntargets, sizeof(*sp));
 	struct preflight_holds jh = { calloc((size_t)c->ntargets * per, sizeof(*jh.h)),
 				      calloc((size_t)c->ntargets, sizeof(*jh.n)), per };
-	struct preflight pf = { .force = c->force, .nprep = nprep, .profile = c->have_profile ? c->prof.name : NULL };
+	struct preflight pf = { .force = c->force, .nprep = nprep, .profile = c->have_profile ? c->prof.name : NULL,
+				.steps = c->steps, .nsteps = c->nsteps };
 	int ret = EXIT_USAGE, worst = 0, ti;
 
 	if (!tg || !e || !ss || !n || !sp || !jh.h || !jh.n || (!c->dry_run && session_check_output(c->output)))
@@ -494,7 +581,9 @@ static int run_all(struct run_cli *c)
 		goto out;
 	if (c->have_profile && c->prof.parallel != PROFILE_SERIAL)
 		c->parallel = true;
-	if ((c->parallel || c->cluster) && hooks_refuse(e, n[0]))
+	if ((c->parallel || c->cluster) &&
+	    (hooks_refuse(e, n[0]) ||
+	     steps_refuse(c, c->have_profile && c->prof.parallel == PROFILE_SCALING)))
 		goto out;
 	if (c->parallel && (parallel_check(tg, e, n, c->ntargets, per) ||
 			    parallel_labels(tg, e, (unsigned)c->ntargets, per)))
@@ -522,6 +611,7 @@ static int run_all(struct run_cli *c)
 				       .continue_on_error = c->continue_on_error, .progress = c->progress,
 				       .stop = cli_stop_flag(), .t = &tg[ti], .entries = e + (size_t)ti * per,
 				       .nprepare = nprep, .ncases = n[ti] - nprep,
+				       .steps = c->steps, .nsteps = c->nsteps,
 				       .journal_holds = jh.h + (size_t)ti * per, .njournal_holds = jh.n[ti] };
 		snprintf(s->label, sizeof(s->label), "%s", first->label[0] ? first->label : tg[ti].label);
 		if (session_open(s))
@@ -589,6 +679,7 @@ int cmd_run(int argc, char **argv)
 out:
 	kvlist_release(&c.opts);
 	free(c.streams);
+	free(c.steps);
 	if (c.have_profile)
 		profile_release(&c.prof);
 	plan_release(&c.plan);
@@ -618,6 +709,7 @@ int cmd_run_cluster(int argc, char **argv, struct cluster *cl)
 	free(c.rank_target);
 	kvlist_release(&c.opts);
 	free(c.streams);
+	free(c.steps);
 	if (c.have_profile)
 		profile_release(&c.prof);
 	plan_release(&c.plan);

@@ -96,6 +96,10 @@ static int group_session(struct session *ss, unsigned n, size_t offset, const ch
 	g.case_suffix = suffix;
 	g.seq = 0;
 	g.manifest = NULL;
+	/* The members ran their prepare steps on their own targets (parallel_run); their records are theirs. */
+	g.steps = NULL;
+	g.nsteps = 0;
+	g.prep = NULL;
 	/* Its own record of what it measured: the copy of ss[0]'s would be released twice (session_close). */
 	g.recap = (struct recap){ 0 };
 	snprintf(g.label, sizeof(g.label), "%s", gt.label);
@@ -134,7 +138,11 @@ int parallel_run(struct session *ss, int n, bool scaling, bool json, int progres
 		session_plan_progress(&ss[ti], scaling ? (unsigned)n : 1);
 	}
 	if (!scaling) {
-		ret = group_session(ss, (unsigned)n, 0, NULL);
+		/* Prepare steps (all before the first prepare job: cmd_run refuses others) on each target in turn. */
+		for (int ti = 0; ti < n && !ret; ti++)
+			ret = session_steps(&ss[ti], 0);
+		if (!ret)
+			ret = group_session(ss, (unsigned)n, 0, NULL);
 		for (int ti = 0; ti < n; ti++)
 			session_say_results("results", ss[ti].dir);
 	} else {

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "guard.h"
+#include "nvmepurge.h"
 #include "health_dev.h"
 #include "nvmelife.h"
 #include "journal.h"
@@ -562,19 +563,61 @@ static const char *modification(const struct job *j)
 	return job_trims(j) ? "discards" : "writes";
 }
 
+/* The zones a zbd job may have open at once on z: the open and active limits and max_open_zones (0: none). */
+static unsigned zbd_open_limit(const struct zoned *z, const struct job *j)
+{
+	unsigned lim = 0, cand[3] = { z->max_open, z->max_active, j->max_open_zones };
+
+	for (int k = 0; k < 3; k++)
+		if (cand[k] && (!lim || cand[k] < lim))
+			lim = cand[k];
+	return lim;
+}
+
+/*
+ * zonemode=zbd needs zones: a zoned block device, or an NVMe generic device of one; a writing job's
+ * threads each hold at least one zone open, so no more threads than the open limit.
+ */
+static int check_zonemode(const struct target *t, const struct entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &e[i].job;
+		unsigned lim;
+
+		if (j->zonemode != ZONEMODE_ZBD)
+			continue;
+		if (t->kind == TARGET_FILE || !t->has_devinfo || t->di.zoned.model == ZONED_NONE) {
+			cli_error("%s: zonemode=zbd: '%s' is not a zoned device (docs/zones.md); leave zonemode at none",
+				  e[i].name, t->path);
+			return -EINVAL;
+		}
+		lim = zbd_open_limit(&t->di.zoned, j);
+		if (job_writes(j) && !j->zone_append && lim && j->threads > lim) {
+			cli_error("%s: zonemode=zbd: %u threads each write their own open zone, and '%s' allows %u open "
+				  "at once (its open and active limits, max_open_zones); use at most %u threads",
+				  e[i].name, j->threads, t->path, lim, lim);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * A zoned device (docs/zones.md): a host-managed one takes writes only at each zone's write pointer,
- * in order, within its open and active limits, which only zonemode=zbd would keep; until it exists,
- * every job that changes such a device is refused (reads run). A host-aware one takes any write.
+ * in order, within its open and active limits, which zonemode=zbd keeps; every other job that changes
+ * such a device is refused (reads run). A host-aware one takes any write.
  */
 static int check_zoned(const struct target *t, const struct entry *e, size_t n)
 {
 	const struct zoned *z = &t->di.zoned;
 	size_t i;
 
+	if (check_zonemode(t, e, n))
+		return -EINVAL;
 	if (t->kind == TARGET_FILE || !t->has_devinfo || z->model == ZONED_NONE)
 		return 0;
-	for (i = 0; i < n && (!job_modifies(&e[i].job) || job_no_io(&e[i].job)); i++)
+	for (i = 0; i < n && (!job_modifies(&e[i].job) || job_no_io(&e[i].job) ||
+			      e[i].job.zonemode == ZONEMODE_ZBD); i++)
 		;
 	if (i == n)
 		return 0;
@@ -585,9 +628,9 @@ static int check_zoned(const struct target *t, const struct entry *e, size_t n)
 		return 0;
 	}
 	cli_error("%s: '%s' is a host-managed zoned device (%u zones of %llu bytes), which takes writes only at "
-		  "each zone's write pointer; refusing %s: zonemode=zbd is needed, and ssdbench has no zone mode "
-		  "yet (docs/zones.md); read-only jobs run", e[i].name, t->path, z->nr_zones,
-		  (unsigned long long)z->zone_size, modification(&e[i].job));
+		  "each zone's write pointer; refusing %s: zonemode=zbd is needed (docs/zones.md); read-only "
+		  "jobs run", e[i].name, t->path, z->nr_zones, (unsigned long long)z->zone_size,
+		  modification(&e[i].job));
 	return -EINVAL;
 }
 
@@ -614,6 +657,25 @@ static int check_life(const struct target *t, const struct entry *e, size_t n)
 		}
 		if (nvmelife_check(&want, &caps, err, sizeof(err))) {
 			cli_error("'%s': %s: %s", t->path, e[i].name, err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The prepare steps (docs/lifecycle.md, "Prepare steps"): a format or sanitize the target cannot take
+ * (not an NVMe namespace, a partition, a capability the controller lacks) is refused before anything
+ * is written; a purge always finds something to do.
+ */
+static int check_steps(const struct preflight *pf, const struct target *t)
+{
+	struct nvmepurge_plan p;
+	char err[768];
+
+	for (size_t i = 0; i < pf->nsteps; i++) {
+		if (nvmepurge_plan_target(t, &pf->steps[i], &p, err, sizeof(err))) {
+			cli_error("%s", err);
 			return -EINVAL;
 		}
 	}
@@ -651,8 +713,9 @@ int preflight_target(struct preflight *pf, const char *path, struct target *t, s
 		modifies |= job_modifies(&e[i].job) && !job_no_io(&e[i].job);
 		capped |= e[i].job.r.span_capped;
 	}
-	if (check_health(t, e, *n) || check_life(t, e, *n))
+	if (check_health(t, e, *n) || check_life(t, e, *n) || check_steps(pf, t))
 		return -EINVAL;
+	modifies |= pf->nsteps > 0;   /* a step erases the target: guarded as a write */
 	if (t->kind == TARGET_FILE && file_writes(t, e, *n, why, sizeof(why)))
 		return -EINVAL;
 	t->write = modifies || why[0];

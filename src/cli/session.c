@@ -112,6 +112,11 @@ static int manifest_write(struct session *s, bool force)
 	return 0;
 }
 
+int session_manifest_write(struct session *s)
+{
+	return manifest_write(s, true);
+}
+
 int session_check_output(const char *output)
 {
 	char err[1024];
@@ -174,6 +179,8 @@ void session_close(struct session *s)
 {
 	json_decref(s->manifest);
 	s->manifest = NULL;
+	json_decref(s->prep);
+	s->prep = NULL;
 	recap_release(&s->recap);
 }
 
@@ -233,6 +240,8 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 	*out = s->prebuilt ? json_incref(s->prebuilt) : result_build(&e->job, s->t, res, ctx);
 	if (*out && !s->prebuilt)
 		save_telemetry(s, file, res, *out);
+	if (*out && s->prep)
+		json_object_set(*out, "prepare", s->prep);
 	if (!*out || result_write_file(s->dir, file, *out, err, sizeof(err))) {
 		cli_error("%s", *out ? err : "cannot build the result (out of memory)");
 		s->write_failed = true;
@@ -876,9 +885,11 @@ int session_run(struct session *s)
 	s->pg.ncases = (unsigned)s->ncases;
 	if (!s->pg.t0)
 		s->pg.t0 = clock_ns();
-	for (size_t i = 0; i < s->nprepare && !stopped(s); i++) {
+	for (size_t i = 0; i <= s->nprepare && !stopped(s); i++) {
 		s->pg.case_no = 0;
-		ret = run_entry(s, &s->entries[i], 1, 0, NULL);
+		ret = session_steps(s, i);
+		if (!ret && i < s->nprepare)
+			ret = run_entry(s, &s->entries[i], 1, 0, NULL);
 		if (ret)
 			return session_end(s, ret);   /* a failed precondition would make every case meaningless */
 	}

@@ -21,6 +21,7 @@
 #include "replay.h"
 #include "run.h"
 #include "ss.h"
+#include "zbd.h"
 
 #define PROGRESS_NS 500000000ull
 /* The monitor wakes at least this often, so that a stall's start is known to within it. */
@@ -100,6 +101,10 @@ void run_result_release(struct run_result *res)
 	nvmelife_rec_release(res->life);
 	free(res->life);
 	res->life = NULL;
+	free(res->zones.open_series);
+	free(res->zones.wps);
+	res->zones.open_series = NULL;
+	res->zones.wps = NULL;
 }
 
 /* Sums the live counters of workers ws[0..n) (NSAMPLE): all of a run's, or one stream's. */
@@ -134,6 +139,7 @@ struct monitor {
 	uint64_t budget;            /* total bytes, for the progress fraction */
 	const struct job *job;
 	uint64_t next_round, round_start, rbase[NSAMPLE];
+	struct zbd *zb;             /* zonemode=zbd: the zones open, sampled with the time series */
 };
 
 static int ss_push(struct ss_result *ss, double v)
@@ -204,6 +210,8 @@ static void push_sample(struct monitor *m, const uint64_t cur[NSAMPLE], const ui
 			uint64_t sbase[][NSAMPLE])
 {
 	series_sample(&m->res->ts, cur, base, dt, m->res->sched.enabled);
+	if (m->zb)
+		zbd_sample(m->zb, &m->res->zones);
 	for (unsigned s = 0; s < m->nstreams; s++) {
 		uint64_t sc[NSAMPLE];
 
@@ -585,7 +593,7 @@ static void payload_realized(struct run_result *res, const struct worker *ws, un
  */
 static int setup_workers(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
 			 struct run_ctl *ctl, struct worker *ws, struct stream_workers *sw, struct wmap *wm,
-			 struct replay_feed *feeds, char *err, size_t errlen)
+			 struct zbd_worker *zw, struct replay_feed *feeds, char *err, size_t errlen)
 {
 	uint64_t rz_base, rz_len;
 	unsigned k = 0;
@@ -619,6 +627,7 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 				w->vmap = NULL;
 			w->wmap = wm;
 			w->ring = feeds[s].rings ? &feeds[s].rings[i] : NULL;
+			w->zbw = zw ? &zw[k] : NULL;   /* zonemode=zbd has no streams: k is i */
 			if ((ret = worker_init(w, sj->r.offset, sj->r.span, rz_base, rz_len)))
 				return errmsg_set(err, errlen, ret,
 						  "cannot set up worker %u%s%s (its buffers: qd %u x bs %llu bytes): %s",
@@ -781,6 +790,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	struct monitor m = { 0 };
 	struct run_ctl ctl;
 	struct wmap *wm = NULL;
+	struct zbd zb = { .fd = -1, .own_fd = -1 };
+	struct zbd_worker *zw = NULL;
 	struct affinity aff;
 	struct replay_feed feeds[JOB_MAX_STREAMS];
 	unsigned started = 0;
@@ -795,10 +806,12 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		wm = wmap_new(j);   /* NULL where nothing writes (or no memory: the record then has no count) */
 	/* The placement's memory node is preferred from the buffers' setup to the threads' start. */
 	ret = affinity_begin(j, t, &aff, err, errlen);
+	if (!ret && j->zonemode == ZONEMODE_ZBD && !o->phase)
+		ret = zbd_start(&zb, &zw, j, t, &res->zones, err, errlen);
 	if (!ret && !o->phase && !o->readback)
 		ret = replay_feeds_init(j, job_no_io(j) ? 0 : t->lbs, feeds, err, errlen);
 	if (!ret)
-		ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, feeds, err, errlen);
+		ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, zw, feeds, err, errlen);
 	/* The feeders fill the rings ahead of the workers' start. */
 	if (!ret)
 		ret = replay_feeds_start(j, feeds, err, errlen);
@@ -830,7 +843,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		m = (struct monitor){ .ctl = &ctl, .ws = ws, .n = nw, .o = o, .res = res,
 				      .sw = j->streams ? sw : NULL, .nstreams = j->streams ? res->nstreams : 0,
 				      .budget = run_budget(j), .job = j,
-				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX };
+				      .next_ckpt = o->journal ? ctl.t_start + CKPT_MIN_NS : UINT64_MAX,
+				      .zb = zw ? &zb : NULL };
 		monitor_run(&m);
 		if (o->group && o->group->done && o->group->sync_ok && !o->phase)
 			o->group->done(o->group->sync_ctx);
@@ -861,6 +875,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 				 o->group->failed);
 		}
 	}
+	if (zw)
+		zbd_stop(&zb, zw, nw, &res->zones, !ret);
 	for (unsigned i = 0; i < nw; i++)
 		worker_release(&ws[i]);
 	free(ws);

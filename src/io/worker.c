@@ -12,6 +12,7 @@
 
 #include "data.h"
 #include "worker.h"
+#include "zbd.h"
 
 static enum access pattern_access(enum rw_pattern rw)
 {
@@ -225,10 +226,10 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	w->open = job_open_loop(j);
 	w->nlive = worker_op_used(j, OP_TRIM) ? 3 : 2;
 	w->special = w->ring ? WORKER_TRACE
-		   : w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap ? WORKER_SPECIAL
+		   : w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap || w->zbw ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
-	w->extra = w->vmap || w->vscan || w->wmap ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
+	w->extra = w->vmap || w->vscan || w->wmap || w->zbw ? 2 : worker_sized(w) && w->special != WORKER_SIZED;
 	w->issue_cap = UINT64_MAX;   /* until measuring starts: then the budget */
 	for (int op = 0; op < OP_COUNT; op++) {
 		if (!worker_op_used(j, (unsigned)op))
@@ -491,7 +492,10 @@ static bool next_special(struct worker *w, struct ioreq *r, bool measuring)
 		r->len = 0;
 	} else {
 		r->op = (uint8_t)(job_trims(j) ? OP_TRIM : next_op(w));
-		if (w->vocab) {
+		if (w->zbw) {
+			if (!zbd_next(w->zbw, r))
+				return false;
+		} else if (w->vocab) {
 			vocab_next(w, r);
 		} else {
 			r->offset = offgen_next(&w->og);
@@ -797,6 +801,8 @@ static __attribute__((noinline)) void complete_more(struct worker *w, struct ior
 		verify_done(w, r, ok);
 	else if (w->vscan && ok)
 		verify_scan(r->buf, r->len, r->offset, w->vphase, &w->ver);
+	if (w->zbw && r->op == OP_WRITE)
+		zbd_write_done(w->zbw, r, ok);
 	if (!ok || late)
 		return;
 	if (worker_sized(w) && w->special != WORKER_SIZED)   /* a sized worker's are counted at issue */
@@ -1135,8 +1141,8 @@ static void spin_init(struct worker *w)
 	w->spin.epoch_end = UINT64_MAX;
 	const struct job *j = w->job;
 
-	if (w->open || (j->engine != ENGINE_URING && j->engine != ENGINE_URING_CMD && j->engine != ENGINE_AIO) ||
-	    (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || j->wait == JOB_WAIT_SLEEP)
+	/* w->open and the engine's flags too: what the engine set up, which can differ from the job's asks */
+	if (!job_waits(j) || w->open || (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || j->wait == JOB_WAIT_SLEEP)
 		return;
 	w->spin.on = true;
 	w->spin.epoch_start = w->now;
@@ -1314,6 +1320,14 @@ static int worker_loop(struct worker *w)
 	return 0;
 }
 
+/* zonemode=zbd: a reset or finish that failed stopped the worker; the run fails with it. */
+static void zone_error(struct worker *w)
+{
+	snprintf(w->errmsg, sizeof(w->errmsg), "zone operation at offset %llu failed: %s",
+		 (unsigned long long)w->zbw->err_offset, strerror(-w->zbw->err));
+	w->ret = w->zbw->err;
+}
+
 static void finish(struct worker *w)
 {
 	double u, s;
@@ -1354,6 +1368,8 @@ void *worker_main(void *arg)
 		ret = worker_loop(w);
 		if (ret)
 			set_error(w, ret, "I/O submission failed");
+		else if (w->zbw && w->zbw->err)
+			zone_error(w);
 		finish(w);
 	}
 	if (w->ring)   /* the feeder puts no more here: it would wait for this worker */

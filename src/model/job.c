@@ -501,6 +501,39 @@ static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
+static const char *const zonemode_names[] = { [ZONEMODE_NONE] = "none", [ZONEMODE_ZBD] = "zbd", NULL };
+static const char *const zone_reset_names[] = { [ZONE_RESET_FULL] = "full", [ZONE_RESET_NEVER] = "never", NULL };
+
+const char *zonemode_name(enum zonemode m)
+{
+	return m <= ZONEMODE_ZBD ? zonemode_names[m] : zonemode_names[0];
+}
+
+const char *zone_reset_name(enum zone_reset r)
+{
+	return r <= ZONE_RESET_NEVER ? zone_reset_names[r] : zone_reset_names[0];
+}
+
+static int set_zonemode(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m = 0;
+	int ret = set_choice(zonemode_names, ZONEMODE_ZBD + 1, v, &m, "none or zbd", err, errlen);
+
+	if (!ret)
+		j->zonemode = (enum zonemode)m;
+	return ret;
+}
+
+static int set_zone_reset(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m = 0;
+	int ret = set_choice(zone_reset_names, ZONE_RESET_NEVER + 1, v, &m, "full or never", err, errlen);
+
+	if (!ret)
+		j->zone_reset = (enum zone_reset)m;
+	return ret;
+}
+
 /* power_state (docs/lifecycle.md): a state 0..31 (NVMe's PS field); the controller's NPSS is checked later. */
 static int set_power_state(struct job *j, const char *v, char *err, size_t errlen)
 {
@@ -695,10 +728,11 @@ static int job_check_trace(const struct job *j, char *err, size_t errlen)
 	if (j->rate_iops || j->rate_bw)
 		return errmsg_set(err, errlen, -EINVAL, "%s: %s; set trace_speed (or trace_timing=none)",
 				  j->rate_iops ? "rate_iops" : "rate_bw", rest);
-	if (job_vocab(j) || j->fsync || j->thinktime_ns || j->verify)
+	if (job_vocab(j) || j->fsync || j->thinktime_ns || j->verify || j->zonemode != ZONEMODE_NONE)
 		return errmsg_set(err, errlen, -EINVAL, "%s: %s; leave it out of a replay",
 				  job_vocab(j) ? "bssplit, distribution, percentage_random, randommap, blockalign"
-				  : j->fsync ? "fsync" : j->thinktime_ns ? "thinktime" : "verify", rest);
+				  : j->fsync ? "fsync" : j->thinktime_ns ? "thinktime" : j->verify ? "verify"
+				  : "zonemode", rest);
 	if (j->lt_ns && j->trace_timing == TRACE_TIMING_NONE)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "latency_target: a replay's search is over trace_speed, which trace_timing=none ignores");
@@ -780,6 +814,14 @@ static const struct param params[] = {
 	  "random offsets: uniform, zipf:THETA, pareto:H, normal:SIGMA%, zoned:PCT/PCT:..., zoned_abs:PCT/SIZE:..." },
 	{ "percentage_random", P_UINT, F(pct_random), 0, 100, NULL, "100",
 	  "random patterns: percent of requests at random offsets; the others continue where the last ended" },
+	{ "zonemode", P_SPECIAL, 0, 0, 0, set_zonemode, "none",
+	  "zoned devices: zbd writes at the zones' write pointers within the open limits and reads below them (docs/zones.md)" },
+	{ "max_open_zones", P_UINT, F(max_open_zones), 0, 65535, NULL, "0",
+	  "zonemode=zbd: zones open at once, at most; 0 = the device's open and active limits" },
+	{ "zone_reset", P_SPECIAL, 0, 0, 0, set_zone_reset, "full",
+	  "zonemode=zbd, when a thread's zones are all full: full (reset one, measured, and write it again) or never (stop)" },
+	{ "zone_append", P_BOOL, F(zone_append), 0, 0, NULL, "false",
+	  "zonemode=zbd on io_uring_cmd: writes as NVMe Zone Append, every thread appending to the same zone (zone_reset=never)" },
 	{ "randommap", P_BOOL, F(randommap), 0, 0, NULL, "false",
 	  "random patterns: every block exactly once per pass (each thread its own slice)" },
 	{ "blockalign", P_SIZE, F(blockalign), 0, 1ull << 30, NULL, "bs",
@@ -862,6 +904,7 @@ const char *const *job_param_values(size_t i)
 		{ "arrival", arrival_names }, { "health", health_names }, { "verify", verify_values },
 		{ "numa", numa_values }, { "trace_format", trace_format_names },
 		{ "trace_timing", trace_timing_names }, { "trace_fold", trace_fold_names },
+		{ "zonemode", zonemode_names }, { "zone_reset", zone_reset_names },
 	};
 
 	if (params[i].type == P_BOOL)
@@ -1124,6 +1167,42 @@ static int check_streams(const struct job *j, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * zonemode=zbd (docs/zones.md): each write lands at a zone's write pointer, so what picks offsets or
+ * writes outside that (a split of sizes, distributions, stride, trims, fill, verify's blocks) is refused.
+ */
+static int check_zbd(const struct job *j, char *err, size_t errlen)
+{
+	const char *what = NULL;
+
+	if (j->zonemode != ZONEMODE_ZBD)
+		return j->max_open_zones || j->zone_reset != ZONE_RESET_FULL || j->zone_append
+		       ? errmsg_set(err, errlen, -EINVAL, "%s: only with zonemode=zbd",
+				    j->max_open_zones ? "max_open_zones" : j->zone_append ? "zone_append" : "zone_reset")
+		       : 0;
+	if (j->zone_append && (j->engine != ENGINE_URING_CMD || job_reads(j) || j->zone_reset != ZONE_RESET_NEVER))
+		return errmsg_set(err, errlen, -EINVAL, "zone_append: NVMe Zone Append commands go through engine=io_uring_cmd "
+				  "(/dev/ngXnY), for write or randwrite, with zone_reset=never (the threads share each zone)");
+	if (job_trims(j) || j->trim)
+		what = "discards (trim patterns, trim=true): zones are reset, not trimmed";
+	else if (j->fill.bytes || j->fill.value > 0)
+		what = "fill (it writes sequentially across zones)";
+	else if (j->streams)
+		what = "streams";
+	else if (j->verify)
+		what = "verify=on";
+	else if (job_vocab(j))
+		what = "bssplit, distribution, percentage_random, randommap or blockalign";
+	else if (j->rw == RW_STRIDE_READ || j->rw == RW_STRIDE_WRITE)
+		what = "the stride patterns";
+	else if (job_no_io(j))
+		what = "the null engine (it has no zones)";
+	if (what)
+		return errmsg_set(err, errlen, -EINVAL, "zonemode: zbd writes at the zones' write pointers; not with %s",
+				  what);
+	return 0;
+}
+
 int job_check(const struct job *j, char *err, size_t errlen)
 {
 	bool is_null = job_no_io(j);
@@ -1184,9 +1263,7 @@ int job_check(const struct job *j, char *err, size_t errlen)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "reap_batch: an open loop (rate_iops, rate_bw, latency_target) issues each "
 				  "request when it is due and reaps what has completed; leave reap_batch at 1");
-	if (j->wait != JOB_WAIT_ADAPTIVE && (job_open_loop(j) || j->lt_ns || j->iopoll || j->sqpoll ||
-					     (j->engine != ENGINE_URING && j->engine != ENGINE_URING_CMD &&
-					      j->engine != ENGINE_AIO)))
+	if (j->wait != JOB_WAIT_ADAPTIVE && !job_waits(j))
 		return errmsg_set(err, errlen, -EINVAL,
 				  "wait: only a closed loop on io_uring, io_uring_cmd or libaio (without iopoll or "
 				  "sqpoll) waits for completions; leave wait at adaptive");
@@ -1197,6 +1274,8 @@ int job_check(const struct job *j, char *err, size_t errlen)
 	if (j->journal[0] && !j->verify)
 		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
 	if ((ret = job_check_trace(j, err, errlen)))
+		return ret;
+	if ((ret = check_zbd(j, err, errlen)))
 		return ret;
 	if (!j->streams && (ret = job_check_vocab(j, err, errlen)))
 		return ret;
@@ -1482,6 +1561,7 @@ void job_release(struct job *j)
 static const char *const case_params[] = {
 	"runtime", "ramp", "interval", "repeat", "steady_state", "latency_target", "trim", "fill", "engine",
 	"direct", "iopoll", "sqpoll", "health", "power_state", "write_cache", "latency_monitor", "label", "price", "journal", "cpus", "numa",
+	"zonemode", "max_open_zones", "zone_reset", "zone_append",
 };
 
 bool job_stream_param(const char *name)

@@ -382,32 +382,50 @@ static int load_matrix(struct loader *l, json_t *root, struct profile *p)
 	return 0;
 }
 
+/* One entry of "prepare": a step (format, sanitize, purge) or a job. Returns 0 or -errno. */
+static int load_prepare_entry(struct loader *l, json_t *o, size_t i, struct profile *p)
+{
+	struct prepstep st;
+	const char *name = NULL;
+	char sub[64], err[256];
+	int ret = prepstep_from_json(o, &st, err, sizeof(err));
+
+	snprintf(sub, sizeof(sub), "prepare[%zu]", i);
+	if (ret < 0)
+		return lerr(l, sub, "%s", err);
+	if (ret > 0) {
+		st.before = p->nprepare;
+		p->steps[p->nsteps++] = st;
+		return 0;
+	}
+	ret = load_params(l, sub, o, NULL, &p->prepare[p->nprepare], &name, NULL);
+	snprintf(sub, sizeof(sub), "prepare-%zu", i + 1);
+	p->nprepare++;   /* released by profile_release, loaded whole or not */
+	if (ret)
+		return ret;
+	if (!(p->prepare_names[p->nprepare - 1] = strdup(name ? name : sub)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int load_prepare(struct loader *l, json_t *root, struct profile *p)
 {
 	json_t *a = json_object_get(root, "prepare");
 	size_t n = json_array_size(a);
-	char sub[64];
 	int ret;
 
 	if (!a)
 		return 0;
 	if (!json_is_array(a))
-		return lerr(l, "prepare", "expected a list of job objects");
+		return lerr(l, "prepare", "expected a list of job objects and prepare steps");
 	p->prepare = calloc(n ? n : 1, sizeof(*p->prepare));
 	p->prepare_names = calloc(n ? n : 1, sizeof(*p->prepare_names));
-	if (!p->prepare || !p->prepare_names)
+	p->steps = calloc(n ? n : 1, sizeof(*p->steps));
+	if (!p->prepare || !p->prepare_names || !p->steps)
 		return -ENOMEM;
-	p->nprepare = n;   /* zeroed entries release cleanly if loading stops halfway */
-	for (size_t i = 0; i < n; i++) {
-		const char *name = NULL;
-
-		snprintf(sub, sizeof(sub), "prepare[%zu]", i);
-		if ((ret = load_params(l, sub, json_array_get(a, i), NULL, &p->prepare[i], &name, NULL)))
+	for (size_t i = 0; i < n; i++)
+		if ((ret = load_prepare_entry(l, json_array_get(a, i), i, p)))
 			return ret;
-		snprintf(sub, sizeof(sub), "prepare-%zu", i + 1);
-		if (!(p->prepare_names[i] = strdup(name ? name : sub)))
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -680,6 +698,7 @@ void profile_release(struct profile *p)
 	}
 	free(p->prepare);
 	free(p->prepare_names);
+	free(p->steps);
 	kvlist_release(&p->rounds.select);
 	free(p->report);
 	plan_release(&p->plan);

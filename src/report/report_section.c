@@ -12,6 +12,8 @@ extern const struct report_section report_section_search;
 extern const struct report_section report_section_groups;
 extern const struct report_section report_section_streams;
 extern const struct report_section report_section_realized;
+extern const struct report_section report_section_setup;
+extern const struct report_section report_section_zones;
 
 const struct report_section *const report_sections[] = {
 	&report_section_trim_flush,
@@ -21,6 +23,8 @@ const struct report_section *const report_sections[] = {
 	&report_section_groups,
 	&report_section_streams,
 	&report_section_realized,
+	&report_section_setup,
+	&report_section_zones,
 };
 const size_t report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);
 

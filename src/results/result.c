@@ -448,6 +448,33 @@ static json_t *run_realized(const struct job *j, const struct run_result *res)
 	return o;
 }
 
+/* {mean, max} of n operations that took sum ns in all, or null where there were none. */
+static json_t *zone_lat(uint64_t n, uint64_t sum, uint64_t max)
+{
+	return n ? json_pack("{s:f, s:I}", "mean", (double)sum / (double)n, "max", (json_int_t)max) : json_null();
+}
+
+/* results.zones (docs/zones.md): a zonemode=zbd run's zone operations, limits and write pointers. */
+static json_t *zones_object(const struct zone_result *z)
+{
+	json_t *o, *series = json_array(), *wps = json_array();
+
+	for (size_t i = 0; i < z->n_series; i++)
+		json_array_append_new(series, json_integer(z->open_series[i]));
+	for (unsigned i = 0; i < z->nwps; i++)
+		json_array_append_new(wps, json_pack("{s:I, s:I, s:b}", "start", (json_int_t)z->wps[i].start,
+						     "wp", (json_int_t)z->wps[i].wp, "full", z->wps[i].full));
+	o = json_pack("{s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:o, s:o, s:{s:i, s:i, s:i}, s:o, s:o}",
+		      "zones", (int)z->zones, "open_limit", (int)z->open_limit, "open_max", (int)z->open_max,
+		      "opened", (json_int_t)z->ops.opened, "resets", (json_int_t)z->ops.resets,
+		      "finishes", (json_int_t)z->ops.finishes, "appends", (json_int_t)z->ops.appends,
+		      "reset_ns", zone_lat(z->ops.resets, z->ops.reset_ns_sum, z->ops.reset_ns_max),
+		      "finish_ns", zone_lat(z->ops.finishes, z->ops.finish_ns_sum, z->ops.finish_ns_max),
+		      "skipped", "offline", (int)z->offline, "read_only", (int)z->read_only,
+		      "conventional", (int)z->conventional, "open_over_time", series, "write_pointers", wps);
+	return o;
+}
+
 static json_t *results_object(const struct job *j, const struct run_result *res)
 {
 	bool open = res->sched.enabled;
@@ -494,6 +521,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 							  (double)(res->wait_spin_ns + res->wait_sleep_ns)));
 	if (o && res->stonewall.enabled)
 		json_object_set_new(o, "stonewall", stonewall_object(&res->stonewall));
+	if (o && res->zones.enabled)
+		json_object_set_new(o, "zones", zones_object(&res->zones));
 	if (o && res->nstreams && j->streams && j->streams->n == res->nstreams) {
 		json_t *a = json_array();
 
@@ -609,6 +638,13 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "fsync", json_integer(j->fsync));
 	if (j->fua)
 		json_object_set_new(o, "fua", json_true());
+	if (j->zonemode != ZONEMODE_NONE) {
+		json_object_set_new(o, "zonemode", json_string(zonemode_name(j->zonemode)));
+		json_object_set_new(o, "max_open_zones", json_integer(j->max_open_zones));
+		json_object_set_new(o, "zone_reset", json_string(zone_reset_name(j->zone_reset)));
+		if (j->zone_append)
+			json_object_set_new(o, "zone_append", json_true());
+	}
 	if (j->dedupe_pct)
 		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));
 	if (job_replays(j))

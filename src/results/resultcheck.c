@@ -53,6 +53,8 @@ static const char *const v_wait[] = { "adaptive", "sleep", "spin", NULL };
 static const char *const v_trace_format[] = { "auto", "blktrace", "blkparse", "iolog", "msr", "alibaba", "tencent", NULL };
 static const char *const v_trace_timing[] = { "due", "none", NULL };
 static const char *const v_trace_fold[] = { "modulo", "scale", "off", NULL };
+static const char *const v_zonemode[] = { "none", "zbd", NULL };
+static const char *const v_zone_reset[] = { "full", "never", NULL };
 static const char *const v_health_source[] = { "nvme", "smartctl", NULL };
 
 #define RUN_ID(k) { .key = (k), .types = T_STR, .pattern = "^[0-9a-f]{16}$", \
@@ -185,6 +187,8 @@ static const struct field job_fields[] = {
 	OPT("latency_target", T_STR, .pattern = "^p[0-9]+(\\.[0-9]+)?<=[0-9]+(ns|us|ms|s|m|h)$",
 	    .what = "pPCT<=DURATION such as \"p99.99<=1ms\""),
 	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
+	OPT("zonemode", T_STR, .values = v_zonemode), OPT("zone_append", T_TRUE), OPT("zone_reset", T_STR, .values = v_zone_reset),
+	{ .key = "max_open_zones", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 65535 },
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_name,
@@ -309,6 +313,21 @@ static const struct field stonewall_fields[] = {
 	MIN("first_done_ns", T_INT, 0), MIN("last_done_ns", T_INT, 0), MIN("first_member", T_INT, 0),
 	MIN("ios", T_INT, 0), MIN("bytes", T_INT, 0), MIN("iops", T_NUM, 0), MIN("bw_bytes", T_NUM, 0), END
 };
+/* results.zones (docs/zones.md): a zonemode=zbd run's zones. */
+static const struct field zone_lat_fields[] = { MIN("mean", T_NUM, 0), MIN("max", T_INT, 0), END };
+static const struct field zone_skipped_fields[] = {
+	MIN("offline", T_INT, 0), MIN("read_only", T_INT, 0), MIN("conventional", T_INT, 0), END
+};
+static const struct field zone_wp_fields[] = { MIN("start", T_INT, 0), MIN("wp", T_INT, 0), ANY("full", T_BOOL), END };
+static const struct field zone_wp_item = OBJECT(NULL, T_OBJ, zone_wp_fields);
+static const struct field zone_int0 = MIN(NULL, T_INT, 0);
+static const struct field zones_fields[] = {
+	MIN("zones", T_INT, 1), MIN("open_limit", T_INT, 0), MIN("open_max", T_INT, 0), MIN("opened", T_INT, 0),
+	MIN("resets", T_INT, 0), MIN("finishes", T_INT, 0), MIN("appends", T_INT, 0),
+	OBJECT("reset_ns", T_OBJ | T_NULL, zone_lat_fields), OBJECT("finish_ns", T_OBJ | T_NULL, zone_lat_fields),
+	OBJECT("skipped", T_OBJ, zone_skipped_fields), ARRAY("open_over_time", &zone_int0),
+	ARRAY("write_pointers", &zone_wp_item), END
+};
 /* results.wait: how the workers that adapt their wait waited. */
 static const struct field wait_fields[] = {
 	{ .key = "spin_share", .types = T_NUM, .flags = F_MIN | F_MAX, .min = 0, .max = 1 }, END
@@ -357,7 +376,7 @@ static const struct field results_fields[] = {
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_item,
 	  .what = "an array of at most 16 streams" }, OPT("realized", T_OBJ, .fields = realized_fields),
-	OPT("trace", T_OBJ, .fields = trace_fields), END
+	OPT("trace", T_OBJ, .fields = trace_fields), OPT("zones", T_OBJ, .fields = zones_fields), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -426,7 +445,7 @@ static const struct field top_fields[] = {
 	OBJECT("phases", T_OBJ, phases_fields), OBJECT("results", T_OBJ, results_fields),
 	OPT("health", T_OBJ | T_NULL, .fields = health_fields), OPT("telemetry", T_OBJ, .fields = telemetry_fields),
 	OPT("import", T_OBJ, .fields = import_fields),
-	OPT("hooks", T_OBJ, .fields = hooks_fields), END
+	OPT("hooks", T_OBJ, .fields = hooks_fields), OPT("prepare", T_ARR, .items = &rk_prepstep_item), END
 };
 static const struct field document = OBJECT(NULL, T_OBJ, top_fields);
 

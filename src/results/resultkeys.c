@@ -60,6 +60,41 @@ const struct field rk_placement_fields[] = {
 	MIN("sqpoll_cpu", T_INT | T_NULL, 0, PLACE(sqpoll_cpu)), END
 };
 
+#define PSTEP(m) AT(struct rs_prepstep, m)
+#define RBACK(m) AT(struct rs_readback, m)
+static const char *const v_prep_step[] = { "format", "sanitize", "purge", NULL };
+static const char *const v_prep_method[] = { "format", "sanitize", "discard", "none", NULL };
+static const char *const v_prep_ses[] = { "none", "user-data", "crypto", NULL };
+static const char *const v_prep_action[] = { "block", "crypto", "overwrite", NULL };
+static const char *const v_prep_status[] = { "ok", "failed", NULL };
+static const char *const v_rb_expect[] = { "zeros", "ones", NULL };
+static const char *const v_rb_verdict[] = { "ok", "mismatch", "not checkable", "not checked", NULL };
+static const struct field readback_fields[] = {
+	{ .key = "expect", .types = T_STR | T_NULL, .values = v_rb_expect, RBACK(expect) },
+	ONE_OF("verdict", v_rb_verdict, RBACK(verdict)),
+	MIN("blocks_checked", T_INT, 0, RBACK(blocks_checked)), MIN("block_size", T_INT, 0, RBACK(block_size)),
+	MIN("mismatches", T_INT, 0, RBACK(mismatches)),
+	MIN("first_mismatch_lba", T_INT | T_NULL, 0, RBACK(first_mismatch_lba)), END
+};
+static const struct field prepstep_fields[] = {
+	ONE_OF("step", v_prep_step, PSTEP(step)), ANY("setting", T_STR, PSTEP(setting)),
+	ONE_OF("method", v_prep_method, PSTEP(method)),
+	{ .key = "ses", .types = T_STR, .flags = F_OPTIONAL, .values = v_prep_ses, PSTEP(ses) },
+	{ .key = "action", .types = T_STR, .flags = F_OPTIONAL, .values = v_prep_action, PSTEP(action) },
+	OPT("reason", T_STR, PSTEP(reason)), MIN("duration_ns", T_INT, 0, PSTEP(duration_ns)),
+	ONE_OF("status", v_prep_status, PSTEP(status)), OPT("error", T_STR, PSTEP(error)),
+	OPT("rescan", T_BOOL | T_NULL, PSTEP(rescan)), OPT("rescan_error", T_STR),
+	ANY("readback", T_OBJ | T_NULL, .fields = readback_fields, .store = RK_OBJ,
+	    .off = offsetof(struct rs_prepstep, readback), .has = 1 + offsetof(struct rs_prepstep, has_readback)),
+	END
+};
+const struct field rk_prepstep_item = OBJECT(NULL, T_OBJ, prepstep_fields, .size = sizeof(struct rs_prepstep));
+const struct field rk_prepare_fields[] = {
+	{ .key = "prepare", .types = T_ARR, .flags = F_OPTIONAL, .items = &rk_prepstep_item, .store = RK_ARR,
+	  .off = offsetof(struct rs_run, prep), .count = offsetof(struct rs_run, nprep) },
+	END
+};
+
 const struct field rk_search_mark_fields[] = {
 	MIN("index", T_INT, 0), ONE_OF("kind", v_search_kind), END
 };

@@ -48,6 +48,7 @@ static void run_release(struct rs_run *r)
 	free(r->steady_state);
 	if (r->search_result)
 		rk_release(rk_search_fields, r->search_result);
+	rk_release(rk_prepare_fields, r);
 	free(r->search_result);
 	free(r->verify.first_mismatch);
 	free(r->health.temps);
@@ -713,6 +714,31 @@ bool rs_target_field(const struct rs_run *r, const char *name, char *buf, size_t
 	return field_text(json_object_get(json_object_get(r->target, obj), dot + 1), buf, len);
 }
 
+static uint64_t zone_count(const json_t *z, const char *key)
+{
+	return (uint64_t)json_integer_value(json_object_get(z, key));
+}
+
+/* results.zones (checked with the document), typed. */
+static void load_zones(struct rs_zones *zs, const json_t *z)
+{
+	const json_t *sk = json_object_get(z, "skipped");
+
+	if (!z)
+		return;
+	zs->present = true;
+	zs->zones = zone_count(z, "zones");
+	zs->open_limit = zone_count(z, "open_limit");
+	zs->open_max = zone_count(z, "open_max");
+	zs->opened = zone_count(z, "opened");
+	zs->resets = zone_count(z, "resets");
+	zs->finishes = zone_count(z, "finishes");
+	zs->appends = zone_count(z, "appends");
+	zs->reset_mean_ns = json_number_value(json_object_get(json_object_get(z, "reset_ns"), "mean"));
+	zs->finish_mean_ns = json_number_value(json_object_get(json_object_get(z, "finish_ns"), "mean"));
+	zs->skipped = zone_count(sk, "offline") + zone_count(sk, "read_only") + zone_count(sk, "conventional");
+}
+
 /* target.members and results.stonewall of an aggregate result, into owned fields. 0 or -ENOMEM. */
 static int load_group(struct rs_group *g, const json_t *target, const json_t *res)
 {
@@ -774,7 +800,7 @@ static int fill_shared(struct rs_set *s, struct rs_run *r, json_t *root)
 	r->target = t;
 	r->host_info = h;
 	r->host = json_string_value(json_object_get(h, "hostname"));
-	if (load_host(s, &r->machine, h))
+	if (load_host(s, &r->machine, h) || rk_fill(rk_prepare_fields, root, r, &s->strings))
 		return -ENOMEM;
 	r->label = json_string_value(json_object_get(t, "label"));
 	if (!*r->label)
@@ -881,6 +907,7 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 		return -EINVAL;
 	json_array_foreach(json_object_get(res, "stalls"), i, v)
 		r->stalled_ns += (uint64_t)json_integer_value(json_object_get(v, "duration_ns"));
+	load_zones(&r->zones, json_object_get(res, "zones"));
 	if (load_series(r, json_object_get(res, "timeseries")) ||
 	    load_steady(s, r, json_object_get(res, "steady_state")) ||
 	    load_verify(r, json_object_get(res, "verify")) || load_search(s, r, res) ||

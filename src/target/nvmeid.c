@@ -58,6 +58,9 @@ int nvmeid_decode_ctrl(struct nvmeid *id, const void *buf, size_t len, char *err
 	id->npss = c->npss;
 	id->apsta = c->apsta & NVME_CTRL_APSTA_APST;
 	id->telemetry = c->lpa & NVME_CTRL_LPA_TELEMETRY;
+	id->format_nvm = le16toh(c->oacs) & NVME_CTRL_OACS_FORMAT;
+	id->fna = c->fna & 0x7;
+	id->sanicap = le32toh(c->sanicap) & 0x7;
 	return 0;
 }
 
@@ -89,6 +92,7 @@ int nvmeid_decode_ns(struct nvmeid *id, const void *buf, size_t len, char *err, 
 	id->pi_type = id->lba_metadata_size >= 8 ? ns->dps & NVME_NS_DPS_PI_MASK : 0;
 	id->pi_first = id->pi_type && (ns->dps & NVME_NS_DPS_PI_FIRST);
 	id->extended_lba = id->lba_metadata_size && (ns->flbas & NVME_NS_FLBAS_META_EXT);
+	id->dlfeat = ns->dlfeat & 0x7;
 	return 0;
 }
 

@@ -41,10 +41,12 @@ run_profile() {
 	check_manifest "$name"
 }
 
-# The manifest lists every result file once, in run order, prepare runs first, all ok.
+# The manifest lists every result file once, in run order, prepare runs first, all ok. The prepare
+# list's device steps (purge, format, sanitize: docs/lifecycle.md) run no job and leave no result file.
 check_manifest() {
 	local name=$1 m=$dir/manifest.json nprep
-	nprep=$(jq '.prepare | length' "$REPO/profiles/$name.json")
+	nprep=$(jq '[.prepare // [] | .[] | select(has("purge") or has("format") or has("sanitize") | not)] | length' \
+		"$REPO/profiles/$name.json")
 	assert_eq "$(jget "$m" .profile)" "$name" "$name: manifest.profile"
 	assert_eq "$(jget "$m" '[.runs[].file] | join(" ")')" \
 		"$(for f in "${files[@]}"; do basename "$f"; done | paste -sd' ')" "$name: manifest lists the files in run order"
@@ -170,6 +172,13 @@ assert_eq "$(jq -c '.tables[0] | [.rows, .columns]' "$TMPDIR/tp-report.json")" '
 run_profile snia-wsat "$dev" 2 --set interval=50ms --set steady_state=iops:5x50ms:track
 assert_eq "$(jget "${files[1]}" .results.write.bytes)" $((512 * MiB)) "snia-wsat: 4 x capacity written"
 assert_eq "$(jget "${files[0]}" .results.write.bytes)" 0 "snia-wsat: the purge wrote nothing"
+# Its purge step: not an NVMe namespace here, so a whole-device discard, said in every result and the manifest.
+for f in "${files[@]}" "$dir/manifest.json"; do
+	assert_eq "$(jget "$f" '.prepare | map("\(.step) \(.method) \(.status) \(.readback)") | join(",")')" \
+		"purge discard ok null" "snia-wsat: $(basename "$f") records the purge step"
+done
+grep -q "prepare: purge (auto) on '$dev': a whole-device discard: not an NVMe namespace" "$TMPDIR/snia-wsat.log" ||
+	fail "snia-wsat: no line on stderr saying what the purge did: $(head -3 "$TMPDIR/snia-wsat.log")"
 "$SSDBENCH" report --plot "$TMPDIR/wsat-plot" "$dir" >/dev/null 2>&1 || fail "report --plot of snia-wsat exited $?"
 wsat=$(ls "$TMPDIR/wsat-plot"/*-wsat.svg 2>/dev/null | head -1)
 [[ -n $wsat ]] || fail "snia-wsat: no wsat chart in: $(ls "$TMPDIR/wsat-plot")"

@@ -327,6 +327,9 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 			continue;
 		}
 		r->res = u->passthru ? ucmd_result(cqe->res, r->len) : cqe->res;
+		/* A zone append's result (CQE DW0-1, in the big CQE) is the LBA the data went to. */
+		if (__builtin_expect(r->append, 0) && r->res > 0)
+			r->offset = cqe->big_cqe[0] << u->ns.lba_shift;
 		c->done[c->ndone++] = r;
 		n++;
 	}

@@ -21,6 +21,7 @@
 #define NVME_CMD_WRITE 0x01
 #define NVME_CMD_READ 0x02
 #define NVME_CMD_DSM 0x09
+#define NVME_CMD_ZONE_APPEND 0x7d   /* ZNS: cdw10/11 the zone's start LBA; the LBA written comes back */
 #define NVME_DSM_AD (1u << 2)      /* cdw11: Attribute - Deallocate */
 #define NVME_RW_FUA (1u << 30)     /* cdw12 of a write: Force Unit Access */
 #define NVME_MAX_NLB 65536u   /* cdw12 holds the number of LBAs minus one in 16 bits */
@@ -79,6 +80,9 @@ int ucmd_prep(struct io_uring_sqe *sqe, int fd, const struct ioreq *r, const str
 	ret = ucmd_build((struct nvme_uring_cmd *)sqe->cmd, r->op, ns, r->offset, r->len, (uintptr_t)r->buf);
 	if (ret)
 		return ret;
+	/* A Zone Append is a Write's layout with the zone's start as its LBA (NVMe ZNS 1.1, 3.4.1). */
+	if (r->append && r->op == OP_WRITE)
+		((struct nvme_uring_cmd *)sqe->cmd)->opcode = NVME_CMD_ZONE_APPEND;
 	sqe->opcode = IORING_OP_URING_CMD;
 	sqe->fd = fd;
 	sqe->cmd_op = NVME_URING_CMD_IO;
