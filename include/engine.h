@@ -42,7 +42,9 @@ struct ioreq {
 	uint8_t szi;         /* the index of its size in the job's split (0 without one): results.realized */
 	uint8_t append;      /* a zone append (io_uring_cmd): offset is the zone's start, and after completion
 				where the device put the data */
+	uint8_t pi_err;      /* a failed request's enum err_pi, set by the engine that found it (res -EILSEQ) */
 	uint32_t vwrites;    /* verify=on: a read's count of its block's writes (vmap_writes) when queued */
+	uint32_t pi_at;      /* with pi_err: the failed block's byte offset in the request, where known */
 };
 
 /*
@@ -55,6 +57,8 @@ enum {
 	ENGINE_SQPOLL = 1u << 1,   /* a kernel thread takes the submissions (IORING_SETUP_SQPOLL) */
 	ENGINE_FUA = 1u << 2,      /* writes with forced unit access (RWF_DSYNC), the job's fua */
 	ENGINE_BLKDEV = 1u << 3,   /* the target is a block device (a trim is a discard, not a hole) */
+	ENGINE_PI_GENERATE = 1u << 4,   /* pi=generate: io_uring_cmd has the controller make the PI (PRACT) */
+	ENGINE_PI_CHECK = 1u << 5,      /* pi=check: io_uring_cmd makes the PI, the controller and the host check it */
 };
 
 /* engine_ctx.async_ops: the operations beside reads and writes that an engine queues itself. */
@@ -172,6 +176,9 @@ struct target;
  * The engine flags of job j (ENGINE_IOPOLL for iopoll, ENGINE_SQPOLL for sqpoll).
  */
 unsigned engine_flags(const struct job *j);
+
+/* ENGINE_PI_GENERATE or ENGINE_PI_CHECK for job j's pi, else 0. */
+unsigned engine_pi_flags(const struct job *j);
 
 /*
  * Before a run: if j asks for iopoll or sqpoll, sets up such a ring and, with iopoll on a target

@@ -119,6 +119,13 @@ enum health_mode {
 	HEALTH_REQUIRE,          /* a target whose drive cannot tell is refused before any I/O */
 };
 
+/* End-to-end protection information of an NVMe format with PI (pi=): docs/zones.md. */
+enum pi_mode {
+	PI_OFF,                  /* as the engine finds it: io_uring_cmd refuses a format with metadata */
+	PI_GENERATE,             /* writes carry PI (the controller's PRACT, or the block layer's); reads unchecked by ssdbench */
+	PI_CHECK,                /* writes carry host-made PI the controller checks; reads checked by it and the host */
+};
+
 /* Where a run's workers and their buffers go (numa=): docs/placement.md. */
 enum numa_mode {
 	NUMA_OFF,                /* as the scheduler likes (cpus= may still place the workers) */
@@ -196,6 +203,7 @@ struct job {
 	enum job_wait wait;         /* closed loop on io_uring or libaio: how workers wait for completions */
 	unsigned fsync;             /* a flush (fdatasync) after every fsync writes a thread issues; 0 = none */
 	bool fua;                   /* writes with forced unit access (RWF_DSYNC: REQ_FUA, or a flush after) */
+	enum pi_mode pi;            /* protection information: off, generate, check */
 	uint64_t thinktime_ns;      /* after every thinktime_blocks requests, a thread drains and idles this long */
 	unsigned thinktime_blocks;  /* 0: 1 where thinktime is set */
 	enum zonemode zonemode;     /* zbd: zoned writes (docs/zones.md) */
@@ -468,6 +476,9 @@ const char *health_mode_name(enum health_mode m);
 /* "none", "zbd"; "full", "never". */
 const char *zonemode_name(enum zonemode m);
 const char *zone_reset_name(enum zone_reset r);
+
+/* "off", "generate", "check". */
+const char *pi_mode_name(enum pi_mode m);
 /* latency_monitor=auto's thresholds A..D in ms. */
 extern const unsigned job_lm_default_ms[4];
 const char *job_wait_name(enum job_wait w);

@@ -62,11 +62,32 @@ static inline const char *err_op_name(unsigned op)
 	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "read";
 }
 
+/*
+ * Which protection information check an I/O failed (docs/zones.md): a tag the controller or the
+ * host found wrong, or the block layer's EILSEQ, which does not say which.
+ */
+enum err_pi {
+	ERR_PI_NONE,
+	ERR_PI_GUARD,            /* the guard (CRC-16 T10-DIF of the block) */
+	ERR_PI_APP,              /* the application tag */
+	ERR_PI_REF,              /* the reference tag (the LBA for types 1 and 2) */
+	ERR_PI_ANY,              /* the block layer's protection error (EILSEQ): the tag is not known */
+};
+
+/* The name of an enum err_pi in result files ("guard", "app", "ref", "unknown"); NULL for none. */
+static inline const char *err_pi_name(unsigned pi)
+{
+	static const char *const names[] = { NULL, "guard", "app", "ref", "unknown" };
+
+	return pi < sizeof(names) / sizeof(names[0]) ? names[pi] : NULL;
+}
+
 struct err_rec {
 	uint8_t op;              /* enum err_op */
 	int err;                 /* errno, or EIO for a short transfer */
 	uint64_t offset;         /* of the first occurrence */
 	uint64_t count;
+	uint8_t pi;              /* enum err_pi: a protection information error (err EILSEQ) */
 };
 
 enum run_status {

@@ -212,6 +212,131 @@ static void test_engine_ucmd_builds_dsm_flush_and_fua(void **state)
 	assert_int_equal(c.cdw12, 7);
 }
 
+/*
+ * pi=check: PRCHK guard, app and ref (cdw12 bits 28, 27, 26) for type 1, guard and app for type 3;
+ * the initial reference tag the LBA's low 32 bits (cdw14; 0 for type 3), ELBAT 0 with ELBATM FFFFh
+ * (cdw15); a write's tuples generated into the metadata buffer the command carries. pi=generate:
+ * PRACT (bit 29) alone, a metadata buffer only where the format has more than the tuple.
+ */
+static void test_engine_ucmd_pi_fields(void **state)
+{
+	struct uring_ns t1 = { .nsid = 2, .lba_shift = 9, .pi_mode = ENGINE_PI_CHECK,
+			       .pi = { .type = 1, .lba_size = 512, .meta_size = 8 } };
+	struct uring_ns t3 = { .nsid = 3, .lba_shift = 12, .pi_mode = ENGINE_PI_CHECK,
+			       .pi = { .type = 3, .lba_size = 4096, .meta_size = 8 } };
+	struct uring_ns gen = t1, gen16 = t1;
+	static unsigned char data[4 * 4096], meta[4 * 16];
+	struct nvme_uring_cmd c;
+	const uint64_t lba = (3ull << 32) + 40;
+
+	(void)state;
+	memset(data, 0, sizeof(data));
+	memset(meta, 0xee, sizeof(meta));
+	assert_int_equal(ucmd_build(&c, OP_WRITE, &t1, lba << 9, 2048, (uintptr_t)data), 0);
+	ucmd_pi(&c, OP_WRITE, &t1, meta, data);
+	assert_int_equal(c.cdw12, (1u << 28) | (1u << 27) | (1u << 26) | 3);
+	assert_int_equal(c.cdw14, 40);
+	assert_int_equal(c.cdw15, 0xffff0000u);
+	assert_int_equal(c.metadata, (uintptr_t)meta);
+	assert_int_equal(c.metadata_len, 32);
+	/* Zero data: guard 0, app tag 0, ref tags 40..43 big-endian. */
+	for (unsigned i = 0; i < 4; i++) {
+		const unsigned char want[8] = { 0, 0, 0, 0, 0, 0, 0, (unsigned char)(40 + i) };
+
+		assert_memory_equal(meta + 8 * i, want, 8);
+	}
+	assert_int_equal(meta[32], 0xee);
+	/* A read: the same checks, the buffer handed over, nothing written into it. */
+	memset(meta, 0xee, sizeof(meta));
+	assert_int_equal(ucmd_build(&c, OP_READ, &t1, lba << 9, 512, (uintptr_t)data), 0);
+	ucmd_pi(&c, OP_READ, &t1, meta, data);
+	assert_int_equal(c.cdw12, (1u << 28) | (1u << 27) | (1u << 26));
+	assert_int_equal(c.metadata_len, 8);
+	assert_int_equal(meta[0], 0xee);
+	/* Type 3: no reference tag checked or expected. */
+	assert_int_equal(ucmd_build(&c, OP_READ, &t3, 8192, 8192, (uintptr_t)data), 0);
+	ucmd_pi(&c, OP_READ, &t3, meta, data);
+	assert_int_equal(c.cdw12, (1u << 28) | (1u << 27) | 1);
+	assert_int_equal(c.cdw14, 0);
+	assert_int_equal(c.metadata_len, 16);
+	/* pi=generate: PRACT, no checks; 8 bytes of metadata are the controller's alone. */
+	gen.pi_mode = gen16.pi_mode = ENGINE_PI_GENERATE;
+	assert_int_equal(ucmd_build(&c, OP_WRITE, &gen, 512, 1024, (uintptr_t)data), 0);
+	ucmd_pi(&c, OP_WRITE, &gen, NULL, data);
+	assert_int_equal(c.cdw12, (1u << 29) | 1);
+	assert_int_equal(c.cdw14, 1);
+	assert_int_equal(c.metadata | c.metadata_len | c.cdw15, 0);
+	gen16.pi.meta_size = 16;
+	assert_int_equal(ucmd_build(&c, OP_READ, &gen16, 512, 1024, (uintptr_t)data), 0);
+	ucmd_pi(&c, OP_READ, &gen16, meta, data);
+	assert_int_equal(c.cdw12, (1u << 29) | 1);
+	assert_int_equal(c.metadata, (uintptr_t)meta);
+	assert_int_equal(c.metadata_len, 32);
+	/* Trims and flushes carry no PI. */
+	assert_int_equal(ucmd_build(&c, OP_FLUSH, &t1, 0, 0, 0), 0);
+	ucmd_pi(&c, OP_FLUSH, &t1, meta, data);
+	assert_int_equal(c.cdw12 | c.cdw14 | c.cdw15 | c.metadata_len, 0);
+}
+
+/*
+ * A completion with pi=check: the NVMe end-to-end statuses are EILSEQ naming their tag; a read's
+ * tuples checked by the host, a bad block found with its offset in the request; other statuses EIO.
+ */
+static void test_engine_ucmd_pi_completion(void **state)
+{
+	static unsigned char data[4 * 512], meta[4 * 8];
+	struct uring_ns ns = { .nsid = 2, .lba_shift = 9, .pi_mode = ENGINE_PI_CHECK, .meta = meta, .meta_slot = 32,
+			       .pi = { .type = 1, .lba_size = 512, .meta_size = 8 } };
+	struct ioreq r = { .op = OP_READ, .offset = 100 * 512, .len = 2048, .buf = data, .idx = 0 };
+
+	(void)state;
+	memset(data, 0x3c, sizeof(data));
+	pi_generate(&ns.pi, data, meta, 4, 100);
+	assert_int_equal(ucmd_complete(&ns, &r, 0, false), 2048);
+	assert_int_equal(r.pi_err, ERR_PI_NONE);
+	data[3 * 512 + 5] ^= 1;
+	assert_int_equal(ucmd_complete(&ns, &r, 0, false), -EILSEQ);
+	assert_int_equal(r.pi_err, ERR_PI_GUARD);
+	assert_int_equal(r.pi_at, 3 * 512);
+	data[3 * 512 + 5] ^= 1;
+	assert_int_equal(ucmd_complete(&ns, &r, 0x284, false), -EILSEQ);
+	assert_int_equal(r.pi_err, ERR_PI_REF);
+	assert_int_equal(r.pi_at, 0);
+	assert_int_equal(ucmd_complete(&ns, &r, 0x4282, false), -EILSEQ);
+	assert_int_equal(r.pi_err, ERR_PI_GUARD);
+	assert_int_equal(ucmd_complete(&ns, &r, 0x281, false), -EIO);
+	assert_int_equal(r.pi_err, ERR_PI_NONE);
+	assert_int_equal(ucmd_complete(&ns, &r, -EINTR, false), -EINTR);
+	/*
+	 * The controller's PI status on a read of several blocks: read again without its checks, and
+	 * the host names the block; where it finds nothing, the controller's tag stands.
+	 */
+	assert_true(ucmd_pi_reread(&ns, &r, 0x282));
+	assert_int_equal(r.pi_err, ERR_PI_GUARD);
+	meta[2 * 8 + 7] ^= 1;   /* block 2's reference tag */
+	assert_int_equal(ucmd_complete(&ns, &r, 0, true), -EILSEQ);
+	assert_int_equal(r.pi_err, ERR_PI_REF);
+	assert_int_equal(r.pi_at, 2 * 512);
+	meta[2 * 8 + 7] ^= 1;
+	assert_true(ucmd_pi_reread(&ns, &r, 0x283));
+	assert_int_equal(ucmd_complete(&ns, &r, 0, true), -EILSEQ);
+	assert_int_equal(r.pi_err, ERR_PI_APP);
+	assert_int_equal(r.pi_at, 0);
+	assert_true(ucmd_pi_reread(&ns, &r, 0x283));
+	assert_int_equal(ucmd_complete(&ns, &r, 0x6, true), -EILSEQ);   /* failed again otherwise */
+	assert_int_equal(r.pi_err, ERR_PI_APP);
+	assert_false(ucmd_pi_reread(&ns, &r, 0x281));   /* not a PI status */
+	assert_false(ucmd_pi_reread(&ns, &r, 0));
+	r.len = 512;
+	assert_false(ucmd_pi_reread(&ns, &r, 0x282));   /* one block: the controller's status says which */
+	r.len = 2048;
+	/* A write's completion is not checked by the host (the controller checked what it was sent). */
+	assert_false(ucmd_pi_reread(&ns, &(struct ioreq){ .op = OP_WRITE, .len = 2048 }, 0x282));
+	r.op = OP_WRITE;
+	data[0] ^= 1;
+	assert_int_equal(ucmd_complete(&ns, &r, 0, false), 2048);
+}
+
 /* The SQE: a URING_CMD of NVME_URING_CMD_IO with the command in its second half; fixed buffers by index. */
 static void test_engine_ucmd_prepares_a_big_sqe(void **state)
 {
@@ -389,6 +514,8 @@ int main(void)
 		cmocka_unit_test(test_engine_kind_of_target_is_checked_before_the_probe),
 		cmocka_unit_test(test_engine_syscall_inline_passes_six_arguments),
 		cmocka_unit_test(test_engine_split_reap_reads_and_writes),
+		cmocka_unit_test(test_engine_ucmd_pi_fields),
+		cmocka_unit_test(test_engine_ucmd_pi_completion),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,7 +153,7 @@ static void test_group_failed_member_fails_the_aggregate_by_name(void **state)
 	strcpy(r[0].message, "stopped: member 2 of the group failed");
 	r[2].status = RUN_FAILED;
 	strcpy(r[2].message, "I/O errors during the run");
-	r[2].errs[0] = (struct err_rec){ OP_WRITE, 28, 16777216, 4 };
+	r[2].errs[0] = (struct err_rec){ OP_WRITE, 28, 16777216, 4, ERR_PI_NONE };
 	r[2].nerrs = 1;
 	m[0] = (struct group_member_stats){ &r[0], 0, "'/dev/a'" };
 	m[1] = (struct group_member_stats){ &r[1], 0, "'/dev/b'" };

@@ -29,7 +29,7 @@ static const char *const spec_params[] = {
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
 	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset", "zone_append",
-	"trace", "trace_format", "trace_speed", "trace_timing", "trace_fold", "trace_device",
+	"pi", "trace", "trace_format", "trace_speed", "trace_timing", "trace_fold", "trace_device",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -336,6 +336,41 @@ static void test_job_knows_exactly_the_spec_parameters(void **state)
 	assert_null(job_param_name("a_very_long_name_that_is_not_a_parameter_at_all"));
 }
 
+/* pi: off (the default), generate or check; anything else names the choices; its values listed for help. */
+static void test_job_pi_mode(void **state)
+{
+	const char *const *v = NULL;
+	char err[256] = "";
+	struct job j;
+
+	(void)state;
+	job_init(&j);
+	assert_int_equal(j.pi, PI_OFF);
+	set_ok(&j, "pi", "check");
+	assert_int_equal(j.pi, PI_CHECK);
+	set_ok(&j, "pi", "generate");
+	assert_int_equal(j.pi, PI_GENERATE);
+	assert_string_equal(pi_mode_name(j.pi), "generate");
+	set_ok(&j, "pi", "off");
+	assert_int_equal(j.pi, PI_OFF);
+	assert_int_equal(job_set(&j, "pi", "on", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "pi: 'on': expected off, generate or check");
+	for (size_t i = 0; i < job_param_count(); i++) {
+		const char *name, *dflt;
+
+		job_param_help(i, &name, &dflt);
+		if (!strcmp(name, "pi")) {
+			assert_string_equal(dflt, "off");
+			v = job_param_values(i);
+		}
+	}
+	assert_non_null(v);
+	assert_string_equal(v[0], "off");
+	assert_string_equal(v[1], "generate");
+	assert_string_equal(v[2], "check");
+	assert_null(v[3]);
+}
+
 /* power_state takes NVMe's 5-bit PS (NPSS is checked against the drive later); write_cache on or off. */
 static void test_job_power_state_and_write_cache(void **state)
 {
@@ -423,6 +458,10 @@ static void test_job_zonemode_rules(void **state)
 	set_ok(&j, "zone_reset", "never");
 	if (job_check(&j, err, sizeof(err)))
 		fail_msg("zone_append refused: %s", err);
+	set_ok(&j, "pi", "check");   /* the device picks the LBA: no reference tag can be made before */
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "zone_append: the device chooses where an append lands"));
+	set_ok(&j, "pi", "off");
 	set_ok(&j, "rw", "randrw");
 	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
 	assert_false(job_stream_param("zonemode"));
@@ -1206,6 +1245,7 @@ static void test_job_trace_parameters_and_rules(void **state)
 	} refused[] = {
 		{ "rate_iops", "1000" }, { "rate_bw", "10m" }, { "bssplit", "4k/50:8k/50" }, { "fsync", "4" },
 		{ "thinktime", "1ms" }, { "verify", "on" }, { "distribution", "zipf:1.2" }, { "zonemode", "zbd" },
+		{ "pi", "generate" },
 	};
 	char err[256] = "";
 	uint64_t num, den;
@@ -1274,6 +1314,7 @@ int main(void)
 		cmocka_unit_test(test_job_knows_exactly_the_spec_parameters),
 		cmocka_unit_test(test_job_power_state_and_write_cache),
 		cmocka_unit_test(test_job_zonemode_rules),
+		cmocka_unit_test(test_job_pi_mode),
 		cmocka_unit_test(test_job_latency_monitor),
 		cmocka_unit_test(test_job_resolve_span_and_offset),
 		cmocka_unit_test(test_job_resolve_soft_bounds_cap_span_and_move_offsets_back),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "nvmeid.h"
+#include "nvmens.h"
 
 static unsigned char data[NVMEID_DATA_LEN];
 
@@ -213,6 +214,27 @@ static void test_nvmeid_ns_metadata_and_extended_bit(void **state)
 	assert_int_equal(id.pi_type, 0);         /* DPS 0: metadata without protection information */
 }
 
+/*
+ * The NVM command set's Identify Namespace (CNS 05h): ELBAF[n] from byte 12, 4 bytes each,
+ * little-endian, bits 8:7 the PI format (0: 16-bit guard, 2: 64-bit guard); short replies say 0.
+ */
+static void test_nvmens_pif_from_elbaf(void **state)
+{
+	static unsigned char nvm[4096];
+
+	(void)state;
+	memset(nvm, 0, sizeof(nvm));
+	nvm[12 + 4 * 3] = 0x80;      /* ELBAF[3]: bit 7, PIF 1 */
+	nvm[12 + 4 * 5 + 1] = 0x01;  /* ELBAF[5]: bit 8, PIF 2 */
+	nvm[12 + 4 * 6] = 0x7f;      /* ELBAF[6]: the storage tag size alone */
+	assert_int_equal(nvmens_pif(nvm, sizeof(nvm), 0), 0);
+	assert_int_equal(nvmens_pif(nvm, sizeof(nvm), 3), 1);
+	assert_int_equal(nvmens_pif(nvm, sizeof(nvm), 5), 2);
+	assert_int_equal(nvmens_pif(nvm, sizeof(nvm), 6), 0);
+	assert_int_equal(nvmens_pif(nvm, 12 + 4 * 5, 5), 0);
+	assert_int_equal(nvmens_pif(nvm, sizeof(nvm), 64), 0);
+}
+
 /* DPS byte 29: bits 2:0 the PI type, bit 3 the PI in the first 8 bytes of the metadata. */
 static void test_nvmeid_ns_protection_information(void **state)
 {
@@ -385,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_nvmeid_format_sanitize_and_dlfeat_fields),
 		cmocka_unit_test(test_nvmeid_pcie_json_unknown_is_null),
 		cmocka_unit_test(test_nvmeid_read_of_a_non_nvme_path_fails_with_a_message),
+		cmocka_unit_test(test_nvmens_pif_from_elbaf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -535,8 +535,8 @@ static void test_result_of_a_failed_open_names_the_step(void **state)
 	empty_result(&res);
 	res.status = RUN_FAILED;
 	snprintf(res.message, sizeof(res.message), "'/tmp/x.dat': device is in use");
-	res.errs[res.nerrs++] = (struct err_rec){ ERR_OP_OPEN, EBUSY, 0, 1 };
-	res.errs[res.nerrs++] = (struct err_rec){ ERR_OP_SETUP, ENOMEM, 0, 1 };
+	res.errs[res.nerrs++] = (struct err_rec){ ERR_OP_OPEN, EBUSY, 0, 1, ERR_PI_NONE };
+	res.errs[res.nerrs++] = (struct err_rec){ ERR_OP_SETUP, ENOMEM, 0, 1, ERR_PI_NONE };
 	o = built_result(&res);
 	e = json_object_get(o, "errors");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 0), "op")), "open");
@@ -544,6 +544,34 @@ static void test_result_of_a_failed_open_names_the_step(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 1), "op")), "setup");
 	assert_string_equal(json_string_value(json_object_get(o, "status")), "failed");
 	assert_null(json_object_get(json_object_get(o, "results"), "stalls"));
+	json_decref(o);
+	run_result_release(&res);
+}
+
+/* A protection information error names its tag (key pi and message); others have no pi key. Both validate. */
+static void test_result_pi_errors_name_their_tag(void **state)
+{
+	struct run_result res;
+	json_t *o, *e;
+
+	(void)state;
+	empty_result(&res);
+	res.status = RUN_FAILED;
+	snprintf(res.message, sizeof(res.message), "I/O errors during the run");
+	res.errs[res.nerrs++] = (struct err_rec){ OP_READ, EILSEQ, 525824, 1, ERR_PI_GUARD };
+	res.errs[res.nerrs++] = (struct err_rec){ OP_READ, EILSEQ, 524288, 2, ERR_PI_ANY };
+	res.errs[res.nerrs++] = (struct err_rec){ OP_READ, EIO, 4096, 1, ERR_PI_NONE };
+	o = built_result(&res);
+	e = json_object_get(o, "errors");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 0), "pi")), "guard");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 0), "message")),
+			    "protection information error: guard tag mismatch");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(e, 0), "offset")), 525824);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 1), "pi")), "unknown");
+	assert_null(json_object_get(json_array_get(e, 2), "pi"));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(e, 2), "message")), strerror(EIO));
+	/* job.pi: absent when off. */
+	assert_null(json_object_get(json_object_get(o, "job"), "pi"));
 	json_decref(o);
 	run_result_release(&res);
 }
@@ -1397,6 +1425,7 @@ int main(void)
 		cmocka_unit_test(test_result_job_defaults_are_null_where_unknown),
 		cmocka_unit_test(test_result_job_seed_is_never_negative),
 		cmocka_unit_test(test_result_of_a_failed_open_names_the_step),
+		cmocka_unit_test(test_result_pi_errors_name_their_tag),
 		cmocka_unit_test(test_result_stalls_are_written_only_when_there_were_some),
 		cmocka_unit_test(test_result_group_writes_members_and_stonewall),
 		cmocka_unit_test(test_result_health_is_null_where_not_recorded),

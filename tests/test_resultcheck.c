@@ -107,7 +107,7 @@ static json_t *written_doc_v(const char *engine, bool failed, const struct verif
 	res.trim = (struct phase){ true, 1ull << 30, 2000000 };
 	res.fill = (struct phase){ true, j.r.fill, 300000000 };
 	if (failed) {
-		res.errs[0] = (struct err_rec){ OP_WRITE, 5, 4096, 3 };
+		res.errs[0] = (struct err_rec){ OP_WRITE, 5, 4096, 3, ERR_PI_NONE };
 		res.nerrs = 1;
 		snprintf(res.message, sizeof(res.message), "I/O errors during the run");
 	}

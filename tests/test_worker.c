@@ -53,6 +53,7 @@ static _Thread_local struct seen *me;
 static struct {
 	uint64_t bs;
 	int err3, err7;
+	uint8_t pi_err3;    /* with err3 -EILSEQ: the tag (enum err_pi) the engine names, at byte 1024 of the request */
 	uint64_t cap;               /* more than this many bytes queued by one worker: refuse (a runaway) */
 	unsigned fsync;             /* the job's fsync: a flush is due after this many writes */
 	uint64_t align, end;        /* where set: every offset a multiple of align, every request before end */
@@ -124,6 +125,8 @@ static int spy_queue(struct engine_ctx *c, struct ioreq *r)
 	me->trims += r->op == OP_TRIM;
 	if (err && r->op < OP_TRIM) {
 		r->res = err < 0 ? err : (int64_t)r->len - err;
+		r->pi_err = rule.pi_err3;   /* on every failure: an EIO must not take it */
+		r->pi_at = 1024;
 		if (!me->nerr[r->op][k]++)
 			me->first_err[r->op][k] = r->offset;
 		if (me->issued_at_err == UINT64_MAX)
@@ -348,6 +351,40 @@ static void test_worker_records_errors_by_op_errno_first_offset_and_count(void *
 	assert_err(&res, OP_READ, EIO, 3 * 4 * KiB, 2);
 	run_result_release(&res);
 	rule.err3 = rule.err7 = 0;
+}
+
+/*
+ * A protection information error (EILSEQ): the block layer's, of no tag, at the request's offset;
+ * one an engine names, with its tag at the failed block's offset. Each its own record, beside other errors.
+ */
+static void test_worker_records_pi_errors_with_tag_and_block(void **state)
+{
+	struct run_result res;
+	struct job j;
+	const struct err_rec *e;
+
+	(void)state;
+	rule.err3 = -EILSEQ;
+	rule.err7 = -EIO;
+	make_job(&j, "read", "4k", 4, 1, "80k", "80k");
+	run(&j, true, &res);
+	assert_int_equal(res.nerrs, 2);
+	assert_err(&res, OP_READ, EILSEQ, 3 * 4 * KiB, 2);
+	assert_int_equal(find_err(&res, OP_READ, EILSEQ)->pi, ERR_PI_ANY);
+	assert_int_equal(find_err(&res, OP_READ, EIO)->pi, ERR_PI_NONE);
+	run_result_release(&res);
+
+	rule.pi_err3 = ERR_PI_GUARD;
+	run(&j, true, &res);
+	assert_int_equal(res.nerrs, 2);
+	e = find_err(&res, OP_READ, EILSEQ);
+	assert_int_equal(e->pi, ERR_PI_GUARD);
+	assert_true(e->offset == 3 * 4 * KiB + 1024 && e->count == 2);
+	/* A request that failed otherwise never names a tag, whatever its slot held. */
+	assert_int_equal(find_err(&res, OP_READ, EIO)->pi, ERR_PI_NONE);
+	run_result_release(&res);
+	rule.err3 = rule.err7 = 0;
+	rule.pi_err3 = ERR_PI_NONE;
 }
 
 /* Without continue_on_error, the worker stops issuing after the batch that failed and drains. */
@@ -626,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_worker_holds_the_queue_depth_and_issues_each_share_exactly),
 		cmocka_unit_test(test_worker_records_errors_by_op_errno_first_offset_and_count),
 		cmocka_unit_test(test_worker_stops_at_the_first_failed_batch),
+		cmocka_unit_test(test_worker_records_pi_errors_with_tag_and_block),
 		cmocka_unit_test(test_worker_counts_what_completes_after_the_ramp),
 		cmocka_unit_test(test_worker_flushes_after_every_n_writes_of_each_thread),
 		cmocka_unit_test(test_worker_thinktime_idles_after_every_n_requests),

@@ -54,6 +54,11 @@ unsigned engine_flags(const struct job *j)
 	return (j->iopoll ? ENGINE_IOPOLL : 0u) | (j->sqpoll ? ENGINE_SQPOLL : 0u);
 }
 
+unsigned engine_pi_flags(const struct job *j)
+{
+	return j->pi == PI_CHECK ? ENGINE_PI_CHECK : j->pi == PI_GENERATE ? ENGINE_PI_GENERATE : 0u;
+}
+
 /*
  * The engine and the kind of target agree: io_uring_cmd on an NVMe generic character device, every
  * other engine on a block device or a file. 0, or -EINVAL with a message naming the device to use.
@@ -82,20 +87,80 @@ static int check_kind(const struct job *j, const struct engine_ops *e, const str
 }
 
 /*
- * The refusal of a namespace whose format has metadata (ns, as the probe found it): its size and
- * protection information named, since pi= (docs/zones.md) is what will take it.
+ * The refusal of a namespace's format (ns, as the probe found it) for the job's pi: metadata without
+ * pi=, pi= without protection information, or metadata interleaved with the data.
  */
 static void metadata_message(const struct job *j, const struct target *t, const struct nvmens *ns, char *err,
 			     size_t errlen)
 {
 	char pi[64] = "no protection information";
+	const char *name = job_engine_name(j->engine), *bdev = t->bdev[0] ? t->bdev : "its block device";
 
 	if (ns->pi_type)
 		snprintf(pi, sizeof(pi), "protection information type %u", ns->pi_type);
-	snprintf(err, errlen, "engine %s: '%s': its LBA format carries %u bytes of metadata per block (%s), which "
-		 "io_uring_cmd does not send: pi= (generate, check) is not available yet; engine io_uring on %s "
-		 "leaves the protection information to the kernel", job_engine_name(j->engine), t->path,
-		 ns->meta_size, pi, t->bdev[0] ? t->bdev : "its block device");
+	if (j->pi == PI_OFF)
+		snprintf(err, errlen, "engine %s: '%s': its LBA format carries %u bytes of metadata per block (%s), "
+			 "which io_uring_cmd sends only with pi=generate or pi=check (docs/zones.md); engine io_uring "
+			 "on %s leaves the protection information to the kernel", name, t->path, ns->meta_size, pi, bdev);
+	else if (!ns->pi_type)
+		snprintf(err, errlen, "pi=%s: '%s': its LBA format has no protection information (%u bytes of "
+			 "metadata per block); leave pi off", pi_mode_name(j->pi), t->path, ns->meta_size);
+	else if (ns->pif)
+		snprintf(err, errlen, "pi=%s: '%s': its LBA format's protection information has a %u-bit guard "
+			 "(16-byte PI, NVMe PIF %u), which ssdbench does not make or check (a 16-bit guard only); "
+			 "engine io_uring on %s leaves it to the kernel", pi_mode_name(j->pi), t->path,
+			 ns->pif == 1 ? 32 : 64, ns->pif, bdev);
+	else
+		snprintf(err, errlen, "pi=%s: '%s': its LBA format interleaves %u bytes of metadata with each "
+			 "block's data (extended LBAs), which io_uring_cmd does not send (a separate metadata buffer "
+			 "only); engine io_uring on %s leaves the protection information to the kernel",
+			 pi_mode_name(j->pi), t->path, ns->meta_size, bdev);
+}
+
+/*
+ * pi= on the block layer's path (docs/zones.md): the kernel generates and checks the PI of a disk
+ * whose integrity profile is T10 DIF, where its sysfs switches say so. 0, or -EINVAL with a message.
+ */
+static int check_pi_block(const struct job *j, const struct target *t, char *err, size_t errlen)
+{
+	const struct integrity *in = &t->di.integrity;
+	const char *mode = pi_mode_name(j->pi), *disk = t->kind == TARGET_CHAR ? t->bdev : t->path;
+
+	/* T10-DIF-TYPEn-CRC for a 16-bit guard, EXT-DIF-TYPEn-CRC64 for NVMe's 64-bit one; "nop": not handled. */
+	if (!t->has_devinfo || (strncmp(in->format, "T10-DIF-TYPE", 12) && strncmp(in->format, "EXT-DIF-TYPE", 12)))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "pi=%s: '%s' has no protection information that the block layer makes and checks "
+				  "(its integrity profile: %s); pi needs an NVMe format with PI types 1-3 (or a "
+				  "disk with a T10 DIF profile), or engine io_uring_cmd on its generic device", mode,
+				  disk, t->has_devinfo && in->format[0] ? in->format : "none");
+	if (job_writes(j) && !in->write_generate)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "pi=%s: '%s': the block layer does not generate protection information for writes "
+				  "(sysfs integrity/write_generate is 0); set it to 1 or leave pi off", mode, disk);
+	if (j->pi == PI_CHECK && job_reads(j) && !in->read_verify)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "pi=check: '%s': the block layer does not check the protection information of reads "
+				  "(sysfs integrity/read_verify is 0); set it to 1 or use pi=generate", disk);
+	return 0;
+}
+
+/* pi=: on what it is refused before any I/O. The passthrough engine's format is checked by its probe. */
+static int check_pi(const struct job *j, const struct engine_ops *e, const struct target *t, char *err,
+		    size_t errlen)
+{
+	const char *mode = pi_mode_name(j->pi);
+
+	if (j->pi == PI_OFF || e->char_dev)
+		return 0;
+	if (job_no_io(j))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "pi=%s: engine %s does no I/O, so there is no protection information to make or "
+				  "check; leave pi off", mode, job_engine_name(j->engine));
+	if (t->kind == TARGET_FILE)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "pi=%s: '%s' is a file; protection information belongs to an NVMe namespace's "
+				  "format (or a disk's integrity profile)", mode, t->path);
+	return check_pi_block(j, t, err, errlen);
 }
 
 /* The probe's message for what failed (step) with ret; ns: the namespace, where the probe refused its format. */
@@ -107,7 +172,7 @@ static void probe_message(const struct job *j, const struct target *t, const cha
 	const char *param = j->iopoll ? "iopoll" : j->sqpoll ? "sqpoll" : name;
 	bool block = t->kind != TARGET_FILE;
 
-	if (!strcmp(step, "namespace") && ret == -EOPNOTSUPP && ns->meta_size)
+	if (!strcmp(step, "namespace") && ret == -EOPNOTSUPP && (ns->meta_size || j->pi != PI_OFF))
 		metadata_message(j, t, ns, err, errlen);
 	else if (!strcmp(step, "namespace"))
 		snprintf(err, errlen, "engine %s: '%s': cannot identify the namespace: %s", name, t->path,
@@ -144,6 +209,8 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 
 	if (!job_no_io(j) && (ret = check_kind(j, e, t, err, errlen)))
 		return ret;
+	if ((ret = check_pi(j, e, t, err, errlen)))
+		return ret;
 	if (!flags && !e->char_dev)
 		return 0;
 	if (!e->probe_flags)
@@ -160,7 +227,7 @@ int engine_probe_job(const struct job *j, const struct target *t, char *err, siz
 					  "%s: '%s': %s", flags ? param : name, t->path, strerror(errno));
 		}
 	}
-	ret = e->probe_flags(flags, fd, len, &step);
+	ret = e->probe_flags(flags | engine_pi_flags(j), fd, len, &step);
 	/* A format the engine cannot send: asked again, for the message to name its metadata. */
 	if (ret == -EOPNOTSUPP && fd >= 0 && !strcmp(step, "namespace"))
 		nvmens_query(fd, &ns);

@@ -302,7 +302,7 @@ static void checkpoint(struct monitor *m, uint64_t now)
 	m->ckpt_cost = clock_ns() - now;
 	m->next_ckpt = now + (50 * m->ckpt_cost > CKPT_MIN_NS ? 50 * m->ckpt_cost : CKPT_MIN_NS);
 	if (ret && res->nerrs < RUN_MAX_ERRS) {
-		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1 };
+		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1, ERR_PI_NONE };
 		atomic_store(&m->ctl->stop, 1);
 	}
 }
@@ -614,7 +614,7 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 			w->eng = e;
 			w->ctl = ctl;
 			w->ec.fd = t->fd;
-			w->ec.flags = engine_flags(sj) | (sj->fua ? ENGINE_FUA : 0u) |
+			w->ec.flags = engine_flags(sj) | engine_pi_flags(sj) | (sj->fua ? ENGINE_FUA : 0u) |
 				      (t->kind == TARGET_BLOCK ? ENGINE_BLKDEV : 0u);
 			w->ec.fixed_bufs = -1;
 			w->id = i;
@@ -972,7 +972,7 @@ static int fail_step(struct run_result *res, enum err_op op, int ret, const char
 	res->status = RUN_FAILED;
 	snprintf(res->message, sizeof(res->message), "%.250s", err);
 	if (res->nerrs < RUN_MAX_ERRS)
-		res->errs[res->nerrs++] = (struct err_rec){ (uint8_t)op, ret < 0 ? -ret : EIO, 0, 1 };
+		res->errs[res->nerrs++] = (struct err_rec){ (uint8_t)op, ret < 0 ? -ret : EIO, 0, 1, ERR_PI_NONE };
 	return ret;
 }
 
@@ -1158,7 +1158,7 @@ static int run_verified(struct job *j, struct target *t, const struct engine_ops
 	if (!ret && verify_writes(j) && !job_no_io(j) && res->status != RUN_INTERRUPTED)
 		readback_phase(j, t, e, &vo, res);
 	if (journaled && (ret = journal_close(&jn, vo.flush_fd)) && res->nerrs < RUN_MAX_ERRS) {
-		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1 };
+		res->errs[res->nerrs++] = (struct err_rec){ ERR_OP_FSYNC, -ret, 0, 1, ERR_PI_NONE };
 		if (res->status == RUN_OK) {
 			res->status = RUN_FAILED;
 			snprintf(res->message, sizeof(res->message), "journal: %s", strerror(-ret));

@@ -704,22 +704,33 @@ static int fill_queue(struct worker *w, bool measuring)
 	return 0;
 }
 
-/* Counts an error of op (enum err_op) with errno err; the first of each kind keeps its offset. */
-static void add_error(struct worker *w, int op, int err, uint64_t offset)
+/*
+ * Counts an error of op (enum err_op) with errno err (and enum err_pi pi); the first of each kind
+ * keeps its offset.
+ */
+static void add_error(struct worker *w, int op, int err, uint64_t offset, unsigned pi)
 {
 	for (unsigned i = 0; i < w->nerrs; i++) {
-		if (w->errs[i].op == op && w->errs[i].err == err) {
+		if (w->errs[i].op == op && w->errs[i].err == err && w->errs[i].pi == pi) {
 			w->errs[i].count++;
 			return;
 		}
 	}
 	if (w->nerrs < WORKER_MAX_ERRS)
-		w->errs[w->nerrs++] = (struct err_rec){ op, err, offset, 1 };
+		w->errs[w->nerrs++] = (struct err_rec){ op, err, offset, 1, (uint8_t)pi };
 }
 
+/*
+ * A failed request's error. EILSEQ is the block layer's protection error (BLK_STS_PROTECTION: the
+ * device's end-to-end status or the kernel's own check), whose tag only io_uring_cmd can name, with
+ * the block that failed.
+ */
 static void record_error(struct worker *w, const struct ioreq *r)
 {
-	add_error(w, r->op, r->res < 0 ? (int)-r->res : EIO, r->offset);
+	int err = r->res < 0 ? (int)-r->res : EIO;
+	unsigned pi = err != EILSEQ ? ERR_PI_NONE : r->pi_err ? r->pi_err : ERR_PI_ANY;
+
+	add_error(w, r->op, err, r->offset + (pi != ERR_PI_ANY && pi ? r->pi_at : 0), pi);
 }
 
 /*
@@ -1335,7 +1346,7 @@ static void finish(struct worker *w)
 	if (!w->job->direct && job_writes(w->job) && !job_no_io(w->job)) {
 		/* Buffered writes fail here, if at all (EIO, ENOSPC): the error is the flush's. */
 		if (fdatasync(w->ec.fd) < 0)
-			add_error(w, ERR_OP_FSYNC, errno, 0);
+			add_error(w, ERR_OP_FSYNC, errno, 0, ERR_PI_NONE);
 		w->t_end = clock_ns();
 	}
 	cpu_times(&u, &s);
@@ -1360,7 +1371,7 @@ void *worker_main(void *arg)
 
 	if (ret) {
 		set_error(w, ret, "setup failed");
-		w->errs[w->nerrs++] = (struct err_rec){ ERR_OP_SETUP, -ret, 0, 1 };
+		w->errs[w->nerrs++] = (struct err_rec){ ERR_OP_SETUP, -ret, 0, 1, ERR_PI_NONE };
 	}
 	pthread_barrier_wait(&ctl->ready);
 	pthread_barrier_wait(&ctl->go);

@@ -491,6 +491,24 @@ const char *health_mode_name(enum health_mode m)
 	return m <= HEALTH_REQUIRE ? health_names[m] : health_names[0];
 }
 
+static const char *const pi_names[] = { [PI_OFF] = "off", [PI_GENERATE] = "generate", [PI_CHECK] = "check",
+					 [PI_CHECK + 1] = NULL };
+
+const char *pi_mode_name(enum pi_mode m)
+{
+	return m <= PI_CHECK ? pi_names[m] : pi_names[0];
+}
+
+static int set_pi(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned m = 0;
+	int ret = set_choice(pi_names, PI_CHECK + 1, v, &m, "off, generate or check", err, errlen);
+
+	if (!ret)
+		j->pi = (enum pi_mode)m;
+	return ret;
+}
+
 static int set_health(struct job *j, const char *v, char *err, size_t errlen)
 {
 	unsigned m = 0;
@@ -728,11 +746,11 @@ static int job_check_trace(const struct job *j, char *err, size_t errlen)
 	if (j->rate_iops || j->rate_bw)
 		return errmsg_set(err, errlen, -EINVAL, "%s: %s; set trace_speed (or trace_timing=none)",
 				  j->rate_iops ? "rate_iops" : "rate_bw", rest);
-	if (job_vocab(j) || j->fsync || j->thinktime_ns || j->verify || j->zonemode != ZONEMODE_NONE)
+	if (job_vocab(j) || j->fsync || j->thinktime_ns || j->verify || j->zonemode != ZONEMODE_NONE || j->pi != PI_OFF)
 		return errmsg_set(err, errlen, -EINVAL, "%s: %s; leave it out of a replay",
 				  job_vocab(j) ? "bssplit, distribution, percentage_random, randommap, blockalign"
 				  : j->fsync ? "fsync" : j->thinktime_ns ? "thinktime" : j->verify ? "verify"
-				  : "zonemode", rest);
+				  : j->zonemode != ZONEMODE_NONE ? "zonemode" : "pi", rest);
 	if (j->lt_ns && j->trace_timing == TRACE_TIMING_NONE)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "latency_target: a replay's search is over trace_speed, which trace_timing=none ignores");
@@ -802,6 +820,8 @@ static const struct param params[] = {
 	  "a flush (fdatasync, through the engine) after every N writes of a thread, measured as results.flush; 0 = none" },
 	{ "fua", P_BOOL, F(fua), 0, 0, NULL, "false",
 	  "writes with forced unit access (RWF_DSYNC: REQ_FUA where the device caches writes; io_uring_cmd: the FUA bit)" },
+	{ "pi", P_SPECIAL, 0, 0, 0, set_pi, "off",
+	  "NVMe protection information: generate (writes carry it) or check (also every read checked: a PI error fails the run); docs/zones.md" },
 	{ "thinktime", P_DURATION, F(thinktime_ns), 0, 0, NULL, "0",
 	  "after every thinktime_blocks requests a thread lets them complete and idles this long (0 = never)" },
 	{ "thinktime_blocks", P_UINT, F(thinktime_blocks), 1, 1u << 30, NULL, "1",
@@ -902,7 +922,7 @@ const char *const *job_param_values(size_t i)
 	} lists[] = {
 		{ "rw", rw_names }, { "engine", job_engine_names }, { "wait", wait_names },
 		{ "arrival", arrival_names }, { "health", health_names }, { "verify", verify_values },
-		{ "numa", numa_values }, { "trace_format", trace_format_names },
+		{ "numa", numa_values }, { "pi", pi_names }, { "trace_format", trace_format_names },
 		{ "trace_timing", trace_timing_names }, { "trace_fold", trace_fold_names },
 		{ "zonemode", zonemode_names }, { "zone_reset", zone_reset_names },
 	};
@@ -1183,6 +1203,10 @@ static int check_zbd(const struct job *j, char *err, size_t errlen)
 	if (j->zone_append && (j->engine != ENGINE_URING_CMD || job_reads(j) || j->zone_reset != ZONE_RESET_NEVER))
 		return errmsg_set(err, errlen, -EINVAL, "zone_append: NVMe Zone Append commands go through engine=io_uring_cmd "
 				  "(/dev/ngXnY), for write or randwrite, with zone_reset=never (the threads share each zone)");
+	if (j->zone_append && j->pi != PI_OFF)
+		return errmsg_set(err, errlen, -EINVAL, "zone_append: the device chooses where an append lands, so a "
+				  "reference tag made for the zone's start would not be the block's; leave pi off "
+				  "(or write at the write pointers without zone_append)");
 	if (job_trims(j) || j->trim)
 		what = "discards (trim patterns, trim=true): zones are reset, not trimmed";
 	else if (j->fill.bytes || j->fill.value > 0)

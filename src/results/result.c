@@ -645,6 +645,8 @@ json_t *result_job(const struct job *j)
 		if (j->zone_append)
 			json_object_set_new(o, "zone_append", json_true());
 	}
+	if (j->pi != PI_OFF)
+		json_object_set_new(o, "pi", json_string(pi_mode_name(j->pi)));
 	if (j->dedupe_pct)
 		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));
 	if (job_replays(j))
@@ -864,11 +866,21 @@ static json_t *errors_array(const struct run_result *res)
 
 	for (unsigned i = 0; i < res->nerrs; i++) {
 		const struct err_rec *e = &res->errs[i];
+		const char *pi = err_pi_name(e->pi);
+		char msg[128];
+		json_t *o;
 
-		json_array_append_new(a, json_pack("{s:s, s:I, s:i, s:s, s:I}", "op",
-						   err_op_name(e->op), "offset",
-						   (json_int_t)e->offset, "errno", e->err, "message",
-						   strerror(e->err), "count", (json_int_t)e->count));
+		/* A protection information error names its tag: EILSEQ's text says nothing of it. */
+		if (pi)
+			snprintf(msg, sizeof(msg), "protection information error: %s", e->pi == ERR_PI_ANY ?
+				 "the block layer's check failed (tag not known)" : e->pi == ERR_PI_GUARD ?
+				 "guard tag mismatch" : e->pi == ERR_PI_APP ? "application tag mismatch" :
+				 "reference tag mismatch");
+		o = json_pack("{s:s, s:I, s:i, s:s, s:I}", "op", err_op_name(e->op), "offset", (json_int_t)e->offset,
+			      "errno", e->err, "message", pi ? msg : strerror(e->err), "count", (json_int_t)e->count);
+		if (pi)
+			json_object_set_new(o, "pi", json_string(pi));
+		json_array_append_new(a, o);
 	}
 	return a;
 }

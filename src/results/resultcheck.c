@@ -68,9 +68,11 @@ static const struct field number0 = MIN(NULL, T_NUM, 0);   /* $defs/number_array
 static const struct field tool_fields[] = {
 	ONE_OF("name", v_tool), NONEMPTY("version"), NONEMPTY("git_revision"), END
 };
+static const char *const v_error_pi[] = { "guard", "app", "ref", "unknown", NULL };
+static const char *const v_pi_mode[] = { "generate", "check", NULL };
 static const struct field error_fields[] = {
 	ONE_OF("op", v_error_op), MIN("offset", T_INT, 0), MIN("errno", T_INT, 1), ANY("message", T_STR),
-	MIN("count", T_INT, 1), END
+	MIN("count", T_INT, 1), OPT("pi", T_STR, .values = v_error_pi), END
 };
 static const struct field error_item = OBJECT(NULL, T_OBJ, error_fields);
 static const struct field host_fields[] = {
@@ -189,6 +191,7 @@ static const struct field job_fields[] = {
 	{ .key = "fsync", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 }, OPT("fua", T_BOOL),
 	OPT("zonemode", T_STR, .values = v_zonemode), OPT("zone_append", T_TRUE), OPT("zone_reset", T_STR, .values = v_zone_reset),
 	{ .key = "max_open_zones", .types = T_INT, .flags = F_OPTIONAL | F_MIN | F_MAX, .min = 0, .max = 65535 },
+	OPT("pi", T_STR, .values = v_pi_mode),
 	{ .key = "thinktime", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "thinktime_blocks", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 1 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_name,

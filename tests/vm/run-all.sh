@@ -89,6 +89,14 @@ cmd+=" VM_QEMU_VERSION=$(printf '%q' "$qemu_version")"
 cmd+=" && source /repo/tests/vm/guest/env.sh && TEST_TIMEOUT=${TEST_TIMEOUT:-1200} RUN_ALL_DIR=/repo/tests/vm/guest"
 cmd+=" bash /repo/tests/integration/run-all.sh$pats"
 
+# nvme-raw-write (a block written through passthrough with the metadata given: t-35-pi corrupts PI with
+# it) built here for the guest, which has no compiler; a guest test without it skips that part.
+if "${CC:-cc}" -O2 -Wall -o "$work/nvme-raw-write" "$here/nvme-raw-write.c" 2>"$work/cc.err"; then
+    export SSDBENCH_VM_BINS="${SSDBENCH_VM_BINS:+$SSDBENCH_VM_BINS }$work/nvme-raw-write"
+else
+    echo "run-all: nvme-raw-write not built ($(head -n 1 "$work/cc.err")): t-35-pi skips its corruption" >&2
+fi
+
 # NVMe with two poll queues, for polled I/O (iopoll=true, tests/vm/guest/t-45-poll.sh); the other
 # tests use the default queues as before.
 export SSDBENCH_VM_MODULE_PARAMS="nvme:poll_queues=2${SSDBENCH_VM_MODULE_PARAMS:+ $SSDBENCH_VM_MODULE_PARAMS}"

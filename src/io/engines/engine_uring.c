@@ -241,8 +241,10 @@ int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns)
 	struct uring *u;
 	int ret = ring_init(c, IORING_SETUP_SQE128 | IORING_SETUP_CQE32, &u);
 
-	if (ret)
+	if (ret) {
+		free(ns->meta);
 		return ret;
+	}
 	u->passthru = true;
 	u->ns = *ns;
 	/* Trims (Dataset Management) and flushes go as commands too: a generic device has no other way. */
@@ -255,11 +257,18 @@ int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns)
 	return 0;
 }
 
+/* The tags of a request's user data (an ioreq is 8-byte aligned): what it goes in again for. */
+enum {
+	REQ_RETRY = 1u << 0,     /* it came back with -EAGAIN: once more, allowed to block */
+	REQ_PI_REREAD = 1u << 1, /* a read the controller's PI check failed: again without it, for the host to name the block */
+};
+
 /*
- * Prepares r in the next SQE. retry: it came back with -EAGAIN; it goes to io_uring's workers, which
- * issue it allowed to block (IOSQE_ASYNC), and its user data is tagged (bit 0) so that it is retried once.
+ * Prepares r in the next SQE. tag REQ_RETRY: it came back with -EAGAIN; it goes to io_uring's
+ * workers, which issue it allowed to block (IOSQE_ASYNC), and is retried once. REQ_PI_REREAD: the
+ * passthrough read without the controller's PI checks (ucmd_pi_reread).
  */
-static int queue_sqe(struct engine_ctx *c, struct ioreq *r, bool retry)
+static int queue_sqe(struct engine_ctx *c, struct ioreq *r, unsigned tag)
 {
 	struct uring *u = c->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
@@ -272,6 +281,8 @@ static int queue_sqe(struct engine_ctx *c, struct ioreq *r, bool retry)
 
 		if (ret)
 			return ret;
+		if (tag & REQ_PI_REREAD)
+			ucmd_pi_uncheck((struct nvme_uring_cmd *)sqe->cmd);
 	} else if (r->op > OP_WRITE) {
 		prep_other(u, sqe, fd, r);
 	} else if (u->fixed_buf) {
@@ -289,15 +300,15 @@ static int queue_sqe(struct engine_ctx *c, struct ioreq *r, bool retry)
 	}
 	if (u->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
-	if (retry)
+	if (tag & REQ_RETRY)
 		sqe->flags |= IOSQE_ASYNC;
-	io_uring_sqe_set_data64(sqe, (uintptr_t)r | retry);
+	io_uring_sqe_set_data64(sqe, (uintptr_t)r | tag);
 	return 0;
 }
 
 int uring_queue(struct engine_ctx *c, struct ioreq *r)
 {
-	return queue_sqe(c, r, false);
+	return queue_sqe(c, r, 0);
 }
 
 /*
@@ -319,17 +330,26 @@ static unsigned uring_drain(struct engine_ctx *c, unsigned *again)
 	*again = 0;
 	io_uring_for_each_cqe(&u->ring, head, cqe) {
 		uint64_t data = io_uring_cqe_get_data64(cqe);
-		struct ioreq *r = (struct ioreq *)(uintptr_t)(data & ~(uint64_t)1);
+		struct ioreq *r = (struct ioreq *)(uintptr_t)(data & ~(uint64_t)(REQ_RETRY | REQ_PI_REREAD));
 
 		seen++;
-		if (cqe->res == -EAGAIN && !(data & 1) && queue_sqe(c, r, true) == 0) {
+		if (cqe->res == -EAGAIN && !(data & REQ_RETRY) && queue_sqe(c, r, REQ_RETRY) == 0) {
 			(*again)++;
 			continue;
 		}
-		r->res = u->passthru ? ucmd_result(cqe->res, r->len) : cqe->res;
-		/* A zone append's result (CQE DW0-1, in the big CQE) is the LBA the data went to. */
-		if (__builtin_expect(r->append, 0) && r->res > 0)
-			r->offset = cqe->big_cqe[0] << u->ns.lba_shift;
+		if (!u->passthru) {
+			r->res = cqe->res;
+		} else {
+			if (cqe->res > 0 && !(data & REQ_PI_REREAD) && ucmd_pi_reread(&u->ns, r, cqe->res) &&
+			    queue_sqe(c, r, REQ_PI_REREAD) == 0) {
+				(*again)++;
+				continue;
+			}
+			r->res = ucmd_complete(&u->ns, r, cqe->res, data & REQ_PI_REREAD);
+			/* A zone append's result (CQE DW0-1, in the big CQE) is the LBA the data went to. */
+			if (__builtin_expect(r->append, 0) && r->res > 0)
+				r->offset = cqe->big_cqe[0] << u->ns.lba_shift;
+		}
 		c->done[c->ndone++] = r;
 		n++;
 	}
@@ -459,6 +479,7 @@ void uring_exit(struct engine_ctx *c)
 	if (u->fixed_buf)
 		io_uring_unregister_buffers(&u->ring);
 	io_uring_queue_exit(&u->ring);
+	free(u->ns.meta);
 	free(u);
 	c->priv = NULL;
 }
@@ -482,6 +503,7 @@ int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns
 	unsigned extra = ns ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0;
 	struct io_uring ring;
 	struct io_uring_cqe *cqe = NULL;
+	struct uring_ns pns = { 0 };
 	uint64_t until;
 	void *buf = NULL;
 	int ret;
@@ -494,6 +516,14 @@ int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns
 		goto close;
 	*step = "read";
 	ret = posix_memalign(&buf, 4096, len) ? -ENOMEM : 0;
+	if (!ret && ns && ns->pi.meta_size) {
+		/* A format with PI is read with PRACT, checking nothing: the probe is of the ring, not the data. */
+		pns = *ns;
+		pns.pi_mode = ENGINE_PI_GENERATE;
+		pns.meta_slot = (len >> ns->lba_shift) * ns->pi.meta_size;
+		ret = (pns.meta = calloc(1, pns.meta_slot)) ? 0 : -ENOMEM;
+		ns = &pns;
+	}
 	if (ret || (ret = probe_prep(&ring, fd, buf, len, ns)))
 		goto close;
 	ret = io_uring_submit(&ring);
@@ -510,7 +540,7 @@ int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns
 		if (ret != -EAGAIN && ret != -EINTR)
 			break;
 		if (clock_ns() >= until) {
-			/* Still in flight: its buffer stays allocated (leaked) while the ring winds down. */
+			/* Still in flight: its buffers stay allocated (leaked) while the ring winds down. */
 			io_uring_queue_exit(&ring);
 			return -ETIMEDOUT;
 		}
@@ -520,6 +550,7 @@ int uring_probe_read(unsigned flags, int fd, unsigned len, const struct uring_ns
 close:
 	io_uring_queue_exit(&ring);
 	free(buf);
+	free(pns.meta);
 	return ret;
 }
 

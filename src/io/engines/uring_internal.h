@@ -13,15 +13,24 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "pi.h"
 
 struct io_uring_sqe;
 struct nvme_uring_cmd;
 
-/* The NVMe namespace a passthrough engine addresses: its ID and log2 of its LBA size; FUA on writes. */
+/*
+ * The NVMe namespace a passthrough engine addresses: its ID and log2 of its LBA size; FUA on writes;
+ * with pi= (docs/zones.md), its format's protection information and a metadata buffer per request
+ * slot (meta_slot bytes each; owned by the ring once uring_pt_init took it).
+ */
 struct uring_ns {
 	uint32_t nsid;
 	unsigned lba_shift;
 	bool fua;
+	unsigned pi_mode;        /* ENGINE_PI_GENERATE, ENGINE_PI_CHECK, or 0 (a format without metadata) */
+	struct pi_fmt pi;        /* meta_size 0: no metadata */
+	unsigned char *meta;     /* NULL: none (pi=generate of 8 bytes: the controller makes and strips them) */
+	size_t meta_slot;
 };
 
 /*
@@ -48,9 +57,49 @@ static inline int64_t ucmd_result(int res, uint32_t len)
 }
 
 /*
+ * With pi= on a format with PI: completes cmd (built by ucmd_build for op, data at data) with the
+ * protection information fields: pi=generate sets PRACT (the controller inserts the PI on writes
+ * and strips it from reads, checking nothing) with meta as the metadata buffer where the format has
+ * more than the 8 bytes of PI; pi=check writes the tuples of the data into meta (pi_generate), sets
+ * PRCHK (guard, application tag, reference tag for types 1 and 2), the expected initial reference
+ * tag (CDW14: the LBA's low 32 bits, 0 for type 3) and application tag and mask (CDW15: PI_APP_TAG,
+ * FFFFh), and hands meta to the command, where reads return their tuples. Without a metadata
+ * buffer, a format of 8 bytes is read with PRACT and no checks (a probe's read). Other ops and
+ * formats without metadata: nothing.
+ */
+void ucmd_pi(struct nvme_uring_cmd *cmd, unsigned op, const struct uring_ns *ns, void *meta, const void *data);
+
+/*
+ * True if r, a pi=check read of more than one block, completed with res, an NVMe end-to-end status:
+ * the controller does not say which block failed, so r is read again without its checks
+ * (ucmd_pi_uncheck) for the host's to find it. Records the controller's tag in r->pi_err.
+ */
+bool ucmd_pi_reread(const struct uring_ns *ns, struct ioreq *r, int res);
+
+/* Clears the PRCHK bits of cmd (a read made again by ucmd_pi_reread). */
+void ucmd_pi_uncheck(struct nvme_uring_cmd *cmd);
+
+/*
+ * A passthrough completion's res (cqe->res) as r's with pi=: ucmd_result's, except that an NVMe end-to-end
+ * status (0282h-0284h) and, with pi=check, a read whose tuples (in ns's metadata slot of r) the host
+ * finds wrong are -EILSEQ with r->pi_err (enum err_pi) and r->pi_at (the failed block's offset in r,
+ * 0 where the controller's status alone says it) set. reread: r is ucmd_pi_reread's second read,
+ * which fails whatever the host finds (with the controller's tag where it finds nothing). Sets
+ * r->pi_err to 0 otherwise.
+ */
+int64_t ucmd_complete_pi(const struct uring_ns *ns, struct ioreq *r, int res, bool reread);
+
+/* ucmd_complete_pi with pi=, ucmd_result without (a format without metadata: the fast path). */
+static inline int64_t ucmd_complete(const struct uring_ns *ns, struct ioreq *r, int res, bool reread)
+{
+	return ns->pi_mode ? ucmd_complete_pi(ns, r, res, reread) : ucmd_result(res, r->len);
+}
+
+/*
  * The io_uring engine's ring for passthrough: 128-byte SQEs and 32-byte CQEs with the job's flags,
  * registered file, and registered buffers where a first command through them works (Linux 6.1;
- * else plain). Sets c->priv and c->fixed_bufs. 0 or -errno.
+ * else plain). Sets c->priv and c->fixed_bufs. Takes ns->meta, also on failure (freed by uring_exit
+ * or here). 0 or -errno.
  */
 int uring_pt_init(struct engine_ctx *c, const struct uring_ns *ns);
 /* The io_uring engine's queue, reap (and its split), reap_wait and exit hooks, for the passthrough engine's ops. */

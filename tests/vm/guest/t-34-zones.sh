@@ -13,7 +13,7 @@
 # - QEMU's PI namespaces (VM_NVME_PI1: 512 + 8 bytes, type 1; VM_NVME_PI3: 4096 + 8 bytes, type 3):
 #   target.nvme.pi and target.integrity in info and in a write-read run through the block device
 #   (the kernel generates and checks the PI; the run is clean); io_uring_cmd on their generic
-#   devices refused (exit 2) naming the metadata size and PI type, and that pi= is not available yet.
+#   devices refused (exit 2) with pi off, naming the metadata size and PI type and pi=generate or check.
 # Everything made here (the null_blk device, the modules) is removed at exit.
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
@@ -160,7 +160,7 @@ for spec in "${VM_NVME_PI1:?}:1:512" "${VM_NVME_PI3:?}:3:4096"; do
 		"protection:  type $type in 8 bytes of metadata, in a separate buffer" "$dev info's text"
 	sb "$n-ucmd" 2 run --engine io_uring_cmd --rw randread --bs "$lbs" --runtime 1s "$ng"
 	if ! grep -q "'$ng': its LBA format carries 8 bytes of metadata per block (protection information type $type)" \
-		"$n-ucmd.err" || ! grep -q "pi= (generate, check) is not available yet" "$n-ucmd.err"; then
+		"$n-ucmd.err" || ! grep -q "which io_uring_cmd sends only with pi=generate or pi=check" "$n-ucmd.err"; then
 		fail "$n-ucmd: the refusal does not name the format: $(cat "$n-ucmd.err")"
 	fi
 	sed 's/^/# refused: /' "$n-ucmd.err"
