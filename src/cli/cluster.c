@@ -130,6 +130,7 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 	w->res.life = NULL;
 	w->res.ss.rounds = NULL;
 	w->res.ss.n = w->res.ss.cap = 0;
+	w->res.sched.late = (struct hist){ 0 };   /* the lateness is not sent: the rank's result file has it */
 	for (int k = 0; k < NHIST; k++) {
 		struct hist *h = hist_of(&w->res, k);
 
