@@ -133,6 +133,19 @@ enum numa_mode {
 	NUMA_NODE,               /* node numa_node */
 };
 
+/* How a trace's records are timed (trace_timing, docs/replay.md). */
+enum trace_timing {
+	TRACE_TIMING_DUE,        /* each record due at its time divided by trace_speed: an open loop */
+	TRACE_TIMING_NONE,       /* as fast as qd allows: a closed loop */
+};
+
+/* How a trace's offsets land on the job's region (trace_fold). */
+enum trace_fold {
+	TRACE_FOLD_MODULO,       /* offset modulo the span */
+	TRACE_FOLD_SCALE,        /* offset times span over the trace's extent */
+	TRACE_FOLD_OFF,          /* as they are: a trace that runs past the span is refused */
+};
+
 #define JOB_NAME_MAX 64
 #define JOB_LABEL_MAX 128
 #define JOB_PATH_MAX 1024
@@ -223,6 +236,13 @@ struct job {
 	 * plan_case and freed by job_release; copies of the job share it (only its maker releases it).
 	 */
 	struct job_streams *streams;
+	/* Replay (docs/replay.md): trace "" = none; trace_format an enum trace_format_id (trace.h). */
+	char trace[JOB_PATH_MAX];
+	unsigned trace_format;
+	double trace_speed;            /* timestamps divided by this, > 0 */
+	enum trace_timing trace_timing;
+	enum trace_fold trace_fold;
+	char trace_device[JOB_NAME_MAX];   /* "" = every device */
 
 	/* Filled by job_resolve against a target. */
 	struct job_resolved {
@@ -232,6 +252,15 @@ struct job {
 		uint64_t fill;          /* bytes */
 		uint64_t stride;
 		bool span_capped;       /* soft_bounds cut the span to the target */
+		/*
+		 * A trace, as the io layer's scan found it (run_resolve; trace_scanned false before): the
+		 * operations it holds (1 << enum op), its extent in bytes (the end of its furthest request),
+		 * its largest read or write, mapped (what a slot's buffer holds), and its length.
+		 */
+		bool trace_scanned;
+		unsigned trace_ops;
+		uint64_t trace_extent, trace_max_len;
+		uint64_t trace_records, trace_span_ns;   /* the records it hands out and the last one's time */
 	} r;
 };
 
@@ -314,9 +343,33 @@ static inline bool job_trims(const struct job *j)
 	return j->rw == RW_TRIM || j->rw == RW_RANDTRIM;
 }
 
-static inline bool job_writes(const struct job *j)
+/* True if the job replays a trace (trace=FILE): its requests are the trace's, rw and bs aside. */
+static inline bool job_replays(const struct job *j)
+{
+	return j->trace[0] != '\0';
+}
+
+/*
+ * Whether a replay issues operation op (enum op: 0 read, 1 write, 2 trim, 3 flush): as its trace
+ * was scanned, or, before the scan, any of them (so that the write guard errs on the safe side).
+ */
+static inline bool job_trace_does(const struct job *j, unsigned op)
+{
+	return !j->r.trace_scanned || (j->r.trace_ops >> op & 1);
+}
+
+/* True if the pattern rw names writes (a replay's pattern is recorded but not used: job_writes). */
+static inline bool job_rw_writes(const struct job *j)
 {
 	return j->rw != RW_READ && j->rw != RW_RANDREAD && j->rw != RW_STRIDE_READ && !job_trims(j);
+}
+
+/* True if the job writes: its pattern, or a replay's trace. */
+static inline bool job_writes(const struct job *j)
+{
+	if (job_replays(j))
+		return job_trace_does(j, 1);
+	return job_rw_writes(j);
 }
 
 static inline bool job_reads(const struct job *j)
@@ -370,13 +423,15 @@ static inline bool job_modifies(const struct job *j)
 {
 	if (j->streams)
 		return job_streams_modify(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
+	if (job_replays(j) && job_trace_does(j, 2))
+		return true;
 	return job_writes(j) || job_trims(j) || j->trim || j->r.fill || j->fill.bytes || j->fill.value > 0;
 }
 
 /* True if requests are scheduled at a rate (open loop) rather than kept qd deep (closed loop). */
 static inline bool job_open_loop(const struct job *j)
 {
-	return j->rate_iops || j->rate_bw;
+	return j->rate_iops || j->rate_bw || (job_replays(j) && j->trace_timing == TRACE_TIMING_DUE);
 }
 
 /*
@@ -397,6 +452,10 @@ static inline void job_rate(const struct job *j, uint64_t *num, uint64_t *den)
 {
 	uint64_t mn, md;
 
+	if (job_replays(j)) {   /* the trace's own times, no rate */
+		*num = *den = 0;
+		return;
+	}
 	*num = j->rate_iops ? j->rate_iops : j->rate_bw;
 	*den = j->rate_iops ? 1 : j->rate_bw ? j->bs : 0;
 	if (j->rate_bw && !j->rate_iops && (j->bssplit.n || j->bssplit_write.n)) {
@@ -407,6 +466,8 @@ static inline void job_rate(const struct job *j, uint64_t *num, uint64_t *den)
 }
 
 const char *arrival_name(enum arrival a);
+const char *trace_timing_name(enum trace_timing t);
+const char *trace_fold_name(enum trace_fold f);
 
 /* numa= as job_set reads it back: "off", "auto" or the node's number, into buf. Returns buf. */
 const char *job_numa_text(const struct job *j, char *buf, size_t len);
@@ -423,7 +484,7 @@ const char *pi_mode_name(enum pi_mode m);
 extern const unsigned job_lm_default_ms[4];
 const char *job_wait_name(enum job_wait w);
 
-/* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes). */
+/* Percent of writes the pattern issues (0, 100, or rwmix_write for mixes); a replay's trace aside. */
 unsigned job_write_pct(const struct job *j);
 
 const char *rw_name(enum rw_pattern rw);

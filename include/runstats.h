@@ -296,6 +296,31 @@ struct sched_result {
 	uint64_t late_max_ns;    /* the longest a request waited past its due time before its issue */
 	uint64_t sleeps;         /* times a worker slept until the next due time (nothing to reap) */
 	uint64_t wake_err_sum_ns, wake_err_max_ns;   /* how late those sleeps woke, summed and the most */
+	/* How late each request issued in the measured window was (issue - due); buckets NULL: not kept. */
+	struct hist late;
+};
+
+/*
+ * A replay's trace (results.trace, docs/replay.md): what the feeder read of it and what the workers
+ * issued. skipped is indexed by enum trace_skip (trace.h), whose names result.c writes.
+ */
+#define RUN_TRACE_SKIPS 8
+
+struct trace_result {
+	bool enabled;
+	unsigned format;         /* enum trace_format_id: the format read */
+	double speed;
+	unsigned timing, fold;   /* enum trace_timing, enum trace_fold (job.h) */
+	uint64_t records;        /* entries of the trace read: handed out and skipped */
+	uint64_t skipped[RUN_TRACE_SKIPS];
+	uint64_t unordered;      /* records stamped before the one before them (their time held) */
+	uint64_t span_ns;        /* the time of the last record read, as in the trace (before trace_speed) */
+	uint64_t pieces;         /* requests the records read became (a record past REPLAY_MAX_* is several) */
+	uint64_t replayed;       /* requests issued (the ramp's too) */
+	uint64_t by_op[OP_COUNT];        /* ... by operation */
+	uint64_t bytes_by_op[OP_COUNT];  /* ... their bytes */
+	uint64_t fold_span, fold_extent, fold_lbs;   /* the region, the trace's extent, the alignment */
+	uint64_t folded;         /* requests whose offset the fold or the alignment moved */
 };
 
 /*
@@ -461,6 +486,7 @@ struct run_result {
 	 * sleeping, from their start to their end (both 0: none adapts: results.wait absent).
 	 */
 	uint64_t wait_spin_ns, wait_sleep_ns;
+	struct trace_result trace;          /* a replay's (trace=FILE); enabled false otherwise */
 	struct zone_result zones;           /* zonemode=zbd */
 	struct outliers outliers;           /* results.outliers (threshold_ns 0: not asked for) */
 };

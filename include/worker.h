@@ -17,6 +17,7 @@
 #include "hist.h"
 #include "job.h"
 #include "offgen.h"
+#include "replay.h"
 #include "timetable.h"
 #include "verify.h"
 #include "vocab.h"
@@ -96,6 +97,7 @@ enum worker_path {
 	WORKER_SIZED,      /* a split's next size at a uniform random offset (nothing else of the vocabulary) */
 	WORKER_VOCAB,      /* vocab_next: sizes, distributions, percentage_random, the random map */
 	WORKER_SPECIAL,    /* next_special */
+	WORKER_TRACE,      /* trace_request: a replay's records, from its ring */
 };
 
 struct worker {
@@ -160,6 +162,17 @@ struct worker {
 	struct timetable tt;
 	uint64_t now;            /* the loop's last clock read */
 	struct sched_result sched;   /* this worker's part; offered_iops and arrival are the run's */
+
+	/*
+	 * A replay (trace=FILE; NULL ring otherwise, set by the run): the ring it takes its requests from,
+	 * the next one (tr_have false at the trace's end; its due time in tt.next for an open loop, from
+	 * tr_t0), and what it issued of the trace by enum op.
+	 */
+	struct replay_ring *ring;
+	struct replay_rec tr;
+	bool tr_have, tr_end;
+	uint64_t tr_t0;
+	uint64_t tr_ios[OP_COUNT], tr_bytes[OP_COUNT];
 
 	/* Results, valid after worker_main returns. */
 	struct opstats st[OP_COUNT];   /* by enum op; trim and flush only where worker_op_used */
@@ -228,10 +241,12 @@ struct worker {
 
 /*
  * True if a run of j measures op: reads and writes always (results.read, write, total), trims for
- * the trim patterns, flushes for fsync. Only those get histograms (run_result.op, worker.st).
+ * the trim patterns, flushes for fsync, and for a replay the trims and flushes its trace holds. Only those get histograms (run_result.op, worker.st).
  */
 static inline bool worker_op_used(const struct job *j, unsigned op)
 {
+	if (job_replays(j) && op >= OP_TRIM)
+		return job_trace_does(j, op);
 	return op < OP_TRIM || (op == OP_TRIM && job_trims(j)) || (op == OP_FLUSH && j->fsync);
 }
 

@@ -29,7 +29,7 @@ static const char *const spec_params[] = {
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "outlier_ns", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
 	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset", "zone_append",
-	"pi",
+	"pi", "trace", "trace_format", "trace_speed", "trace_timing", "trace_fold", "trace_device",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -1233,6 +1233,73 @@ static void test_job_streams_resolve_and_verify_rules(void **state)
 	job_release(&j);
 }
 
+/*
+ * A replay: its parameters parsed (closed lists, a speed in range), refused without a trace, and
+ * what the trace gives refused beside it (a rate, the vocabulary, fsync, thinktime, verify); due
+ * timing is an open loop without a rate of its own, none a closed loop; no io_limit by default.
+ */
+static void test_job_trace_parameters_and_rules(void **state)
+{
+	static const struct {
+		const char *name, *value;
+	} refused[] = {
+		{ "rate_iops", "1000" }, { "rate_bw", "10m" }, { "bssplit", "4k/50:8k/50" }, { "fsync", "4" },
+		{ "thinktime", "1ms" }, { "verify", "on" }, { "distribution", "zipf:1.2" }, { "zonemode", "zbd" },
+		{ "pi", "generate" },
+	};
+	char err[256] = "";
+	uint64_t num, den;
+	struct job j;
+
+	(void)state;
+	set_bad("trace_speed", "0", "0.000001..1000000");
+	set_bad("trace_speed", "fast", "0.000001..1000000");
+	set_bad("trace_timing", "soon", "due or none");
+	set_bad("trace_fold", "wrap", "modulo, scale or off");
+	job_init(&j);
+	assert_int_not_equal(job_set(&j, "trace_format", "csv", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "unknown trace format 'csv'"));
+	/* A replay's parameters without a trace. */
+	for (int k = 0; k < 3; k++) {
+		job_init(&j);
+		set_ok(&j, k == 0 ? "trace_speed" : k == 1 ? "trace_fold" : "trace_device", k == 0 ? "2" : k == 1 ? "scale" : "hm_0");
+		assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "give the trace (trace=FILE)"));
+	}
+	job_init(&j);
+	set_ok(&j, "trace", "t.csv");
+	assert_int_equal(job_check(&j, err, sizeof(err)), 0);
+	assert_true(job_replays(&j) && job_open_loop(&j));
+	job_rate(&j, &num, &den);
+	assert_int_equal(num, 0);
+	assert_int_equal(den, 0);
+	assert_true(job_writes(&j) && job_modifies(&j));   /* unscanned: any operation */
+	assert_int_equal(job_write_pct(&j), 0);              /* rw=randread as recorded */
+	assert_int_equal(job_resolve(&j, 1ull << 30, 512, err, sizeof(err)), 0);
+	assert_int_equal(j.r.io_limit, 0);
+	j.r.trace_scanned = true;
+	j.r.trace_ops = 1u << 0;   /* reads (enum op 0) */
+	assert_false(job_writes(&j) || job_modifies(&j));    /* a trace of reads is a reading job */
+	set_ok(&j, "trace_timing", "none");
+	assert_false(job_open_loop(&j));
+	set_ok(&j, "latency_target", "p99<=1ms");
+	set_ok(&j, "runtime", "1s");
+	assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "latency_target: a replay's search is over trace_speed"));
+	set_ok(&j, "trace_timing", "due");
+	assert_int_equal(job_check(&j, err, sizeof(err)), 0);   /* searched over trace_speed */
+	for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+		job_init(&j);
+		set_ok(&j, "trace", "t.csv");
+		set_ok(&j, refused[k].name, refused[k].value);
+		if (!strcmp(refused[k].name, "fsync") || !strcmp(refused[k].name, "bssplit"))
+			set_ok(&j, "rw", "randwrite");
+		assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, "the trace gives every request"))
+			fail_msg("%s=%s with a trace: %s", refused[k].name, refused[k].value, err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1272,6 +1339,7 @@ int main(void)
 		cmocka_unit_test(test_plan_refuses_bad_lists_and_truncates_long_names),
 		cmocka_unit_test(test_plan_streams_are_whole_jobs_of_the_case),
 		cmocka_unit_test(test_job_streams_resolve_and_verify_rules),
+		cmocka_unit_test(test_job_trace_parameters_and_rules),
 		cmocka_unit_test(test_job_vocabulary_rules),
 		cmocka_unit_test(test_job_resolve_vocabulary),
 	};

@@ -27,6 +27,7 @@
 #include "offgen.h"
 #include "result.h"
 #include "resultcheck.h"
+#include "trace.h"
 #include "resultset.h"
 #include "run.h"
 
@@ -1008,6 +1009,69 @@ static void test_result_open_loop_round_trips(void **state)
 	open_loop_release(&res);
 }
 
+/*
+ * A replay: its parameters in job, results.trace with every skip reason and operation, the schedule's
+ * lateness from its histogram; the validator takes it and refuses a count that is not one.
+ */
+static void test_result_replay_trace_and_lateness(void **state)
+{
+	struct run_context ctx = { .command_line = "ssdbench run x", .repeat_index = 1, .repeat_count = 1 };
+	struct target t = { .path = "/tmp/x.dat", .kind = TARGET_FILE, .exists = true, .fd = -1,
+			    .size = 1ull << 30, .lbs = 512, .pbs = 512, .label = "x.dat" };
+	struct run_result res;
+	json_t *o, *tr, *late, *jo;
+	char err[512] = "";
+	struct job j;
+
+	(void)state;
+	open_loop_result(&res, 1000, 7);
+	assert_int_equal(hist_init(&res.sched.late), 0);
+	for (uint64_t i = 1; i <= 1000; i++)
+		hist_add(&res.sched.late, i * 1000);
+	res.trace = (struct trace_result){ .enabled = true, .format = TRACE_FMT_BLKTRACE, .speed = 2,
+					   .timing = TRACE_TIMING_DUE, .fold = TRACE_FOLD_SCALE, .records = 543,
+					   .replayed = 121, .pieces = 121, .span_ns = 763008070, .fold_span = 1 << 30,
+					   .fold_extent = 16 << 20, .fold_lbs = 512, .folded = 5,
+					   .by_op = { 32, 76, 3, 10 }, .bytes_by_op = { 585728, 5824512, 17043456, 0 } };
+	res.trace.skipped[TRACE_SKIP_EVENT] = 422;
+	job_init(&j);
+	assert_int_equal(job_set(&j, "trace", "/tmp/nvme.blktrace.0", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "trace_speed", "2", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "trace_fold", "scale", err, sizeof(err)), 0);
+	assert_int_equal(job_set(&j, "trace_device", "259,0", err, sizeof(err)), 0);
+	assert_int_equal(job_resolve(&j, 1ull << 30, 512, err, sizeof(err)), 0);
+	assert_int_equal(j.r.io_limit, 0);   /* a replay ends with its trace */
+	o = result_build(&j, &t, &res, &ctx);
+	assert_non_null(o);
+	if (result_validate(o, err, sizeof(err)))
+		fail_msg("result_validate: %s", err);
+	jo = json_object_get(o, "job");
+	assert_string_equal(json_string_value(json_object_get(jo, "trace")), "/tmp/nvme.blktrace.0");
+	assert_string_equal(json_string_value(json_object_get(jo, "trace_fold")), "scale");
+	assert_string_equal(json_string_value(json_object_get(jo, "trace_timing")), "due");
+	assert_string_equal(json_string_value(json_object_get(jo, "trace_device")), "259,0");
+	assert_true(json_number_value(json_object_get(jo, "trace_speed")) == 2.0);
+	tr = json_object_get(json_object_get(o, "results"), "trace");
+	assert_string_equal(json_string_value(json_object_get(tr, "format")), "blktrace");
+	assert_int_equal(json_integer_value(json_object_get(tr, "records")), 543);
+	assert_int_equal(json_integer_value(json_object_get(tr, "replayed")), 121);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(tr, "skipped"), "event")), 422);
+	assert_int_equal(json_object_size(json_object_get(tr, "skipped")), TRACE_SKIP_NR);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(tr, "by_op"), "flush")), 10);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(tr, "bytes_by_op"), "trim")), 17043456);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(tr, "fold"), "mode")), "scale");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(tr, "fold"), "moved")), 5);
+	late = json_object_get(json_object_get(json_object_get(o, "results"), "schedule"), "late_ns");
+	assert_int_equal(json_integer_value(json_object_get(late, "max")), 1000000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(late, "percentiles"), "99")),
+			 (json_int_t)hist_percentile(&res.sched.late, 99));
+	json_object_set_new(json_object_get(tr, "by_op"), "read", json_integer(-1));
+	assert_int_not_equal(result_validate(o, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "by_op"));
+	json_decref(o);
+	open_loop_release(&res);   /* the lateness with the run's histograms (group_release) */
+}
+
 /* A closed-loop run writes none of the open-loop keys: its results are what they were before them. */
 static void test_result_closed_loop_writes_no_response_keys(void **state)
 {
@@ -1357,6 +1421,7 @@ int main(void)
 		cmocka_unit_test(test_result_write_file_leaves_one_whole_file),
 		cmocka_unit_test(test_result_write_file_that_fails_closes_its_file),
 		cmocka_unit_test(test_result_job_has_spec_names_and_numbers),
+		cmocka_unit_test(test_result_replay_trace_and_lateness),
 		cmocka_unit_test(test_result_job_defaults_are_null_where_unknown),
 		cmocka_unit_test(test_result_job_seed_is_never_negative),
 		cmocka_unit_test(test_result_of_a_failed_open_names_the_step),

@@ -100,6 +100,8 @@ static const char usage_run[] =
 	"A new file is created only on a filesystem for data (not under /dev, /proc, /sys). A read job\n"
 	"that must lay out the holes of a file writes to it, and is refused where writes are. A job\n"
 	"that writes holds its device or file until the invocation ends: a second one is refused.\n"
+	"--trace FILE replays a block trace instead (docs/replay.md): its requests at its times over\n"
+	"trace_speed; results.trace says what was read, skipped and replayed.\n"
 	"\n"
 	"job parameters (also --set NAME=VALUE):\n";
 

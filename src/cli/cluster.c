@@ -211,6 +211,7 @@ static int unpack(char *buf, size_t len, struct wire *w, const char **json)
 	w->res.zones.n_series = w->res.zones.cap_series = 0;
 	w->res.zones.wps = NULL;
 	w->res.zones.nwps = 0;
+	w->res.sched.late = (struct hist){ 0 };   /* the lateness is not sent: the rank's result file has it */
 	for (int k = 0; k < NHIST; k++) {
 		struct hist *h = hist_of(&w->res, k);
 

@@ -299,6 +299,14 @@ static void estimate(const struct job *j, double rate, double *bytes, double *se
 {
 	double moved, pct = job_write_pct(j) / 100.0, fill_rate = rate;
 
+	if (job_replays(j)) {
+		/* A replay lasts its trace over its speed (as fast as qd allows: not known before). */
+		*bytes = 0;
+		*secs = j->trace_timing == TRACE_TIMING_DUE ? (double)j->r.trace_span_ns / j->trace_speed / 1e9 : 0;
+		if (j->runtime_ns && (double)(j->runtime_ns + j->ramp_ns) / 1e9 < *secs)
+			*secs = (double)(j->runtime_ns + j->ramp_ns) / 1e9;
+		return;
+	}
 	if (job_open_loop(j)) {
 		uint64_t num, den;
 

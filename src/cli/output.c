@@ -228,6 +228,9 @@ void format_job(const struct job *j, char *buf, size_t len)
 		APPEND(" offset=%s", off);
 	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
 		APPEND(" rwmix_write=%u", j->rwmix_write);
+	if (job_replays(j))
+		APPEND(" trace=%s trace_speed=%g trace_timing=%s trace_fold=%s", j->trace, j->trace_speed,
+		       trace_timing_name(j->trace_timing), trace_fold_name(j->trace_fold));
 	if (j->runtime_ns) {
 		format_duration(j->runtime_ns, rt, sizeof(rt));
 		APPEND(" runtime=%s", rt);

@@ -601,35 +601,50 @@ static void probe_numbers(const struct run_result *res, double pct, double *iops
 	hist_release(&total);
 }
 
-/* A probe at rate as the search records it: its numbers and the open loop's wake-up error. */
+/*
+ * A probe at rate as the search records it: its numbers and the open loop's wake-up error. A replay
+ * delivered its rate when it completed what was due in its window (the trace's rate is its own, not
+ * even): its IOPS are the rate times that share.
+ */
 static void probe_of(const struct run_result *res, double pct, double rate, struct search_probe *p)
 {
 	const struct sched_result *sc = &res->sched;
 
 	p->rate = rate;
 	probe_numbers(res, pct, &p->iops, &p->value_ns);
+	if (res->trace.enabled && sc->enabled) {
+		uint64_t done = 0;
+
+		for (int op = 0; op < OP_COUNT; op++)
+			done += res->op[op].ios;
+		p->iops = sc->scheduled ? rate * (double)done / (double)sc->scheduled : 0;
+	}
 	p->wake_mean_ns = sc->enabled && sc->sleeps ? (double)sc->wake_err_sum_ns / (double)sc->sleeps : NAN;
 	p->wake_max_ns = sc->enabled && sc->sleeps ? (double)sc->wake_err_max_ns : NAN;
 }
 
 /* One line a probe on stderr (not with --progress never). */
-static void search_line(const struct session *s, const struct search *se, const char *tgt)
+static void search_line(const struct session *s, const struct search *se, const char *tgt, double trace_rate)
 {
 	const struct search_probe *p = &se->probes[se->n - 1];
+	FILE *f = cli_notes();
 	char v[32];
 
 	if (s->progress < 0)
 		return;
 	format_duration(isfinite(p->value_ns) ? (uint64_t)p->value_ns : 0, v, sizeof(v));
-	fprintf(cli_notes(), "ssdbench: search %s: probe %u: %.0f IOPS offered%s, %.0f done, p%g %s: %s; ", tgt, se->n,
-		p->rate, search_probed_before(se, se->n - 1) ? " again" : "", p->iops, se->pct,
-		isfinite(p->value_ns) ? v : "-", p->met ? "met" : "not met");
+	fprintf(f, "ssdbench: search %s: probe %u: %.0f IOPS offered%s", tgt, se->n, p->rate,
+		search_probed_before(se, se->n - 1) ? " again" : "");
+	if (trace_rate > 0)
+		fprintf(f, " (trace_speed %.4g)", p->rate / trace_rate);
+	fprintf(f, ", %.0f done, p%g %s: %s; ", p->iops, se->pct, isfinite(p->value_ns) ? v : "-",
+		p->met ? "met" : "not met");
 	if (se->lo && se->hi)
-		fprintf(cli_notes(), "bracket %.0f..%.0f\n", se->lo, se->hi);
+		fprintf(f, "bracket %.0f..%.0f\n", se->lo, se->hi);
 	else if (se->hi)
-		fprintf(cli_notes(), "nothing met yet, lowest failure %.0f\n", se->hi);
+		fprintf(f, "nothing met yet, lowest failure %.0f\n", se->hi);
 	else
-		fprintf(cli_notes(), "the peak met\n");
+		fprintf(f, "the peak met\n");
 }
 
 /* The answer on stderr: max_iops, its bracket, and the open loop's own wake-up error beside it. */
@@ -666,11 +681,29 @@ static int save_final(struct session *s, const struct entry *e, const struct run
 	return ret;
 }
 
+/* A replay's trace, its requests a second at trace_speed 1 (its mean rate); 0 for another job. */
+static double replay_rate(const struct job *j)
+{
+	if (!job_replays(j) || !j->r.trace_span_ns)
+		return 0;
+	return (double)j->r.trace_records * 1e9 / (double)j->r.trace_span_ns;
+}
+
+/* A probe's rate: rate_iops, or for a replay the trace_speed that offers it (rate over the trace's own). */
+static void search_set_rate(struct job *j, double rate, double trace_rate)
+{
+	if (trace_rate > 0)
+		j->trace_speed = rate / trace_rate;
+	else
+		j->rate_iops = (uint64_t)rate;
+}
+
 /*
  * A case with a latency_target (search.h, docs/search.md): a closed-loop run for the peak, probes at
  * the rates the search asks (rate_iops set, the job's ramp and runtime), every run its own result
  * file; then the final result, which holds results.search: a confirming run at max_iops, or, if
- * nothing met, the peak run's measurement again. Only the final result goes to standard output.
+ * nothing met, the peak run's measurement again. Only the final result goes to standard output. A
+ * replay searches over trace_speed: its rates are the trace's own times trace_speed (docs/replay.md).
  */
 static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned round)
 {
@@ -683,28 +716,32 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 	struct run_result peak, res;
 	struct search se;
 	struct search_probe pr;
-	double rate, iops;
+	double rate, iops, trace_rate = replay_rate(&e->job);
 	char tgt[64];
 	int ret;
 
 	j.lt_pct = 0;
 	j.lt_ns = 0;
+	/* A replay's peak is its trace as fast as qd allows; its probes, the trace at speeds. */
+	if (trace_rate > 0)
+		j.trace_timing = TRACE_TIMING_NONE;
 	search_target_text(e->job.lt_pct, e->job.lt_ns, tgt, sizeof(tgt));
 	ret = run_saved(s, e, &j, &ctx, &peak, false);
+	j.trace_timing = e->job.trace_timing;
 	probe_numbers(&peak, e->job.lt_pct, &iops, &pr.value_ns);
 	if (!ret && s->progress >= 0)
 		fprintf(cli_notes(), "ssdbench: search %s: peak (closed loop): %.0f IOPS\n", tgt, iops);
 	search_init(&se, e->job.lt_pct, e->job.lt_ns, iops, NULL);
 	ctx.search_probe = "probe";
 	while (!ret && !ended(s) && search_next(&se, &rate)) {
-		j.rate_iops = (uint64_t)rate;
+		search_set_rate(&j, rate, trace_rate);
 		ctx.search_index = se.n + 1;
 		ret = run_saved(s, e, &j, &ctx, &res, false);
 		probe_of(&res, se.pct, rate, &pr);
 		run_result_release(&res);
 		if (!ret) {
 			search_record_probe(&se, &pr);
-			search_line(s, &se, tgt);
+			search_line(s, &se, tgt, trace_rate);
 		}
 	}
 	if (!ret && stopped(s))
@@ -717,7 +754,7 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 			search_end_lines(&se, tgt);
 		if (search_max_iops(&se)) {
 			ctx.search_final = "confirm";
-			j.rate_iops = (uint64_t)search_max_iops(&se);
+			search_set_rate(&j, search_max_iops(&se), trace_rate);
 			ret = run_saved(s, e, &j, &ctx, &res, true);
 			run_result_release(&res);
 		} else {

@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "journal_hold.h"
 #include "layout.h"
+#include "replay.h"
 #include "run.h"
 #include "ss.h"
 #include "zbd.h"
@@ -52,10 +53,21 @@ static uint64_t target_size_for(const struct job *j, const struct target *t)
 int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen)
 {
 	uint64_t size = target_size_for(j, t);
+	unsigned lbs = job_no_io(j) ? 0 : t->lbs;
+	int ret;
 
 	if (size == 0)
 		return errmsg_set(err, errlen, -EINVAL, "'%s': the target is empty (size 0)", t->path);
-	return job_resolve(j, size, job_no_io(j) ? 0 : t->lbs, err, errlen);
+	if ((ret = job_resolve(j, size, lbs, err, errlen)))
+		return ret;
+	/* A replay's trace, scanned once here: its operations, its extent, its largest request. */
+	for (unsigned s = 0; s <= (j->streams ? j->streams->n : 0); s++) {
+		struct job *sj = s ? &j->streams->s[s - 1].job : j;
+
+		if (job_replays(sj) && !sj->r.trace_scanned && (ret = replay_scan(sj, lbs, err, errlen)))
+			return ret;
+	}
+	return 0;
 }
 
 /* The live counters a sample sums: ios, bytes, lat_sum, resp_sum (open loop), over both ops. */
@@ -757,7 +769,7 @@ static void payload_realized(struct run_result *res, const struct worker *ws, un
  */
 static int setup_workers(struct job *j, struct target *t, const struct engine_ops *e, const struct run_opts *o,
 			 struct run_ctl *ctl, struct worker *ws, struct stream_workers *sw, struct wmap *wm,
-			 struct zbd_worker *zw, char *err, size_t errlen)
+			 struct zbd_worker *zw, struct replay_feed *feeds, char *err, size_t errlen)
 {
 	uint64_t rz_base, rz_len;
 	unsigned k = 0;
@@ -790,6 +802,7 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 			if (j->streams && !sj->verify)
 				w->vmap = NULL;
 			w->wmap = wm;
+			w->ring = feeds[s].rings ? &feeds[s].rings[i] : NULL;
 			w->zbw = zw ? &zw[k] : NULL;   /* zonemode=zbd has no streams: k is i */
 			if ((ret = worker_init(w, sj->r.offset, sj->r.span, rz_base, rz_len)))
 				return errmsg_set(err, errlen, ret,
@@ -810,7 +823,9 @@ static void sched_begin(const struct job *j, struct sched_result *s)
 	job_rate(j, &num, &den);
 	s->enabled = true;
 	s->arrival = j->arrival;
-	s->offered_iops = (double)num / (double)den;
+	s->offered_iops = den ? (double)num / (double)den : 0;   /* a replay's: its trace's, after the run */
+	if (!s->late.buckets && hist_init(&s->late))
+		s->late.buckets = NULL;   /* no memory: the lateness is not kept */
 }
 
 /* Adds worker w's operations to op (those op has histograms for; response times where both have them). */
@@ -918,6 +933,32 @@ static int start_worker(const struct affinity *aff, struct worker *w, unsigned i
 	return 0;
 }
 
+/*
+ * A replay's results.trace: what the feeders read and the workers issued; the trace's own rate as
+ * the schedule's offered one. A trace that could not be read to the end fails the run.
+ */
+static void replay_outcome(const struct job *j, struct replay_feed *feeds, const struct worker *ws, unsigned n,
+			   struct run_result *res)
+{
+	struct trace_result *t = &res->trace;
+	char msg[256];
+
+	if (replay_feeds_finish(j, feeds, t, msg, sizeof(msg)) && res->status != RUN_FAILED) {
+		res->status = RUN_FAILED;
+		snprintf(res->message, sizeof(res->message), "%s", msg);
+	}
+	if (!t->enabled)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		for (int op = 0; op < OP_COUNT; op++) {
+			t->replayed += ws[i].tr_ios[op];
+			t->by_op[op] += ws[i].tr_ios[op];
+			t->bytes_by_op[op] += ws[i].tr_bytes[op];
+		}
+	if (res->sched.enabled && t->span_ns)
+		res->sched.offered_iops = (double)t->pieces / ((double)t->span_ns / t->speed / 1e9);
+}
+
 static int run_workers(struct job *j, struct target *t, const struct engine_ops *e,
 		       const struct run_opts *o, struct run_result *res, char *err, size_t errlen)
 {
@@ -930,9 +971,11 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	struct zbd zb = { .fd = -1, .own_fd = -1 };
 	struct zbd_worker *zw = NULL;
 	struct affinity aff;
+	struct replay_feed feeds[JOB_MAX_STREAMS];
 	unsigned started = 0;
 	int ret;
 
+	memset(feeds, 0, sizeof(feeds));
 	if (!ws)
 		return errmsg_set(err, errlen, -ENOMEM, "cannot allocate %u workers: %s", nw, strerror(ENOMEM));
 	ctl_init(&ctl, nw, o->continue_on_error);
@@ -943,8 +986,13 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	ret = affinity_begin(j, t, &aff, err, errlen);
 	if (!ret && j->zonemode == ZONEMODE_ZBD && !o->phase)
 		ret = zbd_start(&zb, &zw, j, t, &res->zones, err, errlen);
+	if (!ret && !o->phase && !o->readback)
+		ret = replay_feeds_init(j, job_no_io(j) ? 0 : t->lbs, feeds, err, errlen);
 	if (!ret)
-		ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, zw, err, errlen);
+		ret = setup_workers(j, t, e, o, &ctl, ws, j->streams ? sw : NULL, wm, zw, feeds, err, errlen);
+	/* The feeders fill the rings ahead of the workers' start. */
+	if (!ret)
+		ret = replay_feeds_start(j, feeds, err, errlen);
 	/* The drive's counters just before the measured run's first I/O (after every prepare phase). */
 	if (!ret && o->health && res->health)
 		health_rec_snapshot(res->health, o->health, false);
@@ -984,6 +1032,8 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
+	if (!ret)
+		replay_outcome(j, feeds, ws, nw, res);
 	/* ... and just after its last (before a read-back pass, which runs with health NULL). */
 	if (!ret && o->health && res->health)
 		health_rec_snapshot(res->health, o->health, true);
@@ -1011,6 +1061,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	for (unsigned i = 0; i < nw; i++)
 		worker_release(&ws[i]);
 	free(ws);
+	replay_feeds_release(j, feeds);
 	wmap_free(wm);
 	ctl_destroy(&ctl);
 	return ret;
@@ -1038,6 +1089,9 @@ static void plain_phase(struct job *f)
 	f->fua = false;
 	f->thinktime_ns = 0;
 	f->thinktime_blocks = 0;
+	f->trace[0] = '\0';
+	f->trace_speed = 1;
+	f->trace_timing = TRACE_TIMING_DUE;
 }
 
 /*

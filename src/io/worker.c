@@ -224,8 +224,9 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 	mixgen_init(&w->mix, job_write_pct(j), seed);
 	w->write_pct = job_write_pct(j);
 	w->open = job_open_loop(j);
-	w->nlive = job_trims(j) ? 3 : 2;
-	w->special = w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap || w->zbw ? WORKER_SPECIAL
+	w->nlive = worker_op_used(j, OP_TRIM) ? 3 : 2;
+	w->special = w->ring ? WORKER_TRACE
+		   : w->readback || job_trims(j) || j->fsync || j->thinktime_ns || w->vmap || w->zbw ? WORKER_SPECIAL
 		   : worker_skewed(w) ? WORKER_SKEWED : worker_sized_only(w) ? WORKER_SIZED
 		   : w->vocab ? WORKER_VOCAB : WORKER_PLAIN;
 	/* The outlier log is looked at only there, so that without it completions pay nothing for it. */
@@ -242,6 +243,8 @@ int worker_init(struct worker *w, uint64_t span_base, uint64_t span_len, uint64_
 		if (w->open && (ret = hist_init(&w->st[op].resp)))
 			return ret;
 	}
+	if (w->open && (ret = hist_init(&w->sched.late)))
+		return ret;
 	if ((ret = alloc_slots(w)) || (ret = alloc_vblocks(w)))
 		return ret;
 	/* The stream mixes in too: the workers of two streams share ids and, unless set, the seed. */
@@ -273,6 +276,7 @@ void worker_release(struct worker *w)
 	}
 	free(w->outl);
 	w->outl = NULL;
+	hist_release(&w->sched.late);
 	free(w->ec.reqs);
 	free(w->free);
 	free(w->queued);
@@ -562,13 +566,53 @@ static __attribute__((noinline)) bool special_request(struct worker *w, struct i
 }
 
 /*
- * next_request of a WORKER_VOCAB or WORKER_SPECIAL worker, out of line: the plain, skewed and sized
- * paths keep the hot loop's registers. Tail calls only, so no stack frame of its own.
+ * A replay: the next record of the ring into w->tr (tr_have false at the trace's end, which stops
+ * the worker: issue_cap 0), its due time into tt.next (UINT64_MAX at the end).
+ */
+static __attribute__((noinline)) void trace_advance(struct worker *w)
+{
+	w->tr_have = replay_next(w->ring, &w->tr);
+	w->tt.next = w->tr_have ? w->tr_t0 + w->tr.due_ns : UINT64_MAX;
+	if (!w->tr_have) {
+		w->tr_end = true;
+		w->issue_cap = 0;
+	}
+}
+
+/*
+ * next_request of a WORKER_TRACE worker: the record in w->tr, taken now by a closed loop (an open
+ * loop's is taken by take_due, when it is issued). A trim or flush the engine does not queue is made
+ * here, synchronously, as next_special makes them. Returns false if there is no request to queue now.
+ */
+static __attribute__((noinline)) bool trace_request(struct worker *w, struct ioreq *r, bool measuring)
+{
+	if (!w->tr_have)
+		return false;
+	r->op = w->tr.op;
+	r->offset = w->tr.offset;
+	r->len = w->tr.len;
+	r->szi = 0;
+	w->tr_ios[r->op]++;
+	w->tr_bytes[r->op] += r->len;
+	if (!w->open)
+		trace_advance(w);
+	if (r->op >= OP_TRIM && !(w->ec.async_ops & ENGINE_ASYNC(r->op))) {
+		sync_request(w, r, measuring);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * next_request of a WORKER_VOCAB, WORKER_SPECIAL or WORKER_TRACE worker, out of line: the plain,
+ * skewed and sized paths keep the hot loop's registers. Tail calls only, so no stack frame of its own.
  */
 static bool next_other(struct worker *w, struct ioreq *r, bool measuring)
 {
 	if (w->special == WORKER_VOCAB)
 		return vocab_request(w, r);
+	if (w->special == WORKER_TRACE)
+		return trace_request(w, r, measuring);
 	return special_request(w, r, measuring);
 }
 
@@ -610,8 +654,12 @@ static void take_due(struct worker *w, struct ioreq *r, bool measuring)
 			w->sched.scheduled++;
 		if (late > w->sched.late_max_ns)
 			w->sched.late_max_ns = late;
+		hist_add(&w->sched.late, late);
 	}
-	tt_advance(&w->tt);
+	if (w->ring)
+		trace_advance(w);
+	else
+		tt_advance(&w->tt);
 }
 
 /* verify=on: a write that could not be queued leaves its blocks of unknown content. */
@@ -983,7 +1031,7 @@ static void start_measuring(struct worker *w)
 	}
 	forget_ramp(w);
 	atomic_store_explicit(&w->live.measuring, true, memory_order_release);
-	w->issue_cap = w->budget ? w->budget : UINT64_MAX;
+	w->issue_cap = w->tr_end ? 0 : w->budget ? w->budget : UINT64_MAX;
 	w->t_measure = w->ctl->t_ramp_end;
 	w->qd_area = 0;   /* from the ramp's end, or from a submission just after it (a loop's turn) */
 	if (w->qd_last < w->t_measure)
@@ -1105,7 +1153,10 @@ static void count_backlog(struct worker *w)
 		w->sched.backlog++;
 		if (w->tt.next >= w->t_measure)
 			w->sched.scheduled++;
-		tt_advance(&w->tt);
+		if (w->ring)
+			trace_advance(w);
+		else
+			tt_advance(&w->tt);
 	}
 }
 
@@ -1246,8 +1297,13 @@ static int worker_loop(struct worker *w)
 		/* Sleeps end when a request is due, not up to the default 50 us later. */
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 		job_rate(w->job, &num, &den);
-		tt_init(&w->tt, w->job->arrival, num, den, w->job->threads, w->id, ctl->t_start,
-			w->job->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+		if (!w->ring)
+			tt_init(&w->tt, w->job->arrival, num, den, w->job->threads, w->id, ctl->t_start,
+				w->job->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+	}
+	if (w->ring) {
+		w->tr_t0 = ctl->t_start;
+		trace_advance(w);
 	}
 	for (;;) {
 		if (!stopping && (ret = fill_queue(w, measuring)))
@@ -1369,6 +1425,8 @@ void *worker_main(void *arg)
 			zone_error(w);
 		finish(w);
 	}
+	if (w->ring)   /* the feeder puts no more here: it would wait for this worker */
+		atomic_store_explicit(&w->ring->closed, true, memory_order_release);
 	if (!w->t_end)
 		w->t_end = clock_ns();
 	if (!w->t_measure) {
@@ -1376,8 +1434,11 @@ void *worker_main(void *arg)
 		forget_ramp(w);
 		w->t_measure = ctl->t_ramp_end;
 	}
-	/* Requests of one size (no split) are counted by their operation alone. */
-	for (int op = 0; op < OP_COUNT && !worker_sized(w); op++)
+	/*
+	 * Requests of one size (no split) are counted by their operation alone; a replay's are of the
+	 * trace's sizes, not counted by size (results.trace counts them by operation and bytes).
+	 */
+	for (int op = 0; op < OP_COUNT && !worker_sized(w) && !w->ring; op++)
 		w->rz.bs_ios[op][0] = w->st[op].ios;
 	if (w->eng->exit)
 		w->eng->exit(&w->ec);

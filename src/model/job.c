@@ -11,6 +11,7 @@
 #include "errmsg.h"
 #include "job.h"
 #include "textesc.h"
+#include "trace.h"
 
 enum ptype {
 	P_SIZE,      /* uint64_t bytes, in [min, max] */
@@ -400,6 +401,88 @@ static int set_arrival(struct job *j, const char *v, char *err, size_t errlen)
 	return ret;
 }
 
+static int set_trace(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	if (strlen(v) >= sizeof(j->trace))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "'%s': a path of at most %zu bytes", esc_short(v, q), sizeof(j->trace) - 1);
+	snprintf(j->trace, sizeof(j->trace), "%s", v);
+	return 0;
+}
+
+static int set_trace_format(struct job *j, const char *v, char *err, size_t errlen)
+{
+	enum trace_format_id id;
+	int ret = trace_format_parse(v, &id, err, errlen);
+
+	if (!ret)
+		j->trace_format = (unsigned)id;
+	return ret;
+}
+
+static int set_trace_speed(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+	const char *end;
+	double x;
+
+	if (parse_decimal(v, &x, &end) == 0 && !*end && x >= 1e-6 && x <= 1e6) {
+		j->trace_speed = x;
+		return 0;
+	}
+	return errmsg_set(err, errlen, -EINVAL,
+			  "'%s': expected a factor 0.000001..1000000 (2 replays twice as fast, 0.5 half as fast)",
+			  esc_short(v, q));
+}
+
+static const char *const trace_timing_names[] = { [TRACE_TIMING_DUE] = "due", [TRACE_TIMING_NONE] = "none",
+						   [TRACE_TIMING_NONE + 1] = NULL };
+static const char *const trace_fold_names[] = { [TRACE_FOLD_MODULO] = "modulo", [TRACE_FOLD_SCALE] = "scale",
+						 [TRACE_FOLD_OFF] = "off", [TRACE_FOLD_OFF + 1] = NULL };
+
+const char *trace_timing_name(enum trace_timing t)
+{
+	return t <= TRACE_TIMING_NONE ? trace_timing_names[t] : trace_timing_names[0];
+}
+
+const char *trace_fold_name(enum trace_fold f)
+{
+	return f <= TRACE_FOLD_OFF ? trace_fold_names[f] : trace_fold_names[0];
+}
+
+static int set_trace_timing(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned t = 0;
+	int ret = set_choice(trace_timing_names, TRACE_TIMING_NONE + 1, v, &t, "due or none", err, errlen);
+
+	if (!ret)
+		j->trace_timing = (enum trace_timing)t;
+	return ret;
+}
+
+static int set_trace_fold(struct job *j, const char *v, char *err, size_t errlen)
+{
+	unsigned f = 0;
+	int ret = set_choice(trace_fold_names, TRACE_FOLD_OFF + 1, v, &f, "modulo, scale or off", err, errlen);
+
+	if (!ret)
+		j->trace_fold = (enum trace_fold)f;
+	return ret;
+}
+
+static int set_trace_device(struct job *j, const char *v, char *err, size_t errlen)
+{
+	char q[ESC_SHORT_LEN];
+
+	if (strlen(v) >= sizeof(j->trace_device))
+		return errmsg_set(err, errlen, -EINVAL, "'%s': a device or volume name of at most %zu bytes",
+				  esc_short(v, q), sizeof(j->trace_device) - 1);
+	snprintf(j->trace_device, sizeof(j->trace_device), "%s", v);
+	return 0;
+}
+
 static const char *const health_names[] = { [HEALTH_AUTO] = "auto", [HEALTH_OFF] = "off",
 					     [HEALTH_REQUIRE] = "require", [HEALTH_REQUIRE + 1] = NULL };
 
@@ -647,6 +730,33 @@ const char *job_numa_text(const struct job *j, char *buf, size_t len)
 	return buf;
 }
 
+/* What a replay (trace=FILE) takes from its trace and so cannot also take from the job. */
+static int job_check_trace(const struct job *j, char *err, size_t errlen)
+{
+	static const char *const rest = "the trace gives every request's operation, offset, size and time";
+
+	if (!job_replays(j)) {
+		if (j->trace_device[0] || j->trace_format || j->trace_speed != 1 || j->trace_timing || j->trace_fold)
+			return errmsg_set(err, errlen, -EINVAL, "%s: a replay's parameter: give the trace (trace=FILE)",
+					  j->trace_device[0] ? "trace_device" : j->trace_format ? "trace_format"
+					  : j->trace_speed != 1 ? "trace_speed" : j->trace_timing ? "trace_timing"
+					  : "trace_fold");
+		return 0;
+	}
+	if (j->rate_iops || j->rate_bw)
+		return errmsg_set(err, errlen, -EINVAL, "%s: %s; set trace_speed (or trace_timing=none)",
+				  j->rate_iops ? "rate_iops" : "rate_bw", rest);
+	if (job_vocab(j) || j->fsync || j->thinktime_ns || j->verify || j->zonemode != ZONEMODE_NONE || j->pi != PI_OFF)
+		return errmsg_set(err, errlen, -EINVAL, "%s: %s; leave it out of a replay",
+				  job_vocab(j) ? "bssplit, distribution, percentage_random, randommap, blockalign"
+				  : j->fsync ? "fsync" : j->thinktime_ns ? "thinktime" : j->verify ? "verify"
+				  : j->zonemode != ZONEMODE_NONE ? "zonemode" : "pi", rest);
+	if (j->lt_ns && j->trace_timing == TRACE_TIMING_NONE)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "latency_target: a replay's search is over trace_speed, which trace_timing=none ignores");
+	return 0;
+}
+
 #define F(field) offsetof(struct job, field)
 static const struct param params[] = {
 	{ "rw", P_SPECIAL, 0, 0, 0, set_rw, "randread",
@@ -738,6 +848,18 @@ static const struct param params[] = {
 	  "random patterns: every block exactly once per pass (each thread its own slice)" },
 	{ "blockalign", P_SIZE, F(blockalign), 0, 1ull << 30, NULL, "bs",
 	  "random patterns: offsets are multiples of this (fio's blockalign; default bs, the smallest size of a split)" },
+	{ "trace", P_SPECIAL, 0, 0, 0, set_trace, "",
+	  "replay this block trace (blktrace, blkparse, fio iolog, MSR, Alibaba, Tencent): its requests, at its times (docs/replay.md)" },
+	{ "trace_format", P_SPECIAL, 0, 0, 0, set_trace_format, "auto",
+	  "the trace's format: auto, blktrace, blkparse, iolog, msr, alibaba or tencent" },
+	{ "trace_speed", P_SPECIAL, 0, 0, 0, set_trace_speed, "1",
+	  "replay: the trace's times divided by this (2 = twice as fast)" },
+	{ "trace_timing", P_SPECIAL, 0, 0, 0, set_trace_timing, "due",
+	  "replay: due (each request at its time, response time from it) or none (as fast as qd allows)" },
+	{ "trace_fold", P_SPECIAL, 0, 0, 0, set_trace_fold, "modulo",
+	  "replay: offsets onto the span: modulo, scale (by the trace's extent) or off (a trace past the span is refused)" },
+	{ "trace_device", P_SPECIAL, 0, 0, 0, set_trace_device, "",
+	  "replay: only this device or volume of the trace (259,0 for blktrace, hm_0 for MSR, the volume id, iolog's file)" },
 	{ "cpus", P_SPECIAL, 0, 0, 0, set_cpus, "",
 	  "worker CPUs, e.g. 0-3,8: worker i runs on the (i mod n)-th CPU of the list, one CPU each (docs/placement.md)" },
 	{ "numa", P_SPECIAL, 0, 0, 0, set_numa, "off",
@@ -802,7 +924,8 @@ const char *const *job_param_values(size_t i)
 	} lists[] = {
 		{ "rw", rw_names }, { "engine", job_engine_names }, { "wait", wait_names },
 		{ "arrival", arrival_names }, { "health", health_names }, { "verify", verify_values },
-		{ "numa", numa_values }, { "pi", pi_names },
+		{ "numa", numa_values }, { "pi", pi_names }, { "trace_format", trace_format_names },
+		{ "trace_timing", trace_timing_names }, { "trace_fold", trace_fold_names },
 		{ "zonemode", zonemode_names }, { "zone_reset", zone_reset_names },
 	};
 
@@ -839,6 +962,7 @@ void job_init(struct job *j)
 	j->pct_random = 100;
 	j->power_state = -1;
 	j->write_cache = -1;
+	j->trace_speed = 1;
 	memcpy(j->lm_ms, job_lm_default_ms, sizeof(j->lm_ms));
 }
 
@@ -897,7 +1021,7 @@ unsigned job_write_pct(const struct job *j)
 {
 	if (j->rw == RW_MIX || j->rw == RW_RANDMIX)
 		return j->rwmix_write;
-	return job_writes(j) ? 100 : 0;
+	return job_rw_writes(j) ? 100 : 0;
 }
 
 const char *data_name(const struct job *j, char *buf, size_t len)
@@ -1154,7 +1278,7 @@ int job_check(const struct job *j, char *err, size_t errlen)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "arrival: poisson spaces the requests of an open loop; give its rate "
 				  "(rate_iops or rate_bw) or a latency_target");
-	if (j->lt_ns && job_open_loop(j))
+	if (j->lt_ns && job_open_loop(j) && !job_replays(j))
 		return errmsg_set(err, errlen, -EINVAL,
 				  "latency_target: the search chooses the rate; leave out rate_iops and rate_bw");
 	if (j->lt_ns && !j->runtime_ns)
@@ -1175,6 +1299,8 @@ int job_check(const struct job *j, char *err, size_t errlen)
 				  j->reap_batch, j->qd);
 	if (j->journal[0] && !j->verify)
 		return errmsg_set(err, errlen, -EINVAL, "journal: records what verify=on writes; add verify=on");
+	if ((ret = job_check_trace(j, err, errlen)))
+		return ret;
 	if ((ret = check_zbd(j, err, errlen)))
 		return ret;
 	if (!j->streams && (ret = job_check_vocab(j, err, errlen)))
@@ -1338,8 +1464,8 @@ static int resolve_one(struct job *j, uint64_t size, unsigned lbs, char *err, si
 			return errmsg_set(err, errlen, -EINVAL,
 					  "io_limit: %llu bytes is less than one request (bs %llu)",
 					  (unsigned long long)r->io_limit, (unsigned long long)j->bs);
-	} else if (j->runtime_ns == 0) {
-		r->io_limit = r->span;
+	} else if (j->runtime_ns == 0 && !job_replays(j)) {
+		r->io_limit = r->span;   /* a replay ends with its trace */
 	}
 	return 0;
 }
@@ -1491,6 +1617,9 @@ uint64_t job_max_bs(const struct job *j)
 {
 	uint64_t max = j->bs;
 
+	if (job_replays(j) && j->r.trace_max_len > max)
+		max = j->r.trace_max_len;
+
 	if (j->bssplit.n && j->bssplit.size[j->bssplit.n - 1] > max)
 		max = j->bssplit.size[j->bssplit.n - 1];
 	if (j->bssplit_write.n && j->bssplit_write.size[j->bssplit_write.n - 1] > max)
@@ -1549,7 +1678,8 @@ void job_mean_bs(const struct job *j, uint64_t *num, uint64_t *den)
 bool job_streams_modify(const struct job *j)
 {
 	for (unsigned i = 0; j->streams && i < j->streams->n; i++)
-		if (job_writes(&j->streams->s[i].job) || job_trims(&j->streams->s[i].job))
+		if (job_writes(&j->streams->s[i].job) || job_trims(&j->streams->s[i].job) ||
+		    (job_replays(&j->streams->s[i].job) && job_trace_does(&j->streams->s[i].job, 2)))
 			return true;
 	return false;
 }

@@ -459,8 +459,8 @@ int plan_case(const struct plan *p, size_t k, struct job *j, char *name, size_t 
 	}
 	if ((ret = kvlist_apply(&p->over, j, err, errlen)))
 		return ret;
-	if (!p->naxes)
-		snprintf(name, namelen, "%s", rw_name(j->rw));
+	if (!p->naxes)   /* a replay's requests are its trace's, whatever rw says */
+		snprintf(name, namelen, "%s", job_replays(j) ? "replay" : rw_name(j->rw));
 	return case_streams(p, k, j, name, namelen, err, errlen);
 }
 

@@ -19,6 +19,7 @@
 #include "nvmeid.h"
 #include "nvmelife.h"
 #include "resultcheck.h"
+#include "trace.h"
 #include "zoned.h"
 
 static const char *const pct_keys[] = { "50", "90", "95", "99", "99.9", "99.99" };
@@ -97,8 +98,48 @@ static json_t *op_object(const struct opstats *s, uint64_t runtime_ns, bool open
 	return o;
 }
 
-/* results.schedule: the timetable of an open-loop run as it was kept. */
+static json_t *schedule_fixed(const struct sched_result *s);
+
+/* results.schedule: the timetable of an open-loop run as it was kept, with its lateness where kept. */
 static json_t *schedule_object(const struct sched_result *s)
+{
+	json_t *o = schedule_fixed(s);
+
+	if (o && s->late.buckets && s->late.count)
+		json_object_set_new(o, "late_ns", lat_object(&s->late));
+	return o;
+}
+
+/* The counts of results.trace by enum op, as an object keyed by the operations' names. */
+static json_t *by_op_object(const uint64_t *v)
+{
+	json_t *o = json_object();
+
+	for (int op = 0; o && op < OP_COUNT; op++)
+		json_object_set_new(o, trace_op_names[op], json_integer((json_int_t)v[op]));
+	return o;
+}
+
+/* results.trace: a replay's trace, what was read of it, skipped and replayed (docs/replay.md). */
+static json_t *trace_object(const struct trace_result *t)
+{
+	json_t *skipped = json_object();
+
+	for (int k = 0; skipped && k < TRACE_SKIP_NR; k++)
+		json_object_set_new(skipped, trace_skip_names[k], json_integer((json_int_t)t->skipped[k]));
+	return json_pack("{s:s, s:f, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:{s:s, s:I, s:I, s:I, s:I}}",
+			 "format", trace_format_names[t->format < TRACE_FMT_NR ? t->format : 0],
+			 "speed", t->speed, "timing", trace_timing_name((enum trace_timing)t->timing),
+			 "records", (json_int_t)t->records, "replayed", (json_int_t)t->replayed,
+			 "requests", (json_int_t)t->pieces, "skipped", skipped, "by_op", by_op_object(t->by_op),
+			 "bytes_by_op", by_op_object(t->bytes_by_op), "span_ns", (json_int_t)t->span_ns,
+			 "unordered", (json_int_t)t->unordered,
+			 "fold", "mode", trace_fold_name((enum trace_fold)t->fold), "span", (json_int_t)t->fold_span,
+			 "extent", (json_int_t)t->fold_extent, "lbs", (json_int_t)t->fold_lbs,
+			 "moved", (json_int_t)t->folded);
+}
+
+static json_t *schedule_fixed(const struct sched_result *s)
 {
 	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:{s:f, s:I}}",
 			 "arrival", arrival_name((enum arrival)s->arrival), "offered_iops", s->offered_iops,
@@ -357,6 +398,8 @@ static void bs_rows(struct bs_row *rows, unsigned *nrows, const struct job *sj, 
 {
 	const struct bssplit *b = job_split(sj, op);
 
+	if (job_replays(sj))
+		return;   /* the trace's sizes: results.trace counts its requests and bytes by operation */
 	if (!b) {
 		bs_add(rows, nrows, sj->bs, rz->bs_ios[op][0]);
 		return;
@@ -555,6 +598,8 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 		json_object_set_new(o, "schedule", schedule_object(&res->sched));
 	if (o)
 		json_object_set_new(o, "qd_mean", json_real(res->qd_mean));
+	if (o && res->trace.enabled)
+		json_object_set_new(o, "trace", trace_object(&res->trace));
 	/* results.trim, results.flush: where the job did them (their histograms exist), beside total. */
 	for (int op = OP_TRIM; o && op < OP_COUNT; op++)
 		if (res->op[op].lat.buckets)
@@ -632,6 +677,19 @@ static void result_job_vocab(json_t *o, const struct job *j)
 		json_object_set_new(o, "blockalign", json_integer((json_int_t)j->blockalign));
 }
 
+/* A replay's parameters in job (written only for a replay: older readers never see them). */
+static void job_trace(json_t *o, const struct job *j)
+{
+	json_object_set_new(o, "trace", json_string(j->trace));
+	json_object_set_new(o, "trace_format", json_string(trace_format_names[j->trace_format < TRACE_FMT_NR
+										   ? j->trace_format : 0]));
+	json_object_set_new(o, "trace_speed", json_real(j->trace_speed));
+	json_object_set_new(o, "trace_timing", json_string(trace_timing_name(j->trace_timing)));
+	json_object_set_new(o, "trace_fold", json_string(trace_fold_name(j->trace_fold)));
+	if (j->trace_device[0])
+		json_object_set_new(o, "trace_device", json_string(j->trace_device));
+}
+
 json_t *result_job(const struct job *j)
 {
 	static const char *const ss[] = { "off", "iops", "bw", "lat" };
@@ -696,6 +754,8 @@ json_t *result_job(const struct job *j)
 		json_object_set_new(o, "dedupe", json_integer(j->dedupe_pct));
 	if (j->outlier_ns)
 		json_object_set_new(o, "outlier_ns", json_integer((json_int_t)j->outlier_ns));
+	if (job_replays(j))
+		job_trace(o, j);
 	if (j->thinktime_ns) {
 		json_object_set_new(o, "thinktime", json_integer((json_int_t)j->thinktime_ns));
 		json_object_set_new(o, "thinktime_blocks", json_integer(j->thinktime_blocks ? j->thinktime_blocks : 1));

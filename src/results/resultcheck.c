@@ -51,6 +51,9 @@ static const char *const v_vphase[] = { "inline", "readback", "verify", NULL };
 static const char *const v_arrival[] = { "uniform", "poisson", NULL };
 static const char *const v_health_mode[] = { "auto", "off", "require", NULL };
 static const char *const v_wait[] = { "adaptive", "sleep", "spin", NULL };
+static const char *const v_trace_format[] = { "auto", "blktrace", "blkparse", "iolog", "msr", "alibaba", "tencent", NULL };
+static const char *const v_trace_timing[] = { "due", "none", NULL };
+static const char *const v_trace_fold[] = { "modulo", "scale", "off", NULL };
 static const char *const v_zonemode[] = { "none", "zbd", NULL };
 static const char *const v_zone_reset[] = { "full", "never", NULL };
 static const char *const v_health_source[] = { "nvme", "smartctl", NULL };
@@ -203,6 +206,11 @@ static const struct field job_fields[] = {
 	OPT("randommap", T_TRUE), { .key = "blockalign", .types = T_INT, .flags = F_OPTIONAL | F_MIN, .min = 512 },
 	OPT("cpus", T_STR, .pattern = "^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$", .what = "a CPU list such as \"0-3,8\""),
 	OPT("numa", T_STR, .pattern = "^(auto|[0-9]+)$", .what = "\"auto\" or a node's number"),
+	{ .key = "trace", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	OPT("trace_format", T_STR, .values = v_trace_format),
+	{ .key = "trace_speed", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
+	OPT("trace_timing", T_STR, .values = v_trace_timing), OPT("trace_fold", T_STR, .values = v_trace_fold),
+	{ .key = "trace_device", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
 	END
 };
 static const struct field phase_fields[] = {
@@ -298,7 +306,27 @@ static const struct field verify_fields[] = {
 static const struct field schedule_fields[] = {
 	ONE_OF("arrival", v_arrival), MIN("offered_iops", T_NUM, 0), MIN("scheduled", T_INT, 0),
 	MIN("issued", T_INT, 0), MIN("backlog", T_INT, 0), MIN("late_max_ns", T_INT, 0),
-	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, rk_wake_fields), END
+	MIN("sleeps", T_INT, 0), OBJECT("wake_error_ns", T_OBJ, rk_wake_fields),
+	OPT("late_ns", T_OBJ, .fields = lat_fields), END
+};
+/* results.trace: a replay's trace (docs/replay.md). */
+static const struct field trace_skip_fields[] = {
+	MIN("event", T_INT, 0), MIN("file_action", T_INT, 0), MIN("wait", T_INT, 0), MIN("no_data", T_INT, 0),
+	MIN("passthrough", T_INT, 0), MIN("device", T_INT, 0), MIN("unreadable", T_INT, 0), END
+};
+static const struct field trace_op_fields[] = {
+	MIN("read", T_INT, 0), MIN("write", T_INT, 0), MIN("trim", T_INT, 0), MIN("flush", T_INT, 0), END
+};
+static const struct field trace_fold_fields[] = {
+	ONE_OF("mode", v_trace_fold), MIN("span", T_INT, 0), MIN("extent", T_INT, 0), MIN("lbs", T_INT, 512),
+	MIN("moved", T_INT, 0), END
+};
+static const struct field trace_fields[] = {
+	ONE_OF("format", v_trace_format), MIN("speed", T_NUM, 0), ONE_OF("timing", v_trace_timing),
+	MIN("records", T_INT, 0), MIN("replayed", T_INT, 0), MIN("requests", T_INT, 0),
+	OBJECT("skipped", T_OBJ, trace_skip_fields), OBJECT("by_op", T_OBJ, trace_op_fields),
+	OBJECT("bytes_by_op", T_OBJ, trace_op_fields), MIN("span_ns", T_INT, 0), MIN("unordered", T_INT, 0),
+	OBJECT("fold", T_OBJ, trace_fold_fields), END
 };
 /* results.stonewall of an aggregate result. */
 static const struct field stonewall_fields[] = {
@@ -380,7 +408,7 @@ static const struct field results_fields[] = {
 	{ .key = "qd_mean", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	{ .key = "streams", .types = T_ARR, .flags = F_OPTIONAL | F_MAX, .max = 16, .items = &stream_item,
 	  .what = "an array of at most 16 streams" }, OPT("realized", T_OBJ, .fields = realized_fields),
-	OPT("zones", T_OBJ, .fields = zones_fields), END
+	OPT("trace", T_OBJ, .fields = trace_fields), OPT("zones", T_OBJ, .fields = zones_fields), END
 };
 /* health (docs/health.md): the drive's counters by name, numbers (a delta may be negative). */
 static const struct field health_number = ANY(NULL, T_NUM), health_sample = ANY(NULL, T_NUM | T_NULL);
@@ -1093,10 +1121,13 @@ static int check_op_sums(const json_t *res, const char *where, long long bs, cha
 	return 0;
 }
 
-/* Bytes per request of a job object: bs, or -1 (not checked) where a bssplit gives several sizes. */
+/*
+ * Bytes per request of a job object: bs, or -1 (not checked) where a bssplit or a replay's trace gives
+ * several sizes.
+ */
 static long long job_bs(const json_t *job)
 {
-	if (json_object_get(job, "bssplit") || json_object_get(job, "bssplit_write"))
+	if (json_object_get(job, "bssplit") || json_object_get(job, "bssplit_write") || json_object_get(job, "trace"))
 		return -1;
 	return json_integer_value(json_object_get(job, "bs"));
 }
@@ -1144,9 +1175,10 @@ static int check_stream_sums(const json_t *res, const json_t *streams, char *err
 
 /*
  * The realized record of res (results, or a stream, where) counts what its operations count: each
- * operation's bs_hist adds up to its ios and bytes, its heat bins (bins of them) to its ios.
+ * operation's bs_hist adds up to its ios and bytes (sized: not where a replay's requests, of its
+ * trace's sizes, are counted by results.trace instead), its heat bins (bins of them) to its ios.
  */
-static int check_realized(const json_t *res, const char *where, char *err, size_t errlen)
+static int check_realized(const json_t *res, const char *where, bool sized, char *err, size_t errlen)
 {
 	const json_t *rz = json_object_get(res, "realized"), *hist, *heat;
 	long long bins;
@@ -1169,7 +1201,7 @@ static int check_realized(const json_t *res, const char *where, char *err, size_
 			n += json_integer_value(json_object_get(x, "ios"));
 			b += json_integer_value(json_object_get(x, "ios")) * json_integer_value(json_object_get(x, "bs"));
 		}
-		if (n != ios || b != bytes)
+		if (sized && (n != ios || b != bytes))
 			return errmsg_set(err, errlen, -EINVAL,
 					  "%s.realized.bs_hist.%s: %lld requests of %lld bytes, but %s.%s has "
 					  "%lld of %lld", where, ops_all[d], n, b, where, ops_all[d], ios, bytes);
@@ -1192,12 +1224,16 @@ static int check_sums(const json_t *root, char *err, size_t errlen)
 	char where[64];
 	size_t i;
 
+	bool sized = !json_object_get(json_object_get(root, "job"), "trace");
+
+	json_array_foreach(streams, i, st)
+		sized &= !json_object_get(json_object_get(st, "job"), "trace");
 	if (check_op_sums(res, "results", streams ? -1 : bs, err, errlen) ||
-	    check_realized(res, "results", err, errlen))
+	    check_realized(res, "results", sized, err, errlen))
 		return -EINVAL;
 	json_array_foreach(streams, i, st) {
 		snprintf(where, sizeof(where), "results.streams[%zu]", i);
-		if (check_realized(st, where, err, errlen))
+		if (check_realized(st, where, !json_object_get(json_object_get(st, "job"), "trace"), err, errlen))
 			return -EINVAL;
 	}
 	return streams ? check_stream_sums(res, streams, err, errlen) : 0;

@@ -57,8 +57,11 @@ void group_release(struct run_result *agg)
 	agg->outliers.first = NULL;
 	agg->outliers.n = 0;
 	ops_release(agg->op, &agg->ts);
-	for (unsigned s = 0; s < agg->nstreams; s++)
+	hist_release(&agg->sched.late);
+	for (unsigned s = 0; s < agg->nstreams; s++) {
 		ops_release(agg->streams[s].op, &agg->streams[s].ts);
+		hist_release(&agg->streams[s].sched.late);
+	}
 	free(agg->streams);
 	agg->streams = NULL;
 	agg->nstreams = 0;
@@ -303,6 +306,8 @@ void group_sched_add(struct sched_result *d, const struct sched_result *s)
 	d->wake_err_sum_ns += s->wake_err_sum_ns;
 	d->late_max_ns = s->late_max_ns > d->late_max_ns ? s->late_max_ns : d->late_max_ns;
 	d->wake_err_max_ns = s->wake_err_max_ns > d->wake_err_max_ns ? s->wake_err_max_ns : d->wake_err_max_ns;
+	if (d->late.buckets && s->late.buckets)
+		hist_merge(&d->late, &s->late);
 }
 
 /*
@@ -367,6 +372,7 @@ int group_merge(const struct group_member_stats *m, size_t n, struct run_result 
 	agg->started_at = UINT64_MAX;
 	agg->mono_start_ns = r0->mono_start_ns - m[0].offset_ns;
 	agg->sched = r0->sched;
+	agg->sched.late = (struct hist){ 0 };   /* the members' lateness stays theirs: none merged */
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *r = m[i].res;
 

@@ -530,6 +530,21 @@ throttle_run() {
     sh -c 'echo $$ >"$1/cgroup.procs" || exit 125; shift; exec "$@"' sh "$cg" "$@"
 }
 
+# block_counts DEV: the kernel's request counts of DEV (/sys/block/X/stat), one line: reads, reads
+# merged, sectors read, writes (flushes among them), writes merged, sectors written, discards, discards
+# merged, sectors discarded, flushes.
+block_counts() {
+    awk '{ print $1, $2, $3, $5, $6, $7, $12, $13, $14, $16 }' "/sys/block/${1#/dev/}/stat"
+}
+
+# counts_delta BEFORE AFTER: two lines of numbers (block_counts's) subtracted field by field, one line.
+counts_delta() {
+    local -a a b
+    read -ra a <<<"$1"
+    read -ra b <<<"$2"
+    for i in "${!a[@]}"; do printf '%s ' $((b[i] - a[i])); done
+}
+
 # devnum /dev/X: prints MAJ:MIN in decimal.
 devnum() {
     local dev=${1:?devnum /dev/X} t maj min
