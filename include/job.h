@@ -243,6 +243,7 @@ struct job {
 	enum trace_timing trace_timing;
 	enum trace_fold trace_fold;
 	char trace_device[JOB_NAME_MAX];   /* "" = every device */
+	bool trace_skip_unreadable;    /* a line or record the reader cannot read: skipped and counted, not an error */
 
 	/* Filled by job_resolve against a target. */
 	struct job_resolved {

@@ -29,7 +29,7 @@ static const char *const spec_params[] = {
 	"health", "reap_batch", "fsync", "fua", "thinktime", "thinktime_blocks", "outlier_ns", "bssplit", "bssplit_write",
 	"distribution", "percentage_random", "randommap", "dedupe", "blockalign", "cpus", "numa", "wait",
 	"power_state", "write_cache", "latency_monitor", "zonemode", "max_open_zones", "zone_reset", "zone_append",
-	"pi", "trace", "trace_format", "trace_speed", "trace_timing", "trace_fold", "trace_device",
+	"pi", "trace", "trace_format", "trace_speed", "trace_timing", "trace_fold", "trace_device", "trace_skip_unreadable",
 };
 #define NSPEC (sizeof(spec_params) / sizeof(spec_params[0]))
 
@@ -1260,11 +1260,14 @@ static void test_job_trace_parameters_and_rules(void **state)
 	assert_int_not_equal(job_set(&j, "trace_format", "csv", err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "unknown trace format 'csv'"));
 	/* A replay's parameters without a trace. */
-	for (int k = 0; k < 3; k++) {
+	static const char *const alone[][2] = { { "trace_speed", "2" }, { "trace_fold", "scale" },
+						{ "trace_device", "hm_0" }, { "trace_skip_unreadable", "true" } };
+	for (size_t k = 0; k < sizeof(alone) / sizeof(alone[0]); k++) {
 		job_init(&j);
-		set_ok(&j, k == 0 ? "trace_speed" : k == 1 ? "trace_fold" : "trace_device", k == 0 ? "2" : k == 1 ? "scale" : "hm_0");
+		set_ok(&j, alone[k][0], alone[k][1]);
 		assert_int_equal(job_check(&j, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "give the trace (trace=FILE)"));
+		assert_non_null(strstr(err, alone[k][0]));
 	}
 	job_init(&j);
 	set_ok(&j, "trace", "t.csv");

@@ -53,7 +53,8 @@ static void map_of(const struct job *j, unsigned lbs, struct replay_map *m)
 static int open_trace(const struct job *j, struct trace_reader **rp, char *err, size_t errlen)
 {
 	struct trace_opts o = { .format = (enum trace_format_id)j->trace_format,
-				.device = j->trace_device[0] ? j->trace_device : NULL };
+				.device = j->trace_device[0] ? j->trace_device : NULL,
+				.flags = j->trace_skip_unreadable ? TRACE_F_SKIP_UNREADABLE : 0 };
 	char msg[512];
 	int ret = trace_open(rp, j->trace, &o, msg, sizeof(msg));
 

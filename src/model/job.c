@@ -736,11 +736,12 @@ static int job_check_trace(const struct job *j, char *err, size_t errlen)
 	static const char *const rest = "the trace gives every request's operation, offset, size and time";
 
 	if (!job_replays(j)) {
-		if (j->trace_device[0] || j->trace_format || j->trace_speed != 1 || j->trace_timing || j->trace_fold)
+		if (j->trace_device[0] || j->trace_format || j->trace_speed != 1 || j->trace_timing || j->trace_fold ||
+		    j->trace_skip_unreadable)
 			return errmsg_set(err, errlen, -EINVAL, "%s: a replay's parameter: give the trace (trace=FILE)",
 					  j->trace_device[0] ? "trace_device" : j->trace_format ? "trace_format"
 					  : j->trace_speed != 1 ? "trace_speed" : j->trace_timing ? "trace_timing"
-					  : "trace_fold");
+					  : j->trace_fold ? "trace_fold" : "trace_skip_unreadable");
 		return 0;
 	}
 	if (j->rate_iops || j->rate_bw)
@@ -860,6 +861,8 @@ static const struct param params[] = {
 	  "replay: offsets onto the span: modulo, scale (by the trace's extent) or off (a trace past the span is refused)" },
 	{ "trace_device", P_SPECIAL, 0, 0, 0, set_trace_device, "",
 	  "replay: only this device or volume of the trace (259,0 for blktrace, hm_0 for MSR, the volume id, iolog's file)" },
+	{ "trace_skip_unreadable", P_BOOL, F(trace_skip_unreadable), 0, 0, NULL, "false",
+	  "replay: a trace line or record that cannot be read is skipped and counted (results.trace.skipped.unreadable), not an error naming its line" },
 	{ "cpus", P_SPECIAL, 0, 0, 0, set_cpus, "",
 	  "worker CPUs, e.g. 0-3,8: worker i runs on the (i mod n)-th CPU of the list, one CPU each (docs/placement.md)" },
 	{ "numa", P_SPECIAL, 0, 0, 0, set_numa, "off",

@@ -688,6 +688,8 @@ static void job_trace(json_t *o, const struct job *j)
 	json_object_set_new(o, "trace_fold", json_string(trace_fold_name(j->trace_fold)));
 	if (j->trace_device[0])
 		json_object_set_new(o, "trace_device", json_string(j->trace_device));
+	if (j->trace_skip_unreadable)
+		json_object_set_new(o, "trace_skip_unreadable", json_true());
 }
 
 json_t *result_job(const struct job *j)

@@ -211,6 +211,7 @@ static const struct field job_fields[] = {
 	{ .key = "trace_speed", .types = T_NUM, .flags = F_OPTIONAL | F_MIN, .min = 0 },
 	OPT("trace_timing", T_STR, .values = v_trace_timing), OPT("trace_fold", T_STR, .values = v_trace_fold),
 	{ .key = "trace_device", .types = T_STR, .flags = F_OPTIONAL | F_NONEMPTY },
+	OPT("trace_skip_unreadable", T_TRUE),
 	END
 };
 static const struct field phase_fields[] = {

@@ -123,6 +123,24 @@ rc=0
 assert_eq "$rc" 2 "trace_device 9, not in the trace: exit 2"
 grep -q "has no request to replay of device '9'; skipped: 5 device" "$TMPDIR/dev9.err" ||
 	fail "trace_device 9: $(cat "$TMPDIR/dev9.err")"
+# A line the reader cannot read (the format named: detection reads the first lines and would refuse
+# the file): an error naming its line (nothing run), or with trace_skip_unreadable
+# skipped and counted.
+printf '%s\n' 1,R,0,4096,1577808000000000 1,X,4096,4096,1577808000000100 1,W,8192,4096,1577808000000200 \
+	>"$TMPDIR/bad-line.csv"
+rc=0
+"$SSDBENCH" run --engine null --trace "$TMPDIR/bad-line.csv" --trace-format alibaba --output "$TMPDIR/badline" "$TMPDIR/none.dat" \
+	>/dev/null 2>"$TMPDIR/badline.err" || rc=$?
+assert_eq "$rc" 2 "an unreadable line: exit 2"
+grep -q "bad-line.csv:2: " "$TMPDIR/badline.err" || fail "an unreadable line: its line not named: $(cat "$TMPDIR/badline.err")"
+[[ ! -e $TMPDIR/badline ]] || fail "an unreadable line: an output was written"
+assert_exit 0 "$SSDBENCH" run --engine null --trace "$TMPDIR/bad-line.csv" --trace-format alibaba --trace-skip-unreadable true \
+	--output "$TMPDIR/skipline" --progress never "$TMPDIR/none.dat" >/dev/null 2>&1
+f=$(result_files "$TMPDIR/skipline")
+assert_eq "$(jget "$f" '.results.trace | [.records, .replayed, .skipped.unreadable, .by_op.read, .by_op.write] | join(" ")')" \
+	"3 2 1 1 1" "trace_skip_unreadable: 3 records, the bad one skipped and counted, the others replayed"
+assert_eq "$(jget "$f" .job.trace_skip_unreadable)" true "trace_skip_unreadable: in the job"
+schema_valid "$f"
 rc=0
 "$SSDBENCH" run --engine null --trace "$TMPDIR/missing.csv" --output "$TMPDIR/miss" "$TMPDIR/none.dat" \
 	>/dev/null 2>"$TMPDIR/miss.err" || rc=$?
@@ -131,7 +149,7 @@ grep -q "trace: cannot open '.*missing.csv'" "$TMPDIR/miss.err" || fail "missing
 [[ ! -e $TMPDIR/miss && ! -e $TMPDIR/dev9 ]] || fail "a refused replay wrote an output"
 
 # A replay's parameters need a trace; the trace's rate is its own.
-for bad in "--trace-speed 2" "--trace-fold scale" "--trace --rate-iops 100"; do
+for bad in "--trace-speed 2" "--trace-fold scale" "--trace-skip-unreadable true" "--trace --rate-iops 100"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$SSDBENCH" run --engine null ${bad/--trace /--trace $TRACE } --output "$TMPDIR/bad" "$TMPDIR/none.dat" \
