@@ -99,6 +99,17 @@ struct run_opts {
 	 */
 	int (*pre)(void *ctx, char *err, size_t errlen);
 	void *pre_ctx;
+	/*
+	 * A checkpoint of the measured run, or NULL: at the first end of an interval checkpoint_ns or
+	 * more after the last one (the first checkpoint_ns after the start), called in the monitor thread
+	 * with what was measured so far, as a whole result of status RUN_RUNNING: the time series up to
+	 * that interval, each operation's histogram the merge of its interval histograms and its ios
+	 * their count, bytes as the workers last published them, runtime_ns the intervals' length. res
+	 * lives for the call only. None where the run has no interval histograms (a phase, no memory).
+	 */
+	void (*checkpoint)(void *ctx, const struct run_result *res);
+	void *checkpoint_ctx;
+	uint64_t checkpoint_ns;
 };
 
 /*
@@ -106,6 +117,9 @@ struct run_opts {
  * resolves the job against it. Touches nothing. Returns 0 or -EINVAL with a message.
  */
 int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen);
+
+/* How often run writes a checkpoint of the result in progress unless told (--checkpoint). */
+#define RUN_CHECKPOINT_NS 60000000000ull
 
 /* Default size of a file target created when the job does not imply one. */
 #define RUN_DEFAULT_FILE_SIZE (1ull << 30)

@@ -46,6 +46,7 @@ struct session {
 	struct summary *summary;     /* where its rows go (output.h); NULL: the text table on stdout */
 	bool continue_on_error;
 	int progress;                /* -1 never, 0 auto, 1 always */
+	uint64_t checkpoint_ns;      /* --checkpoint: a run's result rewritten (status running) this often; 0 never */
 	atomic_int *stop;            /* 0, or an enum session_stop */
 
 	struct target *t;
@@ -84,6 +85,7 @@ struct session {
 	char dir[4096];
 	json_t *manifest;
 	bool manifest_dirty;         /* runs listed in memory that manifest.json does not show yet */
+	bool ckpt_listed;            /* the manifest's last run is the checkpoint of the run in progress */
 	uint64_t manifest_at;        /* CLOCK_MONOTONIC ns of the last write of manifest.json */
 	uint64_t manifest_cost;      /* how long that write took, ns */
 	bool write_failed;           /* a result could not be written: nothing more is run */

@@ -126,6 +126,7 @@ struct ivset {
 };
 
 struct monitor {
+	uint64_t next_result;      /* when the next checkpoint of the result is due (run_opts.checkpoint) */
 	struct ivset *iv;          /* 1 + nstreams of them, or NULL: no interval histograms (a phase, no memory) */
 	uint64_t next_ckpt, ckpt_cost;  /* the journal's next checkpoint, and what the last one took */
 	struct run_ctl *ctl;
@@ -331,7 +332,25 @@ static void ivsets_free(struct ivset *iv, unsigned nstreams)
 struct reading {
 	uint64_t run[NSAMPLE];
 	uint64_t streams[JOB_MAX_STREAMS][NSAMPLE];
+	uint64_t bytes[1 + JOB_MAX_STREAMS][OP_COUNT];   /* checkpoints: measured bytes by op (measured_bytes) */
 };
+
+/*
+ * The bytes by op that workers ws[0..n) have measured, as they last published them: those measuring,
+ * less what their ramp counted.
+ */
+static void measured_bytes(const struct worker *ws, unsigned n, uint64_t b[OP_COUNT])
+{
+	memset(b, 0, OP_COUNT * sizeof(*b));
+	for (unsigned i = 0; i < n; i++) {
+		/* ramp_base is set before measuring is stored (release), and never after. */
+		if (!atomic_load_explicit(&ws[i].live.measuring, memory_order_acquire))
+			continue;
+		for (unsigned op = 0; op < ws[i].nlive && op < OP_COUNT; op++)
+			b[op] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed) -
+				 ws[i].ramp_base[1][op];
+	}
+}
 
 static void take_reading(struct monitor *m, struct reading *rd, bool last)
 {
@@ -340,6 +359,11 @@ static void take_reading(struct monitor *m, struct reading *rd, bool last)
 		sample(m->ws + m->sw[s].first, m->sw[s].n, rd->streams[s]);
 	if (!m->iv)
 		return;
+	if (m->o->checkpoint) {
+		measured_bytes(m->ws, m->n, rd->bytes[0]);
+		for (unsigned s = 0; s < m->nstreams; s++)
+			measured_bytes(m->ws + m->sw[s].first, m->sw[s].n, rd->bytes[1 + s]);
+	}
 	ivset_read(&m->iv[0], m->ws, m->n, last);
 	for (unsigned s = 0; s < m->nstreams; s++)
 		ivset_read(&m->iv[1 + s], m->ws + m->sw[s].first, m->sw[s].n, last);
@@ -455,6 +479,93 @@ static void checkpoint(struct monitor *m, uint64_t now)
 	}
 }
 
+static void snap_ops_release(struct opstats *ops)
+{
+	for (unsigned op = 0; op < OP_COUNT; op++) {
+		hist_release(&ops[op].lat);
+		hist_release(&ops[op].resp);
+	}
+}
+
+/*
+ * The operations of a checkpoint (dst) of a series ts whose run measures what src has histograms
+ * of: each op's interval histograms merged (exactly the run's histogram up to ts's last entry), its
+ * ios their count, its bytes from b. Flushes have no interval histograms: none counted. Returns 0,
+ * -ENOMEM or -EOVERFLOW (dst then released).
+ */
+static int snap_ops(struct opstats *dst, const struct opstats *src, const struct series *ts, const uint64_t b[OP_COUNT])
+{
+	int ret = 0;
+
+	memset(dst, 0, OP_COUNT * sizeof(*dst));
+	for (unsigned op = 0; op < OP_COUNT && !ret; op++) {
+		const struct series_hists *h = op < SERIES_OPS ? &ts->hists[op] : NULL;
+
+		if (!src[op].lat.buckets)
+			continue;
+		if ((ret = hist_init(&dst[op].lat)) || (src[op].resp.buckets && (ret = hist_init(&dst[op].resp))))
+			break;
+		for (size_t k = 0; h && k < ts->n && !ret; k++) {
+			if (h->lat)
+				ret = hist_merge_packed(&dst[op].lat, &h->lat[k]);
+			if (!ret && h->resp && dst[op].resp.buckets)
+				ret = hist_merge_packed(&dst[op].resp, &h->resp[k]);
+		}
+		dst[op].ios = dst[op].lat.count;
+		dst[op].bytes = dst[op].ios ? b[op] : 0;
+	}
+	if (ret)
+		snap_ops_release(dst);
+	return ret;
+}
+
+/*
+ * The result as measured up to the last entry of the time series (reading rd), handed to
+ * run_opts.checkpoint (run.h) when one is due. What is only known at the end (CPU time, queue depth,
+ * the realized record, outliers, the drive's health after) is left out.
+ */
+static void checkpoint_result(struct monitor *m, const struct reading *rd, uint64_t now)
+{
+	const struct run_result *res = m->res;
+	struct stream_result st[JOB_MAX_STREAMS];
+	struct run_result snap;
+	unsigned s = 0;
+
+	if (!m->o->checkpoint || !m->iv || now < m->next_result || !res->ts.n)
+		return;
+	m->next_result = now + m->o->checkpoint_ns;
+	snap = *res;
+	snap.status = RUN_RUNNING;
+	snprintf(snap.message, sizeof(snap.message), "a checkpoint: still measuring");
+	snap.runtime_ns = res->ts.n * res->ts.interval_ns;
+	snap.finished_at = realtime_ns();
+	snap.cpu_user = snap.cpu_sys = snap.qd_mean = 0;
+	memset(&snap.rz, 0, sizeof(snap.rz));
+	memset(&snap.outliers, 0, sizeof(snap.outliers));
+	snap.unique_written = snap.data_blocks = 0;
+	snap.wait_spin_ns = snap.wait_sleep_ns = 0;
+	snap.health = NULL;
+	snap.life = NULL;
+	snap.zones.wps = NULL;
+	snap.zones.nwps = 0;
+	if (snap_ops(snap.op, res->op, &res->ts, rd->bytes[0]))
+		return;
+	for (; s < m->nstreams; s++) {
+		st[s] = res->streams[s];
+		st[s].runtime_ns = snap.runtime_ns;
+		st[s].qd_mean = 0;
+		memset(&st[s].rz, 0, sizeof(st[s].rz));
+		if (snap_ops(st[s].op, res->streams[s].op, &res->streams[s].ts, rd->bytes[1 + s]))
+			goto out;
+	}
+	snap.streams = m->nstreams ? st : NULL;
+	m->o->checkpoint(m->o->checkpoint_ctx, &snap);
+out:
+	while (s--)
+		snap_ops_release(st[s].op);
+	snap_ops_release(snap.op);
+}
+
 /*
  * The main thread's loop while workers run: a time-series sample at every interval boundary after the
  * ramp, a progress report every half second, and the stop request passed on to the workers.
@@ -470,6 +581,7 @@ static void monitor_run(struct monitor *m)
 	bool have_base = false;
 
 	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
+	m->next_result = ctl->t_ramp_end + m->o->checkpoint_ns;
 	while (atomic_load(&ctl->running)) {
 		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns(), due;
 
@@ -513,9 +625,10 @@ static void monitor_run(struct monitor *m)
 			/* A boundary the process was stopped through ends with the reading before the stop. */
 			if (next_sample > held_until)
 				take_reading(m, &rd, false);
-			if (have_base)
+			if (have_base) {
 				push_sample(m, &rd, base, iv, sbase);
-			else
+				checkpoint_result(m, &rd, now);
+			} else
 				memcpy(sbase, rd.streams, sizeof(sbase));
 			memcpy(base, rd.run, sizeof(base));
 			have_base = true;
