@@ -332,23 +332,26 @@ static void ivsets_free(struct ivset *iv, unsigned nstreams)
 struct reading {
 	uint64_t run[NSAMPLE];
 	uint64_t streams[JOB_MAX_STREAMS][NSAMPLE];
-	uint64_t bytes[1 + JOB_MAX_STREAMS][OP_COUNT];   /* checkpoints: measured bytes by op (measured_bytes) */
+	uint64_t ios[1 + JOB_MAX_STREAMS][OP_COUNT];     /* checkpoints: measured ios and bytes by op */
+	uint64_t bytes[1 + JOB_MAX_STREAMS][OP_COUNT];   /* (measured_io), the run's then each stream's */
 };
 
 /*
- * The bytes by op that workers ws[0..n) have measured, as they last published them: those measuring,
- * less what their ramp counted.
+ * The ios and bytes by op that workers ws[0..n) have measured, as they last published them (both at
+ * once): those measuring, less what their ramp counted.
  */
-static void measured_bytes(const struct worker *ws, unsigned n, uint64_t b[OP_COUNT])
+static void measured_io(const struct worker *ws, unsigned n, uint64_t ios[OP_COUNT], uint64_t b[OP_COUNT])
 {
+	memset(ios, 0, OP_COUNT * sizeof(*ios));
 	memset(b, 0, OP_COUNT * sizeof(*b));
 	for (unsigned i = 0; i < n; i++) {
 		/* ramp_base is set before measuring is stored (release), and never after. */
 		if (!atomic_load_explicit(&ws[i].live.measuring, memory_order_acquire))
 			continue;
-		for (unsigned op = 0; op < ws[i].nlive && op < OP_COUNT; op++)
-			b[op] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed) -
-				 ws[i].ramp_base[1][op];
+		for (unsigned op = 0; op < ws[i].nlive && op < OP_COUNT; op++) {
+			ios[op] += atomic_load_explicit(&ws[i].live.ios[op], memory_order_relaxed) - ws[i].ramp_base[0][op];
+			b[op] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed) - ws[i].ramp_base[1][op];
+		}
 	}
 }
 
@@ -360,9 +363,9 @@ static void take_reading(struct monitor *m, struct reading *rd, bool last)
 	if (!m->iv)
 		return;
 	if (m->o->checkpoint) {
-		measured_bytes(m->ws, m->n, rd->bytes[0]);
+		measured_io(m->ws, m->n, rd->ios[0], rd->bytes[0]);
 		for (unsigned s = 0; s < m->nstreams; s++)
-			measured_bytes(m->ws + m->sw[s].first, m->sw[s].n, rd->bytes[1 + s]);
+			measured_io(m->ws + m->sw[s].first, m->sw[s].n, rd->ios[1 + s], rd->bytes[1 + s]);
 	}
 	ivset_read(&m->iv[0], m->ws, m->n, last);
 	for (unsigned s = 0; s < m->nstreams; s++)
@@ -490,10 +493,12 @@ static void snap_ops_release(struct opstats *ops)
 /*
  * The operations of a checkpoint (dst) of a series ts whose run measures what src has histograms
  * of: each op's interval histograms merged (exactly the run's histogram up to ts's last entry), its
- * ios their count, its bytes from b. Flushes have no interval histograms: none counted. Returns 0,
- * -ENOMEM or -EOVERFLOW (dst then released).
+ * ios their count, its bytes that many at the mean size of the ios and bytes the workers published
+ * (ios[], b[]: exactly ios x bs where every request is bs). Flushes have no interval histograms: none
+ * counted. Returns 0, -ENOMEM or -EOVERFLOW (dst then released).
  */
-static int snap_ops(struct opstats *dst, const struct opstats *src, const struct series *ts, const uint64_t b[OP_COUNT])
+static int snap_ops(struct opstats *dst, const struct opstats *src, const struct series *ts, const uint64_t ios[OP_COUNT],
+		    const uint64_t b[OP_COUNT])
 {
 	int ret = 0;
 
@@ -512,7 +517,7 @@ static int snap_ops(struct opstats *dst, const struct opstats *src, const struct
 				ret = hist_merge_packed(&dst[op].resp, &h->resp[k]);
 		}
 		dst[op].ios = dst[op].lat.count;
-		dst[op].bytes = dst[op].ios ? b[op] : 0;
+		dst[op].bytes = ios[op] ? (uint64_t)((unsigned __int128)b[op] * dst[op].ios / ios[op]) : 0;
 	}
 	if (ret)
 		snap_ops_release(dst);
@@ -548,14 +553,14 @@ static void checkpoint_result(struct monitor *m, const struct reading *rd, uint6
 	snap.life = NULL;
 	snap.zones.wps = NULL;
 	snap.zones.nwps = 0;
-	if (snap_ops(snap.op, res->op, &res->ts, rd->bytes[0]))
+	if (snap_ops(snap.op, res->op, &res->ts, rd->ios[0], rd->bytes[0]))
 		return;
 	for (; s < m->nstreams; s++) {
 		st[s] = res->streams[s];
 		st[s].runtime_ns = snap.runtime_ns;
 		st[s].qd_mean = 0;
 		memset(&st[s].rz, 0, sizeof(st[s].rz));
-		if (snap_ops(st[s].op, res->streams[s].op, &res->streams[s].ts, rd->bytes[1 + s]))
+		if (snap_ops(st[s].op, res->streams[s].op, &res->streams[s].ts, rd->ios[1 + s], rd->bytes[1 + s]))
 			goto out;
 	}
 	snap.streams = m->nstreams ? st : NULL;
