@@ -21,7 +21,10 @@ struct run_progress {
 	double elapsed_s, total_s;          /* total_s 0 when unknown */
 	double fraction;                    /* of the run, 0..1, or < 0 when unknown */
 	double iops, bw;                    /* over the last period */
+	double lat_mean_ns;                 /* over the last period; 0 where nothing completed */
 	const char *phase;                  /* "fill" while preconditioning, NULL when measuring */
+	size_t ss_reached_at;               /* steady_state: the round whose window first held, 0 not yet */
+	double ss_value;                    /* ... the metric's mean over that window */
 };
 
 struct journal;

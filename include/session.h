@@ -120,6 +120,13 @@ int session_run(struct session *s);
  */
 void session_plan_progress(struct session *s, unsigned scale);
 
+/*
+ * How pg shows progress (--progress: -1 never, 0 auto, 1 always; shown false: never): on a terminal a
+ * line redrawn in place, elsewhere a plain line every minute (SSDBENCH_PROGRESS_PERIOD, a duration,
+ * sets the period for tests); none under -q.
+ */
+void session_progress_mode(struct progress *pg, int progress, bool shown);
+
 void session_close(struct session *s);
 
 /* Writes manifest.json now. Returns 0, or -1 after saying why. */

@@ -450,6 +450,8 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 	}
 	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
 	progress_clear(&s->pg);
+	if (!ret && res->ss.reached)
+		progress_steady(&s->pg, res->ss.reached_at, res->ss.mean);   /* where the run ended before a line said it */
 	if (!ret)
 		session_hook_post(&hk, res);
 	hctx.hooks[HOOK_PRE] = &hk.run[HOOK_PRE];
@@ -593,7 +595,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 		session_group_run_name(name, sizeof(name), e, ctx, result_label(&m[i].pe.job, m[i].s->t));
 		ret = session_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
 		worst = ret > worst ? ret : worst;
-		m[i].s->pg.done++;
+		progress_run_done(&m[i].s->pg);
 		g->write_failed |= m[i].s->write_failed;
 	}
 	if (!e->prepare && !g->write_failed) {
@@ -624,9 +626,12 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 		ctx.case_name = cname;
 	}
 
+	progress_run_begin(&s->pg, progress_run_s(&e->job, e->idle_ns));
+	for (unsigned i = 0; i < s->nmembers; i++)
+		progress_run_begin(&s->members[i].pg, progress_run_s(&e->job, e->idle_ns));
 	ret = s->cluster ? cluster_run(s, e, &ctx, &res) : s->members ? group_run(s, e, &ctx, &res)
 		: run_saved(s, e, &e->job, &ctx, &res, true);
-	s->pg.done++;
+	progress_run_done(&s->pg);
 	if (metric && res.runtime_ns) {
 		uint64_t ios = res.op[0].ios + res.op[1].ios, bytes = res.op[0].bytes + res.op[1].bytes;
 
@@ -795,7 +800,7 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 		}
 	}
 	run_result_release(&peak);
-	s->pg.done++;
+	progress_run_done(&s->pg);
 	return ret;
 }
 
@@ -919,17 +924,39 @@ void session_plan_progress(struct session *s, unsigned scale)
 	unsigned rounds = s->rounds && s->rounds->max ? s->rounds->max : 1;
 
 	s->pg.total = 0;
-	for (size_t i = 0; i < s->nprepare + s->ncases; i++)
-		s->pg.total += s->entries[i].job.repeat * scale * (i < s->nprepare ? 1 : rounds);
+	s->pg.plan_known = true;
+	s->pg.plan_left_s = 0;
 	s->pg.total_is_max = rounds > 1;
+	for (size_t i = 0; i < s->nprepare + s->ncases; i++) {
+		const struct entry *e = &s->entries[i];
+		unsigned runs = e->job.repeat * scale * (i < s->nprepare ? 1 : rounds);
+		double run_s = progress_run_s(&e->job, e->idle_ns);
+
+		s->pg.total += runs;
+		s->pg.plan_known &= run_s >= 0;
+		s->pg.plan_left_s += runs * run_s;
+		s->pg.total_is_max |= e->job.ss_stop && e->job.ss_metric != SS_OFF;   /* may stop sooner */
+	}
 	s->pg.t0 = clock_ns();   /* the pace counts from the start, not from the first progress line */
+}
+
+void session_progress_mode(struct progress *pg, int progress, bool shown)
+{
+	const char *period = getenv("SSDBENCH_PROGRESS_PERIOD");
+	uint64_t ns = 0;
+	char err[128];
+
+	/* On a terminal a line redrawn in place; elsewhere a plain line a minute, unless --progress never. */
+	pg->enabled = shown && cli_verbosity() >= 0 && progress >= 0;
+	pg->lines = progress == 0 && !isatty(2);   /* --progress always: the redrawn line, as before */
+	pg->line_ns = period && !parse_duration(period, &ns, err, sizeof(err)) && ns ? ns : PROGRESS_LINE_NS;
 }
 
 int session_run(struct session *s)
 {
 	int worst = 0, ret;
 
-	s->pg.enabled = cli_verbosity() >= 0 && (s->progress > 0 || (s->progress == 0 && isatty(2)));
+	session_progress_mode(&s->pg, s->progress, true);
 	s->pg.ncases = (unsigned)s->ncases;
 	if (!s->pg.t0)
 		s->pg.t0 = clock_ns();

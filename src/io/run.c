@@ -442,6 +442,11 @@ static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[
 	p.phase = m->o->phase;
 	p.iops = (double)(cur[0] - prev[0]) * 1e9 / (double)dt;
 	p.bw = (double)(cur[1] - prev[1]) * 1e9 / (double)dt;
+	p.lat_mean_ns = cur[0] > prev[0] ? (double)(cur[2] - prev[2]) / (double)(cur[0] - prev[0]) : 0;
+	if (m->res->ss.reached) {
+		p.ss_reached_at = m->res->ss.reached_at;
+		p.ss_value = m->res->ss.mean;
+	}
 	m->o->progress(m->o->progress_ctx, &p);
 }
 
