@@ -530,8 +530,55 @@ static int snap_ops(struct opstats *dst, const struct opstats *src, const struct
 }
 
 /*
+ * Interval histogram k of a case of streams' run as the sum of its streams' (sub: op, lat or resp):
+ * the run's own are read at other instants than its streams', so that a checkpoint's run would not be
+ * exactly their merge. scratch from hist_init. Returns 0, -ENOMEM or -EOVERFLOW.
+ */
+static int sum_stream_iv(struct hist_packed *dst, const struct run_result *res, unsigned op, bool resp, size_t k,
+			 struct hist *scratch)
+{
+	int ret = 0;
+
+	hist_reset(scratch);
+	for (unsigned s = 0; s < res->nstreams && !ret; s++) {
+		const struct series_hists *h = &res->streams[s].ts.hists[op];
+		const struct hist_packed *src = resp ? h->resp : h->lat;
+
+		if (src && src[k].count)
+			ret = hist_merge_packed(scratch, &src[k]);
+	}
+	return ret ? ret : hist_pack(dst, scratch);
+}
+
+/* A checkpoint's run series of a case of streams: ts (a copy of the run's) with sum_stream_iv's histograms. */
+static int snap_stream_series(struct series *ts, const struct run_result *res)
+{
+	struct hist scratch;
+	int ret = hist_init(&scratch);
+
+	memset(ts->hists, 0, sizeof(ts->hists));
+	ts->hcap = 0;
+	for (unsigned op = 0; op < SERIES_OPS && !ret; op++) {
+		for (unsigned k = 0; k < 2 && !ret; k++) {
+			struct hist_packed **a = k ? &ts->hists[op].resp : &ts->hists[op].lat;
+
+			if (!(k ? res->ts.hists[op].resp : res->ts.hists[op].lat))
+				continue;
+			if (!(*a = calloc(ts->n, sizeof(**a))))
+				ret = -ENOMEM;
+			for (size_t i = 0; i < ts->n && !ret; i++)
+				ret = sum_stream_iv(&(*a)[i], res, op, k, i, &scratch);
+		}
+	}
+	hist_release(&scratch);
+	if (ret)
+		series_hists_release(ts, ts->n);
+	return ret;
+}
+
+/*
  * The result as measured up to the last entry of the time series (reading rd), handed to
- * run_opts.checkpoint (run.h) when one is due. What is only known at the end (CPU time, queue depth,
+ * run_opts.checkpoint (run.h) when one is due (a case of streams: the run exactly their merge). What is only known at the end (CPU time, queue depth,
  * the realized record, outliers, the drive's health after) is left out.
  */
 static void checkpoint_result(struct monitor *m, const struct reading *rd, uint64_t now)
@@ -558,8 +605,10 @@ static void checkpoint_result(struct monitor *m, const struct reading *rd, uint6
 	snap.life = NULL;
 	snap.zones.wps = NULL;
 	snap.zones.nwps = 0;
-	if (snap_ops(snap.op, res->op, &res->ts, rd->ios[0], rd->bytes[0]))
+	if (m->nstreams && snap_stream_series(&snap.ts, res))
 		return;
+	if (snap_ops(snap.op, res->op, &snap.ts, rd->ios[0], rd->bytes[0]))
+		goto out_ts;
 	for (; s < m->nstreams; s++) {
 		st[s] = res->streams[s];
 		st[s].runtime_ns = snap.runtime_ns;
@@ -574,6 +623,9 @@ out:
 	while (s--)
 		snap_ops_release(st[s].op);
 	snap_ops_release(snap.op);
+out_ts:
+	if (m->nstreams)
+		series_hists_release(&snap.ts, snap.ts.n);
 }
 
 /*
