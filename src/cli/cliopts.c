@@ -86,7 +86,8 @@ static const struct cli_opt run_opts[] = {
 	  "print each result as JSON on stdout instead of the table" },
 	TABLE_OPTS(0, OPT_FIELDS, "summary table"),
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
-	  "auto (when stderr is a terminal), always or never" },
+	  "auto (a line redrawn on a terminal, a plain line a minute\n"
+	  "elsewhere), always (the redrawn line) or never" },
 	{ "checkpoint", 0, OPT_CHECKPOINT, "DURATION", CV_TEXT, NULL, "60s",
 	  "rewrite the result of the run in progress this often (status\n"
 	  "running: what was measured so far, kept through kill -9, a\n"
@@ -123,7 +124,8 @@ static const struct cli_opt verify_opts[] = {
 	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "print the result as JSON on stdout instead of the table" },
 	TABLE_OPTS(0, OPT_FIELDS, "summary table"),
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
-	  "auto (when stderr is a terminal), always or never" },
+	  "auto (a line redrawn on a terminal, a plain line a minute\n"
+	  "elsewhere), always (the redrawn line) or never" },
 	{ "set", 0, OPT_SET, "NAME=VALUE", CV_PARAM, NULL, NULL,
 	  "how it reads (qd, threads, engine ...: above); repeatable" },
 	HELP_OPT,
