@@ -386,6 +386,10 @@ int session_finish(struct session *s, const struct entry *e, struct entry *pe, c
 
 	if (ret) {
 		cli_error("%s", err);
+		if (s->ckpt_listed) {   /* no final result: its checkpoint stays, as listed, under its number */
+			s->seq++;
+			s->ckpt_listed = false;
+		}
 		return EXIT_FAILED;
 	}
 	if (res->status == RUN_INTERRUPTED && atomic_load(s->stop) == SESSION_STOP_OUTPUT)
