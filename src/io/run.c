@@ -496,14 +496,15 @@ static void snap_ops_release(struct opstats *ops)
 }
 
 /*
- * The operations of a checkpoint (dst) of a series ts whose run measures what src has histograms
- * of: each op's interval histograms merged (exactly the run's histogram up to ts's last entry), its
- * ios their count, its bytes that many at the mean size of the ios and bytes the workers published
- * (ios[], b[]: exactly ios x bs where every request is bs). Flushes have no interval histograms: none
- * counted. Returns 0, -ENOMEM or -EOVERFLOW (dst then released).
+ * The operations of a checkpoint (dst) of workload j's series ts, whose run measures what src has
+ * histograms of: each op's interval histograms merged (exactly the run's histogram up to ts's last
+ * entry), its ios their count, its bytes ios x bs where every request is bs, else that many at the
+ * mean size of the ios and bytes the workers last published (ios[], b[]: two loads that a publish
+ * may fall between, so only an estimate). Flushes have no interval histograms: none counted. Returns
+ * 0, -ENOMEM or -EOVERFLOW (dst then released).
  */
-static int snap_ops(struct opstats *dst, const struct opstats *src, const struct series *ts, const uint64_t ios[OP_COUNT],
-		    const uint64_t b[OP_COUNT])
+static int snap_ops(struct opstats *dst, const struct opstats *src, const struct series *ts, const struct job *j,
+		    const uint64_t ios[OP_COUNT], const uint64_t b[OP_COUNT])
 {
 	int ret = 0;
 
@@ -522,7 +523,8 @@ static int snap_ops(struct opstats *dst, const struct opstats *src, const struct
 				ret = hist_merge_packed(&dst[op].resp, &h->resp[k]);
 		}
 		dst[op].ios = dst[op].lat.count;
-		dst[op].bytes = ios[op] ? (uint64_t)((unsigned __int128)b[op] * dst[op].ios / ios[op]) : 0;
+		dst[op].bytes = !job_split(j, op) ? dst[op].ios * j->bs
+			      : ios[op] ? (uint64_t)((unsigned __int128)b[op] * dst[op].ios / ios[op]) : 0;
 	}
 	if (ret)
 		snap_ops_release(dst);
@@ -607,15 +609,22 @@ static void checkpoint_result(struct monitor *m, const struct reading *rd, uint6
 	snap.zones.nwps = 0;
 	if (m->nstreams && snap_stream_series(&snap.ts, res))
 		return;
-	if (snap_ops(snap.op, res->op, &snap.ts, rd->ios[0], rd->bytes[0]))
+	if (snap_ops(snap.op, res->op, &snap.ts, m->job, rd->ios[0], rd->bytes[0]))
 		goto out_ts;
 	for (; s < m->nstreams; s++) {
 		st[s] = res->streams[s];
 		st[s].runtime_ns = snap.runtime_ns;
 		st[s].qd_mean = 0;
 		memset(&st[s].rz, 0, sizeof(st[s].rz));
-		if (snap_ops(st[s].op, res->streams[s].op, &res->streams[s].ts, rd->ios[1 + s], rd->bytes[1 + s]))
+		if (snap_ops(st[s].op, res->streams[s].op, &res->streams[s].ts, m->sw[s].job, rd->ios[1 + s],
+			     rd->bytes[1 + s]))
 			goto out;
+	}
+	/* A case of streams: its operations are the exact merge of theirs, bytes too. */
+	for (unsigned op = 0; op < OP_COUNT && m->nstreams; op++) {
+		snap.op[op].bytes = 0;
+		for (unsigned k = 0; k < m->nstreams; k++)
+			snap.op[op].bytes += st[k].op[op].bytes;
 	}
 	snap.streams = m->nstreams ? st : NULL;
 	m->o->checkpoint(m->o->checkpoint_ctx, &snap);

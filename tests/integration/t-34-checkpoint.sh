@@ -10,8 +10,9 @@
 #  - report marks the case running; compare and check refuse it (exit 2, the file named) and take it
 #    with --allow-running;
 #  - a run that ends replaces its checkpoint: status ok, one file, one manifest entry; a case of
-#    streams (two streams' checkpoints add up); --checkpoint 0 writes nothing while running; a bad
-#    --checkpoint is a usage error (exit 2).
+#    streams of 4k and 8k (the streams' checkpoints add up to the run's, bytes too); a split of sizes
+#    (bytes at the mean size, valid); --checkpoint 0 writes nothing while running; a bad --checkpoint
+#    is a usage error (exit 2).
 source "$(dirname "$0")/lib.sh"
 need_root
 need_ssdbench
@@ -92,12 +93,22 @@ h=$(result_files done)
 assert_eq "$(jget "$h" .status)" ok "an ended run: its checkpoint replaced"
 assert_eq "$(jq -r '[.runs[].status] | join(",")' done/*/manifest.json)" ok "an ended run: one manifest entry, ok"
 
-s=$(killed streams --engine null --stream 'name=a,rw=randread,bs=4k' --stream 'name=b,rw=randwrite,bs=4k' "$dev")
+s=$(killed streams --engine null --stream 'name=a,rw=randread,bs=4k' --stream 'name=b,rw=randwrite,bs=8k' "$dev")
 assert_eq "$(jget "$s" .status)" running "streams: status"
 schema_valid "$s"
 assert_intervals_merge "$s"
 assert_eq "$(jget "$s" '.results as $r | [$r.streams[].read.ios] | add == $r.read.ios')" true "streams: reads add up"
 assert_eq "$(jget "$s" '.results as $r | [$r.streams[].write.ios] | add == $r.write.ios')" true "streams: writes add up"
+assert_eq "$(jget "$s" '.results as $r | [$r.streams[].write.bytes] | add == $r.write.bytes')" true "streams: bytes add up"
+assert_eq "$(jget "$s" '.results.streams[1] | .write.bytes == .write.ios * 8192')" true "streams: the 8k stream's bytes"
+# Sizes of a split: bytes at the mean size the workers counted (4k..64k), the result valid all the same.
+b=$(killed bssplit --engine null --rw randread --bssplit 4k/50:64k/50 "$dev")
+schema_valid "$b"
+assert_intervals_merge "$b"
+mean=$(jget "$b" '.results.read | .bytes / .ios')
+assert_ge "$mean" 4096 "bssplit: the mean size is a split's"
+assert_le "$mean" 65536 "bssplit: the mean size is a split's"
+gate 0 report-bssplit "$SSDBENCH" report bssplit
 
 "$SSDBENCH" run --progress never --output never --checkpoint 0 --interval 250ms --runtime 30s --engine null "$dev" \
 	>never.out 2>never.err &
