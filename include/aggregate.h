@@ -165,6 +165,7 @@ struct agg_case {
 	size_t nruns, runs_cap;
 	size_t nfailed;           /* runs that failed or were interrupted */
 	size_t ninterrupted;      /* ... of them, those interrupted (status "interrupted") */
+	size_t nrunning;          /* ... of them, checkpoints of runs still measuring (status "running") */
 	const struct rs_run *failed;  /* one of them, for its message */
 	size_t nempty;            /* runs with status ok that completed no I/O (no read, write, trim or
 				     flush): no measurement either */
@@ -192,7 +193,8 @@ struct agg {
  * by job parameters alone when by_device is false (then the aggregates of run --parallel are left
  * out where any other run is there: they would count their members' I/O twice), in the order cases
  * first appear. Runs that failed,
- * were interrupted or completed no I/O are counted (nfailed, nempty), never measured. Where a profile
+ * were interrupted, completed no I/O or are checkpoints (status "running", unless s->running_ok)
+ * are counted (nfailed, nempty), never measured. Where a profile
  * ran rounds, a case counts only its last `window` rounds (the steady-state window of SNIA PTS:
  * results.steady_state.window of the tracked case, else 5). Returns 0, -ENOMEM, or -EOVERFLOW when
  * the runs of a case hold more I/Os or latency together than a histogram counts (each file is

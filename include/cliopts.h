@@ -58,6 +58,8 @@ enum cli_opt_id {
 	OPT_LIST,
 	OPT_FIELDS,            /* --fields where -o means the output (run, verify) */
 	OPT_RAW,
+	OPT_CHECKPOINT,        /* run: how often the result of the run in progress is rewritten */
+	OPT_ALLOW_RUNNING,     /* compare, check: take results of status running (checkpoints) */
 	OPT_PARAM = 1000,      /* run: job parameter i (job_param_help) is OPT_PARAM + i */
 };
 

@@ -26,6 +26,13 @@ int cli_parse_metrics(const char *s, struct metric *m, size_t max, size_t *n);
  * twice. Returns 0 or -EINVAL.
  */
 int cli_load_results(struct rs_set *s, char **paths, int n, const char *what);
+
+/*
+ * compare and check: a checkpoint of a run still measuring (status "running") is refused as input
+ * unless allowed (--allow-running; the set and its streams then measure it as a run). Returns 0, or
+ * -EINVAL after saying which file.
+ */
+int cli_running_input(struct rs_set *s, bool allowed, const char *what, const char *cmd);
 /*
  * --where KEY=VALUE (docs/store.md): a filter of every database input cli_load_results reads from
  * then on (an input "sqlite:FILE", "postgresql://...", or a SQLite file); with it, an input that is

@@ -267,7 +267,7 @@ struct rs_run {
 	struct rs_host machine;   /* the same, typed */
 	const char *command_line;
 	const char *started_at;   /* as written (RFC 3339) */
-	const char *status;       /* "ok", "interrupted" or "failed" */
+	const char *status;       /* "ok", "interrupted", "failed" or "running" */
 	const char *label;        /* target.label, else the target path's base name */
 	const char *host;
 	double price;             /* USD, < 0 when unknown (target.price, else job.price) */
@@ -327,6 +327,7 @@ struct rs_index {
 struct rs_set {
 	struct rs_run *runs;
 	size_t n, cap;
+	bool running_ok;          /* agg_build measures checkpoints (status "running") as runs */
 	size_t skipped;           /* JSON files in directories that are not results (manifests, ...) */
 	struct rs_foreign {       /* those of them whose schema is not one of ssdbench's: said by name */
 		char *path, *schema;      /* owned; schema NULL where the document has none */

@@ -21,7 +21,10 @@ struct run_progress {
 	double elapsed_s, total_s;          /* total_s 0 when unknown */
 	double fraction;                    /* of the run, 0..1, or < 0 when unknown */
 	double iops, bw;                    /* over the last period */
+	double lat_mean_ns;                 /* over the last period; 0 where nothing completed */
 	const char *phase;                  /* "fill" while preconditioning, NULL when measuring */
+	size_t ss_reached_at;               /* steady_state: the round whose window first held, 0 not yet */
+	double ss_value;                    /* ... the metric's mean over that window */
 };
 
 struct journal;
@@ -99,6 +102,17 @@ struct run_opts {
 	 */
 	int (*pre)(void *ctx, char *err, size_t errlen);
 	void *pre_ctx;
+	/*
+	 * A checkpoint of the measured run, or NULL: at the first end of an interval checkpoint_ns or
+	 * more after the last one (the first checkpoint_ns after the start), called in the monitor thread
+	 * with what was measured so far, as a whole result of status RUN_RUNNING: the time series up to
+	 * that interval, each operation's histogram the merge of its interval histograms and its ios
+	 * their count, bytes as the workers last published them, runtime_ns the intervals' length. res
+	 * lives for the call only. None where the run has no interval histograms (a phase, no memory).
+	 */
+	void (*checkpoint)(void *ctx, const struct run_result *res);
+	void *checkpoint_ctx;
+	uint64_t checkpoint_ns;
 };
 
 /*
@@ -106,6 +120,9 @@ struct run_opts {
  * resolves the job against it. Touches nothing. Returns 0 or -EINVAL with a message.
  */
 int run_resolve(struct job *j, const struct target *t, char *err, size_t errlen);
+
+/* How often run writes a checkpoint of the result in progress unless told (--checkpoint). */
+#define RUN_CHECKPOINT_NS 60000000000ull
 
 /* Default size of a file target created when the job does not imply one. */
 #define RUN_DEFAULT_FILE_SIZE (1ull << 30)

@@ -95,12 +95,13 @@ enum run_status {
 	RUN_OK,
 	RUN_INTERRUPTED,
 	RUN_FAILED,
+	RUN_RUNNING,             /* a checkpoint of a run still measuring (run_opts.checkpoint) */
 };
 
-/* The status as the result file writes it: "ok", "interrupted", "failed". */
+/* The status as the result file writes it: "ok", "interrupted", "failed", "running". */
 static inline const char *run_status_name(enum run_status s)
 {
-	static const char *const names[] = { "ok", "interrupted", "failed" };
+	static const char *const names[] = { "ok", "interrupted", "failed", "running" };
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "failed";
 }

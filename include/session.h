@@ -46,6 +46,7 @@ struct session {
 	struct summary *summary;     /* where its rows go (output.h); NULL: the text table on stdout */
 	bool continue_on_error;
 	int progress;                /* -1 never, 0 auto, 1 always */
+	uint64_t checkpoint_ns;      /* --checkpoint: a run's result rewritten (status running) this often; 0 never */
 	atomic_int *stop;            /* 0, or an enum session_stop */
 
 	struct target *t;
@@ -84,6 +85,7 @@ struct session {
 	char dir[4096];
 	json_t *manifest;
 	bool manifest_dirty;         /* runs listed in memory that manifest.json does not show yet */
+	bool ckpt_listed;            /* the manifest's last run is the checkpoint of the run in progress */
 	uint64_t manifest_at;        /* CLOCK_MONOTONIC ns of the last write of manifest.json */
 	uint64_t manifest_cost;      /* how long that write took, ns */
 	bool write_failed;           /* a result could not be written: nothing more is run */
@@ -117,6 +119,13 @@ int session_run(struct session *s);
  * whole run's start (s->pg.t0): call it just before session_run.
  */
 void session_plan_progress(struct session *s, unsigned scale);
+
+/*
+ * How pg shows progress (--progress: -1 never, 0 auto, 1 always; shown false: never): on a terminal a
+ * line redrawn in place, elsewhere a plain line every minute (SSDBENCH_PROGRESS_PERIOD, a duration,
+ * sets the period for tests); none under -q.
+ */
+void session_progress_mode(struct progress *pg, int progress, bool shown);
 
 void session_close(struct session *s);
 

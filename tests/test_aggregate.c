@@ -1045,6 +1045,40 @@ static void test_failed_runs_are_counted_not_measured(void **state)
 	rs_release(&set);
 }
 
+/*
+ * A checkpoint of a run still measuring (status running) is a lost run as an interrupted one is,
+ * counted apart (report says "running"); with running_ok (compare, check --allow-running) it is measured.
+ */
+static void test_running_runs_are_lost_unless_allowed(void **state)
+{
+	struct doc_spec ok = read_spec("A", 1000), ck = read_spec("A", 500);
+	struct metric iops = { M_IOPS, 0 };
+	struct agg_stat v;
+	struct rs_set set;
+	struct agg g;
+
+	(void)state;
+	ck.status = "running";
+	rs_init(&set);
+	add(&set, &ok);
+	add(&set, &ck);
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.cases[0].nruns, 1);
+	assert_int_equal(g.cases[0].nfailed, 1);
+	assert_int_equal(g.cases[0].nrunning, 1);
+	assert_int_equal(g.cases[0].ninterrupted, 0);
+	agg_release(&g);
+	set.running_ok = true;
+	agg_ok(&g, &set, true);
+	assert_int_equal(g.cases[0].nruns, 2);
+	assert_int_equal(g.cases[0].nfailed, 0);
+	assert_true(g.cases[0].lat[RS_READ].count == 2 * NFEW);
+	assert_true(agg_value(&g.cases[0], RS_READ, &iops, &v));
+	assert_int_equal(v.n, 2);
+	agg_release(&g);
+	rs_release(&set);
+}
+
 /* results.verify is read; a case adds up the verification of every run, failed ones included. */
 static void test_verification_of_every_run_adds_up_per_case(void **state)
 {
@@ -1372,6 +1406,7 @@ int main(void)
 		cmocka_unit_test(test_named_cases_of_a_profile_with_one_job_stay_apart),
 		cmocka_unit_test(test_ss_ratio_is_over_the_runs_that_reached_steady_state),
 		cmocka_unit_test(test_failed_runs_are_counted_not_measured),
+		cmocka_unit_test(test_running_runs_are_lost_unless_allowed),
 		cmocka_unit_test(test_verification_of_every_run_adds_up_per_case),
 		cmocka_unit_test(test_verify_makes_a_case_and_the_journal_does_not),
 		cmocka_unit_test(test_poll_modes_make_a_case),

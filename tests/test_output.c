@@ -2,11 +2,14 @@
 /*
  * output: the run summary says what verification checked and found, in one line, only when it ran;
  * every row says its run's status, so that an interrupted or failed run never reads as a whole one.
+ * The progress: durations a person reads, the whole run's ETA from the plan (or the pace), plain
+ * lines at their period where stderr is not a terminal.
  */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "engine.h"
 #include "hist.h"
 #include "output.h"
 #include "run.h"
@@ -170,6 +174,83 @@ static void test_progress_whole_run_eta_is_never_negative(void **state)
 	assert_non_null(strstr(line, "(all: ETA at most "));
 }
 
+static void test_format_hms_reads_as_a_person_would(void **state)
+{
+	static const struct { double s; const char *want; } cases[] = {
+		{ 0, "0s" }, { -3, "0s" }, { 0.4, "0s" }, { 45, "45s" }, { 59.6, "1m 00s" }, { 125, "2m 05s" },
+		{ 3600, "1h 00m 00s" }, { 3725, "1h 02m 05s" }, { 86399, "23h 59m 59s" }, { 90061, "1d 01h 01m" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		format_hms(cases[i].s, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+	}
+}
+
+static void test_progress_run_s_is_known_only_for_timed_runs(void **state)
+{
+	struct job j = { .runtime_ns = 2000000000ull, .ramp_ns = 1000000000ull };
+
+	(void)state;
+	assert_true(progress_run_s(&j, 5000000000ull) == 8.0);
+	j.fill.value = 50;     /* preparing the target takes what the device makes of it */
+	assert_true(progress_run_s(&j, 0) < 0);
+	j.fill.value = 0;
+	j.runtime_ns = 0;      /* a byte budget */
+	assert_true(progress_run_s(&j, 0) < 0);
+}
+
+/*
+ * The whole run's ETA from the plan: what the current run has left plus the runs after it, whatever the
+ * pace; it shrinks run by run, and a run of unknown length falls back to the pace.
+ */
+static void test_progress_eta_all_follows_the_plan(void **state)
+{
+	struct progress pg = { .total = 6, .plan_known = true, .plan_left_s = 6 * 10.0, .t0 = 1 };
+	struct run_progress p = { .elapsed_s = 4, .total_s = 10, .fraction = 0.4 };
+
+	(void)state;
+	progress_run_begin(&pg, 10);
+	assert_true(progress_eta_all(&pg, &p, 2) == 6 + 50);
+	progress_run_done(&pg);
+	progress_run_begin(&pg, 10);
+	assert_true(progress_eta_all(&pg, &p, 2) == 6 + 40);
+	p.elapsed_s = 12;      /* a run past its length (its teardown): never below what is left after it */
+	assert_true(progress_eta_all(&pg, &p, 2) == 40);
+	progress_run_done(&pg);
+	pg.plan_left_s = 0;    /* the last run of the plan */
+	progress_run_begin(&pg, 10);
+	p.elapsed_s = 4;
+	assert_true(progress_eta_all(&pg, &p, 2) == 6);
+	/* A run of unknown length: the pace, 2 runs and 0.4 in 2.4 s, 6 runs in 6 s. */
+	pg.plan_left_s = 30;
+	progress_run_begin(&pg, -1);
+	assert_false(pg.plan_known);
+	assert_true(fabs(progress_eta_all(&pg, &p, 1 + 2400000000ull) - 3.6) < 1e-9);
+}
+
+/* Where stderr is not a terminal: a plain line (no redraw) when its period has passed, none before. */
+static void test_progress_lines_are_plain_and_periodic(void **state)
+{
+	struct progress pg = { .enabled = true, .lines = true, .case_no = 1, .ncases = 1, .what = "randread 4k",
+			       .total = 1, .line_ns = 60000000000ull };
+	char line[512];
+
+	(void)state;
+	pg.t0 = clock_ns();    /* just started: the first line is a minute away */
+	progress_line(&pg, 0.5, line, sizeof(line));
+	assert_string_equal(line, "");
+	pg.t0 = 1;             /* long ago */
+	pg.next_line = 0;
+	progress_line(&pg, 0.5, line, sizeof(line));
+	assert_null(strchr(line, '\r'));
+	assert_non_null(strstr(line, "ssdbench: [1/1] randread 4k   50%  1s in  1000 IOPS  4 MB/s  ETA 1s\n"));
+	progress_line(&pg, 0.6, line, sizeof(line));
+	assert_string_equal(line, "");   /* the next one is a period later */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +259,10 @@ int main(void)
 		cmocka_unit_test(test_summary_says_what_verify_checked_and_found),
 		cmocka_unit_test(test_format_case_puts_the_idle_before_the_parameters),
 		cmocka_unit_test(test_progress_whole_run_eta_is_never_negative),
+		cmocka_unit_test(test_format_hms_reads_as_a_person_would),
+		cmocka_unit_test(test_progress_run_s_is_known_only_for_timed_runs),
+		cmocka_unit_test(test_progress_eta_all_follows_the_plan),
+		cmocka_unit_test(test_progress_lines_are_plain_and_periodic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

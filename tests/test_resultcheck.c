@@ -345,6 +345,19 @@ static void test_documents_the_writer_builds_validate(void **state)
 	doc = verified_doc();
 	assert_possible(doc, "verified, with mismatches");
 	json_decref(doc);
+	/* A checkpoint (status running) is a whole result, and says what it is as a run not ok does. */
+	doc = written_doc("psync", false);
+	json_object_set_new(doc, "status", json_string("running"));
+	json_object_set_new(doc, "message", json_string("a checkpoint: still measuring"));
+	assert_possible(doc, "a checkpoint, status running");
+	json_object_set_new(doc, "message", json_null());
+	{
+		char err[512] = "";
+
+		assert_int_not_equal(result_validate(doc, err, sizeof(err)), 0);
+		assert_non_null(strstr(err, "message"));
+	}
+	json_decref(doc);
 }
 
 /* --- mutations: a JSON text set at a path, or a key deleted --- */

@@ -657,6 +657,77 @@ static void test_worker_blockalign_aligns_random_offsets(void **state)
 	rule.align = rule.end = 0;
 }
 
+/* What the checkpoints of a run (run_opts.checkpoint) held, checked as each came. */
+struct ckpt_spy {
+	unsigned calls;
+	uint64_t bs, last_ios, last_n;
+	const char *bad;            /* the first thing a checkpoint got wrong, or NULL */
+};
+
+static void ckpt_spy(void *ctx, const struct run_result *r)
+{
+	struct ckpt_spy *c = ctx;
+	uint64_t sum = 0;
+
+	c->calls++;
+	for (size_t k = 0; r->ts.hists[OP_READ].lat && k < r->ts.n; k++)
+		sum += r->ts.hists[OP_READ].lat[k].count;
+	if (c->bad)
+		return;
+	if (r->status != RUN_RUNNING)
+		c->bad = "status";
+	else if (!r->ts.hists[OP_READ].lat || !sum)
+		c->bad = "no interval histograms";
+	else if (r->op[OP_READ].ios != sum || r->op[OP_READ].lat.count != sum)
+		c->bad = "ios and the histogram are not the intervals' count";
+	else if (r->op[OP_READ].bytes != sum * c->bs)
+		c->bad = "bytes are not ios x bs";
+	else if (r->runtime_ns != r->ts.n * r->ts.interval_ns)
+		c->bad = "runtime is not the intervals'";
+	else if (sum < c->last_ios || r->ts.n <= c->last_n)
+		c->bad = "a checkpoint holds less than the one before";
+	c->last_ios = sum;
+	c->last_n = r->ts.n;
+}
+
+/*
+ * A run's checkpoints (run --checkpoint) each hold what was measured up to an interval's end, whole:
+ * ios the count of the merged interval histograms, bytes ios x bs, runtime the intervals'; each holds
+ * more than the last, and the run's result holds at least the last.
+ */
+static void test_worker_checkpoints_hold_the_intervals_so_far(void **state)
+{
+	struct target t = { .path = "null", .kind = TARGET_FILE, .fd = -1 };
+	struct ckpt_spy c = { 0 };
+	struct run_opts o = { .checkpoint = ckpt_spy, .checkpoint_ctx = &c, .checkpoint_ns = 250000000ull };
+	struct run_result res;
+	struct job j;
+	char err[256] = "";
+
+	(void)state;
+	make_job(&j, "randread", "4k", 4, 2, "1m", "0");
+	set(&j, "runtime", "1s");
+	set(&j, "interval", "100ms");
+	set(&j, "engine", "null");
+	if (run_resolve(&j, &t, err, sizeof(err)))
+		fail_msg("run_resolve: %s", err);
+	memset(seen, 0, sizeof(seen));
+	atomic_store(&nseen, 0);
+	memset(&rule, 0, sizeof(rule));
+	rule.bs = j.bs;
+	rule.cap = UINT64_MAX;
+	c.bs = j.bs;
+	if (run_job(&j, &t, &o, &res, err, sizeof(err)))
+		fail_msg("run_job: %s", err);
+	if (c.bad)
+		fail_msg("checkpoint %u: %s", c.calls, c.bad);
+	assert_true(c.calls >= 2);
+	assert_int_equal(res.status, RUN_OK);
+	assert_true(res.op[OP_READ].ios >= c.last_ios);
+	assert_true(res.ts.n >= c.last_n);
+	run_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_worker_realized_adds_up),
 		cmocka_unit_test(test_worker_blockalign_aligns_random_offsets),
 		cmocka_unit_test(test_worker_sized_counts_at_issue_add_up),
+		cmocka_unit_test(test_worker_checkpoints_hold_the_intervals_so_far),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

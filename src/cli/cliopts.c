@@ -86,7 +86,12 @@ static const struct cli_opt run_opts[] = {
 	  "print each result as JSON on stdout instead of the table" },
 	TABLE_OPTS(0, OPT_FIELDS, "summary table"),
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
-	  "auto (when stderr is a terminal), always or never" },
+	  "auto (a line redrawn on a terminal, a plain line a minute\n"
+	  "elsewhere), always (the redrawn line) or never" },
+	{ "checkpoint", 0, OPT_CHECKPOINT, "DURATION", CV_TEXT, NULL, "60s",
+	  "rewrite the result of the run in progress this often (status\n"
+	  "running: what was measured so far, kept through kill -9, a\n"
+	  "crash or a power cut), default 60s; 0 never" },
 	{ "force", 0, OPT_FORCE, NULL, CV_FLAG, NULL, NULL,
 	  "allow writes to a device that holds data (a partition table, a\n"
 	  "filesystem, RAID or LVM signature); never to one in use" },
@@ -119,7 +124,8 @@ static const struct cli_opt verify_opts[] = {
 	{ "json", 0, OPT_JSON, NULL, CV_FLAG, NULL, NULL, "print the result as JSON on stdout instead of the table" },
 	TABLE_OPTS(0, OPT_FIELDS, "summary table"),
 	{ "progress", 0, OPT_PROGRESS, "WHEN", CV_ENUM, progress_values, "auto",
-	  "auto (when stderr is a terminal), always or never" },
+	  "auto (a line redrawn on a terminal, a plain line a minute\n"
+	  "elsewhere), always (the redrawn line) or never" },
 	{ "set", 0, OPT_SET, "NAME=VALUE", CV_PARAM, NULL, NULL,
 	  "how it reads (qd, threads, engine ...: above); repeatable" },
 	HELP_OPT,
@@ -181,6 +187,9 @@ static const struct cli_opt compare_opts[] = {
 	  "a baseline case the candidate lacks is listed, not a failure" },
 	{ "allow-failed", 0, OPT_ALLOW_FAILED, NULL, CV_FLAG, NULL, NULL,
 	  "failed or interrupted runs are left out, not a failure" },
+	{ "allow-running", 0, OPT_ALLOW_RUNNING, NULL, CV_FLAG, NULL, NULL,
+	  "take checkpoints of runs still measuring (status running) as\n"
+	  "runs: what they measured so far (else refused, exit 2)" },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, CV_FLAG, NULL, NULL,
 	  "runs that completed no I/O are left out, not a failure\n"
 	  "(a case left with no run on a side is skipped)" },
@@ -202,6 +211,9 @@ static const struct cli_opt check_opts[] = {
 	  "a criterion that selects no case is skipped, not an error" },
 	{ "allow-failed", 0, OPT_ALLOW_FAILED, NULL, CV_FLAG, NULL, NULL,
 	  "failed or interrupted runs are left out, not a violation" },
+	{ "allow-running", 0, OPT_ALLOW_RUNNING, NULL, CV_FLAG, NULL, NULL,
+	  "take checkpoints of runs still measuring (status running) as\n"
+	  "runs: what they measured so far (else refused, exit 2)" },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, CV_FLAG, NULL, NULL,
 	  "runs that completed no I/O are left out, not a violation\n"
 	  "(a case left with no run is skipped)" },

@@ -31,6 +31,7 @@ int cmd_check(int argc, char **argv)
 	struct criteria cr;
 	struct check k;
 	struct rs_set s;
+	bool allow_running = false;
 	char err[1024];
 	int ch, ret;
 
@@ -45,6 +46,7 @@ int cmd_check(int argc, char **argv)
 			break;
 		case OPT_ALLOW_MISSING: o.allow_missing = true; break;
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
+		case OPT_ALLOW_RUNNING: allow_running = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
 		case OPT_WHERE:
 			if (cli_where_add(optarg))
@@ -71,6 +73,7 @@ int cmd_check(int argc, char **argv)
 	rs_init(&s);
 	ret = EXIT_USAGE;
 	if (cli_load_results(&s, argv + optind, argc - optind, NULL) ||
+	    cli_running_input(&s, allow_running, NULL, "check") ||
 	    (junit && cli_check_not_input(junit, "--junit", (const struct rs_set *[]){ &s }, 1, criteria)))
 		goto out;
 	if ((ret = check_run(&k, &cr, &s, &o, err, sizeof(err)))) {

@@ -46,6 +46,7 @@ int cmd_compare(int argc, char **argv)
 	struct cmp_opts o = { .threshold = 5.0 };
 	enum report_format fmt = RF_TEXT;
 	const char *junit = NULL;
+	bool allow_running = false;
 	struct rs_set base, cand;
 	struct cmp c;
 	char err[1024];
@@ -73,6 +74,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_ALLOW_MISSING: o.allow_missing = true; break;
 		case OPT_ALLOW_FAILED: o.allow_failed = true; break;
+		case OPT_ALLOW_RUNNING: allow_running = true; break;
 		case OPT_ALLOW_EMPTY: o.allow_empty = true; break;
 		case OPT_ALLOW_INCONCLUSIVE: o.allow_inconclusive = true; break;
 		case OPT_STREAM: o.stream = optarg; break;
@@ -96,6 +98,8 @@ int cmd_compare(int argc, char **argv)
 	ret = EXIT_USAGE;
 	if (cli_load_results(&base, argv + optind, 1, "baseline") ||
 	    cli_load_results(&cand, argv + optind + 1, 1, "candidate") ||
+	    cli_running_input(&base, allow_running, "baseline", "compare") ||
+	    cli_running_input(&cand, allow_running, "candidate", "compare") ||
 	    (junit && cli_check_not_input(junit, "--junit", (const struct rs_set *[]){ &base, &cand }, 2, NULL)))
 		goto out;
 	if ((ret = cmp_build(&c, &base, &cand, &o, err, sizeof(err)))) {

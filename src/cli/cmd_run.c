@@ -44,6 +44,7 @@ struct run_cli {
 	struct cli_table table;  /* --format, --fields, -n, --raw: the summary as a table */
 	struct summary summary;
 	int progress;            /* -1 never, 0 auto, 1 always */
+	uint64_t checkpoint_ns;  /* --checkpoint (60 s) */
 	bool force;
 	bool continue_on_error;
 	bool parallel;           /* --parallel: every case on all targets at once */
@@ -139,6 +140,18 @@ static int parse_hook_timeout(const char *v, uint64_t *ns)
 	return 0;
 }
 
+/* --checkpoint: a duration, 0 for none; under 100 ms would rewrite the result more than it measures. */
+static int parse_checkpoint(const char *v, uint64_t *ns)
+{
+	char err[256];
+
+	if (parse_duration(v, ns, err, sizeof(err)) || (*ns && *ns < 100000000ull)) {
+		cli_error("--checkpoint: '%s': expected 0 (none) or a duration of at least 100ms, such as 10s or 5m", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_cli *c, int argc, char **argv)
 {
 	int ch, ret = 0;
@@ -175,6 +188,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_PRE: c->pre = optarg; break;
 		case OPT_POST: c->post = optarg; break;
 		case OPT_HOOK_TIMEOUT: ret = parse_hook_timeout(optarg, &c->hook_timeout); break;
+		case OPT_CHECKPOINT: ret = parse_checkpoint(optarg, &c->checkpoint_ns); break;
 		case OPT_PREPARE: ret = parse_prepare(c, optarg); break;
 		case OPT_PROGRESS:
 			if ((c->progress = parse_progress(optarg)) == -2)
@@ -625,7 +639,7 @@ static int run_all(struct run_cli *c)
 				       .named = c->have_profile || c->plan.naxes || c->plan.streams.n, .json = c->json,
 				       .summary = &c->summary,
 				       .continue_on_error = c->continue_on_error, .progress = c->progress,
-				       .stop = cli_stop_flag(), .t = &tg[ti], .entries = e + (size_t)ti * per,
+				       .checkpoint_ns = c->checkpoint_ns, .stop = cli_stop_flag(), .t = &tg[ti], .entries = e + (size_t)ti * per,
 				       .nprepare = nprep, .ncases = n[ti] - nprep,
 				       .steps = c->steps, .nsteps = c->nsteps,
 				       .journal_holds = jh.h + (size_t)ti * per, .njournal_holds = jh.n[ti] };
@@ -684,7 +698,7 @@ out:
 int cmd_run(int argc, char **argv)
 {
 	static char *scratch[] = { SCRATCH_FILE };
-	struct run_cli c = { .output = "results", .idle_scale = 1 };
+	struct run_cli c = { .output = "results", .idle_scale = 1, .checkpoint_ns = RUN_CHECKPOINT_NS };
 	int ret = EXIT_USAGE;
 
 	plan_init(&c.plan);
@@ -709,7 +723,7 @@ out:
 
 int cmd_run_cluster(int argc, char **argv, struct cluster *cl)
 {
-	struct run_cli c = { .output = "results", .idle_scale = 1, .cluster = cl };
+	struct run_cli c = { .output = "results", .idle_scale = 1, .checkpoint_ns = RUN_CHECKPOINT_NS, .cluster = cl };
 	int ret = EXIT_USAGE;
 
 	if (!(c.capture = open_memstream(&c.msgs, &c.msglen)))

@@ -123,55 +123,149 @@ void summary_rows(FILE *f, const char *case_name, const struct job *j, const str
 
 void progress_clear(struct progress *pg)
 {
-	if (pg->enabled && pg->drawn) {
+	if (pg->enabled && pg->drawn && !pg->lines) {
 		fputs("\r\033[K", stderr);
 		pg->drawn = false;
 	}
 }
 
+void format_hms(double s, char *buf, size_t len)
+{
+	unsigned long long t = s > 0 ? (unsigned long long)(s + 0.5) : 0;
+	unsigned long long d = t / 86400, h = t / 3600 % 24, m = t / 60 % 60, sec = t % 60;
+
+	if (d)
+		snprintf(buf, len, "%llud %02lluh %02llum", d, h, m);
+	else if (h)
+		snprintf(buf, len, "%lluh %02llum %02llus", h, m, sec);
+	else if (m)
+		snprintf(buf, len, "%llum %02llus", m, sec);
+	else
+		snprintf(buf, len, "%llus", sec);
+}
+
+double progress_run_s(const struct job *j, uint64_t idle_ns)
+{
+	/* What takes a time the plan cannot know: a byte budget, a search, preparing the target. */
+	if (!j->runtime_ns || j->lt_ns || j->trim || j->fill.bytes || j->fill.value > 0 || j->verify)
+		return -1;
+	return (double)(idle_ns + j->ramp_ns + j->runtime_ns) / 1e9;
+}
+
+void progress_run_begin(struct progress *pg, double run_s)
+{
+	pg->cur_s = run_s;
+	pg->ss_said = false;
+	if (run_s < 0)
+		pg->plan_known = false;
+}
+
+void progress_run_done(struct progress *pg)
+{
+	pg->done++;
+	if (pg->plan_known)
+		pg->plan_left_s -= pg->cur_s;
+}
+
+double progress_eta_all(const struct progress *pg, const struct run_progress *p, uint64_t now)
+{
+	double all, part;
+
+	if (pg->total <= 1 || p->fraction < 0)
+		return -1;
+	if (pg->plan_known && p->total_s > 0) {
+		double cur = p->total_s > p->elapsed_s ? p->total_s - p->elapsed_s : 0, rest = pg->plan_left_s - pg->cur_s;
+
+		return cur + (rest > 0 ? rest : 0);
+	}
+	/* From the pace so far. Never below 0: past the plan (more runs than it counted), none is said. */
+	all = (double)(now - pg->t0) / 1e9;
+	part = pg->done + p->fraction;
+	if (part <= 0.05 || part > pg->total)
+		return -1;
+	return all / part * pg->total - all;
+}
+
+void progress_steady(struct progress *pg, size_t round, double value)
+{
+	char v[16];
+
+	if (pg->ss_said || !round || cli_verbosity() < 0)
+		return;
+	pg->ss_said = true;
+	progress_clear(pg);
+	format_rate(value, v, sizeof(v));
+	fprintf(cli_notes(), "ssdbench: ");
+	esc_text(cli_notes(), pg->what);
+	fprintf(cli_notes(), ": steady state reached at round %zu (mean %s)\n", round, v);
+	fflush(cli_notes());
+}
+
 void progress_idle(struct progress *pg, const char *what, double left_s)
 {
-	if (!pg->enabled)
+	char left[32];
+
+	if (!pg->enabled || pg->lines)
 		return;
+	format_hms(left_s, left, sizeof(left));
 	fprintf(stderr, "\r\033[K[%u/%u] ", pg->case_no, pg->ncases);
 	esc_text(stderr, what);
-	fprintf(stderr, ": idle (no I/O), %.1f s left", left_s);
+	fprintf(stderr, ": idle (no I/O), %s left", left);
 	fflush(stderr);
 	pg->drawn = true;
+}
+
+/* lines: whether a plain line is due now (and the next one set); always on a terminal. */
+static bool line_due(struct progress *pg, uint64_t now)
+{
+	if (!pg->lines)
+		return true;
+	if (!pg->next_line)
+		pg->next_line = pg->t0 + pg->line_ns;
+	if (now < pg->next_line)
+		return false;
+	while (pg->next_line <= now)
+		pg->next_line += pg->line_ns;
+	return true;
 }
 
 void progress_update(void *ctx, const struct run_progress *p)
 {
 	struct progress *pg = ctx;
-	char iops[16], bw[16], eta[64] = "";
+	char iops[16], bw[16], eta[96] = "", t[32];
+	uint64_t now = clock_ns();
+	double all;
 	size_t n = 0;
 
+	if (p->ss_reached_at)
+		progress_steady(pg, p->ss_reached_at, p->ss_value);
 	if (!pg->enabled)
 		return;
 	if (!pg->t0)
-		pg->t0 = clock_ns();
+		pg->t0 = now;
+	if (!line_due(pg, now))
+		return;
 	format_rate(p->iops, iops, sizeof(iops));
 	format_rate(p->bw / 1e6, bw, sizeof(bw));
-	if (p->total_s > 0 && p->total_s >= p->elapsed_s)
-		n = (size_t)snprintf(eta, sizeof(eta), "  ETA %.0fs", p->total_s - p->elapsed_s);
-	/*
-	 * The whole run's ETA, from the pace so far: runs done plus this one's fraction. Never below 0:
-	 * past the plan (more runs than it counted), none is said.
-	 */
-	if (pg->total > 1 && p->fraction >= 0 && n < sizeof(eta)) {
-		double all = (double)(clock_ns() - pg->t0) / 1e9, part = pg->done + p->fraction;
-
-		if (part > 0.05 && part <= pg->total)
-			snprintf(eta + n, sizeof(eta) - n, "  (all: ETA %s%.0fs)", pg->total_is_max ? "at most " : "",
-				 all / part * pg->total - all);
+	if (p->total_s > 0 && p->total_s >= p->elapsed_s) {
+		format_hms(p->total_s - p->elapsed_s, t, sizeof(t));
+		n = (size_t)snprintf(eta, sizeof(eta), "  ETA %s", t);
+	}
+	if ((all = progress_eta_all(pg, p, now)) >= 0 && n < sizeof(eta)) {
+		format_hms(all, t, sizeof(t));
+		snprintf(eta + n, sizeof(eta) - n, "  (all: ETA %s%s)", pg->total_is_max ? "at most " : "", t);
 	}
 	/* The case's description holds the target's path: escaped, as every user string on a terminal. */
-	fprintf(stderr, "\r\033[K[%u/%u] ", pg->case_no, pg->ncases);
+	fprintf(stderr, pg->lines ? "ssdbench: [%u/%u] " : "\r\033[K[%u/%u] ", pg->case_no, pg->ncases);
 	esc_text(stderr, pg->what);
 	fprintf(stderr, "%s%s", p->phase ? ": " : "", p->phase ? p->phase : "");
 	if (p->fraction >= 0)
 		fprintf(stderr, "  %3.0f%%", p->fraction * 100);
-	fprintf(stderr, "  %s IOPS  %s MB/s%s", iops, bw, eta);
+	format_hms(p->elapsed_s, t, sizeof(t));
+	fprintf(stderr, "  %s in  %s IOPS  %s MB/s", t, iops, bw);
+	if (cli_verbosity() > 0)
+		fprintf(stderr, "  lat %.1f us", p->lat_mean_ns / 1e3);
+	fprintf(stderr, "%s%s", eta, pg->lines ? "\n" : "");
 	fflush(stderr);
 	pg->drawn = true;
 }
@@ -180,9 +274,9 @@ void progress_phase(void *ctx, const char *what, uint64_t done, uint64_t total)
 {
 	struct progress *pg = ctx;
 
-	if (!pg->enabled || !total)
+	if (!pg->enabled || !total || (pg->lines && !line_due(pg, clock_ns())))
 		return;
-	fprintf(stderr, "\r\033[K[%u/%u] %s: %3.0f%% of %.0f MiB", pg->case_no, pg->ncases, what,
+	fprintf(stderr, pg->lines ? "ssdbench: [%u/%u] %s: %3.0f%% of %.0f MiB\n" : "\r\033[K[%u/%u] %s: %3.0f%% of %.0f MiB", pg->case_no, pg->ncases, what,
 		100.0 * (double)done / (double)total, (double)total / 1048576.0);
 	fflush(stderr);
 	pg->drawn = true;

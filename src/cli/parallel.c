@@ -133,7 +133,7 @@ int parallel_run(struct session *ss, int n, bool scaling, int progress)
 
 	cli_install_signals();
 	for (int ti = 0; ti < n; ti++) {
-		ss[ti].pg.enabled = !ti && cli_verbosity() >= 0 && (progress > 0 || (progress == 0 && isatty(2)));
+		session_progress_mode(&ss[ti].pg, progress, !ti);
 		ss[ti].pg.ncases = (unsigned)ss[ti].ncases;
 		session_plan_progress(&ss[ti], scaling ? (unsigned)n : 1);
 	}

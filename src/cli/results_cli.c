@@ -227,6 +227,24 @@ int cli_load_results(struct rs_set *s, char **paths, int n, const char *what)
 	return 0;
 }
 
+int cli_running_input(struct rs_set *s, bool allowed, const char *what, const char *cmd)
+{
+	if (allowed) {
+		s->running_ok = true;
+		if (s->streams)
+			s->streams->running_ok = true;
+		return 0;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (strcmp(s->runs[i].status, "running"))
+			continue;
+		cli_error("%s%s'%s': a checkpoint of a run still measuring, or killed while it was (status 'running'): "
+			  "%s takes it with --allow-running", what ? what : "", what ? ": " : "", s->runs[i].path, cmd);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The write guard's rule for outputs (guard_output), said with the option's name. */
 static int check_output(const char *path, const char *what, bool dir)
 {

@@ -226,25 +226,59 @@ static void save_telemetry(const struct session *s, const char *file, const stru
 		json_object_set_new(t, "file", json_string(name));
 }
 
-static int save(struct session *s, const struct entry *e, const struct run_result *res,
-		const struct run_context *ctx, json_t **out)
+/* The file name of the result of run seq of entry e (in context ctx). */
+static void result_name(const struct session *s, const struct entry *e, const struct run_context *ctx, unsigned seq,
+			char *file, size_t len)
 {
-	char file[256], cname[96], err[512];
+	char cname[96];
 	int n;
 
 	sanitize_name(e->name, cname, sizeof(cname));
-	n = snprintf(file, sizeof(file), "%03u-%s%s", ++s->seq, e->prepare ? "prepare-" : "", cname);
+	n = snprintf(file, len, "%03u-%s%s", seq, e->prepare ? "prepare-" : "", cname);
 	if (ctx->round)
-		n += snprintf(file + n, sizeof(file) - (size_t)n, "-round%u", ctx->round);
+		n += snprintf(file + n, len - (size_t)n, "-round%u", ctx->round);
 	if (ctx->repeat_count > 1)
-		n += snprintf(file + n, sizeof(file) - (size_t)n, "-r%u", ctx->repeat_index);
+		n += snprintf(file + n, len - (size_t)n, "-r%u", ctx->repeat_index);
 	if (ctx->search_probe && ctx->search_index)
-		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-probe%02u", ctx->search_index);
+		n += snprintf(file + n, len - (size_t)n, "-search-probe%02u", ctx->search_index);
 	else if (ctx->search_probe)
-		n += snprintf(file + n, sizeof(file) - (size_t)n, "-search-peak");
+		n += snprintf(file + n, len - (size_t)n, "-search-peak");
 	if (s->rank_tag)
-		n += snprintf(file + n, sizeof(file) - (size_t)n, "-rank%d", s->rank_tag - 1);
-	snprintf(file + n, sizeof(file) - (size_t)n, ".json");
+		n += snprintf(file + n, len - (size_t)n, "-rank%d", s->rank_tag - 1);
+	snprintf(file + n, len - (size_t)n, ".json");
+}
+
+/*
+ * Lists result file in the manifest with status; the entry of its checkpoint (status "running"),
+ * where one was listed, is replaced. Returns 0 or -ENOMEM.
+ */
+static int manifest_list(struct session *s, const char *file, const struct entry *e, const struct run_context *ctx,
+			 enum run_status status)
+{
+	json_t *runs = json_object_get(s->manifest, "runs"), *r;
+
+	if (s->ckpt_listed)
+		json_array_remove(runs, json_array_size(runs) - 1);
+	s->ckpt_listed = status == RUN_RUNNING;
+	r = json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "file", file, "case", e->name,
+		      "phase", e->prepare ? "prepare" : "measure", "repeat_index", (int)ctx->repeat_index,
+		      "round", ctx->round ? json_integer(ctx->round) : json_null(), "status", run_status_name(status));
+	if (!r || json_array_append_new(runs, r))
+		return -ENOMEM;
+	if (s->rank_tag)
+		json_object_set_new(r, "rank", json_integer(s->rank_tag - 1));
+	if (ctx->search || ctx->search_probe)
+		json_object_set_new(r, "search", json_string(ctx->search ? "final" : ctx->search_probe));
+	return 0;
+}
+
+static int save(struct session *s, const struct entry *e, const struct run_result *res,
+		const struct run_context *ctx, json_t **out)
+{
+	char file[256], err[512];
+	bool ckpt = s->ckpt_listed;   /* the manifest lists this run as running: it must say how it ended */
+
+	result_name(s, e, ctx, ++s->seq, file, sizeof(file));
 	*out = s->prebuilt ? json_incref(s->prebuilt) : result_build(&e->job, s->t, res, ctx);
 	if (*out && !s->prebuilt)
 		save_telemetry(s, file, res, *out);
@@ -261,30 +295,59 @@ static int save(struct session *s, const struct entry *e, const struct run_resul
 		format_job(&e->job, line, sizeof(line));
 		cli_verbose("%s/%s: %s, %s", s->dir, file, run_status_name(res->status), line);
 	}
-	json_array_append_new(json_object_get(s->manifest, "runs"),
-			      json_pack("{s:s, s:s, s:s, s:i, s:o, s:s}", "file", file, "case", e->name,
-					"phase", e->prepare ? "prepare" : "measure", "repeat_index",
-					(int)ctx->repeat_index, "round", ctx->round ? json_integer(ctx->round)
-					: json_null(), "status", run_status_name(res->status)));
-	if (s->rank_tag)
-		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
-						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
-				    "rank", json_integer(s->rank_tag - 1));
-	if (ctx->search || ctx->search_probe)
-		json_object_set_new(json_array_get(json_object_get(s->manifest, "runs"),
-						   json_array_size(json_object_get(s->manifest, "runs")) - 1),
-				    "search", json_string(ctx->search ? "final" : ctx->search_probe));
+	if (manifest_list(s, file, e, ctx, res->status)) {
+		cli_error("out of memory");
+		s->write_failed = true;
+		return EXIT_FAILED;
+	}
 	/* An MPI job's closing lines say its aggregate, as run --parallel's group says its own. */
 	if (!e->prepare && !ctx->search_probe && !s->rank_tag && recap_add(&s->recap, *out)) {
 		cli_error("out of memory");
 		s->write_failed = true;
 		return EXIT_FAILED;
 	}
-	if (manifest_write(s, res->status != RUN_OK)) {
+	if (manifest_write(s, res->status != RUN_OK || ckpt)) {
 		s->write_failed = true;
 		return EXIT_FAILED;
 	}
 	return 0;
+}
+
+/* What a checkpoint of a run writes (session_checkpoint): the run's session, entry and context. */
+struct ckpt_ctx {
+	struct session *s;
+	const struct entry *e;
+	const struct run_context *ctx;
+	bool warned;
+};
+
+/*
+ * A checkpoint of the run in progress (run_opts.checkpoint, in its monitor thread): its result with
+ * status "running", under the name its final result will replace, and listed in the manifest. A
+ * checkpoint that cannot be written is said once; the run goes on.
+ */
+static void session_checkpoint(void *arg, const struct run_result *res)
+{
+	struct ckpt_ctx *c = arg;
+	struct session *s = c->s;
+	char file[256], err[512];
+	json_t *obj = result_build(&c->e->job, s->t, res, c->ctx);
+	int ret = obj ? 0 : -ENOMEM;
+
+	result_name(s, c->e, c->ctx, s->seq + 1, file, sizeof(file));
+	snprintf(err, sizeof(err), "out of memory");
+	if (obj && s->prep)
+		json_object_set(obj, "prepare", s->prep);
+	if (!ret)
+		ret = result_write_file(s->dir, file, obj, err, sizeof(err));
+	if (!ret && !s->ckpt_listed && !(ret = manifest_list(s, file, c->e, c->ctx, RUN_RUNNING)) &&
+	    (ret = manifest_write(s, true)))
+		snprintf(err, sizeof(err), "manifest.json was not rewritten");
+	json_decref(obj);
+	if (ret && !c->warned)
+		cli_warn("'%s': %s: a checkpoint of the result could not be written: %s (the run goes on)",
+			 s->t->path, c->e->name, err);
+	c->warned |= ret != 0;
 }
 
 /* A run on standard output: its JSON (--json) or its summary rows. */
@@ -323,6 +386,10 @@ int session_finish(struct session *s, const struct entry *e, struct entry *pe, c
 
 	if (ret) {
 		cli_error("%s", err);
+		if (s->ckpt_listed) {   /* no final result: its checkpoint stays, as listed, under its number */
+			s->seq++;
+			s->ckpt_listed = false;
+		}
 		return EXIT_FAILED;
 	}
 	if (res->status == RUN_INTERRUPTED && atomic_load(s->stop) == SESSION_STOP_OUTPUT)
@@ -369,10 +436,16 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 	struct session_hooks hk = { .s = s, .e = e, .ctx = ctx };
 	struct run_context hctx = *ctx;
 	struct entry pe = *e;
+	struct ckpt_ctx ck = { .s = s, .e = &pe, .ctx = ctx };
 	char err[512];
 	int ret;
 
 	pe.job = *job;
+	if (s->checkpoint_ns && !s->prebuilt) {
+		o.checkpoint = session_checkpoint;
+		o.checkpoint_ctx = &ck;
+		o.checkpoint_ns = s->checkpoint_ns;
+	}
 	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
 	memset(res, 0, sizeof(*res));
 	if (e->hooks.pre) {
@@ -381,6 +454,8 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 	}
 	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
 	progress_clear(&s->pg);
+	if (!ret && res->ss.reached)
+		progress_steady(&s->pg, res->ss.reached_at, res->ss.mean);   /* where the run ended before a line said it */
 	if (!ret)
 		session_hook_post(&hk, res);
 	hctx.hooks[HOOK_PRE] = &hk.run[HOOK_PRE];
@@ -524,7 +599,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 		session_group_run_name(name, sizeof(name), e, ctx, result_label(&m[i].pe.job, m[i].s->t));
 		ret = session_finish(m[i].s, &m[i].s->entries[idx], &m[i].pe, ctx, &m[i].res, m[i].ret, m[i].err, true, name);
 		worst = ret > worst ? ret : worst;
-		m[i].s->pg.done++;
+		progress_run_done(&m[i].s->pg);
 		g->write_failed |= m[i].s->write_failed;
 	}
 	if (!e->prepare && !g->write_failed) {
@@ -555,9 +630,12 @@ static int run_entry(struct session *s, struct entry *e, unsigned rep, unsigned 
 		ctx.case_name = cname;
 	}
 
+	progress_run_begin(&s->pg, progress_run_s(&e->job, e->idle_ns));
+	for (unsigned i = 0; i < s->nmembers; i++)
+		progress_run_begin(&s->members[i].pg, progress_run_s(&e->job, e->idle_ns));
 	ret = s->cluster ? cluster_run(s, e, &ctx, &res) : s->members ? group_run(s, e, &ctx, &res)
 		: run_saved(s, e, &e->job, &ctx, &res, true);
-	s->pg.done++;
+	progress_run_done(&s->pg);
 	if (metric && res.runtime_ns) {
 		uint64_t ios = res.op[0].ios + res.op[1].ios, bytes = res.op[0].bytes + res.op[1].bytes;
 
@@ -763,7 +841,7 @@ static int run_search(struct session *s, struct entry *e, unsigned rep, unsigned
 		}
 	}
 	run_result_release(&peak);
-	s->pg.done++;
+	progress_run_done(&s->pg);
 	return ret;
 }
 
@@ -887,17 +965,39 @@ void session_plan_progress(struct session *s, unsigned scale)
 	unsigned rounds = s->rounds && s->rounds->max ? s->rounds->max : 1;
 
 	s->pg.total = 0;
-	for (size_t i = 0; i < s->nprepare + s->ncases; i++)
-		s->pg.total += s->entries[i].job.repeat * scale * (i < s->nprepare ? 1 : rounds);
+	s->pg.plan_known = true;
+	s->pg.plan_left_s = 0;
 	s->pg.total_is_max = rounds > 1;
+	for (size_t i = 0; i < s->nprepare + s->ncases; i++) {
+		const struct entry *e = &s->entries[i];
+		unsigned runs = e->job.repeat * scale * (i < s->nprepare ? 1 : rounds);
+		double run_s = progress_run_s(&e->job, e->idle_ns);
+
+		s->pg.total += runs;
+		s->pg.plan_known &= run_s >= 0;
+		s->pg.plan_left_s += runs * run_s;
+		s->pg.total_is_max |= e->job.ss_stop && e->job.ss_metric != SS_OFF;   /* may stop sooner */
+	}
 	s->pg.t0 = clock_ns();   /* the pace counts from the start, not from the first progress line */
+}
+
+void session_progress_mode(struct progress *pg, int progress, bool shown)
+{
+	const char *period = getenv("SSDBENCH_PROGRESS_PERIOD");
+	uint64_t ns = 0;
+	char err[128];
+
+	/* On a terminal a line redrawn in place; elsewhere a plain line a minute, unless --progress never. */
+	pg->enabled = shown && cli_verbosity() >= 0 && progress >= 0;
+	pg->lines = progress == 0 && !isatty(2);   /* --progress always: the redrawn line, as before */
+	pg->line_ns = period && !parse_duration(period, &ns, err, sizeof(err)) && ns ? ns : PROGRESS_LINE_NS;
 }
 
 int session_run(struct session *s)
 {
 	int worst = 0, ret;
 
-	s->pg.enabled = cli_verbosity() >= 0 && (s->progress > 0 || (s->progress == 0 && isatty(2)));
+	session_progress_mode(&s->pg, s->progress, true);
 	s->pg.ncases = (unsigned)s->ncases;
 	if (!s->pg.t0)
 		s->pg.t0 = clock_ns();

@@ -138,6 +138,7 @@ struct ivset {
 };
 
 struct monitor {
+	uint64_t next_result;      /* when the next checkpoint of the result is due (run_opts.checkpoint) */
 	struct ivset *iv;          /* 1 + nstreams of them, or NULL: no interval histograms (a phase, no memory) */
 	uint64_t next_ckpt, ckpt_cost;  /* the journal's next checkpoint, and what the last one took */
 	struct run_ctl *ctl;
@@ -343,7 +344,28 @@ static void ivsets_free(struct ivset *iv, unsigned nstreams)
 struct reading {
 	uint64_t run[NSAMPLE];
 	uint64_t streams[JOB_MAX_STREAMS][NSAMPLE];
+	uint64_t ios[1 + JOB_MAX_STREAMS][OP_COUNT];     /* checkpoints: measured ios and bytes by op */
+	uint64_t bytes[1 + JOB_MAX_STREAMS][OP_COUNT];   /* (measured_io), the run's then each stream's */
 };
+
+/*
+ * The ios and bytes by op that workers ws[0..n) have measured, as they last published them (both at
+ * once): those measuring, less what their ramp counted.
+ */
+static void measured_io(const struct worker *ws, unsigned n, uint64_t ios[OP_COUNT], uint64_t b[OP_COUNT])
+{
+	memset(ios, 0, OP_COUNT * sizeof(*ios));
+	memset(b, 0, OP_COUNT * sizeof(*b));
+	for (unsigned i = 0; i < n; i++) {
+		/* ramp_base is set before measuring is stored (release), and never after. */
+		if (!atomic_load_explicit(&ws[i].live.measuring, memory_order_acquire))
+			continue;
+		for (unsigned op = 0; op < ws[i].nlive && op < OP_COUNT; op++) {
+			ios[op] += atomic_load_explicit(&ws[i].live.ios[op], memory_order_relaxed) - ws[i].ramp_base[0][op];
+			b[op] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed) - ws[i].ramp_base[1][op];
+		}
+	}
+}
 
 static void take_reading(struct monitor *m, struct reading *rd, bool last)
 {
@@ -352,6 +374,11 @@ static void take_reading(struct monitor *m, struct reading *rd, bool last)
 		sample(m->ws + m->sw[s].first, m->sw[s].n, rd->streams[s]);
 	if (!m->iv)
 		return;
+	if (m->o->checkpoint) {
+		measured_io(m->ws, m->n, rd->ios[0], rd->bytes[0]);
+		for (unsigned s = 0; s < m->nstreams; s++)
+			measured_io(m->ws + m->sw[s].first, m->sw[s].n, rd->ios[1 + s], rd->bytes[1 + s]);
+	}
 	ivset_read(&m->iv[0], m->ws, m->n, last);
 	for (unsigned s = 0; s < m->nstreams; s++)
 		ivset_read(&m->iv[1 + s], m->ws + m->sw[s].first, m->sw[s].n, last);
@@ -427,6 +454,11 @@ static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[
 	p.phase = m->o->phase;
 	p.iops = (double)(cur[0] - prev[0]) * 1e9 / (double)dt;
 	p.bw = (double)(cur[1] - prev[1]) * 1e9 / (double)dt;
+	p.lat_mean_ns = cur[0] > prev[0] ? (double)(cur[2] - prev[2]) / (double)(cur[0] - prev[0]) : 0;
+	if (m->res->ss.reached) {
+		p.ss_reached_at = m->res->ss.reached_at;
+		p.ss_value = m->res->ss.mean;
+	}
 	m->o->progress(m->o->progress_ctx, &p);
 }
 
@@ -467,6 +499,156 @@ static void checkpoint(struct monitor *m, uint64_t now)
 	}
 }
 
+static void snap_ops_release(struct opstats *ops)
+{
+	for (unsigned op = 0; op < OP_COUNT; op++) {
+		hist_release(&ops[op].lat);
+		hist_release(&ops[op].resp);
+	}
+}
+
+/*
+ * The operations of a checkpoint (dst) of workload j's series ts, whose run measures what src has
+ * histograms of: each op's interval histograms merged (exactly the run's histogram up to ts's last
+ * entry), its ios their count, its bytes ios x bs where every request is bs, else that many at the
+ * mean size of the ios and bytes the workers last published (ios[], b[]: two loads that a publish
+ * may fall between, so only an estimate). Flushes have no interval histograms: none counted. Returns
+ * 0, -ENOMEM or -EOVERFLOW (dst then released).
+ */
+static int snap_ops(struct opstats *dst, const struct opstats *src, const struct series *ts, const struct job *j,
+		    const uint64_t ios[OP_COUNT], const uint64_t b[OP_COUNT])
+{
+	int ret = 0;
+
+	memset(dst, 0, OP_COUNT * sizeof(*dst));
+	for (unsigned op = 0; op < OP_COUNT && !ret; op++) {
+		const struct series_hists *h = op < SERIES_OPS ? &ts->hists[op] : NULL;
+
+		if (!src[op].lat.buckets)
+			continue;
+		if ((ret = hist_init(&dst[op].lat)) || (src[op].resp.buckets && (ret = hist_init(&dst[op].resp))))
+			break;
+		for (size_t k = 0; h && k < ts->n && !ret; k++) {
+			if (h->lat)
+				ret = hist_merge_packed(&dst[op].lat, &h->lat[k]);
+			if (!ret && h->resp && dst[op].resp.buckets)
+				ret = hist_merge_packed(&dst[op].resp, &h->resp[k]);
+		}
+		dst[op].ios = dst[op].lat.count;
+		dst[op].bytes = !job_split(j, op) ? dst[op].ios * j->bs
+			      : ios[op] ? (uint64_t)((unsigned __int128)b[op] * dst[op].ios / ios[op]) : 0;
+	}
+	if (ret)
+		snap_ops_release(dst);
+	return ret;
+}
+
+/*
+ * Interval histogram k of a case of streams' run as the sum of its streams' (sub: op, lat or resp):
+ * the run's own are read at other instants than its streams', so that a checkpoint's run would not be
+ * exactly their merge. scratch from hist_init. Returns 0, -ENOMEM or -EOVERFLOW.
+ */
+static int sum_stream_iv(struct hist_packed *dst, const struct run_result *res, unsigned op, bool resp, size_t k,
+			 struct hist *scratch)
+{
+	int ret = 0;
+
+	hist_reset(scratch);
+	for (unsigned s = 0; s < res->nstreams && !ret; s++) {
+		const struct series_hists *h = &res->streams[s].ts.hists[op];
+		const struct hist_packed *src = resp ? h->resp : h->lat;
+
+		if (src && src[k].count)
+			ret = hist_merge_packed(scratch, &src[k]);
+	}
+	return ret ? ret : hist_pack(dst, scratch);
+}
+
+/* A checkpoint's run series of a case of streams: ts (a copy of the run's) with sum_stream_iv's histograms. */
+static int snap_stream_series(struct series *ts, const struct run_result *res)
+{
+	struct hist scratch;
+	int ret = hist_init(&scratch);
+
+	memset(ts->hists, 0, sizeof(ts->hists));
+	ts->hcap = 0;
+	for (unsigned op = 0; op < SERIES_OPS && !ret; op++) {
+		for (unsigned k = 0; k < 2 && !ret; k++) {
+			struct hist_packed **a = k ? &ts->hists[op].resp : &ts->hists[op].lat;
+
+			if (!(k ? res->ts.hists[op].resp : res->ts.hists[op].lat))
+				continue;
+			if (!(*a = calloc(ts->n, sizeof(**a))))
+				ret = -ENOMEM;
+			for (size_t i = 0; i < ts->n && !ret; i++)
+				ret = sum_stream_iv(&(*a)[i], res, op, k, i, &scratch);
+		}
+	}
+	hist_release(&scratch);
+	if (ret)
+		series_hists_release(ts, ts->n);
+	return ret;
+}
+
+/*
+ * The result as measured up to the last entry of the time series (reading rd), handed to
+ * run_opts.checkpoint (run.h) when one is due (a case of streams: the run exactly their merge). What is only known at the end (CPU time, queue depth,
+ * the realized record, outliers, the drive's health after) is left out.
+ */
+static void checkpoint_result(struct monitor *m, const struct reading *rd, uint64_t now)
+{
+	const struct run_result *res = m->res;
+	struct stream_result st[JOB_MAX_STREAMS];
+	struct run_result snap;
+	unsigned s = 0;
+
+	if (!m->o->checkpoint || !m->iv || now < m->next_result || !res->ts.n)
+		return;
+	m->next_result = now + m->o->checkpoint_ns;
+	snap = *res;
+	snap.status = RUN_RUNNING;
+	snprintf(snap.message, sizeof(snap.message), "a checkpoint: still measuring");
+	snap.runtime_ns = res->ts.n * res->ts.interval_ns;
+	snap.finished_at = realtime_ns();
+	snap.cpu_user = snap.cpu_sys = snap.qd_mean = 0;
+	memset(&snap.rz, 0, sizeof(snap.rz));
+	memset(&snap.outliers, 0, sizeof(snap.outliers));
+	snap.unique_written = snap.data_blocks = 0;
+	snap.wait_spin_ns = snap.wait_sleep_ns = 0;
+	snap.health = NULL;
+	snap.life = NULL;
+	snap.zones.wps = NULL;
+	snap.zones.nwps = 0;
+	if (m->nstreams && snap_stream_series(&snap.ts, res))
+		return;
+	if (snap_ops(snap.op, res->op, &snap.ts, m->job, rd->ios[0], rd->bytes[0]))
+		goto out_ts;
+	for (; s < m->nstreams; s++) {
+		st[s] = res->streams[s];
+		st[s].runtime_ns = snap.runtime_ns;
+		st[s].qd_mean = 0;
+		memset(&st[s].rz, 0, sizeof(st[s].rz));
+		if (snap_ops(st[s].op, res->streams[s].op, &res->streams[s].ts, m->sw[s].job, rd->ios[1 + s],
+			     rd->bytes[1 + s]))
+			goto out;
+	}
+	/* A case of streams: its operations are the exact merge of theirs, bytes too. */
+	for (unsigned op = 0; op < OP_COUNT && m->nstreams; op++) {
+		snap.op[op].bytes = 0;
+		for (unsigned k = 0; k < m->nstreams; k++)
+			snap.op[op].bytes += st[k].op[op].bytes;
+	}
+	snap.streams = m->nstreams ? st : NULL;
+	m->o->checkpoint(m->o->checkpoint_ctx, &snap);
+out:
+	while (s--)
+		snap_ops_release(st[s].op);
+	snap_ops_release(snap.op);
+out_ts:
+	if (m->nstreams)
+		series_hists_release(&snap.ts, snap.ts.n);
+}
+
 /*
  * The main thread's loop while workers run: a time-series sample at every interval boundary after the
  * ramp, a progress report every half second, and the stop request passed on to the workers.
@@ -482,6 +664,7 @@ static void monitor_run(struct monitor *m)
 	bool have_base = false;
 
 	m->next_round = m->res->ss.enabled ? ctl->t_ramp_end : UINT64_MAX;
+	m->next_result = ctl->t_ramp_end + m->o->checkpoint_ns;
 	while (atomic_load(&ctl->running)) {
 		uint64_t wake = next_sample < next_prog ? next_sample : next_prog, before = clock_ns(), due;
 
@@ -525,9 +708,10 @@ static void monitor_run(struct monitor *m)
 			/* A boundary the process was stopped through ends with the reading before the stop. */
 			if (next_sample > held_until)
 				take_reading(m, &rd, false);
-			if (have_base)
+			if (have_base) {
 				push_sample(m, &rd, base, iv, sbase);
-			else
+				checkpoint_result(m, &rd, now);
+			} else
 				memcpy(sbase, rd.streams, sizeof(sbase));
 			memcpy(base, rd.run, sizeof(base));
 			have_base = true;

@@ -14,6 +14,8 @@ const char *report_case_status(const struct agg_case *c)
 		return c->nfailed ? "partial" : "ok";
 	if (!c->nfailed)
 		return "no-io";
+	if (c->nrunning == c->nfailed)
+		return "running";   /* checkpoints of runs still measuring (or killed while they were) */
 	return c->ninterrupted == c->nfailed ? "interrupted" : "failed";
 }
 

@@ -340,7 +340,7 @@ static bool did_io(const struct rs_run *r)
 	return false;
 }
 
-static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_device)
+static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_device, bool running_ok)
 {
 	struct agg_case *c = NULL;
 
@@ -374,9 +374,10 @@ static int add_run(struct agg *a, size_t *cap, const struct rs_run *r, bool by_d
 	c->health.missing += !r->health.present && !strcmp(r->status, "ok");
 	if (r->search_result)
 		c->search = r->search_result;
-	if (strcmp(r->status, "ok")) {
+	if (strcmp(r->status, "ok") && !(running_ok && !strcmp(r->status, "running"))) {
 		c->nfailed++;
 		c->ninterrupted += !strcmp(r->status, "interrupted");
+		c->nrunning += !strcmp(r->status, "running");
 		c->failed = r;
 		return 0;
 	}
@@ -477,7 +478,7 @@ int agg_build(struct agg *a, const struct rs_set *s, bool by_device, char *err, 
 		singles |= measures(&s->runs[i]) && !s->runs[i].group.nmembers;
 	for (size_t i = 0; i < s->n && !ret; i++)
 		if (measures(&s->runs[i]) && !(singles && s->runs[i].group.nmembers) &&
-		    add_run(a, &cap, &s->runs[i], by_device)) {
+		    add_run(a, &cap, &s->runs[i], by_device, s->running_ok)) {
 			snprintf(err, errlen, "out of memory");
 			ret = -ENOMEM;
 		}

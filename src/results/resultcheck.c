@@ -28,7 +28,7 @@
 
 static const char *const v_schema[] = { "ssdbench-result", NULL };
 static const char *const v_tool[] = { "ssdbench", NULL };
-static const char *const v_status[] = { "ok", "interrupted", "failed", NULL };
+static const char *const v_status[] = { "ok", "interrupted", "failed", "running", NULL };
 static const char *const v_error_op[] = { "read", "write", "trim", "fsync", "open", "setup", NULL };
 static const char *const v_kind[] = { "block", "file", "char", "none", "group", NULL };
 static const char *const v_phase[] = { "measure", "prepare", NULL };
@@ -497,7 +497,7 @@ struct rule {
 };
 
 static const char *const v_ok[] = { "ok", NULL };
-static const char *const v_not_ok[] = { "interrupted", "failed", NULL };
+static const char *const v_not_ok[] = { "interrupted", "failed", "running", NULL };
 static const char *const v_null_engine[] = { ENGINE_NAME_NULL, NULL };
 static const char *const v_io_engine[] = {
 	ENGINE_NAME_URING, ENGINE_NAME_AIO, ENGINE_NAME_PSYNC, ENGINE_NAME_URING_CMD, NULL
