@@ -24,6 +24,21 @@ struct run_progress {
 	const char *phase;                  /* "fill" while preconditioning, NULL when measuring */
 };
 
+/*
+ * One interval of the measured run's time series, as the monitor has just pushed it (live output,
+ * metrics): entry k of res->ts and of each stream's res->streams[s].ts, with the counters behind it.
+ * Counts are since the measured phase began (after the ramp), by enum op (read, write, trim).
+ */
+struct run_interval {
+	const struct run_result *res;
+	size_t k;                           /* the entry of the series (its percentiles: ts.hists[op].lat[k]) */
+	double t_s;                         /* its end, seconds since the measured phase began */
+	double dt_s;                        /* its length */
+	double fraction;                    /* of the run done, 0..1, or < 0 when unknown */
+	uint64_t ios[LIVE_OPS], bytes[LIVE_OPS];       /* cumulative at its end */
+	uint64_t dios[LIVE_OPS], dbytes[LIVE_OPS];     /* within it */
+};
+
 struct journal;
 struct journal_hold;
 struct health_dev;
@@ -99,6 +114,13 @@ struct run_opts {
 	 */
 	int (*pre)(void *ctx, char *err, size_t errlen);
 	void *pre_ctx;
+	/*
+	 * Called by the monitor thread after each entry of the measured run's time series (never for a
+	 * fill or read-back phase, never from a worker), or NULL. It must not block for long: the next
+	 * interval's reading waits for it.
+	 */
+	void (*interval)(void *ctx, const struct run_interval *iv);
+	void *interval_ctx;
 };
 
 /*
