@@ -35,6 +35,11 @@ struct run_interval {
 	double t_s;                         /* its end, seconds since the measured phase began */
 	double dt_s;                        /* its length */
 	double fraction;                    /* of the run done, 0..1, or < 0 when unknown */
+	/*
+	 * The run's last partial interval, too short for an entry of its own, was added to entry k (its
+	 * histograms; not its rates): the counters are the run's final ones, dios and dbytes that tail's.
+	 */
+	bool fold;
 	uint64_t ios[LIVE_OPS], bytes[LIVE_OPS];       /* cumulative at its end */
 	uint64_t dios[LIVE_OPS], dbytes[LIVE_OPS];     /* within it */
 };

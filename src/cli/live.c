@@ -22,6 +22,7 @@
 #include "grow.h"
 #include "hist.h"
 #include "live.h"
+#include "result.h"
 #include "runstats.h"
 
 /* One (device, label, case, stream) of the metrics; stream "" is the whole run. */
@@ -34,6 +35,7 @@ struct live_series {
 	bool has_q[LIVE_OPS];
 	uint64_t q[LIVE_OPS][5];            /* the last interval's p50, p99, p99.9, p99.99 and max, ns */
 	uint64_t lat_count[LIVE_OPS], lat_sum[LIVE_OPS];   /* the summary's: every interval's, ns */
+	uint64_t k_count[LIVE_OPS], k_sum[LIVE_OPS];       /* the last entry's, counted already */
 	double fraction;                    /* the run's, -1 unknown */
 };
 
@@ -84,54 +86,81 @@ static struct live_series *series_of(struct liveout *l, const struct live_src *s
 }
 
 /*
- * Entry k of series ts (dt s long) into o, an object per op (read, write, trim), and into the metrics'
- * series ms (or NULL); iv: the run's counters (a stream's series has none: its ios from its histograms).
+ * Op op's counts in the metrics' series ms: the run's from its counters (iv), a stream's from its
+ * entry's histogram h (dt s long). fold: h is the entry already counted, with the run's last tail
+ * added: only the growth counts.
+ */
+static void series_update(struct live_series *ms, unsigned op, const struct hist_packed *h, double dt,
+			  const struct run_interval *iv, bool fold)
+{
+	uint64_t count = h ? h->count - (fold ? ms->k_count[op] : 0) : 0;
+
+	ms->on[op] = true;
+	if (iv) {
+		ms->ios[op] = iv->ios[op];
+		ms->bytes[op] = iv->bytes[op];
+		ms->has_bytes = true;
+		if (!fold) {
+			ms->iops[op] = (double)iv->dios[op] / iv->dt_s;
+			ms->bw[op] = (double)iv->dbytes[op] / iv->dt_s;
+		}
+	} else if (h) {
+		ms->ios[op] += count;
+		if (!fold)
+			ms->iops[op] = (double)h->count / dt;
+	}
+	if ((ms->has_q[op] = h != NULL)) {
+		quantiles(h, ms->q[op]);
+		ms->lat_count[op] += count;
+		ms->lat_sum[op] += h->sum - (fold ? ms->k_sum[op] : 0);
+		ms->k_count[op] = h->count;
+		ms->k_sum[op] = h->sum;
+	}
+}
+
+/* Op op of entry k (dt s long, its histogram h or NULL) as an object of the live record. */
+static json_t *op_json(unsigned op, const struct hist_packed *h, double dt, const struct run_interval *iv)
+{
+	json_t *e = json_object();
+	uint64_t q[NQ];
+
+	if (!e)
+		return NULL;
+	if (iv) {
+		json_object_set_new(e, "iops", json_real((double)iv->dios[op] / iv->dt_s));
+		json_object_set_new(e, "bw_bytes", json_real((double)iv->dbytes[op] / iv->dt_s));
+		json_object_set_new(e, "ios", json_integer((json_int_t)iv->ios[op]));
+		json_object_set_new(e, "bytes", json_integer((json_int_t)iv->bytes[op]));
+	} else if (h) {
+		json_object_set_new(e, "iops", json_real((double)h->count / dt));
+	}
+	if (h) {
+		quantiles(h, q);
+		for (unsigned i = 0; i < NQ; i++)
+			json_object_set_new(e, live_pct_keys[i], json_integer((json_int_t)q[i]));
+	}
+	return e;
+}
+
+/*
+ * Entry k of series ts (dt s long) into o (NULL: none), an object per op (read, write, trim), and into
+ * the metrics' series ms (or NULL); iv: the run's counters (a stream's series has none: its counts
+ * come from its histograms). fold: entry k again, with the run's last tail added (metrics only).
  */
 static void ops_put(json_t *o, const struct series *ts, size_t k, double dt, const struct run_interval *iv,
-		    struct live_series *ms)
+		    struct live_series *ms, bool fold)
 {
 	for (unsigned op = 0; op < LIVE_OPS; op++) {
 		const struct hist_packed *h = ts->hists[op].lat && k < ts->n ? &ts->hists[op].lat[k] : NULL;
 		bool counted = iv && (iv->ios[op] || iv->bytes[op]);
-		uint64_t q[NQ];
-		json_t *e;
 
 		/* An op appears once it has completed I/O (a job's histograms exist for both directions). */
 		if (!counted && !(h && (h->count || (ms && ms->on[op]))))
 			continue;
-		e = json_object();
-		if (iv && counted) {
-			json_object_set_new(e, "iops", json_real((double)iv->dios[op] / iv->dt_s));
-			json_object_set_new(e, "bw_bytes", json_real((double)iv->dbytes[op] / iv->dt_s));
-			json_object_set_new(e, "ios", json_integer((json_int_t)iv->ios[op]));
-			json_object_set_new(e, "bytes", json_integer((json_int_t)iv->bytes[op]));
-		} else if (h) {
-			json_object_set_new(e, "iops", json_real((double)h->count / dt));
-		}
-		if (h) {
-			quantiles(h, q);
-			for (unsigned i = 0; i < NQ; i++)
-				json_object_set_new(e, live_pct_keys[i], json_integer((json_int_t)q[i]));
-		}
-		json_object_set_new(o, op_name(op), e);
-		if (!ms)
-			continue;
-		ms->on[op] = true;
-		if (iv && counted) {
-			ms->ios[op] = iv->ios[op];
-			ms->bytes[op] = iv->bytes[op];
-			ms->iops[op] = (double)iv->dios[op] / iv->dt_s;
-			ms->bw[op] = (double)iv->dbytes[op] / iv->dt_s;
-			ms->has_bytes = true;
-		} else if (h) {
-			ms->ios[op] += h->count;
-			ms->iops[op] = (double)h->count / dt;
-		}
-		if ((ms->has_q[op] = h != NULL)) {
-			memcpy(ms->q[op], q, sizeof(q));
-			ms->lat_count[op] += h->count;
-			ms->lat_sum[op] += h->sum;
-		}
+		if (o)
+			json_object_set_new(o, op_name(op), op_json(op, h, dt, counted ? iv : NULL));
+		if (ms)
+			series_update(ms, op, h, dt, counted ? iv : NULL, fold);
 	}
 }
 
@@ -144,7 +173,7 @@ static json_t *real_or_null(double v)
 /* Writes the line under l->lock; the first failure is kept for live_close. */
 static void put_line(struct liveout *l, json_t *rec)
 {
-	char *txt = json_dumps(rec, JSON_COMPACT);
+	char *txt = json_dumps(rec, JSON_COMPACT | JSON_REAL_PRECISION(RESULT_REAL_DIGITS));
 
 	if (!txt || fputs(txt, l->out) == EOF || fputc('\n', l->out) == EOF || fflush(l->out))
 		l->werr = l->werr ? l->werr : (txt ? -errno : -ENOMEM);
@@ -217,12 +246,28 @@ static void streams_put(struct liveout *l, const struct live_src *src, const str
 		if ((ms = series_of(l, src, name)))
 			ms->fraction = iv->fraction;
 		if ((ops = json_object()))
-			ops_put(ops, ts, iv->k, iv->dt_s, NULL, ms);
+			ops_put(ops, ts, iv->k, iv->dt_s, NULL, ms, false);
 		json_object_set_new(so, "ops", ops ? ops : json_null());
 		json_array_append_new(streams, so);
 	}
 	if (streams)
 		json_object_set_new(rec, "streams", streams);
+}
+
+/* The run's last tail, added to its last entry: the metrics' counters and quantiles, no record. */
+static void live_fold(struct liveout *l, const struct live_src *src, const struct run_interval *iv)
+{
+	const struct run_result *res = iv->res;
+	struct live_series *ms;
+
+	pthread_mutex_lock(&l->lock);
+	if ((ms = series_of(l, src, "")))
+		ops_put(NULL, &res->ts, iv->k, iv->dt_s, iv, ms, true);
+	for (unsigned s = 0; src->job && src->job->streams && s < res->nstreams && s < src->job->streams->n; s++)
+		if ((ms = series_of(l, src, src->job->streams->s[s].name)))
+			ops_put(NULL, &res->streams[s].ts, iv->k, iv->dt_s, NULL, ms, true);
+	write_metrics_file(l);
+	pthread_mutex_unlock(&l->lock);
 }
 
 void live_interval(void *ctx, const struct run_interval *iv)
@@ -234,6 +279,10 @@ void live_interval(void *ctx, const struct run_interval *iv)
 	json_t *rec, *ops;
 	char now[96];
 
+	if (iv->fold) {
+		live_fold(l, src, iv);
+		return;
+	}
 	wall_time(now, sizeof(now));
 	rec = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:f, s:f, s:f}", "time", now, "target", src->device,
 			"label", src->label, "case", src->case_name, "interval", (json_int_t)iv->k, "t_s", iv->t_s,
@@ -245,7 +294,7 @@ void live_interval(void *ctx, const struct run_interval *iv)
 	if ((ms = series_of(l, src, "")))
 		ms->fraction = iv->fraction;
 	if ((ops = json_object()))
-		ops_put(ops, &res->ts, iv->k, iv->dt_s, iv, ms);
+		ops_put(ops, &res->ts, iv->k, iv->dt_s, iv, ms, false);
 	json_object_set_new(rec, "ops", ops ? ops : json_null());
 	streams_put(l, src, iv, rec);
 	if (l->out)

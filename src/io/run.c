@@ -432,9 +432,9 @@ static double run_fraction(const struct monitor *m, uint64_t now, double *elapse
  * The interval hook, for the entry just pushed: reading rd ends it, dt ns long, at now; the run's
  * measured phase began at origin (the ramp's end).
  */
-static void report_interval(struct monitor *m, const struct reading *rd, uint64_t dt, uint64_t now)
+static void report_interval(struct monitor *m, const struct reading *rd, uint64_t dt, uint64_t now, bool fold)
 {
-	struct run_interval iv = { .res = m->res, .k = m->res->ts.n - 1, .dt_s = (double)dt / 1e9 };
+	struct run_interval iv = { .res = m->res, .k = m->res->ts.n - 1, .dt_s = (double)dt / 1e9, .fold = fold };
 	double elapsed, total;
 
 	if (!m->o->interval || m->o->phase || m->o->readback || !m->res->ts.n)
@@ -572,7 +572,7 @@ static void monitor_run(struct monitor *m)
 				take_reading(m, &rd, false);
 			if (have_base) {
 				push_sample(m, &rd, base, iv, sbase);
-				report_interval(m, &rd, iv, next_sample);
+				report_interval(m, &rd, iv, next_sample, false);
 			} else {
 				memcpy(sbase, rd.streams, sizeof(sbase));
 				hook_base(m, &rd);
@@ -596,9 +596,11 @@ static void monitor_run(struct monitor *m)
 		take_reading(m, &rd, true);
 		if (now - tbase >= iv / 2) {
 			push_sample(m, &rd, base, now - tbase, sbase);
-			report_interval(m, &rd, now - tbase, now);
-		} else
+			report_interval(m, &rd, now - tbase, now, false);
+		} else {
 			push_hists(m, true);   /* so that the intervals still add up to the run */
+			report_interval(m, &rd, now - tbase, now, true);
+		}
 	}
 }
 
