@@ -3,7 +3,8 @@
 # interval, equal to the result's timeseries; under --parallel, a member's lines each; --live - alone
 # on stdout and refused with --json; --metrics-file there during the run, replaced (a new inode) and
 # passing promtool; --metrics-listen served during the run (OpenMetrics, the text format on request),
-# passing promtool; a real Prometheus scraping a run, its API giving the run's counter.
+# passing promtool; a real Prometheus scraping a run, its API giving the run's counter, and every query
+# of the Grafana dashboard (contrib/grafana/ssdbench.json) giving series.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_ssdbench
@@ -81,7 +82,7 @@ fi
 
 # --- --metrics-listen: served during the run; a real Prometheus scraping it ---
 if command -v prometheus >/dev/null && command -v promtool >/dev/null; then
-    "$SSDBENCH" "${RUN[@]}" --runtime=6s -o r5 --live live5.jsonl --metrics-listen 127.0.0.1:0 -v 2>err5 &
+    "$SSDBENCH" "${RUN[@]}" --runtime=10s -o r5 --live live5.jsonl --metrics-listen 127.0.0.1:0 -v 2>err5 &
     pid=$!
     for _ in $(seq 50); do grep -q 'on port' err5 2>/dev/null && break; sleep 0.1; done
     port=$(sed -n 's/.*on port \([0-9]*\).*/\1/p' err5)
@@ -103,8 +104,27 @@ EOF
     grep -qi '^content-type: text/plain; version=0.0.4' hdr2.txt || fail "text/plain not served on request"
     assert_exit 0 promtool check metrics <text.txt
     assert_eq "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other")" 404 "only /metrics"
+    # The Grafana dashboard's queries (contrib/grafana/ssdbench.json), its variables as "all", while
+    # the run goes on (a target gone makes its series stale): each is PromQL that Prometheus takes and
+    # that gives this run's series.
+    for _ in $(seq 45); do  # the first scrape comes ~5 s after the start (discovery's update period)
+        r=$(curl -sf --data-urlencode 'query=count_over_time(ssdbench_ios_total{op="read"}[1m])' \
+            "http://127.0.0.1:$pport/api/v1/query" | jq -r '.data.result[0].value[1] // 0') || r=0
+        ((r >= 3)) && break
+        sleep 0.2
+    done
+    ((r >= 3)) || fail "Prometheus did not scrape the run three times: $(tail -3 prom.log)"
+    while IFS= read -r expr; do
+        e=${expr//\$__rate_interval/10s}
+        e=${e//\$device/.*}; e=${e//\$case/.*}; e=${e//\$op/.*}; e=${e//\$stream/.*}
+        r=$(curl -sf --data-urlencode "query=$e" "http://127.0.0.1:$pport/api/v1/query") ||
+            fail "Prometheus refused the dashboard's query: $e"
+        assert_ge "$(jq '.data.result | length' <<<"$r")" 1 "the dashboard's query gives series: ${expr:0:60}"
+    done < <(jq -r '.panels[].targets[].expr' "$REPO/contrib/grafana/ssdbench.json")
     wait "$pid" || fail "the --metrics-listen run failed"
-    q=$(curl -sf "http://127.0.0.1:$pport/api/v1/query?query=ssdbench_ios_total%7Bop%3D%22read%22%7D")
+    # The last sample scraped (last_over_time: the series went stale when the run's endpoint closed).
+    q=$(curl -sf --data-urlencode 'query=last_over_time(ssdbench_ios_total{op="read"}[1m])' \
+        "http://127.0.0.1:$pport/api/v1/query")
     kill "$ppid"; wait "$ppid" 2>/dev/null || true
     val=$(jq -r '.data.result[0].value[1] // empty' <<<"$q")
     [[ -n $val ]] || fail "Prometheus has no ssdbench_ios_total: $q ($(tail -3 prom.log))"
