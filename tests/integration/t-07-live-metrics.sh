@@ -60,10 +60,9 @@ ok "--live - refused with --json, --metrics-listen without a port refused, nothi
 "$SSDBENCH" "${RUN[@]}" --runtime=2s -o r4 --metrics-file m.prom &
 pid=$!
 for _ in $(seq 50); do [[ -s m.prom ]] && grep -q ssdbench_ios_total m.prom && break; sleep 0.1; done
-ino1=$(stat -c %i m.prom)
-sleep 0.5
-ino2=$(stat -c %i m.prom)
-[[ $ino1 != "$ino2" ]] || fail "--metrics-file was not replaced (inode $ino1 both times)"
+# Replaced: another inode (a freed one may come back: any two of several looks differ).
+inos=$(for _ in $(seq 8); do stat -c %i m.prom; sleep 0.1; done | sort -u | wc -l)
+assert_ge "$inos" 2 "--metrics-file's inodes over 0.8 s"
 ok "--metrics-file exists during the run and is replaced (a new inode)"
 cp m.prom mid.prom
 wait "$pid" || fail "the --metrics-file run failed"
