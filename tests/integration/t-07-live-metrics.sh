@@ -53,8 +53,14 @@ assert_eq "$(jq -c . out2 | wc -l)" "$(wc -l <out2)" "--live -: every stdout lin
 assert_eq "$(wc -l <out2)" "$(jq '.results.timeseries.iops | length' "$(results r2)")" "--live -: a line per interval"
 assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --live - --json
 assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-listen nonsense
+assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-file "$TMPDIR/no/such/dir/m.prom"
+python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(30)' >busy &
+busy=$!
+for _ in $(seq 30); do [[ -s busy ]] && break; sleep 0.1; done
+assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-listen "127.0.0.1:$(cat busy)"
+kill "$busy"
 [[ ! -e r3 ]] || fail "a refused run wrote $TMPDIR/r3"
-ok "--live - refused with --json, --metrics-listen without a port refused, nothing written"
+ok "--live - with --json, a listening address without a port or in use, a metrics file that cannot be made: refused, nothing written"
 
 # --- --metrics-file: there during the run, replaced, valid ---
 "$SSDBENCH" "${RUN[@]}" --runtime=2s -o r4 --metrics-file m.prom &
