@@ -18,12 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "errmsg.h"
 #include "grow.h"
 #include "hist.h"
 #include "live.h"
 #include "result.h"
 #include "runstats.h"
+#include "session.h"
 
 /* One (device, label, case, stream) of the metrics; stream "" is the whole run. */
 struct live_series {
@@ -170,13 +172,23 @@ static json_t *real_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
-/* Writes the line under l->lock; the first failure is kept for live_close. */
+/*
+ * Writes the line under l->lock; the first failure is kept for live_close. Standard output's reader
+ * gone (EPIPE, SIGPIPE being ignored) stops the invocation as it does for the summary table.
+ */
 static void put_line(struct liveout *l, json_t *rec)
 {
 	char *txt = json_dumps(rec, JSON_COMPACT | JSON_REAL_PRECISION(RESULT_REAL_DIGITS));
+	int zero = 0;
 
+	if (l->werr)
+		goto out;
+	errno = 0;
 	if (!txt || fputs(txt, l->out) == EOF || fputc('\n', l->out) == EOF || fflush(l->out))
-		l->werr = l->werr ? l->werr : (txt ? -errno : -ENOMEM);
+		l->werr = txt ? -(errno ? errno : EIO) : -ENOMEM;
+	if (l->werr == -EPIPE && l->out == stdout)
+		atomic_compare_exchange_strong(cli_stop_flag(), &zero, SESSION_STOP_OUTPUT);
+out:
 	free(txt);
 }
 
@@ -594,7 +606,8 @@ int live_close(struct liveout *l)
 		return 0;
 	if (l->mhd)
 		MHD_stop_daemon(l->mhd);
-	ret = l->werr;
+	/* Standard output's reader gone is said as the stop it caused (session.h), not as a failed write. */
+	ret = l->werr == -EPIPE && l->out == stdout ? 0 : l->werr;
 	if (l->own_out && fclose(l->out) && !ret)
 		ret = -errno;
 	pthread_mutex_destroy(&l->lock);

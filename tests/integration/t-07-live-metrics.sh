@@ -51,6 +51,13 @@ done
 assert_exit 0 "$SSDBENCH" "${RUN[@]}" --runtime=600ms -o r2 --live - >out2
 assert_eq "$(jq -c . out2 | wc -l)" "$(wc -l <out2)" "--live -: every stdout line is a record (no table)"
 assert_eq "$(wc -l <out2)" "$(jq '.results.timeseries.iops | length' "$(results r2)")" "--live -: a line per interval"
+# Its reader gone (head), the run stops as with the summary table: interrupted, exit 130.
+echo 0 >rc6
+("$SSDBENCH" "${RUN[@]}" --runtime=20s -o r6 --live - 2>err6 || echo $? >rc6) | head -1 >/dev/null
+assert_eq "$(cat rc6)" 130 "--live - whose reader went away: the run stops"
+assert_eq "$(jq -r .status "$(results r6)")" interrupted "its result is interrupted"
+grep -q "standard output was closed" err6 || fail "no reason given: $(cat err6)"
+! grep -q "could not be written" err6 || fail "the reader gone said as a failed write: $(cat err6)"
 assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --live - --json
 assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-listen nonsense
 assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-file "$TMPDIR/no/such/dir/m.prom"
