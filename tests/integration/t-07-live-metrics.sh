@@ -41,6 +41,15 @@ check_live live1.jsonl "$(results r1)"
 assert_eq "$(jq -c '[.case, .interval, (.progress > 0), (.ops.read.ios > 0)]' live1.jsonl | tail -1)" \
     '["randrw",4,true,true]' "a record names its case, interval, progress and cumulative ios"
 
+# --- a case of streams: each stream's entry in every record, and its series in the metrics ---
+assert_exit 0 "$SSDBENCH" run --engine=null --runtime=600ms --interval=200ms -q -o rs --live lives.jsonl \
+    --metrics-file ms.prom --stream 'name=reader,rw=randread,rate_iops=5000' \
+    --stream 'name=writer,rw=randwrite,rate_iops=2000'
+assert_eq "$(jq -c '[.streams[] | [.stream, .iops]]' lives.jsonl | jq -sc 'transpose | map(map(.[1]))')" \
+    "$(jq -c '[.results.streams[] | .timeseries.iops]' "$(results rs)")" "each stream's iops in the records are its timeseries'"
+assert_eq "$(sed -n 's/^ssdbench_ios_total{.*stream="reader",op="read"} //p' ms.prom)" \
+    "$(jq '.results.streams[] | select(.name == "reader") | .read.ios' "$(results rs)")" "the reader stream's counter is its reads"
+
 # --- --parallel: each member's lines, whole ---
 assert_exit 0 "$SSDBENCH" "${RUN[@]}" --runtime=600ms --parallel -o rp --live livep.jsonl a.img b.img
 for t in a.img b.img; do
