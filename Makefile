@@ -5,7 +5,7 @@
 
 CC      ?= cc
 CXX     ?= c++
-PKGS    := liburing jansson blkid smartcols libisal libnvme simdjson sqlite3 libpq
+PKGS    := liburing jansson blkid smartcols libisal libnvme simdjson sqlite3 libpq libmicrohttpd
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # The git revision: of the checkout; else the one `git archive` wrote into .git-revision (export-subst
 # in .gitattributes); else "unknown" (a tree copied without .git), which --version says.
@@ -27,7 +27,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP -pthread
 # src/results/jsonfast.cc, the one C++ file (simdjson has no C interface): no exceptions, no RTTI;
 # the C link adds libstdc++ for it.
 CXXFLAGS += -std=c++17 $(OPT) -Wall -Wextra -Wshadow -Wcast-qual -fno-exceptions -fno-rtti -MMD -MP -pthread
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lsmartcols -lisal -lnvme -lsimdjson -lsqlite3 -lpq) -laio -lm -lstdc++ -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luring -ljansson -lblkid -lsmartcols -lisal -lnvme -lsimdjson -lsqlite3 -lpq -lmicrohttpd) -laio -lm -lstdc++ -pthread
 PREFIX   ?= /usr/local
 
 ifneq ($(WERROR),0)

@@ -18,6 +18,8 @@
 
 #define RESULT_SCHEMA "ssdbench-result"
 #define RESULT_SCHEMA_VERSION 1
+/* The significant digits of a result file's real numbers (the live records' too: the same values, the same text). */
+#define RESULT_REAL_DIGITS 12
 #define MANIFEST_SCHEMA "ssdbench-manifest"
 
 /* A member of a group, as an aggregate result's target.members lists it. */

@@ -27,6 +27,26 @@ struct run_progress {
 	double ss_value;                    /* ... the metric's mean over that window */
 };
 
+/*
+ * One interval of the measured run's time series, as the monitor has just pushed it (live output,
+ * metrics): entry k of res->ts and of each stream's res->streams[s].ts, with the counters behind it.
+ * Counts are since the measured phase began (after the ramp), by enum op (read, write, trim).
+ */
+struct run_interval {
+	const struct run_result *res;
+	size_t k;                           /* the entry of the series (its percentiles: ts.hists[op].lat[k]) */
+	double t_s;                         /* its end, seconds since the measured phase began */
+	double dt_s;                        /* its length */
+	double fraction;                    /* of the run done, 0..1, or < 0 when unknown */
+	/*
+	 * The run's last partial interval, too short for an entry of its own, was added to entry k (its
+	 * histograms; not its rates): the counters are the run's final ones, dios and dbytes that tail's.
+	 */
+	bool fold;
+	uint64_t ios[LIVE_OPS], bytes[LIVE_OPS];       /* cumulative at its end */
+	uint64_t dios[LIVE_OPS], dbytes[LIVE_OPS];     /* within it */
+};
+
 struct journal;
 struct journal_hold;
 struct health_dev;
@@ -113,6 +133,13 @@ struct run_opts {
 	void (*checkpoint)(void *ctx, const struct run_result *res);
 	void *checkpoint_ctx;
 	uint64_t checkpoint_ns;
+	/*
+	 * Called by the monitor thread after each entry of the measured run's time series (never for a
+	 * fill or read-back phase, never from a worker), or NULL. It must not block for long: the next
+	 * interval's reading waits for it.
+	 */
+	void (*interval)(void *ctx, const struct run_interval *iv);
+	void *interval_ctx;
 };
 
 /*

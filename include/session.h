@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "live.h"
 #include "output.h"
 #include "prepstep.h"
 #include "profile.h"
@@ -80,6 +81,9 @@ struct session {
 	struct cluster *cluster;
 	int rank_tag;
 	json_t *prebuilt;
+	/* --live, --metrics-file, --metrics-listen (live.h): shared by every session of the run, or NULL */
+	struct liveout *live;
+	struct live_src live_src;    /* what this session's runs are labelled with there */
 
 	/* Filled while running. */
 	char dir[4096];
@@ -154,6 +158,8 @@ struct run_context;
 
 /* The options of a run of session s (progress only where s shows it). */
 struct run_opts session_run_opts(struct session *s);
+/* Points o's interval hook at the live output (if any) for the runs of e, a case named ctx_name or e->name. */
+void session_live_case(struct session *s, struct run_opts *o, const struct entry *e, const char *ctx_name);
 
 /*
  * What follows a run of entry e (run_job returned ret, and err): warnings, its result written (pe's

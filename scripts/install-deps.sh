@@ -52,8 +52,8 @@ if [[ -r /etc/os-release ]]; then
 fi
 if [[ -z $family ]]; then
     echo "$prog: unsupported distribution (need Debian/Ubuntu or Fedora in /etc/os-release);" \
-        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid libsmartcols isa-l libnvme simdjson sqlite3 libpq (headers)," \
-        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace sqlite3 postgresql (server) blktrace valgrind" >&2
+        "install by hand: gcc g++ make pkg-config liburing libaio jansson cmocka libblkid libsmartcols isa-l libnvme simdjson sqlite3 libpq libmicrohttpd (headers)," \
+        "fio jq e2fsprogs util-linux python3-jsonschema xmllint fuse3 (with headers) strace sqlite3 postgresql (server) blktrace valgrind prometheus (promtool)" >&2
     exit 1
 fi
 
@@ -66,8 +66,10 @@ case $family in
         # (src/results/jsonfast.cc, the one C++ file).
         # libsmartcols-dev: the tables of every command (info, profiles, the run summary: -o, --raw, --format).
         # libsqlite3-dev and libpq-dev: the results store's two databases (ssdbench store, docs/store.md).
+        # libmicrohttpd-dev: the metrics endpoint of run --metrics-listen (docs/metrics.md).
         build_pkgs=(gcc g++ make "pkg-config|pkgconf" liburing-dev libaio-dev libjansson-dev libcmocka-dev
-                    libblkid-dev libsmartcols-dev libisal-dev libnvme-dev libsimdjson-dev libsqlite3-dev libpq-dev)
+                    libblkid-dev libsmartcols-dev libisal-dev libnvme-dev libsimdjson-dev libsqlite3-dev libpq-dev
+                    libmicrohttpd-dev)
         # losetup is in "mount" on Debian/Ubuntu, not in util-linux.
         # clang and libFuzzer with the sanitizer runtimes for `make fuzz` (libclang-rt-dev follows the
         # default clang: libclang-rt-14-dev on Debian 12).
@@ -80,16 +82,20 @@ case $family in
         # which results.realized must match (tests/vm/guest/t-57-vocabulary.sh).
         # valgrind: callgrind counts the hot path's instructions for the cost gate (make bench-cost).
         # zsh and fish: their completions (ssdbench completion zsh|fish) are checked in t-39.
+        # prometheus: promtool checks the metrics and the server scrapes a run in t-07 (started by the
+        # test on the loopback; the package's own service is not needed).
         test_pkgs=(fio jq e2fsprogs util-linux mount fdisk python3-jsonschema libxml2-utils clang
                    "libclang-rt-dev|libclang-rt-14-dev" fuse3 libfuse3-dev librsvg2-bin strace sqlite3
-                   postgresql blktrace valgrind zsh fish)
+                   postgresql blktrace valgrind zsh fish prometheus)
         ;;
     fedora)
         build_pkgs=(gcc gcc-c++ make pkgconf-pkg-config liburing-devel libaio-devel jansson-devel libcmocka-devel
-                    libblkid-devel libsmartcols-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel)
+                    libblkid-devel libsmartcols-devel isa-l-devel libnvme-devel simdjson-devel sqlite-devel libpq-devel
+                    libmicrohttpd-devel)
         # compiler-rt holds libFuzzer and the sanitizer runtimes for `make fuzz`.
         test_pkgs=(fio jq e2fsprogs util-linux python3-jsonschema libxml2 clang compiler-rt fuse3
-                   fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace valgrind zsh fish)
+                   fuse3-devel librsvg2-tools strace sqlite postgresql-server blktrace valgrind zsh fish
+                   golang-github-prometheus)
         ;;
 esac
 # The test VM of `make check-vm` (tests/vm/README.md): QEMU, a static busybox for the initramfs, cpio

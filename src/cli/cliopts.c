@@ -92,6 +92,16 @@ static const struct cli_opt run_opts[] = {
 	  "rewrite the result of the run in progress this often (status\n"
 	  "running: what was measured so far, kept through kill -9, a\n"
 	  "crash or a power cut), default 60s; 0 never" },
+	{ "live", 0, OPT_LIVE, "FILE", CV_FILE, NULL, NULL,
+	  "a JSON record per interval of every run, a line each; - for\n"
+	  "stdout (no summary table then; not with --json, --format or\n"
+	  "--fields); ssdbench-mpi: %r in FILE names each rank's (docs/metrics.md)" },
+	{ "metrics-file", 0, OPT_METRICS_FILE, "PATH", CV_FILE, NULL, NULL,
+	  "the metrics in Prometheus' text format, replaced each interval\n"
+	  "(node_exporter's textfile collector; docs/metrics.md)" },
+	{ "metrics-listen", 0, OPT_METRICS_LISTEN, "ADDR:PORT", CV_TEXT, NULL, NULL,
+	  "serve the metrics over HTTP at /metrics (OpenMetrics) for the\n"
+	  "whole run, e.g. 127.0.0.1:9500 (port 0: any, said on stderr)" },
 	{ "force", 0, OPT_FORCE, NULL, CV_FLAG, NULL, NULL,
 	  "allow writes to a device that holds data (a partition table, a\n"
 	  "filesystem, RAID or LVM signature); never to one in use" },

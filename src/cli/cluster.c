@@ -383,6 +383,7 @@ int cluster_run(struct session *s, struct entry *e, const struct run_context *ct
 	o.group = e->prepare ? NULL : &grp;
 	if (cl->rank)
 		o.progress = NULL;
+	session_live_case(s, &o, e, ctx->case_name);
 	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
 	ret = run_job(&pe.job, s->t, &o, &res, err, sizeof(err));
 	progress_clear(&s->pg);

@@ -17,6 +17,7 @@
 #include "parallel.h"
 #include "plan.h"
 #include "preflight.h"
+#include "live.h"
 #include "profile.h"
 #include "rank_template.h"
 #include "run.h"
@@ -49,6 +50,8 @@ struct run_cli {
 	bool continue_on_error;
 	bool parallel;           /* --parallel: every case on all targets at once */
 	bool stonewall;          /* --stonewall (ssdbench-mpi): every rank stops when the first is done */
+	struct live_opts live;   /* --live, --metrics-file, --metrics-listen (MPI: this rank's, expanded) */
+	char live_rank[3][PATH_MAX]; /* ssdbench-mpi: this rank's --live, --metrics-file, --metrics-listen */
 	char **targets;
 	int ntargets;
 	char *cmdline;
@@ -175,6 +178,9 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 		case OPT_DRY_RUN: c->dry_run = true; break;
 		case OPT_PARALLEL: c->parallel = true; break;
 		case OPT_STONEWALL: c->stonewall = true; break;
+		case OPT_LIVE: c->live.live = optarg; break;
+		case OPT_METRICS_FILE: c->live.metrics_file = optarg; break;
+		case OPT_METRICS_LISTEN: c->live.metrics_listen = optarg; break;
 		case OPT_STREAM: {
 			const char **v = realloc(c->streams, (c->nstreams + 1) * sizeof(*v));
 
@@ -208,6 +214,11 @@ static int parse_args(struct run_cli *c, int argc, char **argv)
 	c->ntargets = argc - optind;
 	if (!ret && summary_check(&c->table, c->json, "run"))
 		ret = -EINVAL;
+	if (!ret && c->live.live && !strcmp(c->live.live, "-") && (c->json || c->table.asked)) {
+		cli_error("--live -: standard output holds the live records: --json, --format and --fields "
+			  "would print there too (give --live a FILE)");
+		ret = -EINVAL;
+	}
 	return ret;
 }
 
@@ -446,6 +457,39 @@ static int agree(struct run_cli *c, bool ok)
 	return ret;
 }
 
+/* --live -: standard output holds the live records, and no summary table. */
+static bool live_stdout(const struct run_cli *c)
+{
+	return c->live.live && !strcmp(c->live.live, "-");
+}
+
+/* Closes the live output: a write that failed makes an ok run's exit code EXIT_FAILED. */
+static int close_live(struct liveout *l, int ret)
+{
+	int wret = live_close(l);
+
+	if (!wret)
+		return ret;
+	cli_error("the live output or metrics file could not be written: %s", strerror(-wret));
+	return ret ? ret : EXIT_FAILED;
+}
+
+/*
+ * The live output and metrics endpoint, for every session of the run (NULL where none is asked).
+ * Returns 0, or -errno after saying why.
+ */
+static int open_live(struct run_cli *c, struct liveout **l)
+{
+	char err[512];
+	int ret = live_open(l, &c->live, err, sizeof(err));
+
+	if (ret)
+		cli_error("%s", err);
+	else if (live_port(*l))
+		fprintf(cli_notes(), "metrics served at /metrics on port %u (--metrics-listen %s)\n", live_port(*l), c->live.metrics_listen);
+	return ret;
+}
+
 /*
  * ssdbench-mpi: every check passed on every rank and this rank's target is claimed: one session per
  * rank, rank 0's writing (the ranks' results and the aggregates in one directory). Returns the exit code.
@@ -465,7 +509,8 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 
 	snprintf(s.label, sizeof(s.label), "mpi(%d)", cl->size);
 	cl->stonewall = c->stonewall;
-	if (!cl->rank) {
+	ok = !open_live(c, &s.live);
+	if (ok && !cl->rank) {
 		/* The directory and manifest name the group: the template and mpi(N). */
 		memset(&gt, 0, sizeof(gt));
 		snprintf(gt.path, sizeof(gt.path), "%s", cl->templ);
@@ -476,11 +521,13 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 	}
 	if (!cl->reduce(cl, ok, false)) {
 		session_close(&s);
+		live_close(s.live);
 		return EXIT_USAGE;
 	}
 	cli_install_signals();
-	if (!cl->rank && summary_begin(&c->summary, &c->table, c->json, "run")) {
+	if (!cl->rank && summary_begin(&c->summary, &c->table, c->json || live_stdout(c), "run")) {
 		session_close(&s);
+		live_close(s.live);
 		return EXIT_FAILED;
 	}
 	session_plan_progress(&s, 1);
@@ -492,7 +539,41 @@ static int run_cluster(struct run_cli *c, struct target *t, struct entry *e, siz
 		session_say_results("results", s.dir);
 	}
 	session_close(&s);
-	return ret;
+	return close_live(s.live, ret);
+}
+
+/*
+ * ssdbench-mpi: each rank's own --live and --metrics-file (templates: %r in them where ranks are
+ * several, "-" only for one) and --metrics-listen (its port plus the rank's local rank, port 0 as
+ * given). Returns 0 or -EINVAL after saying why.
+ */
+static int cluster_expand_live(struct run_cli *c)
+{
+	const struct cluster *cl = c->cluster;
+	const char **v[2] = { &c->live.live, &c->live.metrics_file }, *names[2] = { "--live", "--metrics-file" };
+	const char *colon = c->live.metrics_listen ? strrchr(c->live.metrics_listen, ':') : NULL;
+	size_t bad = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (!*v[i])
+			continue;
+		if (cl->size > 1 && !strchr(*v[i], '%')) {
+			cli_error("%s: '%s' would be the same for every rank: put %%r (the rank) in it (docs/mpi.md)",
+				  names[i], *v[i]);
+			return -EINVAL;
+		}
+		if (rank_expand(*v[i], cl->rank, cl->local_rank, cl->host, c->live_rank[i], PATH_MAX, &bad)) {
+			cli_error("%s: '%s': not a template of %%r, %%l, %%h and %%%% that fits a path", names[i], *v[i]);
+			return -EINVAL;
+		}
+		*v[i] = c->live_rank[i];
+	}
+	if (colon && strtoul(colon + 1, NULL, 10) > 0) {
+		snprintf(c->live_rank[2], PATH_MAX, "%.*s:%lu", (int)(colon - c->live.metrics_listen),
+			 c->live.metrics_listen, strtoul(colon + 1, NULL, 10) + (unsigned long)cl->local_rank);
+		c->live.metrics_listen = c->live_rank[2];
+	}
+	return 0;
 }
 
 /* This rank's target (and every --label) from the template: %r, %l, %h. Returns 0 or -EINVAL after saying why. */
@@ -509,6 +590,8 @@ static int cluster_expand(struct run_cli *c)
 		return -EINVAL;
 	}
 	cl->templ = c->targets[0];
+	if (cluster_expand_live(c))
+		return -EINVAL;
 	for (size_t i = 0; i <= c->opts.n; i++) {
 		const char *in = i < c->opts.n ? c->opts.vals[i] : cl->templ;
 
@@ -587,6 +670,7 @@ static int run_all(struct run_cli *c)
 				      calloc((size_t)c->ntargets, sizeof(*jh.n)), per };
 	struct preflight pf = { .force = c->force, .nprep = nprep, .profile = c->have_profile ? c->prof.name : NULL,
 				.steps = c->steps, .nsteps = c->nsteps };
+	struct liveout *live = NULL;
 	int ret = EXIT_USAGE, worst = 0, ti;
 
 	if (!tg || !e || !ss || !n || !sp || !jh.h || !jh.n || (!c->dry_run && session_check_output(c->output)))
@@ -627,7 +711,8 @@ static int run_all(struct run_cli *c)
 		ret = run_cluster(c, tg, e, n[0], nprep, &jh);
 		goto out;
 	}
-	if (preflight_claim(tg, c->ntargets) || preflight_hold_journals(&jh, tg, e, n, c->ntargets))
+	if (preflight_claim(tg, c->ntargets) || preflight_hold_journals(&jh, tg, e, n, c->ntargets) ||
+	    open_live(c, &live))
 		goto out;
 	for (ti = 0; ti < c->ntargets; ti++) {
 		struct session *s = &ss[ti];
@@ -642,13 +727,14 @@ static int run_all(struct run_cli *c)
 				       .checkpoint_ns = c->checkpoint_ns, .stop = cli_stop_flag(), .t = &tg[ti], .entries = e + (size_t)ti * per,
 				       .nprepare = nprep, .ncases = n[ti] - nprep,
 				       .steps = c->steps, .nsteps = c->nsteps,
-				       .journal_holds = jh.h + (size_t)ti * per, .njournal_holds = jh.n[ti] };
+				       .journal_holds = jh.h + (size_t)ti * per, .njournal_holds = jh.n[ti],
+				       .live = live };
 		snprintf(s->label, sizeof(s->label), "%s", first->label[0] ? first->label : tg[ti].label);
 		if (session_open(s))
 			goto out;
 	}
 	cli_install_signals();
-	if (summary_begin(&c->summary, &c->table, c->json, "run")) {
+	if (summary_begin(&c->summary, &c->table, c->json || live_stdout(c), "run")) {
 		ret = EXIT_FAILED;
 		goto out;
 	}
@@ -678,6 +764,7 @@ static int run_all(struct run_cli *c)
 out:
 	for (ti = 0; ss && ti < c->ntargets; ti++)
 		session_close(&ss[ti]);
+	ret = close_live(live, ret);
 	preflight_release_journals(&jh, c->ntargets);
 	for (ti = 0; tg && ti < c->ntargets; ti++)
 		target_release(&tg[ti]);

@@ -370,6 +370,20 @@ static void show(struct session *s, const char *name, const struct job *j, const
 	}
 }
 
+/*
+ * The runs of entry e (a case, not a prepare job) feed the live output, labelled with the case's name
+ * as its results give it (ctx_name, or the entry's) and the session's target and label.
+ */
+void session_live_case(struct session *s, struct run_opts *o, const struct entry *e, const char *ctx_name)
+{
+	if (!s->live || e->prepare)
+		return;
+	s->live_src = (struct live_src){ .l = s->live, .device = s->t->path, .label = s->label, .job = &e->job };
+	snprintf(s->live_src.case_name, sizeof(s->live_src.case_name), "%s", ctx_name ? ctx_name : e->name);
+	o->interval = live_interval;
+	o->interval_ctx = &s->live_src;
+}
+
 struct run_opts session_run_opts(struct session *s)
 {
 	return (struct run_opts){ .stop = s->stop, .continue_on_error = s->continue_on_error,
@@ -452,6 +466,7 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 		o.pre = session_hook_pre;
 		o.pre_ctx = &hk;
 	}
+	session_live_case(s, &o, e, ctx->case_name);
 	ret = run_job(&pe.job, s->t, &o, res, err, sizeof(err));
 	progress_clear(&s->pg);
 	if (!ret && res->ss.reached)
@@ -580,6 +595,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 		m[i].o.phase_progress = NULL;
 		m[i].o.group = e->prepare ? NULL : &grp;
 		m[i].o.member = i;
+		session_live_case(m[i].s, &m[i].o, &m[i].s->entries[idx], ctx->case_name);
 	}
 	snprintf(m[0].s->pg.what, sizeof(m[0].s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
 	for (unsigned i = 0; i < n; i++) {

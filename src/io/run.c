@@ -122,6 +122,18 @@ static void sample(const struct worker *ws, unsigned n, uint64_t v[NSAMPLE])
 	}
 }
 
+/* The live ios and bytes of workers ws[0..n), by op. */
+static void sample_ops(const struct worker *ws, unsigned n, uint64_t ios[LIVE_OPS], uint64_t bytes[LIVE_OPS])
+{
+	for (int op = 0; op < LIVE_OPS; op++) {
+		ios[op] = bytes[op] = 0;
+		for (unsigned i = 0; i < n; i++) {
+			ios[op] += atomic_load_explicit(&ws[i].live.ios[op], memory_order_relaxed);
+			bytes[op] += atomic_load_explicit(&ws[i].live.bytes[op], memory_order_relaxed);
+		}
+	}
+}
+
 /* The workers of one stream of a case: ws[first, first + n) of the run's. */
 struct stream_workers {
 	unsigned first, n;
@@ -152,6 +164,8 @@ struct monitor {
 	const struct job *job;
 	uint64_t next_round, round_start, rbase[NSAMPLE];
 	struct zbd *zb;             /* zonemode=zbd: the zones open, sampled with the time series */
+	/* The interval hook's counters by op: at the ramp's end, and at the last entry's end. */
+	uint64_t hook_ios0[LIVE_OPS], hook_bytes0[LIVE_OPS], hook_ios[LIVE_OPS], hook_bytes[LIVE_OPS];
 };
 
 static int ss_push(struct ss_result *ss, double v)
@@ -346,6 +360,7 @@ struct reading {
 	uint64_t streams[JOB_MAX_STREAMS][NSAMPLE];
 	uint64_t ios[1 + JOB_MAX_STREAMS][OP_COUNT];     /* checkpoints: measured ios and bytes by op */
 	uint64_t bytes[1 + JOB_MAX_STREAMS][OP_COUNT];   /* (measured_io), the run's then each stream's */
+	uint64_t hios[LIVE_OPS], hbytes[LIVE_OPS];   /* the run's by op, where an interval hook wants them */
 };
 
 /*
@@ -370,6 +385,8 @@ static void measured_io(const struct worker *ws, unsigned n, uint64_t ios[OP_COU
 static void take_reading(struct monitor *m, struct reading *rd, bool last)
 {
 	sample(m->ws, m->n, rd->run);
+	if (m->o->interval)
+		sample_ops(m->ws, m->n, rd->hios, rd->hbytes);
 	for (unsigned s = 0; s < m->nstreams; s++)
 		sample(m->ws + m->sw[s].first, m->sw[s].n, rd->streams[s]);
 	if (!m->iv)
@@ -427,30 +444,61 @@ static void sleep_until(struct monitor *m, uint64_t t)
 	pthread_mutex_unlock(&m->ctl->done_lock);
 }
 
-static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[NSAMPLE], const uint64_t prev[NSAMPLE],
-			    uint64_t dt)
+/* The run's elapsed time, and the fraction done (-1: unknown) with the total it implies (0: unknown). */
+static double run_fraction(const struct monitor *m, uint64_t now, double *elapsed_s, double *total_s)
 {
 	const struct run_ctl *ctl = m->ctl;
-	struct run_progress p = { 0 };
+	double fraction = -1;
 	uint64_t issued = 0;
 
-	if (!m->o->progress || dt == 0)
-		return;
-	p.elapsed_s = (double)(now - ctl->t_start) / 1e9;
-	p.fraction = -1;
+	*elapsed_s = (double)(now - ctl->t_start) / 1e9;
+	*total_s = 0;
 	if (ctl->t_deadline != UINT64_MAX) {
-		p.total_s = (double)(ctl->t_deadline - ctl->t_start) / 1e9;
-		p.fraction = p.elapsed_s / p.total_s;
+		*total_s = (double)(ctl->t_deadline - ctl->t_start) / 1e9;
+		fraction = *elapsed_s / *total_s;
 	} else if (m->budget) {
 		for (unsigned i = 0; i < m->n; i++)
 			for (int op = 0; op < LIVE_OPS; op++)
 				issued += atomic_load_explicit(&m->ws[i].live.bytes[op], memory_order_relaxed);
-		p.fraction = (double)issued / (double)m->budget;
-		if (p.fraction > 0.001)
-			p.total_s = p.elapsed_s / p.fraction;
+		fraction = (double)issued / (double)m->budget;
+		if (fraction > 0.001)
+			*total_s = *elapsed_s / fraction;
 	}
-	if (p.fraction > 1)
-		p.fraction = 1;
+	return fraction > 1 ? 1 : fraction;
+}
+
+/*
+ * The interval hook, for the entry just pushed: reading rd ends it, dt ns long, at now; the run's
+ * measured phase began at origin (the ramp's end).
+ */
+static void report_interval(struct monitor *m, const struct reading *rd, uint64_t dt, uint64_t now, bool fold)
+{
+	struct run_interval iv = { .res = m->res, .k = m->res->ts.n - 1, .dt_s = (double)dt / 1e9, .fold = fold };
+	double elapsed, total;
+
+	if (!m->o->interval || m->o->phase || m->o->readback || !m->res->ts.n)
+		return;
+	iv.t_s = (double)(now - m->ctl->t_ramp_end) / 1e9;
+	iv.fraction = run_fraction(m, now, &elapsed, &total);
+	for (int op = 0; op < LIVE_OPS; op++) {
+		iv.ios[op] = rd->hios[op] - m->hook_ios0[op];
+		iv.bytes[op] = rd->hbytes[op] - m->hook_bytes0[op];
+		iv.dios[op] = rd->hios[op] - m->hook_ios[op];
+		iv.dbytes[op] = rd->hbytes[op] - m->hook_bytes[op];
+	}
+	memcpy(m->hook_ios, rd->hios, sizeof(m->hook_ios));
+	memcpy(m->hook_bytes, rd->hbytes, sizeof(m->hook_bytes));
+	m->o->interval(m->o->interval_ctx, &iv);
+}
+
+static void report_progress(struct monitor *m, uint64_t now, const uint64_t cur[NSAMPLE], const uint64_t prev[NSAMPLE],
+			    uint64_t dt)
+{
+	struct run_progress p = { 0 };
+
+	if (!m->o->progress || dt == 0)
+		return;
+	p.fraction = run_fraction(m, now, &p.elapsed_s, &p.total_s);
 	p.phase = m->o->phase;
 	p.iops = (double)(cur[0] - prev[0]) * 1e9 / (double)dt;
 	p.bw = (double)(cur[1] - prev[1]) * 1e9 / (double)dt;
@@ -649,6 +697,15 @@ out_ts:
 		series_hists_release(&snap.ts, snap.ts.n);
 }
 
+/* The interval hook's counters start at the first reading of the measured phase. */
+static void hook_base(struct monitor *m, const struct reading *rd)
+{
+	memcpy(m->hook_ios0, rd->hios, sizeof(m->hook_ios0));
+	memcpy(m->hook_bytes0, rd->hbytes, sizeof(m->hook_bytes0));
+	memcpy(m->hook_ios, rd->hios, sizeof(m->hook_ios));
+	memcpy(m->hook_bytes, rd->hbytes, sizeof(m->hook_bytes));
+}
+
 /*
  * The main thread's loop while workers run: a time-series sample at every interval boundary after the
  * ramp, a progress report every half second, and the stop request passed on to the workers.
@@ -711,8 +768,11 @@ static void monitor_run(struct monitor *m)
 			if (have_base) {
 				push_sample(m, &rd, base, iv, sbase);
 				checkpoint_result(m, &rd, now);
-			} else
+				report_interval(m, &rd, iv, next_sample, false);
+			} else {
 				memcpy(sbase, rd.streams, sizeof(sbase));
+				hook_base(m, &rd);
+			}
 			memcpy(base, rd.run, sizeof(base));
 			have_base = true;
 			tbase = next_sample;
@@ -730,10 +790,13 @@ static void monitor_run(struct monitor *m)
 	now = clock_ns();
 	if (have_base) {
 		take_reading(m, &rd, true);
-		if (now - tbase >= iv / 2)
+		if (now - tbase >= iv / 2) {
 			push_sample(m, &rd, base, now - tbase, sbase);
-		else
+			report_interval(m, &rd, now - tbase, now, false);
+		} else {
 			push_hists(m, true);   /* so that the intervals still add up to the run */
+			report_interval(m, &rd, now - tbase, now, true);
+		}
 	}
 }
 

@@ -1248,7 +1248,7 @@ static int write_all(int fd, const char *buf, size_t len)
  */
 static int dump(const json_t *obj, int fd)
 {
-	char *text = json_dumps(obj, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	char *text = json_dumps(obj, JSON_INDENT(2) | JSON_REAL_PRECISION(RESULT_REAL_DIGITS));
 	size_t len;
 	int ret;
 
