@@ -17,7 +17,7 @@
 # shellcheck source-path=SCRIPTDIR source=../../integration/lib.sh
 source "$(dirname "$0")/../../integration/lib.sh"
 need_root
-need_cmd jq blktrace blkparse mkfs.ext4
+need_cmd jq blktrace blkparse mkfs.ext4 wipefs
 [[ -b ${VM_NVME_4K:-} && -b ${VM_NVME_512:-} ]] || skip "no NVMe namespaces (VM_NVME_4K, VM_NVME_512)"
 modprobe crc32c_generic 2>/dev/null || true
 modprobe ext4 || skip "no ext4 module"
@@ -63,6 +63,10 @@ splits() {
 mnt=$TMPDIR/mnt
 mkdir -p "$mnt"
 btstart "$src" cap
+# The capture leaves an ext4 on the source and its replay one on the destination: the tests after this
+# one find the namespaces as they were (the write guard would refuse a filesystem).
+at_exit wipefs -q -a "$src"
+at_exit wipefs -q -a "$dst"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$src"
 mount -o discard "$src" "$mnt"
 dd if=/dev/urandom of="$mnt/a" bs=256k count=16 conv=fsync status=none
