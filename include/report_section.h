@@ -51,6 +51,16 @@ extern const size_t report_nsections;
 /* Whether the section named id (report_section.id) is present in r; false for an unknown id. */
 bool report_has_section(const struct report *r, const char *id);
 
+/*
+ * A section of rows per case (report_case_table.c): its --format json, the array of row_json(c, row)
+ * for every row (0 .. rows(c) - 1) of every case of r (NULL: out of memory); and its HTML, the
+ * section's heading and table t.
+ */
+json_t *report_case_rows_json(const struct report *r, size_t (*rows)(const struct agg_case *c),
+			      json_t *(*row_json)(const struct agg_case *c, size_t row));
+void report_case_section_html(FILE *f, const struct report *r, const struct report_section *s,
+			      const struct case_table *t);
+
 /* What the sections' own files export besides their rows (tests check them). */
 /* A case's verification in a word or two: "ok", "FAILED", "off", "1 of 2 not verified", "nothing checked". */
 const char *report_verify_status(const struct agg_case *c, char *buf, size_t len);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_section.h"
 #include "textesc.h"
 
 static size_t rows_of(const struct case_table *t, const struct agg_case *c)
@@ -156,4 +157,26 @@ void report_case_table(FILE *f, const struct report *r, const struct case_table 
 		case_table_md(f, r, t);
 	else if (fmt == RF_HTML)
 		case_table_html(f, r, t);
+}
+
+json_t *report_case_rows_json(const struct report *r, size_t (*rows)(const struct agg_case *c),
+			      json_t *(*row_json)(const struct agg_case *c, size_t row))
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->agg.n; i++)
+		for (size_t j = 0; j < rows(&r->agg.cases[i]); j++)
+			if (json_array_append_new(a, row_json(&r->agg.cases[i], j))) {
+				json_decref(a);
+				return NULL;
+			}
+	return a;
+}
+
+void report_case_section_html(FILE *f, const struct report *r, const struct report_section *s,
+			      const struct case_table *t)
+{
+	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", s->id, s->title);
+	report_case_table(f, r, t, RF_HTML);
+	fputs("</section>\n", f);
 }

@@ -161,24 +161,20 @@ static json_t *row_json(const struct agg_case *c, int op)
 			 "runs", (json_int_t)c->nruns, "intervals", (json_int_t)intervals(c, op), "worst_interval_ns", w);
 }
 
+/* A row of its --format json. */
+static json_t *row_json_at(const struct agg_case *c, size_t row)
+{
+	return row_json(c, op_of(c, row));
+}
+
 static json_t *json_overtime(const struct report *r)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < r->agg.n; i++)
-		for (size_t j = 0; j < rows(&r->agg.cases[i]); j++)
-			if (json_array_append_new(a, row_json(&r->agg.cases[i], op_of(&r->agg.cases[i], j)))) {
-				json_decref(a);
-				return NULL;
-			}
-	return a;
+	return report_case_rows_json(r, rows, row_json_at);
 }
 
 static void html_overtime(FILE *f, const struct report *r)
 {
-	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", report_section_overtime.id, report_section_overtime.title);
-	report_case_table(f, r, &table, RF_HTML);
-	fputs("</section>\n", f);
+	report_case_section_html(f, r, &report_section_overtime, &table);
 }
 
 const struct report_section report_section_overtime = {
