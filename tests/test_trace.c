@@ -413,6 +413,28 @@ static void test_blktrace_per_cpu_files_merge_by_time_either_byte_order(void **s
 	}
 }
 
+/* A CPU that saw no I/O leaves an empty NAME.blktrace.N: given that file, auto still finds blktrace and
+ * reads the other CPUs' (the VM's capture of t-65 had every event on CPU 1). */
+static void test_blktrace_empty_per_cpu_file_given(void **state)
+{
+	static const struct bt_ev cpu1[] = { { 1000200, 16, 512, TA_QUEUE | TC(0), 0 } };
+	static const struct want one[] = { { 0, TRACE_READ, 16 * 512, 512, "259,0" } };
+	char base[512], path[600];
+	struct trace_reader *r;
+
+	(void)state;
+	snprintf(base, sizeof(base), "%s/idle", scratch_dir);
+	snprintf(path, sizeof(path), "%s.blktrace.1", base);
+	write_bt(path, cpu1, 1, false, 1);
+	snprintf(path, sizeof(path), "%s.blktrace.0", base);
+	write_file(path, "");
+	r = open_ok(path, TRACE_FMT_AUTO, NULL, 0);
+	assert_int_equal(trace_format(r), TRACE_FMT_BLKTRACE);
+	assert_int_equal(trace_nfiles(r), 2);
+	expect_records(r, one, 1);
+	trace_close(r);
+}
+
 static void test_blktrace_truncated_record_names_its_byte(void **state)
 {
 	static const struct bt_ev ev[] = { { 5, 0, 512, TA_QUEUE, 0 }, { 6, 0, 512, TA_QUEUE, 0 } };
@@ -734,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_blktrace_binary_agrees_with_blkparse_text),
 		cmocka_unit_test(test_blktrace_preflush_fua_flags),
 		cmocka_unit_test(test_blktrace_per_cpu_files_merge_by_time_either_byte_order),
+		cmocka_unit_test(test_blktrace_empty_per_cpu_file_given),
 		cmocka_unit_test(test_blktrace_truncated_record_names_its_byte),
 		cmocka_unit_test(test_blktrace_bad_magic_and_version),
 		cmocka_unit_test(test_blktrace_empty_discard_and_sector_out_of_range),

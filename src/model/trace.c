@@ -363,8 +363,25 @@ static int detect_text(struct trace_file *f, const char *path, enum trace_format
 	}
 }
 
-/* A trace path: blktrace by the per-CPU files beside it or its magic, a compressed file refused,
- * else one of the text formats. */
+/* Whether path's file name is blktrace's per-CPU name, NAME.blktrace.N. */
+static bool blktrace_name(const char *path)
+{
+	const char *name = strrchr(path, '/'), *dot;
+
+	name = name ? name + 1 : path;
+	if (!(dot = strstr(name, ".blktrace.")) || !dot[10])
+		return false;
+	for (dot += 10; *dot; dot++)
+		if (*dot < '0' || *dot > '9')
+			return false;
+	return true;
+}
+
+/*
+ * A trace path: blktrace by its per-CPU name, by the per-CPU files beside it or by its magic (a CPU
+ * that saw no I/O leaves its file empty, so the name decides first), a compressed file refused, else
+ * one of the text formats.
+ */
 static int detect(const char *path, enum trace_format_id *id, char *err, size_t errlen)
 {
 	struct trace_file f;
@@ -375,7 +392,7 @@ static int detect(const char *path, enum trace_format_id *id, char *err, size_t 
 	int ret;
 
 	snprintf(per_cpu, sizeof(per_cpu), "%s.blktrace.0", path);
-	if (stat(path, &sb) < 0 && stat(per_cpu, &sb) == 0) {
+	if ((stat(path, &sb) < 0 && stat(per_cpu, &sb) == 0) || blktrace_name(path)) {
 		*id = TRACE_FMT_BLKTRACE;
 		return 0;
 	}
