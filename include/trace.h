@@ -21,7 +21,7 @@ enum trace_format_id {
 	TRACE_FMT_TENCENT,    /* Tencent CBS traces CSV */
 	TRACE_FMT_NR
 };
-extern const char *const trace_format_names[TRACE_FMT_NR];
+extern const char *const trace_format_names[TRACE_FMT_NR + 1];   /* NULL-terminated: a job parameter's values */
 
 enum trace_op { TRACE_READ, TRACE_WRITE, TRACE_TRIM, TRACE_FLUSH, TRACE_OP_NR };
 extern const char *const trace_op_names[TRACE_OP_NR];

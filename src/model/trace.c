@@ -17,11 +17,11 @@
 #include "trace.h"
 #include "trace_internal.h"
 
-const char *const trace_format_names[TRACE_FMT_NR] = {
+const char *const trace_format_names[TRACE_FMT_NR + 1] = {
 	[TRACE_FMT_AUTO] = "auto",         [TRACE_FMT_BLKTRACE] = "blktrace",
 	[TRACE_FMT_BLKPARSE] = "blkparse", [TRACE_FMT_IOLOG] = "iolog",
 	[TRACE_FMT_MSR] = "msr",           [TRACE_FMT_ALIBABA] = "alibaba",
-	[TRACE_FMT_TENCENT] = "tencent",
+	[TRACE_FMT_TENCENT] = "tencent",   [TRACE_FMT_NR] = NULL,
 };
 
 const char *const trace_op_names[TRACE_OP_NR] = { "read", "write", "trim", "flush" };
@@ -39,8 +39,8 @@ static const struct trace_fmt_ops *const formats[TRACE_FMT_NR] = {
 	[TRACE_FMT_IOLOG] = &trace_iolog_ops,       [TRACE_FMT_MSR] = &trace_msr_ops,
 	[TRACE_FMT_ALIBABA] = &trace_alibaba_ops,   [TRACE_FMT_TENCENT] = &trace_tencent_ops,
 };
-_Static_assert(sizeof(trace_format_names) / sizeof(trace_format_names[0]) == TRACE_FMT_NR,
-	       "a name for every trace format");
+_Static_assert(sizeof(trace_format_names) / sizeof(trace_format_names[0]) == TRACE_FMT_NR + 1,
+	       "a name for every trace format, then NULL");
 
 int trace_bad(struct trace_reader *r, const char *fmt, ...)
 {
