@@ -135,9 +135,7 @@ static json_t *json_zones(const struct report *r)
 
 static void html_zones(FILE *f, const struct report *r)
 {
-	fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", report_section_zones.id, report_section_zones.title);
-	report_case_table(f, r, &table, RF_HTML);
-	fputs("</section>\n", f);
+	report_case_section_html(f, r, &report_section_zones, &table);
 }
 
 const struct report_section report_section_zones = {

@@ -160,6 +160,20 @@ assert_group_merge() {
     assert_intervals_merge "$agg"
 }
 
+# need_mpi: skips under the sanitizers (ssdbench-mpi is tested with a plain build: LeakSanitizer reports
+# Open MPI's own allocations) or without MPI; else builds ssdbench-mpi from the tree into $MPI.
+need_mpi() {
+    if sanitizer_build; then
+        skip "ssdbench-mpi is tested with a plain build, in make check's pass"
+    fi
+    command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
+        skip "no MPI (mpicc, mpirun): ssdbench-mpi not built; scripts/install-deps.sh --mpi installs Open MPI"
+    MPI=$TMPDIR/ssdbench-mpi
+    make -C "$REPO" --no-print-directory -j2 mpi MPI_BIN="$MPI" >"$TMPDIR/build.log" 2>&1 ||
+        fail "make mpi failed: $(tail -20 "$TMPDIR/build.log")"
+    [[ -x $MPI ]] || fail "make mpi built no $MPI"
+}
+
 need_cmd() {
     local c
     for c in "$@"; do

@@ -4,15 +4,8 @@
 # its values; a path without %r (one file for every rank) is refused on every rank, nothing run.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
-if sanitizer_build; then
-    skip "ssdbench-mpi is tested with a plain build, in make check's pass"
-fi
 need_cmd jq timeout
-command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
-    skip "no MPI (mpicc, mpirun): ssdbench-mpi not built; scripts/install-deps.sh --mpi installs Open MPI"
-MPI=$TMPDIR/ssdbench-mpi
-make -C "$REPO" --no-print-directory -j2 mpi MPI_BIN="$MPI" >"$TMPDIR/build.log" 2>&1 ||
-    fail "make mpi failed: $(tail -20 "$TMPDIR/build.log")"
+need_mpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_odls_base_sigkill_timeout=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 cd "$TMPDIR"

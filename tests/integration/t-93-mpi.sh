@@ -19,19 +19,8 @@
 # run-all: alone (ranks and aggregate within 2 % of the blkio throttle, stonewall times)
 source "$(dirname "$0")/lib.sh"
 need_root
-# The MPI build is tested in make check's plain pass; under `make sanitize` the sub-make would build
-# ssdbench-mpi with the sanitizers against Open MPI, whose own allocations LeakSanitizer reports.
-if sanitizer_build; then
-	skip "ssdbench-mpi is tested with a plain build, in make check's pass"
-fi
 need_cmd jq timeout
-command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
-	skip "no MPI (mpicc, mpirun): ssdbench-mpi not built; scripts/install-deps.sh --mpi installs Open MPI"
-
-MPI=$TMPDIR/ssdbench-mpi
-make -C "$REPO" --no-print-directory -j2 mpi MPI_BIN="$MPI" >"$TMPDIR/build.log" 2>&1 ||
-	fail "make mpi failed: $(tail -20 "$TMPDIR/build.log")"
-[[ -x $MPI ]] || fail "make mpi built no $MPI"
+need_mpi   # (skipped under the sanitizers: the MPI build is tested in make check's plain pass)
 ok "make mpi built ssdbench-mpi"
 
 # Open MPI refuses root without these. Its grace after mpirun's SIGINT, odls_base_sigkill_timeout, is 1 s
