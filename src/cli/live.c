@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "errmsg.h"
 #include "grow.h"
+#include "guard.h"
 #include "hist.h"
 #include "live.h"
 #include "result.h"
@@ -563,6 +564,10 @@ int live_open(struct liveout **lp, const struct live_opts *o, char *err, size_t 
 	*lp = NULL;
 	if (!o->live && !o->metrics_file && !o->metrics_listen)
 		return 0;
+	/* Outputs, as report -o and the journal: never a device or a file in use (guard_output). */
+	if ((o->live && strcmp(o->live, "-") && (ret = guard_output(o->live, 0, err, errlen))) ||
+	    (o->metrics_file && (ret = guard_output(o->metrics_file, GUARD_OUT_REGULAR, err, errlen))))
+		return ret;
 	if (!(l = calloc(1, sizeof(*l))))
 		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 	pthread_mutex_init(&l->lock, NULL);

@@ -75,8 +75,14 @@ busy=$!
 for _ in $(seq 30); do [[ -s busy ]] && break; sleep 0.1; done
 assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-listen "127.0.0.1:$(cat busy)"
 kill "$busy"
+# An output on a device: refused by the write guard as report -o is, the device untouched.
+loopdev=$(make_loop 16M)
+w=$(awk '{ print $5 }' "/sys/block/${loopdev#/dev/}/stat")
+assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --live "$loopdev"
+assert_exit 2 "$SSDBENCH" "${RUN[@]}" --runtime=200ms -o r3 --metrics-file "$loopdev"
+assert_eq "$(awk '{ print $5 }' "/sys/block/${loopdev#/dev/}/stat")" "$w" "--live or --metrics-file on a device: nothing written to it"
 [[ ! -e r3 ]] || fail "a refused run wrote $TMPDIR/r3"
-ok "--live - with --json, a listening address without a port or in use, a metrics file that cannot be made: refused, nothing written"
+ok "--live - with --json, a listening address without a port or in use, a metrics file that cannot be made, a device as either output: refused, nothing written"
 
 # --- --metrics-file: there during the run, replaced, valid ---
 "$SSDBENCH" "${RUN[@]}" --runtime=2s -o r4 --metrics-file m.prom &
