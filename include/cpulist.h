@@ -46,6 +46,8 @@ void cpuset_and(struct cpuset *a, const struct cpuset *b);
 void cpuset_or(struct cpuset *a, const struct cpuset *b);
 /* The lowest CPU of a that b lacks, or -1 where a is a subset of b. */
 int cpuset_first_missing(const struct cpuset *a, const struct cpuset *b);
+/* The first CPU of a that b lacks from CPU from upward, around past the last to 0 and on; -1 where none. */
+int cpuset_next_missing(const struct cpuset *a, const struct cpuset *b, unsigned from);
 
 /* The C library's sets (CPU_SET's, sched_setaffinity's) from and to ours; CPUSET_MAX bits either way. */
 void cpuset_from_cpu_set(struct cpuset *s, const cpu_set_t *set);

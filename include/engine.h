@@ -135,6 +135,12 @@ struct engine_ops {
 	int (*reap_wait)(struct engine_ctx *c, uint64_t timeout_ns);
 	/* Releases what init set up, also after a failed init. NULL: nothing to release. */
 	void (*exit)(struct engine_ctx *c);
+	/*
+	 * Optional: the kernel threads that complete this context's requests for it where the device
+	 * cannot take them without blocking (io_uring's io-wq workers) held to the CPUs of mask (a
+	 * cpu_set_t of len bytes). 0 or -errno. NULL: the engine has no such threads.
+	 */
+	int (*colocate)(struct engine_ctx *c, const void *mask, size_t len);
 	/* True if the engine works on an NVMe generic character device (/dev/ngXnY), and only there. */
 	bool char_dev;
 };

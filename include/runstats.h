@@ -487,6 +487,7 @@ struct run_result {
 	 * sleeping, from their start to their end (both 0: none adapts: results.wait absent).
 	 */
 	uint64_t wait_spin_ns, wait_sleep_ns;
+	bool wait_colocated;     /* qd 1 workers held with their io-wq workers to one CPU each (worker.c) */
 	struct trace_result trace;          /* a replay's (trace=FILE); enabled false otherwise */
 	struct zone_result zones;           /* zonemode=zbd */
 	struct outliers outliers;           /* results.outliers (threshold_ns 0: not asked for) */

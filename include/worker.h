@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpulist.h"
 #include "data.h"
 #include "engine.h"
 #include "hist.h"
@@ -47,6 +48,13 @@ struct run_ctl {
 	pthread_mutex_t done_lock;
 	pthread_cond_t done_cond;   /* broadcast when running drops to 0, or a write waits for a
 				       checkpoint (CLOCK_MONOTONIC) */
+	/*
+	 * A run alone (no group, no placement asked): its qd 1 io_uring workers may hold themselves and
+	 * their io-wq workers to one CPU each (worker.c, colocate), the CPUs taken so far in colo_taken
+	 * (under done_lock).
+	 */
+	bool colocate;
+	struct cpuset colo_taken;
 };
 
 /* The operations the time series counts: reads, writes and trims (OP_READ..OP_TRIM); not flushes. */
@@ -159,6 +167,7 @@ struct worker {
 
 	/* Open loop (rate_iops, rate_bw): requests are issued when the timetable says they are due. */
 	bool open;
+	bool colocated;          /* held with its ring's io-wq workers to one CPU (colocate) */
 	struct timetable tt;
 	uint64_t now;            /* the loop's last clock read */
 	struct sched_result sched;   /* this worker's part; offered_iops and arrival are the run's */

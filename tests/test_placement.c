@@ -102,6 +102,13 @@ static void test_cpulist_set_operations(void **state)
 	assert_int_equal(cpuset_nth(&a, 5), -1);
 	assert_int_equal(cpuset_first_missing(&a, &b), 0);
 	assert_int_equal(cpuset_first_missing(&b, &b), -1);
+	/* From a CPU upward and around: a's 0-3,8 less b's 2-9 is 0-1. */
+	assert_int_equal(cpuset_next_missing(&a, &b, 1), 1);
+	assert_int_equal(cpuset_next_missing(&a, &b, 2), 0);    /* past 8, around to 0 */
+	assert_int_equal(cpuset_next_missing(&a, &b, CPUSET_MAX - 1), 0);
+	assert_int_equal(cpuset_next_missing(&b, &b, 3), -1);
+	assert_int_equal(cpuset_next_missing(&b, &a, 5), 5);
+	assert_int_equal(cpuset_next_missing(&b, &a, 0), 4);
 	cpuset_and(&a, &b);
 	assert_string_equal(text_of(&a), "2-3,8");
 	cpuset_or(&a, &b);

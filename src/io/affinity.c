@@ -163,7 +163,9 @@ void affinity_record(const struct affinity *a, const struct target *t, const str
 {
 	*rec = (struct placement_rec){ .recorded = true, .pinned = a->plan.placed, .memory_node = a->plan.mem_node,
 				       .sqpoll_cpu = sqpoll ? sqpoll_cpu_soon() : -1 };
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		add_affinity(ws[i].tid, &rec->cpus);
+		rec->pinned |= ws[i].colocated;   /* the run held it to one CPU itself (worker.c, colocate) */
+	}
 	placement_observe(a->sysfs, "/proc", t, rec);
 }

@@ -1125,6 +1125,7 @@ static void merge(struct run_result *res, struct worker *ws, unsigned n)
 		res->cpu_sys += w->cpu_sys;
 		res->wait_spin_ns += w->spin.spin_ns;
 		res->wait_sleep_ns += w->spin.sleep_ns;
+		res->wait_colocated |= w->colocated;
 		if (w->ec.fixed_bufs >= 0 && res->buffers != RUN_BUFS_PLAIN)
 			res->buffers = w->ec.fixed_bufs ? RUN_BUFS_FIXED : RUN_BUFS_PLAIN;
 		verify_merge(&res->verify, &w->ver);
@@ -1162,6 +1163,14 @@ static uint64_t run_budget(const struct job *j)
 		sum += stream_job(j, s)->r.io_limit;
 	}
 	return sum;
+}
+
+/* The CPUs this thread may run on (taskset, a cpuset), 0 where the kernel does not say. */
+static unsigned allowed_cpus(void)
+{
+	struct cpuset s;
+
+	return cpuset_allowed(&s) ? 0 : cpuset_count(&s);
 }
 
 /* Starts worker i (of the run) on its CPUs (docs/placement.md), named ssdbench-wI for ps and top. */
@@ -1231,6 +1240,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 		wm = wmap_new(j);   /* NULL where nothing writes (or no memory: the record then has no count) */
 	/* The placement's memory node is preferred from the buffers' setup to the threads' start. */
 	ret = affinity_begin(j, t, &aff, err, errlen);
+	ctl.colocate = !ret && !aff.plan.placed && !o->group && nw <= allowed_cpus();
 	if (!ret && j->zonemode == ZONEMODE_ZBD && !o->phase)
 		ret = zbd_start(&zb, &zw, j, t, &res->zones, err, errlen);
 	if (!ret && !o->phase && !o->readback)

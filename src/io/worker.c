@@ -1396,6 +1396,43 @@ static void finish(struct worker *w)
 	w->cpu_sys = s - w->cpu_sys;
 }
 
+/*
+ * Colocation at qd 1 (docs/performance.md, "One CPU at QD 1"): where the device cannot take a request
+ * without blocking (zram, device-mapper and other bio-based devices), io_uring hands each one to an
+ * io-wq worker, which wakes on another CPU and wakes this thread back: two cross-CPU wake-ups a
+ * request, the larger part of its latency at qd 1. With one request in flight there is nothing to
+ * run in parallel, so the worker holds itself and its ring's io-wq workers to one CPU: the one it
+ * runs on, or the next one no other worker of the run took. Only where the run places nothing itself
+ * (no cpus, no numa, not a member of a group or an MPI job), each worker can have a CPU of its own
+ * (ctl->colocate), the wait adapts, and the loop is closed.
+ */
+static void colocate(struct worker *w)
+{
+	const struct job *j = w->job;
+	struct run_ctl *ctl = w->ctl;
+	struct cpuset allowed;
+	cpu_set_t one;
+	int cpu, cur = sched_getcpu();
+
+	if (!ctl->colocate || !w->eng->colocate || w->ec.qd != 1 || w->open || j->wait != JOB_WAIT_ADAPTIVE ||
+	    (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || cur < 0 || cpuset_allowed(&allowed))
+		return;
+	pthread_mutex_lock(&ctl->done_lock);
+	cpu = cpuset_next_missing(&allowed, &ctl->colo_taken, (unsigned)cur);
+	if (cpu >= 0)
+		cpuset_add(&ctl->colo_taken, (unsigned)cpu);
+	pthread_mutex_unlock(&ctl->done_lock);
+	if (cpu < 0)
+		return;   /* every CPU has a worker: the scheduler places this one */
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one))
+		return;
+	/* io-wq workers started later take this thread's CPUs on recent kernels; this says so on all. */
+	(void)w->eng->colocate(&w->ec, &one, sizeof(one));
+	w->colocated = true;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -1411,6 +1448,8 @@ void *worker_main(void *arg)
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	ret = w->eng->init ? w->eng->init(&w->ec) : 0;
 
+	if (!ret)
+		colocate(w);
 	if (ret) {
 		set_error(w, ret, "setup failed");
 		w->errs[w->nerrs++] = (struct err_rec){ ERR_OP_SETUP, -ret, 0, 1, ERR_PI_NONE };

@@ -71,6 +71,17 @@ int cpuset_first_missing(const struct cpuset *a, const struct cpuset *b)
 	return -1;
 }
 
+int cpuset_next_missing(const struct cpuset *a, const struct cpuset *b, unsigned from)
+{
+	for (unsigned k = 0; k < CPUSET_MAX; k++) {
+		unsigned c = (from + k) % CPUSET_MAX;
+
+		if (cpuset_has(a, c) && !cpuset_has(b, c))
+			return (int)c;
+	}
+	return -1;
+}
+
 /* A CPU number at *p (digits only), below CPUSET_MAX; *p moves past it. Returns 0 or -EINVAL. */
 static int cpu_number(const char **p, unsigned *cpu)
 {

@@ -770,7 +770,7 @@ static const struct param params[] = {
 	{ "reap_batch", P_UINT, F(reap_batch), 1, 4096, NULL, "1",
 	  "closed loop: completions to reap before refilling, 1..qd (1: always qd in flight; results.qd_mean says what was)" },
 	{ "wait", P_SPECIAL, 0, 0, 0, set_wait, "adaptive",
-	  "closed loop on io_uring or libaio: adaptive (reap without sleeping while that completes more, measured), sleep or spin" },
+	  "closed loop on io_uring or libaio: adaptive (reap without sleeping while that completes more, measured; qd 1 on io_uring: on one CPU with its io-wq workers), sleep or spin" },
 	{ "threads", P_UINT, F(threads), 1, 1024, NULL, "1", "worker threads, 1..1024" },
 	{ "engine", P_SPECIAL, 0, 0, 0, set_engine, ENGINE_NAME_URING,
 	  "io_uring, libaio, psync, null, or io_uring_cmd (NVMe passthrough on /dev/ngXnY)" },

@@ -620,8 +620,9 @@ static json_t *results_object(const struct job *j, const struct run_result *res)
 	if (o && res->buffers)
 		json_object_set_new(o, "fixed_buffers", json_boolean(res->buffers == RUN_BUFS_FIXED));
 	if (o && res->wait_spin_ns + res->wait_sleep_ns)
-		json_object_set_new(o, "wait", json_pack("{s:f}", "spin_share", (double)res->wait_spin_ns /
-							  (double)(res->wait_spin_ns + res->wait_sleep_ns)));
+		json_object_set_new(o, "wait", json_pack("{s:f, s:b}", "spin_share", (double)res->wait_spin_ns /
+							  (double)(res->wait_spin_ns + res->wait_sleep_ns),
+							  "colocated", res->wait_colocated));
 	if (o && res->stonewall.enabled)
 		json_object_set_new(o, "stonewall", stonewall_object(&res->stonewall));
 	if (o && res->zones.enabled)

@@ -351,7 +351,7 @@ static const struct field zones_fields[] = {
 };
 /* results.wait: how the workers that adapt their wait waited. */
 static const struct field wait_fields[] = {
-	{ .key = "spin_share", .types = T_NUM, .flags = F_MIN | F_MAX, .min = 0, .max = 1 }, END
+	{ .key = "spin_share", .types = T_NUM, .flags = F_MIN | F_MAX, .min = 0, .max = 1 }, OPT("colocated", T_BOOL), END
 };
 /* results.realized (and a stream's): what the requests were. */
 static const struct field bs_row_fields[] = { RANGE("bs", T_INT, 512, 67108864), MIN("ios", T_INT, 0), END };

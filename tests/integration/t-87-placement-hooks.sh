@@ -54,7 +54,8 @@ assert_eq "$(awk '{ print $2, $3 }' two.seen | sort -u | paste -sd' ')" "ssdbenc
 	"cpus=0-1: worker i on the i-th CPU of the list"
 assert_eq "$(jget "$(result_files two)" .host.placement.cpus)" 0-1 "cpus=0-1: host.placement.cpus"
 
-run_watched plain --threads 2 --rw randread --bs 4k --runtime 1s --span 16m one.dat
+# qd 2: at qd 1 an io_uring worker holds itself to one CPU (colocation, t-96) and the run is pinned.
+run_watched plain --threads 2 --qd 2 --rw randread --bs 4k --runtime 1s --span 16m one.dat
 r=$(result_files plain)
 assert_eq "$(jget "$r" .host.placement.pinned)" false "no cpus: host.placement.pinned false"
 assert_eq "$(jget "$r" '.job | has("cpus")')" false "no cpus: job.cpus absent"

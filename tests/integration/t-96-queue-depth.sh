@@ -110,6 +110,47 @@ for bad in "--engine psync" "--rate-iops 1000" "--set sqpoll=true"; do
 	assert_exit 2 "$SSDBENCH" run $bad --set wait=spin --runtime 1s --progress never --output bad "$dev"
 done
 
+# Colocation at qd 1 (worker.c, colocate): an io_uring worker at qd 1 that adapts its wait, in a run
+# that places nothing, holds itself and its ring's io-wq workers (zram cannot take a request without
+# blocking: every read goes to one) to one CPU. Seen from outside, in /proc while it runs: the
+# worker's and every io-wq worker's allowed CPUs are that one CPU; the result says so
+# (results.wait.colocated, host.placement.pinned and its cpus); qd 1 and Little's law hold.
+# cpus_of PID NAME-PATTERN: the Cpus_allowed_list of the process's threads whose name matches, one a line.
+cpus_of() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[[ $(cat "$t/comm" 2>/dev/null) =~ $2 ]] && awk '$1 == "Cpus_allowed_list:" { print $2 }' "$t/status"
+	done
+	return 0
+}
+"$SSDBENCH" run --qd 1 --runtime 2s --progress never --output colo "$dev" >/dev/null 2>colo.err &
+pid=$!
+sleep 1
+w=$(cpus_of "$pid" '^ssdbench-w0$')
+iowq=$(cpus_of "$pid" '^iou-wrk-' | sort -u)
+wait "$pid" || fail "colocated: $(cat colo.err)"
+f=$(result_files colo)
+[[ $w =~ ^[0-9]+$ ]] || fail "qd 1: the worker held to one CPU (from /proc while it ran): got '$w'"
+assert_eq "$iowq" "$w" "qd 1: its io-wq workers held to the worker's CPU (from /proc)"
+assert_eq "$(jget "$f" '[.results.wait.colocated, .host.placement.pinned, .host.placement.cpus] | tojson')" \
+	"[true,true,\"$w\"]" "qd 1: the result says colocated, pinned, and the CPU"
+qd=$(little "$f" "qd 1 colocated")
+assert_le "$qd" 1 "qd 1 colocated: qd_mean at most 1"
+# Two workers take two CPUs where there are two.
+if (($(nproc) >= 2)); then
+	"$SSDBENCH" run --qd 1 --threads 2 --runtime 1s --progress never --output colo2 "$dev" >/dev/null 2>colo2.err ||
+		fail "colocated, 2 threads: $(cat colo2.err)"
+	assert_eq "$(jget "$(result_files colo2)" '[.results.wait.colocated, (.host.placement.cpus | test("^[0-9]+-[0-9]+$|^[0-9]+,[0-9]+$"))] | tojson')" \
+		'[true,true]' "qd 1, 2 threads: colocated on two CPUs"
+fi
+# Not where the run or the user decides otherwise: qd 2, libaio (no io-wq), wait=sleep, cpus given.
+for a in "--qd 2" "--qd 1 --engine libaio" "--qd 1 --set wait=sleep" "--qd 1 --cpus 0"; do
+	"$SSDBENCH" run $a --runtime 1s --progress never --output nocolo "$dev" >/dev/null 2>nocolo.err ||
+		fail "$a: $(cat nocolo.err)"
+	assert_eq "$(jget "$(result_files nocolo)" '.results.wait.colocated // false')" false "$a: not colocated"
+	rm -rf nocolo
+done
+
 # Open loop: 1000 requests/s, each done in microseconds.
 "$SSDBENCH" run --rate-iops 1000 --qd 8 --runtime 1s --progress never --output open "$dev" >/dev/null 2>open.err ||
 	fail "open loop: $(cat open.err)"
@@ -124,4 +165,10 @@ agg=$(for f in $(result_files par); do [[ $(jget "$f" .target.kind) != group ]] 
 sum=$(for f in $(result_files par); do [[ $(jget "$f" .target.kind) == group ]] || jget "$f" .results.qd_mean; done |
 	awk '{ s += $1 } END { print s }')
 assert_within "$(jget "$agg" .results.qd_mean)" "$sum" 3 "parallel: the aggregate's qd_mean = the members' sum"
+# A member of a group is never colocated (the members would choose their CPUs apart from each other).
+"$SSDBENCH" run --parallel --qd 1 --runtime 1s --progress never --output par1 "$dev" "$dev2" >/dev/null 2>par1.err ||
+	fail "parallel qd 1: $(cat par1.err)"
+for f in $(result_files par1); do
+	assert_eq "$(jget "$f" '.results.wait.colocated // false')" false "parallel qd 1: $(jget "$f" .target.kind) not colocated"
+done
 pass

@@ -563,6 +563,14 @@ static int uring_probe_flags(unsigned flags, int fd, unsigned len, const char **
 	return uring_probe_read(flags, fd, len, NULL, step);
 }
 
+/* The ring's io-wq workers (requests the device cannot take without blocking) on the CPUs of mask. */
+static int uring_colocate(struct engine_ctx *c, const void *mask, size_t len)
+{
+	struct uring *u = c->priv;
+
+	return io_uring_register_iowq_aff(&u->ring, len, mask);
+}
+
 const struct engine_ops engine_uring_ops = {
 	.probe = uring_probe,
 	.probe_flags = uring_probe_flags,
@@ -573,4 +581,5 @@ const struct engine_ops engine_uring_ops = {
 	.reap_ret = uring_reap_ret,
 	.reap_wait = uring_reap_wait,
 	.exit = uring_exit,
+	.colocate = uring_colocate,
 };
