@@ -305,6 +305,7 @@ struct rs_run {
 	 */
 	const char *stream;
 	const json_t *realized;   /* results.realized (a stream's own in a view), in kept; NULL where absent */
+	const json_t *outliers;   /* results.outliers, in kept; NULL where absent (no outlier_ns) */
 	size_t order;             /* position in load order */
 	uint64_t ident;           /* hash of what names the run (times, host, target, command line) */
 	uint64_t digest[2];       /* 128-bit hash of the whole document's canonical form, where digested */

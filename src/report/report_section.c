@@ -15,6 +15,7 @@ extern const struct report_section report_section_realized;
 extern const struct report_section report_section_setup;
 extern const struct report_section report_section_zones;
 extern const struct report_section report_section_overtime;
+extern const struct report_section report_section_outliers;
 
 const struct report_section *const report_sections[] = {
 	&report_section_trim_flush,
@@ -27,6 +28,7 @@ const struct report_section *const report_sections[] = {
 	&report_section_setup,
 	&report_section_zones,
 	&report_section_overtime,
+	&report_section_outliers,
 };
 const size_t report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);
 

@@ -930,7 +930,8 @@ static int fill_run(struct rs_set *s, struct rs_run *r, json_t *root, const stru
 	    load_sched(s, r, json_object_get(res, "schedule")) ||
 	    load_health(s, r, json_object_get(root, "health")) ||
 	    load_group(&r->group, r->target, res) ||
-	    (json_object_get(res, "realized") && !(r->realized = keep_part(r, "realized", json_object_get(res, "realized"))))) {
+	    (json_object_get(res, "realized") && !(r->realized = keep_part(r, "realized", json_object_get(res, "realized")))) ||
+	    (json_object_get(res, "outliers") && !(r->outliers = keep_part(r, "outliers", json_object_get(res, "outliers"))))) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -963,6 +964,7 @@ static int stream_view(struct rs_set *s, const struct rs_run *r, json_t *st, str
 	v->search_result = NULL;
 	v->group = (struct rs_group){ 0 };
 	v->realized = NULL;
+	v->outliers = NULL;   /* the run's, not the stream's: shown with the run's case */
 	v->digested = false;
 	if (!(v->path = strdup(r->path)) || !v->kept)
 		return -ENOMEM;

@@ -132,6 +132,14 @@ gate 3 above-bad "$SSDBENCH" check --criteria above-bad.json "$f"
 grep -q "count_lat_above.500ms" above-bad.out || fail "check names count_lat_above: $(cat above-bad.out)"
 printf '{"criteria": [{"select": {}, "read.interval_lat_max_max": "<= 100ms"}]}\n' >ivmax.json
 gate 3 ivmax "$SSDBENCH" check --criteria ivmax.json "$f"
+# report's Outliers section: the count, its rate per hour and every logged outlier, as the result holds them.
+"$SSDBENCH" report --format json stall >rep.json 2>rep.err || fail "report: $(cat rep.err)"
+assert_eq "$(jq -c '.outliers | map([.count, .threshold_ns, (.per_hour | floor), (.first | map(del(.run)))])' rep.json)" \
+	"$(jget "$f" "[[.results.outliers.count, .results.outliers.threshold_ns, $per_hour, .results.outliers.first]] | tojson")" \
+	"report --format json: the outliers section holds the result's count, rate and log"
+"$SSDBENCH" report stall >rep.txt 2>rep.err || fail "report: $(cat rep.err)"
+assert_eq "$(awk '/^outliers$/ { s = 1; next } s && /^$/ { exit } s && $NF ~ /^[0-9]+$/ && $(NF - 1) + 0 >= 900000 { n++ } END { print n + 0 }' rep.txt)" \
+	"$n" "report: the Outliers table has a row per outlier, each of 0.9 s or more"
 ok "stall: $n outliers ($per_hour per hour), interval $k's maximum $(jget "$f" ".results.timeseries.read.lat_max_ns[$k]") ns"
 
 # --- the throttle changed mid-run ------------------------------------------------------------------
