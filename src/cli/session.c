@@ -350,6 +350,18 @@ static void session_checkpoint(void *arg, const struct run_result *res)
 	c->warned |= ret != 0;
 }
 
+/* o takes checkpoints of the run of pe (ctx) into s's directory (run --checkpoint), where s has them. */
+static void checkpoint_opts(struct session *s, struct run_opts *o, struct ckpt_ctx *ck, const struct entry *pe,
+			    const struct run_context *ctx)
+{
+	*ck = (struct ckpt_ctx){ .s = s, .e = pe, .ctx = ctx };
+	if (s->checkpoint_ns && !s->prebuilt) {
+		o->checkpoint = session_checkpoint;
+		o->checkpoint_ctx = ck;
+		o->checkpoint_ns = s->checkpoint_ns;
+	}
+}
+
 /* A run on standard output: its JSON (--json) or its summary rows. */
 static void show(struct session *s, const char *name, const struct job *j, const struct run_result *res, json_t *obj)
 {
@@ -450,16 +462,12 @@ static int run_saved(struct session *s, const struct entry *e, const struct job 
 	struct session_hooks hk = { .s = s, .e = e, .ctx = ctx };
 	struct run_context hctx = *ctx;
 	struct entry pe = *e;
-	struct ckpt_ctx ck = { .s = s, .e = &pe, .ctx = ctx };
+	struct ckpt_ctx ck;
 	char err[512];
 	int ret;
 
 	pe.job = *job;
-	if (s->checkpoint_ns && !s->prebuilt) {
-		o.checkpoint = session_checkpoint;
-		o.checkpoint_ctx = &ck;
-		o.checkpoint_ns = s->checkpoint_ns;
-	}
+	checkpoint_opts(s, &o, &ck, &pe, ctx);
 	snprintf(s->pg.what, sizeof(s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);
 	memset(res, 0, sizeof(*res));
 	if (e->hooks.pre) {
@@ -484,6 +492,7 @@ struct member_run {
 	struct entry pe;
 	struct run_opts o;
 	struct run_result res;
+	struct ckpt_ctx ck;      /* its checkpoints, into its own directory (run --checkpoint) */
 	int ret;
 	char err[512];
 	pthread_t tid;
@@ -595,6 +604,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 		m[i].o.phase_progress = NULL;
 		m[i].o.group = e->prepare ? NULL : &grp;
 		m[i].o.member = i;
+		checkpoint_opts(m[i].s, &m[i].o, &m[i].ck, &m[i].pe, ctx);
 		session_live_case(m[i].s, &m[i].o, &m[i].s->entries[idx], ctx->case_name);
 	}
 	snprintf(m[0].s->pg.what, sizeof(m[0].s->pg.what), "%s%.100s", e->prepare ? "prepare " : "", e->name);

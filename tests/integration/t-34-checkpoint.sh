@@ -9,6 +9,8 @@
 #    most of them; the manifest lists it as running;
 #  - report marks the case running; compare and check refuse it (exit 2, the file named) and take it
 #    with --allow-running;
+#  - run --parallel on two zram devices, killed the same way: each member's directory holds its own
+#    checkpoint, each what a checkpoint holds (above), its reads no more than its device completed;
 #  - a run that ends replaces its checkpoint: status ok, one file, one manifest entry; a case of
 #    streams of 4k and 8k (the streams' checkpoints add up to the run's, bytes too); a split of sizes
 #    (bytes at the mean size, valid); --checkpoint 0 writes nothing while running; a bad --checkpoint
@@ -71,6 +73,39 @@ assert_ge "$ios" "$((reads / 4))" "io_uring: the checkpoint holds most of the ke
 
 g=$(killed null --engine null --rw randread --bs 4k --ramp 200ms "$dev")
 checkpointed "$g"
+
+# --- run --parallel: every member checkpoints into its own directory ---------------------------------
+dev2=$(make_zram 256M)
+zdev2=${dev2#/dev/}
+r1=$(awk '{ print $1 }' "/sys/block/$zdev/stat")
+r2=$(awk '{ print $1 }' "/sys/block/$zdev2/stat")
+"$SSDBENCH" run --parallel --progress never --output par --checkpoint 1s --interval 250ms --runtime 30s \
+	--engine io_uring --rw randread --bs 4k --qd 4 "$dev" "$dev2" >par.out 2>par.err &
+pid=$!
+for ((i = 0; i < 150; i++)); do
+	n=0
+	for p in $( [[ -d par ]] && result_files par); do
+		(($(jq '.results.timeseries.iops | length' "$p" 2>/dev/null || echo 0) >= 4)) && n=$((n + 1))
+	done
+	((n >= 2)) && break
+	sleep 0.1
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+((n >= 2)) || fail "parallel: no two members' checkpoints of 4 intervals within 15 s: $(cat par.err)"
+d1=$(($(awk '{ print $1 }' "/sys/block/$zdev/stat") - r1))
+d2=$(($(awk '{ print $1 }' "/sys/block/$zdev2/stat") - r2))
+assert_eq "$(result_files par | wc -l)" 2 "parallel: a checkpoint per member (no aggregate while running)"
+for p in $(result_files par); do
+	checkpointed "$p"
+	case $(jget "$p" .target.path) in
+	"$dev") assert_le "$(jget "$p" .results.read.ios)" "$d1" "parallel: $dev's checkpoint <= its kernel's reads" ;;
+	"$dev2") assert_le "$(jget "$p" .results.read.ios)" "$d2" "parallel: $dev2's checkpoint <= its kernel's reads" ;;
+	*) fail "parallel: $p is of neither device" ;;
+	esac
+done
+assert_eq "$(for p in $(result_files par); do jget "$p" .target.path; done | sort | paste -sd' ')" \
+	"$(printf '%s\n' "$dev" "$dev2" | sort | paste -sd' ')" "parallel: one checkpoint of each device"
 
 # --- report marks it, compare and check refuse it unless asked -----------------------------------
 gate 0 report "$SSDBENCH" report uring
