@@ -17,7 +17,7 @@
 #include "resultset.h"
 
 /* The schema version this build writes and reads (docs/store.md: the migrations). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_type { SV_NULL, SV_INT, SV_REAL, SV_TEXT };
 

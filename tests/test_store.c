@@ -157,6 +157,7 @@ static void test_store_migrations_are_statements_of_every_table(void **state)
 		snprintf(want, sizeof(want), "CREATE TABLE %s (", tables[i]);
 		assert_non_null(strstr(store_migrations[0], want));
 	}
+	assert_non_null(strstr(store_migrations[1], "CREATE TABLE interval_lat ("));
 }
 
 static void test_store_open_refuses_a_newer_schema(void **state)
@@ -179,6 +180,46 @@ static void test_store_open_refuses_a_newer_schema(void **state)
 	unlink(path);
 }
 
+/*
+ * A database of version 1 (made here as version 2 less what migration 2 adds) is taken to version 2
+ * by the next store: interval_lat and the runs' outlier columns, filled for the runs stored after.
+ */
+static void test_store_migrates_version_1_to_2(void **state)
+{
+	char path[] = "/tmp/test_store.XXXXXX";
+	struct store_db db = { .ops = &store_sqlite_ops, .where = path };
+	struct store st;
+	char err[512];
+	int fd = mkstemp(path);
+	json_t *d = doc("S3", "FW-C", 300);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(store_open(&st, &db, true, err, sizeof(err)), 0);
+	assert_int_equal(st.ops->exec(&st, "DROP TABLE interval_lat; ALTER TABLE runs DROP COLUMN outliers;"
+				      " ALTER TABLE runs DROP COLUMN outlier_threshold_ns;"
+				      " UPDATE ssdbench_schema SET version = 1", err, sizeof(err)), 0);
+	assert_int_equal(store_close(&st, true, err, sizeof(err)), 0);
+	assert_int_equal(store_open(&st, &db, true, err, sizeof(err)), 0);
+	assert_int_equal(count(&st, "SELECT version FROM ssdbench_schema"), 2);
+	/* Two intervals of reads with their statistics, an outlier log. */
+	assert_int_equal(json_object_set_new(json_object_get(json_object_get(d, "results"), "timeseries"), "read",
+					     json_pack("{s:[i, i], s:[i, i], s:[i, i], s:[i, i], s:[i, i]}",
+						       "lat_p50_ns", 10, 20, "lat_p99_ns", 30, 40, "lat_p999_ns", 50, 60,
+						       "lat_p9999_ns", 70, 80, "lat_max_ns", 90, 5000)), 0);
+	assert_int_equal(json_object_set_new(json_object_get(d, "results"), "outliers",
+					     json_pack("{s:i, s:i, s:[]}", "threshold_ns", 1000, "count", 3, "first")), 0);
+	assert_int_equal(store_put(&st, d, "c.json", err, sizeof(err)), 0);
+	assert_int_equal(count(&st, "SELECT count(*) FROM interval_lat WHERE stream = '' AND op = 'read'"), 2);
+	assert_int_equal(count(&st, "SELECT max_ns FROM interval_lat WHERE i = 1"), 5000);
+	assert_int_equal(count(&st, "SELECT sum(response_p99_ns IS NULL) FROM interval_lat"), 2);
+	assert_int_equal(count(&st, "SELECT outliers * 10000 + outlier_threshold_ns FROM runs"), 31000);
+	assert_int_equal(store_close(&st, true, err, sizeof(err)), 0);
+	json_decref(d);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_store_schema_made_once_runs_stored_once),
 		cmocka_unit_test(test_store_migrations_are_statements_of_every_table),
 		cmocka_unit_test(test_store_open_refuses_a_newer_schema),
+		cmocka_unit_test(test_store_migrates_version_1_to_2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

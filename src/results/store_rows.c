@@ -51,7 +51,19 @@ static const char migration_1[] =
 	"CREATE TABLE group_members (run_id @INT NOT NULL REFERENCES runs (id), member @INT NOT NULL,"
 	" label @TEXT, path @TEXT, host @TEXT, PRIMARY KEY (run_id, member));";
 
-const char *const store_migrations[STORE_SCHEMA_VERSION] = { migration_1 };
+/*
+ * Version 2: each interval's latency percentiles and maximum (results.timeseries.read ..., the run's
+ * and each stream's: interval histograms), and the outlier log's threshold and count in runs.
+ */
+static const char migration_2[] =
+	"CREATE TABLE interval_lat (run_id @INT NOT NULL REFERENCES runs (id), stream @TEXT NOT NULL,"
+	" op @TEXT NOT NULL, i @INT NOT NULL, p50_ns @REAL, p99_ns @REAL, p999_ns @REAL, p9999_ns @REAL,"
+	" max_ns @REAL, response_p50_ns @REAL, response_p99_ns @REAL, response_p999_ns @REAL,"
+	" response_p9999_ns @REAL, response_max_ns @REAL, PRIMARY KEY (run_id, stream, op, i));"
+	"ALTER TABLE runs ADD COLUMN outlier_threshold_ns @INT;"
+	"ALTER TABLE runs ADD COLUMN outliers @INT;";
+
+const char *const store_migrations[STORE_SCHEMA_VERSION] = { migration_1, migration_2 };
 
 /* --- values out of the document --- */
 
@@ -240,6 +252,8 @@ static const struct col run_cols[] = {
 	{ "cpu_sys_s", "results.cpu.sys_s" }, { "steady_reached", "results.steady_state.reached" },
 	{ "health_source", "health.source" }, { "waf", "health.waf" }, { "temp_min_c", "health.temperature.min" },
 	{ "temp_max_c", "health.temperature.max" },
+	/* version 2 */
+	{ "outlier_threshold_ns", "results.outliers.threshold_ns" }, { "outliers", "results.outliers.count" },
 };
 #define NRUN_COLS (sizeof(run_cols) / sizeof(run_cols[0]))
 #define RUN_FIXED "digest, path, stored_at, host_id, drive_id, label, firmware, started_s, group_size, doc"
@@ -340,11 +354,42 @@ static int put_ops(struct store *st, int64_t run, const json_t *res, const char 
 	return ret;
 }
 
+/* A row per interval and operation of the time series ts (the run's or a stream's) that has interval statistics. */
+static int put_intervals(struct store *st, int64_t run, const json_t *ts, const char *stream, char *err, size_t errlen)
+{
+	static const char insert[] = "INSERT INTO interval_lat (run_id, stream, op, i, p50_ns, p99_ns, p999_ns, p9999_ns,"
+				     " max_ns, response_p50_ns, response_p99_ns, response_p999_ns, response_p9999_ns,"
+				     " response_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	static const char *const ops[] = { "read", "write", "trim" };
+	static const char *const keys[] = {
+		"lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns",
+		"response_p50_ns", "response_p99_ns", "response_p999_ns", "response_p9999_ns", "response_max_ns",
+	};
+	int ret = 0;
+
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]) && !ret; k++) {
+		const json_t *op = json_object_get(ts, ops[k]);
+		size_t n = json_array_size(json_object_get(op, "lat_p50_ns"));
+
+		for (size_t i = 0; i < n && !ret; i++) {
+			struct store_val p[4 + 10] = { integer(run), text(stream), text(ops[k]), integer((int64_t)i) };
+
+			for (size_t c = 0; c < 10; c++)
+				p[4 + c] = val(json_array_get(json_object_get(op, keys[c]), i));
+			ret = st->ops->run(st, insert, p, 14, NULL, NULL, err, errlen);
+		}
+	}
+	return ret;
+}
+
 static int put_streams(struct store *st, int64_t run, const json_t *res, char *err, size_t errlen)
 {
 	const json_t *streams = json_object_get(res, "streams"), *s;
 	size_t i;
 	int ret = put_ops(st, run, res, "", err, errlen);
+
+	if (!ret)
+		ret = put_intervals(st, run, json_object_get(res, "timeseries"), "", err, errlen);
 
 	json_array_foreach(streams, i, s) {
 		const char *name = json_string_value(json_object_get(s, "name"));
@@ -354,6 +399,8 @@ static int put_streams(struct store *st, int64_t run, const json_t *res, char *e
 			break;
 		snprintf(dflt, sizeof(dflt), "%zu", i);
 		ret = put_ops(st, run, s, name ? name : dflt, err, errlen);
+		if (!ret)
+			ret = put_intervals(st, run, json_object_get(s, "timeseries"), name ? name : dflt, err, errlen);
 	}
 	return ret;
 }

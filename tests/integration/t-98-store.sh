@@ -24,7 +24,7 @@ assert_exit 0 "$SSDBENCH" store "$DB" "${SETS[@]}" >"$TMPDIR/out"
 n=$(find "${SETS[@]}" -name '*.json' ! -name manifest.json | wc -l)
 assert_eq "$(cat "$TMPDIR/out")" "$n runs stored, 0 stored already" "store says what it stored"
 assert_eq "$(runs "$DB")" "$n" "one row of runs per result file"
-assert_eq "$(sqlite3 "$DB" 'SELECT version FROM ssdbench_schema')" 1 "schema version 1"
+assert_eq "$(sqlite3 "$DB" 'SELECT version FROM ssdbench_schema')" 2 "schema version 2"
 assert_eq "$(sqlite3 "$DB" "SELECT count(*) FROM op_stats WHERE stream = '' AND op = 'total'")" "$n" \
 	"a total row of op_stats per run"
 assert_eq "$(sqlite3 "$DB" "SELECT typeof(iops) || typeof(ios) || typeof(p9999_ns) FROM op_stats LIMIT 1")" \
@@ -41,6 +41,25 @@ assert_eq "$(cat "$TMPDIR/out")" "0 runs stored, $n stored already" "stored twic
 dump "$DB" >"$TMPDIR/after.sql"
 cmp -s "$TMPDIR/before.sql" "$TMPDIR/after.sql" || fail "storing the same files again changed the database"
 ok "storing the same files again changes nothing (the dump is the same)"
+
+# --- version 2: each interval's latency statistics, the run's and each stream's; the outlier log's count ---
+"$SSDBENCH" run --engine null --runtime 1s --interval 250ms --outlier-ns 100us --progress never \
+	--output "$TMPDIR/iv" --span 16m --stream name=a,rw=randread --stream name=b,rw=randwrite \
+	"$TMPDIR/iv.img" >/dev/null 2>"$TMPDIR/iv.err" || fail "a run with intervals: $(cat "$TMPDIR/iv.err")"
+ivf=$(result_files "$TMPDIR/iv")
+assert_exit 0 "$SSDBENCH" store "$TMPDIR/iv.db" "$TMPDIR/iv"
+for s in "" a b; do
+	for op in read write; do
+		if [[ -z $s ]]; then path=.results.timeseries.$op; else path=".results.streams[] | select(.name == \"$s\") | .timeseries.$op"; fi
+		assert_eq "$(sqlite3 -separator ' ' "$TMPDIR/iv.db" "SELECT CAST(p50_ns AS INTEGER), CAST(p99_ns AS INTEGER),
+			CAST(p9999_ns AS INTEGER), CAST(max_ns AS INTEGER) FROM interval_lat WHERE stream = '$s' AND op = '$op' ORDER BY i")" \
+			"$(jq -r "$path | [.lat_p50_ns, .lat_p99_ns, .lat_p9999_ns, .lat_max_ns] | transpose[] | map(tostring) | join(\" \")" "$ivf")" \
+			"interval_lat, stream '$s', $op: every interval's p50, p99, p99.99 and max as the result has them"
+	done
+done
+assert_eq "$(sqlite3 -separator ' ' "$TMPDIR/iv.db" 'SELECT outlier_threshold_ns, outliers FROM runs')" \
+	"$(jq -r '.results.outliers | "\(.threshold_ns) \(.count)"' "$ivf")" "runs: the outlier log's threshold and count"
+rm -f "$TMPDIR/iv.img"
 
 # --- report, compare and check: the database gives what the files give ---
 for f in text markdown csv json html; do

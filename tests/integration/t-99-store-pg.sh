@@ -57,6 +57,23 @@ sql "SELECT * FROM runs r LEFT JOIN op_stats o ON o.run_id = r.id LEFT JOIN time
 cmp -s "$TMPDIR/before.txt" "$TMPDIR/after.txt" || fail "storing again changed the database"
 ok "storing the same files again changes nothing"
 
+# --- version 2: each interval's latency statistics (interval_lat), the outlier log's count in runs ---
+assert_eq "$(sql 'SELECT version FROM ssdbench_schema')" 2 "schema version 2"
+"$SSDBENCH" run --engine null --runtime 1s --interval 250ms --outlier-ns 100us --progress never \
+	--output "$TMPDIR/iv" --span 16m "$TMPDIR/iv.img" >/dev/null 2>"$TMPDIR/iv.err" || fail "a run with intervals: $(cat "$TMPDIR/iv.err")"
+ivf=$(result_files "$TMPDIR/iv")
+sql "CREATE DATABASE iv"
+IURL="postgresql:///iv?host=$PGDIR&port=5433&user=ssdbench"
+assert_exit 0 "$SSDBENCH" store "$IURL" "$TMPDIR/iv"
+isql() { "$PSQL" -X -A -t -q -F ' ' -d "$IURL" -c "$1"; }
+assert_eq "$(isql "SELECT p50_ns::bigint, p99_ns::bigint, p9999_ns::bigint, max_ns::bigint FROM interval_lat
+	WHERE stream = '' AND op = 'read' ORDER BY i")" \
+	"$(jq -r '.results.timeseries.read | [.lat_p50_ns, .lat_p99_ns, .lat_p9999_ns, .lat_max_ns] | transpose[] | map(tostring) | join(" ")' "$ivf")" \
+	"interval_lat: every interval's p50, p99, p99.99 and max as the result has them"
+assert_eq "$(isql 'SELECT outlier_threshold_ns, outliers FROM runs')" \
+	"$(jq -r '.results.outliers | "\(.threshold_ns) \(.count)"' "$ivf")" "runs: the outlier log's threshold and count"
+rm -f "$TMPDIR/iv.img"
+
 # --- the database gives what the files give ---
 for f in text markdown csv json html; do
 	"$SSDBENCH" report --format "$f" "${SETS[@]}" >"$TMPDIR/files.$f" 2>/dev/null
