@@ -158,6 +158,8 @@ static void test_store_migrations_are_statements_of_every_table(void **state)
 		assert_non_null(strstr(store_migrations[0], want));
 	}
 	assert_non_null(strstr(store_migrations[1], "CREATE TABLE interval_lat ("));
+	assert_non_null(strstr(store_migrations[1], "CREATE TABLE realized_sizes ("));
+	assert_non_null(strstr(store_migrations[1], "CREATE TABLE realized_heat ("));
 }
 
 static void test_store_open_refuses_a_newer_schema(void **state)
@@ -197,8 +199,11 @@ static void test_store_migrates_version_1_to_2(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(store_open(&st, &db, true, err, sizeof(err)), 0);
-	assert_int_equal(st.ops->exec(&st, "DROP TABLE interval_lat; ALTER TABLE runs DROP COLUMN outliers;"
-				      " ALTER TABLE runs DROP COLUMN outlier_threshold_ns;"
+	assert_int_equal(st.ops->exec(&st, "DROP TABLE interval_lat; DROP TABLE realized_sizes; DROP TABLE realized_heat;"
+				      " ALTER TABLE runs DROP COLUMN outliers; ALTER TABLE runs DROP COLUMN outlier_threshold_ns;"
+				      " ALTER TABLE runs DROP COLUMN sequential_share;"
+				      " ALTER TABLE runs DROP COLUMN unique_blocks_written;"
+				      " ALTER TABLE runs DROP COLUMN dedupe_ratio; ALTER TABLE runs DROP COLUMN compress_ratio;"
 				      " UPDATE ssdbench_schema SET version = 1", err, sizeof(err)), 0);
 	assert_int_equal(store_close(&st, true, err, sizeof(err)), 0);
 	assert_int_equal(store_open(&st, &db, true, err, sizeof(err)), 0);
@@ -210,7 +215,16 @@ static void test_store_migrates_version_1_to_2(void **state)
 						       "lat_p9999_ns", 70, 80, "lat_max_ns", 90, 5000)), 0);
 	assert_int_equal(json_object_set_new(json_object_get(d, "results"), "outliers",
 					     json_pack("{s:i, s:i, s:[]}", "threshold_ns", 1000, "count", 3, "first")), 0);
+	/* What ran: two sizes of reads, two heat bins. */
+	assert_int_equal(json_object_set_new(json_object_get(d, "results"), "realized",
+					     json_pack("{s:{s:[{s:i, s:i}, {s:i, s:i}]}, s:{s:i, s:i, s:i, s:[i, i]},"
+						       " s:f, s:i}", "bs_hist", "read", "bs", 4096, "ios", 600, "bs", 8192,
+						       "ios", 400, "heat", "bins", 2, "bin_bytes", 1048576, "offset", 4096,
+						       "read", 700, 300, "sequential_share", 0.25, "unique_blocks_written", 0)), 0);
 	assert_int_equal(store_put(&st, d, "c.json", err, sizeof(err)), 0);
+	assert_int_equal(count(&st, "SELECT sum(bs * ios) FROM realized_sizes WHERE op = 'read'"), 4096 * 600 + 8192 * 400);
+	assert_int_equal(count(&st, "SELECT offset_bytes + ios FROM realized_heat WHERE bin = 1"), 4096 + 1048576 + 300);
+	assert_int_equal(count(&st, "SELECT sequential_share * 100 FROM runs"), 25);
 	assert_int_equal(count(&st, "SELECT count(*) FROM interval_lat WHERE stream = '' AND op = 'read'"), 2);
 	assert_int_equal(count(&st, "SELECT max_ns FROM interval_lat WHERE i = 1"), 5000);
 	assert_int_equal(count(&st, "SELECT sum(response_p99_ns IS NULL) FROM interval_lat"), 2);

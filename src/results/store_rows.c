@@ -53,7 +53,9 @@ static const char migration_1[] =
 
 /*
  * Version 2: each interval's latency percentiles and maximum (results.timeseries.read ..., the run's
- * and each stream's: interval histograms), and the outlier log's threshold and count in runs.
+ * and each stream's: interval histograms), the outlier log's threshold and count in runs, and the
+ * record of what ran (results.realized, the run's and each stream's): its sizes and heat bins, and
+ * in runs its sequential share, blocks written and payload ratios.
  */
 static const char migration_2[] =
 	"CREATE TABLE interval_lat (run_id @INT NOT NULL REFERENCES runs (id), stream @TEXT NOT NULL,"
@@ -61,7 +63,16 @@ static const char migration_2[] =
 	" max_ns @REAL, response_p50_ns @REAL, response_p99_ns @REAL, response_p999_ns @REAL,"
 	" response_p9999_ns @REAL, response_max_ns @REAL, PRIMARY KEY (run_id, stream, op, i));"
 	"ALTER TABLE runs ADD COLUMN outlier_threshold_ns @INT;"
-	"ALTER TABLE runs ADD COLUMN outliers @INT;";
+	"ALTER TABLE runs ADD COLUMN outliers @INT;"
+	"CREATE TABLE realized_sizes (run_id @INT NOT NULL REFERENCES runs (id), stream @TEXT NOT NULL,"
+	" op @TEXT NOT NULL, bs @INT NOT NULL, ios @INT, PRIMARY KEY (run_id, stream, op, bs));"
+	"CREATE TABLE realized_heat (run_id @INT NOT NULL REFERENCES runs (id), stream @TEXT NOT NULL,"
+	" op @TEXT NOT NULL, bin @INT NOT NULL, offset_bytes @INT, bin_bytes @INT, ios @INT,"
+	" PRIMARY KEY (run_id, stream, op, bin));"
+	"ALTER TABLE runs ADD COLUMN sequential_share @REAL;"
+	"ALTER TABLE runs ADD COLUMN unique_blocks_written @INT;"
+	"ALTER TABLE runs ADD COLUMN dedupe_ratio @REAL;"
+	"ALTER TABLE runs ADD COLUMN compress_ratio @REAL;";
 
 const char *const store_migrations[STORE_SCHEMA_VERSION] = { migration_1, migration_2 };
 
@@ -254,6 +265,9 @@ static const struct col run_cols[] = {
 	{ "temp_max_c", "health.temperature.max" },
 	/* version 2 */
 	{ "outlier_threshold_ns", "results.outliers.threshold_ns" }, { "outliers", "results.outliers.count" },
+	{ "sequential_share", "results.realized.sequential_share" },
+	{ "unique_blocks_written", "results.realized.unique_blocks_written" },
+	{ "dedupe_ratio", "results.realized.dedupe_ratio" }, { "compress_ratio", "results.realized.compress_ratio" },
 };
 #define NRUN_COLS (sizeof(run_cols) / sizeof(run_cols[0]))
 #define RUN_FIXED "digest, path, stored_at, host_id, drive_id, label, firmware, started_s, group_size, doc"
@@ -382,6 +396,39 @@ static int put_intervals(struct store *st, int64_t run, const json_t *ts, const 
 	return ret;
 }
 
+/* results.realized rz (the run's or a stream's): a row per operation and size, one per operation and heat bin. */
+static int put_realized(struct store *st, int64_t run, const json_t *rz, const char *stream, char *err, size_t errlen)
+{
+	static const char ins_size[] = "INSERT INTO realized_sizes (run_id, stream, op, bs, ios) VALUES (?, ?, ?, ?, ?)";
+	static const char ins_heat[] = "INSERT INTO realized_heat (run_id, stream, op, bin, offset_bytes, bin_bytes, ios) "
+				       "VALUES (?, ?, ?, ?, ?, ?, ?)";
+	static const char *const ops[] = { "read", "write", "trim" };
+	const json_t *heat = json_object_get(rz, "heat"), *x;
+	json_int_t offset = json_integer_value(json_object_get(heat, "offset"));
+	json_int_t bin_bytes = json_integer_value(json_object_get(heat, "bin_bytes"));
+	size_t i;
+	int ret = 0;
+
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]) && !ret; k++) {
+		json_array_foreach(json_object_get(json_object_get(rz, "bs_hist"), ops[k]), i, x) {
+			struct store_val p[5] = { integer(run), text(stream), text(ops[k]),
+						  val(json_object_get(x, "bs")), val(json_object_get(x, "ios")) };
+
+			if ((ret = st->ops->run(st, ins_size, p, 5, NULL, NULL, err, errlen)))
+				break;
+		}
+		json_array_foreach(json_object_get(heat, ops[k]), i, x) {
+			struct store_val p[7] = { integer(run), text(stream), text(ops[k]), integer((int64_t)i),
+						  integer((int64_t)(offset + (json_int_t)i * bin_bytes)), integer(bin_bytes),
+						  val(x) };
+
+			if (ret || (ret = st->ops->run(st, ins_heat, p, 7, NULL, NULL, err, errlen)))
+				break;
+		}
+	}
+	return ret;
+}
+
 static int put_streams(struct store *st, int64_t run, const json_t *res, char *err, size_t errlen)
 {
 	const json_t *streams = json_object_get(res, "streams"), *s;
@@ -390,6 +437,8 @@ static int put_streams(struct store *st, int64_t run, const json_t *res, char *e
 
 	if (!ret)
 		ret = put_intervals(st, run, json_object_get(res, "timeseries"), "", err, errlen);
+	if (!ret)
+		ret = put_realized(st, run, json_object_get(res, "realized"), "", err, errlen);
 
 	json_array_foreach(streams, i, s) {
 		const char *name = json_string_value(json_object_get(s, "name"));
@@ -401,6 +450,8 @@ static int put_streams(struct store *st, int64_t run, const json_t *res, char *e
 		ret = put_ops(st, run, s, name ? name : dflt, err, errlen);
 		if (!ret)
 			ret = put_intervals(st, run, json_object_get(s, "timeseries"), name ? name : dflt, err, errlen);
+		if (!ret)
+			ret = put_realized(st, run, json_object_get(s, "realized"), name ? name : dflt, err, errlen);
 	}
 	return ret;
 }

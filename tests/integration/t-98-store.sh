@@ -59,6 +59,20 @@ for s in "" a b; do
 done
 assert_eq "$(sqlite3 -separator ' ' "$TMPDIR/iv.db" 'SELECT outlier_threshold_ns, outliers FROM runs')" \
 	"$(jq -r '.results.outliers | "\(.threshold_ns) \(.count)"' "$ivf")" "runs: the outlier log's threshold and count"
+# What ran (results.realized), the run's and each stream's: its sizes, its heat bins, its ratios.
+for s in "" a b; do
+	if [[ -z $s ]]; then rz=.results.realized; else rz=".results.streams[] | select(.name == \"$s\") | .realized"; fi
+	assert_eq "$(sqlite3 -separator ' ' "$TMPDIR/iv.db" "SELECT op, bs, ios FROM realized_sizes WHERE stream = '$s' ORDER BY op, bs")" \
+		"$(jq -r "$rz | .bs_hist | to_entries[] | .key as \$op | .value[] | \"\(\$op) \(.bs) \(.ios)\"" "$ivf" | sort -k1,1 -k2,2n)" \
+		"realized_sizes, stream '$s': every operation's sizes and their requests"
+	assert_eq "$(sqlite3 -separator ' ' "$TMPDIR/iv.db" "SELECT op, bin, offset_bytes, ios FROM realized_heat WHERE stream = '$s' ORDER BY op, bin")" \
+		"$(jq -r "$rz | .heat as \$h | [\"read\", \"write\", \"trim\"][] as \$op | (\$h[\$op] // []) | to_entries[] | \"\(\$op) \(.key) \(\$h.offset + .key * \$h.bin_bytes) \(.value)\"" "$ivf")" \
+		"realized_heat, stream '$s': every operation's heat bins"
+done
+assert_eq "$(sqlite3 -separator ' ' "$TMPDIR/iv.db" 'SELECT CAST(round(sequential_share * 1e9) AS INTEGER), unique_blocks_written,
+	CAST(round(dedupe_ratio * 1e6) AS INTEGER), CAST(round(compress_ratio * 1e6) AS INTEGER) FROM runs')" \
+	"$(jq -r '.results.realized | "\(.sequential_share * 1e9 | round) \(.unique_blocks_written) \(.dedupe_ratio * 1e6 | round) \(.compress_ratio * 1e6 | round)"' "$ivf")" \
+	"runs: the realized sequential share, blocks written and payload ratios"
 rm -f "$TMPDIR/iv.img"
 
 # --- report, compare and check: the database gives what the files give ---

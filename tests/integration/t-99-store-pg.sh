@@ -72,6 +72,11 @@ assert_eq "$(isql "SELECT p50_ns::bigint, p99_ns::bigint, p9999_ns::bigint, max_
 	"interval_lat: every interval's p50, p99, p99.99 and max as the result has them"
 assert_eq "$(isql 'SELECT outlier_threshold_ns, outliers FROM runs')" \
 	"$(jq -r '.results.outliers | "\(.threshold_ns) \(.count)"' "$ivf")" "runs: the outlier log's threshold and count"
+assert_eq "$(isql "SELECT op, bs, ios FROM realized_sizes WHERE stream = '' ORDER BY op, bs")" \
+	"$(jq -r '.results.realized.bs_hist | to_entries[] | .key as $op | .value[] | "\($op) \(.bs) \(.ios)"' "$ivf" | sort -k1,1 -k2,2n)" \
+	"realized_sizes: every operation's sizes and their requests"
+assert_eq "$(isql "SELECT sum(ios) FROM realized_heat WHERE stream = '' AND op = 'read'")" \
+	"$(jq '.results.realized.heat.read | add' "$ivf")" "realized_heat: the read bins' requests"
 rm -f "$TMPDIR/iv.img"
 
 # --- the database gives what the files give ---
