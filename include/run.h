@@ -115,6 +115,11 @@ struct run_opts {
 	struct run_group *group;            /* run --parallel: the group this run is member member of, or NULL */
 	unsigned member;
 	/*
+	 * Other runs go on beside this one, prepare jobs included (a member of run --parallel, an MPI
+	 * rank): the run leaves its workers where the scheduler puts them (no colocation, worker.c).
+	 */
+	bool beside_others;
+	/*
 	 * The case's pre hook (docs/profiles.md, "Hooks"), or NULL: called first, before the target or
 	 * the drive is opened. It returns 0 to go on, -EINTR where a stop ended it (the result is then
 	 * interrupted), or another -errno with err: the result is failed with err as its message and

@@ -381,6 +381,7 @@ int cluster_run(struct session *s, struct entry *e, const struct run_context *ct
 	}
 	o.stop = cli_stop_flag();      /* this rank's signal; s->stop is what all ranks agreed */
 	o.group = e->prepare ? NULL : &grp;
+	o.beside_others = true;
 	if (cl->rank)
 		o.progress = NULL;
 	session_live_case(s, &o, e, ctx->case_name);

@@ -604,6 +604,7 @@ static int group_run(struct session *g, struct entry *e, const struct run_contex
 		m[i].o.phase_progress = NULL;
 		m[i].o.group = e->prepare ? NULL : &grp;
 		m[i].o.member = i;
+		m[i].o.beside_others = true;
 		checkpoint_opts(m[i].s, &m[i].o, &m[i].ck, &m[i].pe, ctx);
 		session_live_case(m[i].s, &m[i].o, &m[i].s->entries[idx], ctx->case_name);
 	}

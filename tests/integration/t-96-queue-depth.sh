@@ -171,4 +171,18 @@ assert_within "$(jget "$agg" .results.qd_mean)" "$sum" 3 "parallel: the aggregat
 for f in $(result_files par1); do
 	assert_eq "$(jget "$f" '.results.wait.colocated // false')" false "parallel qd 1: $(jget "$f" .target.kind) not colocated"
 done
+# ... nor its prepare jobs, which run on every member at once too.
+cat >prep1.json <<'EOF'
+{ "name": "prep1", "description": "t-96: a prepare job and a case at qd 1", "source": "t-96", "notes": "a test", "defaults": { "engine": "io_uring", "qd": 1, "runtime": "1s" },
+  "prepare": [ { "name": "fill", "rw": "write", "bs": "64k", "io_limit": "8m", "runtime": 0 } ],
+  "matrix": { "cases": [ { "name": "read", "rw": "randread", "bs": "4k" } ] } }
+EOF
+"$SSDBENCH" run --parallel --profile ./prep1.json --progress never --output par2 "$dev" "$dev2" >/dev/null 2>par2.err ||
+	fail "parallel qd 1 with a prepare job: $(cat par2.err)"
+assert_eq "$(for f in $(result_files par2); do jget "$f" '.profile.phase // "measure"'; done | sort | uniq -c | awk '{ print $2 "=" $1 }' | paste -sd' ')" \
+	"measure=3 prepare=2" "parallel with a prepare job: a prepare result per member, the case's and the aggregate"
+for f in $(result_files par2); do
+	assert_eq "$(jget "$f" '.results.wait.colocated')" false \
+		"parallel qd 1: $(jget "$f" '.profile.phase // "measure"') $(jget "$f" .target.kind) not colocated"
+done
 pass
