@@ -116,7 +116,8 @@ struct run_opts {
 	unsigned member;
 	/*
 	 * Other runs go on beside this one, prepare jobs included (a member of run --parallel, an MPI
-	 * rank): the run leaves its workers where the scheduler puts them (no colocation, worker.c).
+	 * rank: set wherever group is, and for their prepare jobs): the run leaves its workers where the
+	 * scheduler puts them (no colocation, worker.c).
 	 */
 	bool beside_others;
 	/*

@@ -1403,8 +1403,8 @@ static void finish(struct worker *w)
  * request, the larger part of its latency at qd 1. With one request in flight there is nothing to
  * run in parallel, so the worker holds itself and its ring's io-wq workers to one CPU: the one it
  * runs on, or the next one no other worker of the run took. Only where the run places nothing itself
- * (no cpus, no numa, not a member of a group or an MPI job), each worker can have a CPU of its own
- * (ctl->colocate), the wait adapts, and the loop is closed.
+ * (no cpus, no numa, not beside other runs: run_opts.beside_others), each worker can have a CPU of its
+ * own (ctl->colocate), the wait adapts, and the loop is closed.
  */
 static void colocate(struct worker *w)
 {
@@ -1412,10 +1412,12 @@ static void colocate(struct worker *w)
 	struct run_ctl *ctl = w->ctl;
 	struct cpuset allowed;
 	cpu_set_t one;
-	int cpu, cur = sched_getcpu();
+	int cpu, cur;
 
 	if (!ctl->colocate || !w->eng->colocate || w->ec.qd != 1 || w->open || j->wait != JOB_WAIT_ADAPTIVE ||
-	    (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)) || cur < 0 || cpuset_allowed(&allowed))
+	    (w->ec.flags & (ENGINE_IOPOLL | ENGINE_SQPOLL)))
+		return;
+	if ((cur = sched_getcpu()) < 0 || cpuset_allowed(&allowed))
 		return;
 	pthread_mutex_lock(&ctl->done_lock);
 	cpu = cpuset_next_missing(&allowed, &ctl->colo_taken, (unsigned)cur);

@@ -63,14 +63,6 @@ void cpuset_or(struct cpuset *a, const struct cpuset *b)
 		a->bits[i] |= b->bits[i];
 }
 
-int cpuset_first_missing(const struct cpuset *a, const struct cpuset *b)
-{
-	for (unsigned c = 0; c < CPUSET_MAX; c++)
-		if (cpuset_has(a, c) && !cpuset_has(b, c))
-			return (int)c;
-	return -1;
-}
-
 int cpuset_next_missing(const struct cpuset *a, const struct cpuset *b, unsigned from)
 {
 	for (unsigned k = 0; k < CPUSET_MAX; k++) {
@@ -80,6 +72,11 @@ int cpuset_next_missing(const struct cpuset *a, const struct cpuset *b, unsigned
 			return (int)c;
 	}
 	return -1;
+}
+
+int cpuset_first_missing(const struct cpuset *a, const struct cpuset *b)
+{
+	return cpuset_next_missing(a, b, 0);
 }
 
 /* A CPU number at *p (digits only), below CPUSET_MAX; *p moves past it. Returns 0 or -EINVAL. */

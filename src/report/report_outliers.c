@@ -17,6 +17,8 @@ extern const struct report_section report_section_outliers;
 
 /* The logged outliers shown per case: the first of its first run, then of the next, ... */
 #define SHOWN 10
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x)   /* a macro's value as a string: SHOWN in the caption */
 #define OCOLS 12
 
 static const char *const heads[OCOLS] = {
@@ -26,7 +28,7 @@ static const char *const heads[OCOLS] = {
 
 static const char caption[] =
 	"requests slower than outlier_ns (results.outliers): their count over the case's runs and its rate per hour "
-	"of measured time, then the first logged, at most 10 a case (a run logs its first 1000); "
+	"of measured time, then the first logged, at most " TEXT(SHOWN) " a case (a run logs its first 1000); "
 	"qd: the thread's requests in flight when it was reaped";
 
 /* The case's runs with an outlier log: their count, threshold (the first's) and measured time. */
@@ -100,20 +102,30 @@ static uint64_t u64_of(const json_t *x, const char *key)
 
 static void cell(const struct report *r, const struct agg_case *c, size_t row, size_t col, char *buf, size_t len)
 {
-	struct ol_sum s = sum_of(c);
 	size_t run = 0;
-	const json_t *x = col >= 5 ? nth(c, row, &run) : NULL;
+	const json_t *x;
 
 	(void)r;
-	switch (col) {
-	case 0: agg_case_name(c, buf, len); return;
-	case 1: snprintf(buf, len, "%s", c->label); return;
-	case 2: snprintf(buf, len, "%.1f", (double)s.threshold_ns / 1e3); return;
-	case 3: snprintf(buf, len, "%" PRIu64, s.count); return;
-	case 4: snprintf(buf, len, "%.1f", per_hour(&s)); return;
-	default: break;
+	if (col >= 2 && col <= 4) {   /* the case's, from its runs together */
+		struct ol_sum s = sum_of(c);
+
+		if (col == 2)
+			snprintf(buf, len, "%.1f", (double)s.threshold_ns / 1e3);
+		else if (col == 3)
+			snprintf(buf, len, "%" PRIu64, s.count);
+		else
+			snprintf(buf, len, "%.1f", per_hour(&s));
+		return;
 	}
-	if (!x)
+	if (col == 0) {
+		agg_case_name(c, buf, len);
+		return;
+	}
+	if (col == 1) {
+		snprintf(buf, len, "%s", c->label);
+		return;
+	}
+	if (!(x = nth(c, row, &run)))
 		snprintf(buf, len, "-");
 	else if (col == 5)
 		snprintf(buf, len, "%zu", run);

@@ -368,29 +368,33 @@ static int put_ops(struct store *st, int64_t run, const json_t *res, const char 
 	return ret;
 }
 
+/* The operations of results.timeseries' interval statistics and of results.realized, in rows' order. */
+static const char *const series_ops[] = { "read", "write", "trim" };
+#define NSERIES_OPS (sizeof(series_ops) / sizeof(series_ops[0]))
+
 /* A row per interval and operation of the time series ts (the run's or a stream's) that has interval statistics. */
 static int put_intervals(struct store *st, int64_t run, const json_t *ts, const char *stream, char *err, size_t errlen)
 {
 	static const char insert[] = "INSERT INTO interval_lat (run_id, stream, op, i, p50_ns, p99_ns, p999_ns, p9999_ns,"
 				     " max_ns, response_p50_ns, response_p99_ns, response_p999_ns, response_p9999_ns,"
 				     " response_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-	static const char *const ops[] = { "read", "write", "trim" };
 	static const char *const keys[] = {
 		"lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_p9999_ns", "lat_max_ns",
 		"response_p50_ns", "response_p99_ns", "response_p999_ns", "response_p9999_ns", "response_max_ns",
 	};
+	enum { NKEYS = sizeof(keys) / sizeof(keys[0]) };
 	int ret = 0;
 
-	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]) && !ret; k++) {
-		const json_t *op = json_object_get(ts, ops[k]);
+	for (size_t k = 0; k < NSERIES_OPS && !ret; k++) {
+		const json_t *op = json_object_get(ts, series_ops[k]);
 		size_t n = json_array_size(json_object_get(op, "lat_p50_ns"));
 
 		for (size_t i = 0; i < n && !ret; i++) {
-			struct store_val p[4 + 10] = { integer(run), text(stream), text(ops[k]), integer((int64_t)i) };
+			struct store_val p[4 + NKEYS] = { integer(run), text(stream), text(series_ops[k]), integer((int64_t)i) };
 
-			for (size_t c = 0; c < 10; c++)
+			for (size_t c = 0; c < NKEYS; c++)
 				p[4 + c] = val(json_array_get(json_object_get(op, keys[c]), i));
-			ret = st->ops->run(st, insert, p, 14, NULL, NULL, err, errlen);
+			ret = st->ops->run(st, insert, p, 4 + NKEYS, NULL, NULL, err, errlen);
 		}
 	}
 	return ret;
@@ -402,23 +406,22 @@ static int put_realized(struct store *st, int64_t run, const json_t *rz, const c
 	static const char ins_size[] = "INSERT INTO realized_sizes (run_id, stream, op, bs, ios) VALUES (?, ?, ?, ?, ?)";
 	static const char ins_heat[] = "INSERT INTO realized_heat (run_id, stream, op, bin, offset_bytes, bin_bytes, ios) "
 				       "VALUES (?, ?, ?, ?, ?, ?, ?)";
-	static const char *const ops[] = { "read", "write", "trim" };
 	const json_t *heat = json_object_get(rz, "heat"), *x;
 	json_int_t offset = json_integer_value(json_object_get(heat, "offset"));
 	json_int_t bin_bytes = json_integer_value(json_object_get(heat, "bin_bytes"));
 	size_t i;
 	int ret = 0;
 
-	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]) && !ret; k++) {
-		json_array_foreach(json_object_get(json_object_get(rz, "bs_hist"), ops[k]), i, x) {
-			struct store_val p[5] = { integer(run), text(stream), text(ops[k]),
+	for (size_t k = 0; k < NSERIES_OPS && !ret; k++) {
+		json_array_foreach(json_object_get(json_object_get(rz, "bs_hist"), series_ops[k]), i, x) {
+			struct store_val p[5] = { integer(run), text(stream), text(series_ops[k]),
 						  val(json_object_get(x, "bs")), val(json_object_get(x, "ios")) };
 
 			if ((ret = st->ops->run(st, ins_size, p, 5, NULL, NULL, err, errlen)))
 				break;
 		}
-		json_array_foreach(json_object_get(heat, ops[k]), i, x) {
-			struct store_val p[7] = { integer(run), text(stream), text(ops[k]), integer((int64_t)i),
+		json_array_foreach(json_object_get(heat, series_ops[k]), i, x) {
+			struct store_val p[7] = { integer(run), text(stream), text(series_ops[k]), integer((int64_t)i),
 						  integer((int64_t)(offset + (json_int_t)i * bin_bytes)), integer(bin_bytes),
 						  val(x) };
 
