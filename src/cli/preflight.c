@@ -132,7 +132,7 @@ static uint64_t mem_available(void)
 static int check_memory(const struct entry *e, const struct target *t)
 {
 	const struct job *j = &e->job;
-	uint64_t avail = mem_available(), need;
+	uint64_t avail = mem_available(), need, maxbs = 0;
 	char need_s[32], avail_s[32], bs[24];
 
 	if (job_no_io(j) || !avail)
@@ -141,7 +141,9 @@ static int check_memory(const struct entry *e, const struct target *t)
 	for (unsigned s = 0; s < (j->streams ? j->streams->n : 1); s++) {
 		const struct job *sj = j->streams ? &j->streams->s[s].job : j;
 
-		need += worker_buffer_bytes(sj->bs, sj->qd, t->lbs) * sj->threads;
+		if (job_max_bs(sj) > maxbs)
+			maxbs = job_max_bs(sj);
+		need += worker_buffer_bytes(job_max_bs(sj), sj->qd, t->lbs) * sj->threads;
 	}
 	/* verify=on: the generation map, a byte per block of the span, its write counts, a journal's copies. */
 	if (j->verify) {
@@ -154,9 +156,10 @@ static int check_memory(const struct entry *e, const struct target *t)
 		return 0;
 	format_bytes((double)need, need_s, sizeof(need_s));
 	format_bytes((double)avail, avail_s, sizeof(avail_s));
-	format_size(j->bs, bs, sizeof(bs));
-	cli_error("%s: I/O buffers of qd %u x threads %u x bs %s%s need %s of memory, %s is available "
+	format_size(maxbs, bs, sizeof(bs));
+	cli_error("%s: I/O buffers of qd %u x threads %u x bs %s%s%s need %s of memory, %s is available "
 		  "(MemAvailable); lower qd, threads or bs%s", e->name, j->qd, j->threads, bs,
+		  maxbs != j->bs ? " (the largest request)" : "",
 		  j->verify ? " and verify's map (a byte per block of the span)" : "", need_s, avail_s,
 		  j->verify ? ", or the span" : "");
 	return -ENOMEM;

@@ -16,7 +16,10 @@
 #       "open", errno EBUSY (or, where the run holds its claim from the start, the other program
 #       cannot take it);
 #   (g) buffers that cannot be allocated at run time (an address-space limit below them): a failed
-#       result, op "setup", errno ENOMEM.
+#       result, op "setup", errno ENOMEM;
+#   (h) a worker's buffers of a huge page or more lie in huge pages (the kernel's count for the
+#       process, /proc/PID/smaps_rollup AnonHugePages, holds the pool while it runs); the memory check
+#       of (c) counts a size split by its largest size.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
@@ -80,6 +83,8 @@ refused b-trim 'punch holes' --rw randwrite --span 8m --runtime 1s --direct fals
 # --- (c) buffers beyond the memory available --------------------------------------------------------
 zdev=$(make_zram 256M)
 refused c-memory 'I/O buffers.*memory' --rw randread --qd 4096 --threads 1024 --bs 64m --runtime 1s "$zdev"
+refused c-memory-split 'I/O buffers.*memory' --rw randread --qd 4096 --threads 1024 --bssplit 4k/99:64m/1 \
+	--runtime 1s "$zdev"
 assert_exit 0 "$SSDBENCH" run --progress never --output "$TMPDIR/out-c-small" --rw randread --bs 64m \
 	--runtime 200ms "$zdev"
 
@@ -168,5 +173,28 @@ else
 	assert_eq "$rc" 1 "g: exit status"
 	failed_result g-setup "$out" setup 12
 	grep -qi "memory" "$out.stderr" || fail "g: stderr does not say what failed: $(cat "$out.stderr")"
+fi
+
+# --- (h) buffers in huge pages ------------------------------------------------------------------------
+# Two threads of 128 KiB reads at qd 32: a pool of 4 MiB each, 8 MiB in all, in huge pages of 2 MiB.
+thp=/sys/kernel/mm/transparent_hugepage
+if [[ ! -r $thp/hpage_pmd_size ]] || grep -q '\[never\]' "$thp/enabled"; then
+	skip_part "(h): the kernel gives no transparent huge pages here"
+else
+	out=$TMPDIR/out-h
+	"$SSDBENCH" run --progress never --output "$out" --rw read --bs 128k --qd 32 --threads 2 --runtime 3s \
+		"$zdev" >"$out.stdout" 2>"$out.stderr" &
+	pid=$!
+	huge=$(( $(cat "$thp/hpage_pmd_size") / 1024 ))
+	want=$(( 2 * ((4096 + huge - 1) / huge * huge) ))   # KiB: each pool a whole number of huge pages
+	most=0
+	for _ in $(seq 40); do
+		kib=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null) || break
+		(( ${kib:-0} > most )) && most=$kib
+		(( most >= want )) && break
+		sleep 0.05
+	done
+	wait "$pid" || fail "h: the run failed: $(cat "$out.stderr")"
+	assert_ge "$most" "$want" "h: KiB of the process in huge pages while two pools of 4 MiB run"
 fi
 pass
