@@ -55,6 +55,7 @@ struct run_ctl {
 	 */
 	bool colocate;
 	struct cpuset colo_taken;
+	uint64_t huge;           /* the workers' buffers in huge pages of this size (worker_buffers_huge); 0: not */
 };
 
 /* The operations the time series counts: reads, writes and trims (OP_READ..OP_TRIM); not flushes. */
@@ -259,8 +260,16 @@ static inline bool worker_op_used(const struct job *j, unsigned op)
 	return op < OP_TRIM || (op == OP_TRIM && job_trims(j)) || (op == OP_FLUSH && j->fsync);
 }
 
-/* Bytes of I/O buffers worker_init allocates for qd requests of bs bytes aligned to lbs. */
+/* Bytes of I/O buffers worker_init needs for qd requests of bs bytes aligned to lbs, in small pages. */
 uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs);
+/* MemAvailable from /proc/meminfo in bytes, or 0 where it cannot be read. */
+uint64_t worker_mem_available(void);
+/*
+ * The size of the huge pages j's workers take for their buffers (run_ctl.huge) on a target of logical
+ * blocks of lbs bytes: the kernel's transparent huge page, unless it has none or the pools in whole
+ * huge pages would take more than half the memory available (then 0: small pages).
+ */
+uint64_t worker_buffers_huge(const struct job *j, uint64_t lbs);
 /*
  * Allocates slots, buffers and histograms for w->ec.qd requests; generators from the job and w->id.
  * rz_base, rz_len: the region results.realized's heat bins cover (the job's, or the case's for streams).

@@ -107,22 +107,6 @@ static int file_writes(const struct target *t, const struct entry *e, size_t n, 
 	return 0;
 }
 
-/* MemAvailable from /proc/meminfo in bytes, or 0 where it cannot be read. */
-static uint64_t mem_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	unsigned long long kib = 0;
-	char line[128];
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (uint64_t)kib * 1024;
-}
-
 /*
  * The I/O buffers of a run (threads x qd x bs, each aligned) are allocated before it starts and
  * touched by every request: more than the memory available would fail, or swap and OOM-kill,
@@ -132,7 +116,7 @@ static uint64_t mem_available(void)
 static int check_memory(const struct entry *e, const struct target *t)
 {
 	const struct job *j = &e->job;
-	uint64_t avail = mem_available(), need, maxbs = 0;
+	uint64_t avail = worker_mem_available(), need, maxbs = 0;
 	char need_s[32], avail_s[32], bs[24];
 
 	if (job_no_io(j) || !avail)

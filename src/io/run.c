@@ -1241,6 +1241,7 @@ static int run_workers(struct job *j, struct target *t, const struct engine_ops 
 	/* The placement's memory node is preferred from the buffers' setup to the threads' start. */
 	ret = affinity_begin(j, t, &aff, err, errlen);
 	ctl.colocate = !ret && !aff.plan.placed && !o->beside_others && nw <= allowed_cpus();
+	ctl.huge = worker_buffers_huge(j, t->lbs);
 	if (!ret && j->zonemode == ZONEMODE_ZBD && !o->phase)
 		ret = zbd_start(&zb, &zw, j, t, &res->zones, err, errlen);
 	if (!ret && !o->phase && !o->readback)

@@ -52,21 +52,58 @@ static uint64_t thp_bytes(void)
 	return n;
 }
 
+#define HUGE_SLOT (64u << 10)   /* requests from this size on lie in huge pages, however few */
+
 /*
- * A worker's buffers are one pool. A pool of a huge page or more is a whole number of huge pages,
- * aligned to one and advised into them (MADV_HUGEPAGE): a target that copies (zram, the page cache)
- * moves every byte through the buffers, and once the pool outgrows what the TLB holds in 4 KiB pages
- * each 4 KiB costs a miss (128 KiB reads at qd 128, a 16 MiB pool, on zram: 49-52k IOPS in 4 KiB pages,
- * 60k in huge pages; docs/performance.md). Where the kernel gives none the pages are small, as before.
+ * A worker's buffers are one pool. Where the run takes huge pages (huge > 0), a pool of a huge page or
+ * more, or of requests of HUGE_SLOT or more, is a whole number of huge pages, aligned to one and
+ * advised into them (MADV_HUGEPAGE). Two costs go with 4 KiB pages, both per request and per page:
+ * pinning the buffer where it is not registered (libaio, psync with O_DIRECT), and, for a target
+ * that copies (zram, the page cache), TLB misses once the pool outgrows what the TLB holds. On zram,
+ * 128 KiB reads: libaio at qd 1, 44-49k IOPS in small pages, 57-58k in huge ones; io_uring at qd 128
+ * (a 16 MiB pool), 49-52k and 60k (docs/performance.md).
  */
-static uint64_t pool_bytes(uint64_t bytes, uint64_t huge)
+static uint64_t pool_bytes(uint64_t slot, unsigned qd, uint64_t huge)
 {
-	return huge && bytes >= huge ? (bytes + huge - 1) / huge * huge : bytes;
+	uint64_t bytes = slot * qd;
+
+	if (!huge || (bytes < huge && slot < HUGE_SLOT))
+		return bytes;
+	return (bytes + huge - 1) / huge * huge;
 }
 
 uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs)
 {
-	return pool_bytes(slot_bytes(bs, lbs) * qd, thp_bytes());
+	return slot_bytes(bs, lbs) * qd;
+}
+
+uint64_t worker_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kib = 0;
+	char line[128];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib * 1024;
+}
+
+uint64_t worker_buffers_huge(const struct job *j, uint64_t lbs)
+{
+	uint64_t huge = thp_bytes(), need = 0, avail;
+
+	for (unsigned s = 0; huge && s < (j->streams ? j->streams->n : 1); s++) {
+		const struct job *sj = j->streams ? &j->streams->s[s].job : j;
+
+		need += pool_bytes(slot_bytes(job_max_bs(sj), lbs), job_engine_qd(sj->engine, sj->qd), huge) *
+			sj->threads;
+	}
+	avail = huge ? worker_mem_available() : 0;
+	return avail && need > avail / 2 ? 0 : huge;
 }
 
 static int alloc_slots(struct worker *w)
@@ -74,12 +111,12 @@ static int alloc_slots(struct worker *w)
 	struct engine_ctx *c = &w->ec;
 	unsigned qd = c->qd;
 	size_t align = w->lbs_align < 4096 ? 4096 : w->lbs_align;
-	uint64_t huge = thp_bytes();
+	uint64_t huge = w->ctl ? w->ctl->huge : 0;
 	size_t pool;
 
 	c->bufsize = (size_t)slot_bytes(job_max_bs(w->job), w->lbs_align);
-	pool = (size_t)pool_bytes((uint64_t)c->bufsize * qd, huge);
-	if (huge > align && pool >= huge)
+	pool = (size_t)pool_bytes(c->bufsize, qd, huge);
+	if (huge > align && pool % huge == 0)
 		align = (size_t)huge;
 	c->reqs = calloc(qd, sizeof(*c->reqs));
 	w->free = calloc(qd, sizeof(*w->free));

@@ -17,9 +17,10 @@
 #       cannot take it);
 #   (g) buffers that cannot be allocated at run time (an address-space limit below them): a failed
 #       result, op "setup", errno ENOMEM;
-#   (h) a worker's buffers of a huge page or more lie in huge pages (the kernel's count for the
-#       process, /proc/PID/smaps_rollup AnonHugePages, holds the pool while it runs); the memory check
-#       of (c) counts a size split by its largest size.
+#   (h) a worker's buffers lie in huge pages where the pool is a huge page or more, or its requests
+#       64 KiB or more, and not at 4 KiB and qd 1 (the kernel's count for the process,
+#       /proc/PID/smaps_rollup AnonHugePages, while it runs); the memory check of (c) counts a size
+#       split by its largest size.
 # run-all: concurrent
 source "$(dirname "$0")/lib.sh"
 need_root
@@ -176,25 +177,33 @@ else
 fi
 
 # --- (h) buffers in huge pages ------------------------------------------------------------------------
-# Two threads of 128 KiB reads at qd 32: a pool of 4 MiB each, 8 MiB in all, in huge pages of 2 MiB.
+# huge_kib NAME ARGS...: runs `run ARGS` on the zram device and prints the most KiB of the process the
+# kernel held in huge pages while it ran.
+huge_kib() {
+	local name=$1 out=$TMPDIR/out-$1 pid kib most=0
+	shift
+	"$SSDBENCH" run --progress never --output "$out" "$@" "$zdev" >"$out.stdout" 2>"$out.stderr" &
+	pid=$!
+	for _ in $(seq 40); do
+		kib=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null) || break
+		(( ${kib:-0} > most )) && most=$kib
+		sleep 0.05
+	done
+	wait "$pid" || fail "$name: the run failed: $(cat "$out.stderr")"
+	echo "$most"
+}
 thp=/sys/kernel/mm/transparent_hugepage
 if [[ ! -r $thp/hpage_pmd_size ]] || grep -q '\[never\]' "$thp/enabled"; then
 	skip_part "(h): the kernel gives no transparent huge pages here"
 else
-	out=$TMPDIR/out-h
-	"$SSDBENCH" run --progress never --output "$out" --rw read --bs 128k --qd 32 --threads 2 --runtime 3s \
-		"$zdev" >"$out.stdout" 2>"$out.stderr" &
-	pid=$!
 	huge=$(( $(cat "$thp/hpage_pmd_size") / 1024 ))
-	want=$(( 2 * ((4096 + huge - 1) / huge * huge) ))   # KiB: each pool a whole number of huge pages
-	most=0
-	for _ in $(seq 40); do
-		kib=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null) || break
-		(( ${kib:-0} > most )) && most=$kib
-		(( most >= want )) && break
-		sleep 0.05
-	done
-	wait "$pid" || fail "h: the run failed: $(cat "$out.stderr")"
-	assert_ge "$most" "$want" "h: KiB of the process in huge pages while two pools of 4 MiB run"
+	# Two threads of 128 KiB reads at qd 32: a pool of 4 MiB each, a whole number of huge pages.
+	assert_ge "$(huge_kib h-pools --rw read --bs 128k --qd 32 --threads 2 --runtime 2s)" \
+		$(( 2 * ((4096 + huge - 1) / huge * huge) )) "h: KiB in huge pages while two pools of 4 MiB run"
+	# 128 KiB at qd 1 through libaio: a pool of 128 KiB, one huge page (the buffer is pinned per request).
+	assert_ge "$(huge_kib h-slot --engine libaio --rw read --bs 128k --runtime 2s)" "$huge" \
+		"h: KiB in huge pages while a pool of one 128 KiB request runs"
+	# 4 KiB at qd 1: 4 KiB of buffers stay in a small page.
+	assert_eq "$(huge_kib h-small --rw randread --bs 4k --runtime 1s)" 0 "h: KiB in huge pages at 4 KiB, qd 1"
 fi
 pass
