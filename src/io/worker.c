@@ -693,8 +693,15 @@ static bool next_other(struct worker *w, struct ioreq *r, bool measuring)
 static inline bool next_request(struct worker *w, struct ioreq *r, bool measuring)
 {
 	if (w->special == WORKER_PLAIN) {
-		r->offset = offgen_next(&w->og);
+		uint64_t off = offgen_next(&w->og);
+
+		r->offset = off;
 		r->op = (uint8_t)next_op(w);
+		/* The sequential test below, here from the offset in hand: the common path reloads it. */
+		if (__builtin_expect(off == w->last_end, 0))
+			w->rz.seq++;
+		w->last_end = off + r->len;
+		return true;
 	} else if (w->special == WORKER_SKEWED) {
 		r->offset = w->og.base + dist_next(w->dist) * w->og.bs;
 		r->op = (uint8_t)next_op(w);
