@@ -60,6 +60,18 @@ timed() {
 	awk '{ print $1 + $2 }' "$tmp/time"
 }
 
+# fio's options for THREADS jobs of pattern RW: a sequential pattern gives each job its own slice of the
+# device, as ssdbench gives each thread (fio's jobs would otherwise all read the same blocks together).
+slices() { # THREADS RW
+	local part
+	case $2 in read | write)
+		if [ "$1" -gt 1 ]; then
+			part=$(($(blockdev --getsize64 "$dev") / $1 / 131072 * 131072))
+			echo "--size=$part --offset_increment=$part"
+		fi ;;
+	esac
+}
+
 # Each prints "IOPS CPU_NS_PER_IO [QD_MEAN]".
 fio_run() { # THREADS QD BATCH RW BS ENGINE
 	local cpu
@@ -67,7 +79,7 @@ fio_run() { # THREADS QD BATCH RW BS ENGINE
 		--numjobs="$1" --group_reporting --iodepth="$2" --iodepth_batch_complete_min="$3" \
 		--iodepth_batch_submit="$3" --rw="$4" --bs="$5" --ioengine="$6" --direct=1 \
 		$([ "$6" = io_uring ] && echo --fixedbufs --registerfiles) $([ "$6" = null ] && echo --size=2g) \
-		--output-format=json)
+		$(slices "$1" "$4") --output-format=json)
 	jq -r --argjson c "$cpu" --argjson s "$secs" '.jobs[0] | (.read.iops + .write.iops) as $i |
 		"\($i) \($c * 1e9 / ($i * $s))"' "$tmp/fio.json"
 }
