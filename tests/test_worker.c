@@ -728,6 +728,25 @@ static void test_worker_checkpoints_hold_the_intervals_so_far(void **state)
 	run_result_release(&res);
 }
 
+/* The pools that lie in huge pages are whole ones; the others keep their size. */
+static void test_worker_pool_bytes_in_whole_huge_pages(void **state)
+{
+	const uint64_t huge = 2048 * KiB;
+
+	(void)state;
+	assert_int_equal(worker_pool_bytes(4 * KiB, 1, huge), 4 * KiB);            /* small: as it is */
+	assert_int_equal(worker_pool_bytes(4 * KiB, 511, huge), 2044 * KiB);
+	assert_int_equal(worker_pool_bytes(4 * KiB, 512, huge), huge);             /* a huge page exactly */
+	assert_int_equal(worker_pool_bytes(4 * KiB, 513, huge), 2 * huge);
+	assert_int_equal(worker_pool_bytes(60 * KiB, 1, huge), 60 * KiB);          /* below HUGE_SLOT */
+	assert_int_equal(worker_pool_bytes(HUGE_SLOT, 1, huge), huge);             /* one request of 64 KiB */
+	assert_int_equal(worker_pool_bytes(128 * KiB, 1, huge), huge);
+	assert_int_equal(worker_pool_bytes(128 * KiB, 17, huge), 2 * huge);        /* 2176 KiB */
+	assert_int_equal(worker_pool_bytes(128 * KiB, 128, huge), 8 * huge);       /* 16 MiB */
+	assert_int_equal(worker_pool_bytes(128 * KiB, 128, 0), 16384 * KiB);       /* no huge pages */
+	assert_int_equal(worker_pool_bytes(64 * 1024 * KiB, 1, huge), 32 * huge);  /* 64 MiB: whole already */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -743,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_worker_blockalign_aligns_random_offsets),
 		cmocka_unit_test(test_worker_sized_counts_at_issue_add_up),
 		cmocka_unit_test(test_worker_checkpoints_hold_the_intervals_so_far),
+		cmocka_unit_test(test_worker_pool_bytes_in_whole_huge_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,8 +52,6 @@ static uint64_t thp_bytes(void)
 	return n;
 }
 
-#define HUGE_SLOT (64u << 10)   /* requests from this size on lie in huge pages, however few */
-
 /*
  * A worker's buffers are one pool. Where the run takes huge pages (huge > 0), a pool of a huge page or
  * more, or of requests of HUGE_SLOT or more, is a whole number of huge pages, aligned to one and
@@ -63,7 +61,7 @@ static uint64_t thp_bytes(void)
  * 128 KiB reads: libaio at qd 1, 44-49k IOPS in small pages, 57-58k in huge ones; io_uring at qd 128
  * (a 16 MiB pool), 49-52k and 60k (docs/performance.md).
  */
-static uint64_t pool_bytes(uint64_t slot, unsigned qd, uint64_t huge)
+uint64_t worker_pool_bytes(uint64_t slot, unsigned qd, uint64_t huge)
 {
 	uint64_t bytes = slot * qd;
 
@@ -99,7 +97,7 @@ uint64_t worker_buffers_huge(const struct job *j, uint64_t lbs)
 	for (unsigned s = 0; huge && s < (j->streams ? j->streams->n : 1); s++) {
 		const struct job *sj = j->streams ? &j->streams->s[s].job : j;
 
-		need += pool_bytes(slot_bytes(job_max_bs(sj), lbs), job_engine_qd(sj->engine, sj->qd), huge) *
+		need += worker_pool_bytes(slot_bytes(job_max_bs(sj), lbs), job_engine_qd(sj->engine, sj->qd), huge) *
 			sj->threads;
 	}
 	avail = huge ? worker_mem_available() : 0;
@@ -115,7 +113,7 @@ static int alloc_slots(struct worker *w)
 	size_t pool;
 
 	c->bufsize = (size_t)slot_bytes(job_max_bs(w->job), w->lbs_align);
-	pool = (size_t)pool_bytes(c->bufsize, qd, huge);
+	pool = (size_t)worker_pool_bytes(c->bufsize, qd, huge);
 	if (huge > align && pool % huge == 0)
 		align = (size_t)huge;
 	c->reqs = calloc(qd, sizeof(*c->reqs));
