@@ -213,6 +213,7 @@ struct worker {
 	/* What ran (results.realized), counted where results count, and the blocks written. */
 	struct realized rz;
 	uint64_t *heat_of[OP_COUNT];   /* rz.heat[op]: a completion's bin from one load, not an index */
+	size_t bufpool;          /* bytes mapped for ec.bufmem (its pool, worker_pool_bytes) */
 	struct wmap *wmap;
 	struct zbd_worker *zbw;  /* zonemode=zbd: its zones (next_special, complete_more); NULL otherwise */
 	/*

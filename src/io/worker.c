@@ -104,6 +104,27 @@ uint64_t worker_buffers_huge(const struct job *j, uint64_t lbs)
 	return avail && need > avail / 2 ? 0 : huge;
 }
 
+/*
+ * A pool's own mapping of bytes, aligned to align (a power of two): memory nobody touched yet, so
+ * that huge page advice given before the first touch holds for all of it, in every case of a run
+ * (the allocator's memory, reused from a case before or touched by a sanitizer's fill, may already
+ * lie in small pages). NULL on failure.
+ */
+static void *pool_map(size_t bytes, size_t align)
+{
+	size_t len = bytes + (align > 4096 ? align : 0);
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + len > a + bytes)
+		munmap(a + bytes, (size_t)(p + len - (a + bytes)));
+	return a;
+}
+
 static int alloc_slots(struct worker *w)
 {
 	struct engine_ctx *c = &w->ec;
@@ -124,8 +145,9 @@ static int alloc_slots(struct worker *w)
 		return -ENOMEM;
 	/* The null engine has no buffers, but with verify=on it stamps and checksums them all the same. */
 	if (!job_no_io(w->job) || w->vmap) {
-		if (posix_memalign(&c->bufmem, align, pool))
+		if (!(c->bufmem = pool_map(pool, align)))
 			return -ENOMEM;
+		w->bufpool = pool;
 		if (align == huge)
 			(void)madvise(c->bufmem, pool, MADV_HUGEPAGE);   /* advice: small pages where it is refused */
 	}
@@ -352,7 +374,8 @@ void worker_release(struct worker *w)
 	free(w->free);
 	free(w->queued);
 	free(w->ec.done);
-	free(w->ec.bufmem);
+	if (w->ec.bufmem)
+		munmap(w->ec.bufmem, w->bufpool);
 	datagen_release(&w->dg);
 	w->ec.reqs = NULL;
 	w->free = w->queued = w->ec.done = NULL;
