@@ -285,6 +285,18 @@ struct job_streams {
 	struct job_stream s[];
 };
 
+/* The workloads a case of j runs at once: its streams, or j itself (one) where it has none. */
+static inline unsigned job_nstreams(const struct job *j)
+{
+	return j->streams ? j->streams->n : 1;
+}
+
+/* The job of workload s (below job_nstreams): stream s's, or j itself. */
+static inline const struct job *job_workload(const struct job *j, unsigned s)
+{
+	return j->streams ? &j->streams->s[s].job : j;
+}
+
 /* A set of n streams (zeroed names, jobs from job_init), or NULL. Free with free(). */
 struct job_streams *job_streams_new(unsigned n);
 /* Frees what j owns (its streams) and leaves j without streams. */

@@ -265,10 +265,10 @@ static inline bool worker_op_used(const struct job *j, unsigned op)
 uint64_t worker_buffer_bytes(uint64_t bs, unsigned qd, uint64_t lbs);
 /* MemAvailable from /proc/meminfo in bytes, or 0 where it cannot be read. */
 uint64_t worker_mem_available(void);
-#define HUGE_SLOT (64u << 10)   /* requests from this size on lie in huge pages, however few */
+#define WORKER_HUGE_SLOT (64u << 10)   /* requests from this size on lie in huge pages, however few */
 /*
  * Bytes of a worker's pool of qd slots of slot bytes where the run takes huge pages of huge bytes
- * (0: none): a pool of a huge page or more, or of slots of HUGE_SLOT or more, is whole huge pages.
+ * (0: none): a pool of a huge page or more, or of slots of WORKER_HUGE_SLOT or more, is whole huge pages.
  */
 uint64_t worker_pool_bytes(uint64_t slot, unsigned qd, uint64_t huge);
 /*

@@ -738,8 +738,8 @@ static void test_worker_pool_bytes_in_whole_huge_pages(void **state)
 	assert_int_equal(worker_pool_bytes(4 * KiB, 511, huge), 2044 * KiB);
 	assert_int_equal(worker_pool_bytes(4 * KiB, 512, huge), huge);             /* a huge page exactly */
 	assert_int_equal(worker_pool_bytes(4 * KiB, 513, huge), 2 * huge);
-	assert_int_equal(worker_pool_bytes(60 * KiB, 1, huge), 60 * KiB);          /* below HUGE_SLOT */
-	assert_int_equal(worker_pool_bytes(HUGE_SLOT, 1, huge), huge);             /* one request of 64 KiB */
+	assert_int_equal(worker_pool_bytes(60 * KiB, 1, huge), 60 * KiB);          /* below WORKER_HUGE_SLOT */
+	assert_int_equal(worker_pool_bytes(WORKER_HUGE_SLOT, 1, huge), huge);             /* one request of 64 KiB */
 	assert_int_equal(worker_pool_bytes(128 * KiB, 1, huge), huge);
 	assert_int_equal(worker_pool_bytes(128 * KiB, 17, huge), 2 * huge);        /* 2176 KiB */
 	assert_int_equal(worker_pool_bytes(128 * KiB, 128, huge), 8 * huge);       /* 16 MiB */

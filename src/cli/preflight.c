@@ -122,8 +122,8 @@ static int check_memory(const struct entry *e, const struct target *t)
 	if (job_no_io(j) || !avail)
 		return 0;
 	need = 0;
-	for (unsigned s = 0; s < (j->streams ? j->streams->n : 1); s++) {
-		const struct job *sj = j->streams ? &j->streams->s[s].job : j;
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
+		const struct job *sj = job_workload(j, s);
 
 		if (job_max_bs(sj) > maxbs)
 			maxbs = job_max_bs(sj);

@@ -309,23 +309,13 @@ void replay_feed_result(const struct replay_feed *f, const struct job *j, struct
 }
 
 /* Stream s of a run of j: the job itself for a case of one workload. */
-static const struct job *feed_job(const struct job *j, unsigned s)
-{
-	return j->streams ? &j->streams->s[s].job : j;
-}
-
-static unsigned feed_count(const struct job *j)
-{
-	return j->streams ? j->streams->n : 1;
-}
-
 int replay_feeds_init(const struct job *j, unsigned lbs, struct replay_feed *feeds, char *err, size_t errlen)
 {
 	int ret;
 
-	for (unsigned s = 0; s < feed_count(j); s++)
-		if (job_replays(feed_job(j, s)) &&
-		    (ret = replay_feed_init(&feeds[s], feed_job(j, s), lbs, feed_job(j, s)->threads, err, errlen)))
+	for (unsigned s = 0; s < job_nstreams(j); s++)
+		if (job_replays(job_workload(j, s)) &&
+		    (ret = replay_feed_init(&feeds[s], job_workload(j, s), lbs, job_workload(j, s)->threads, err, errlen)))
 			return ret;
 	return 0;
 }
@@ -334,7 +324,7 @@ int replay_feeds_start(const struct job *j, struct replay_feed *feeds, char *err
 {
 	int ret;
 
-	for (unsigned s = 0; s < feed_count(j); s++)
+	for (unsigned s = 0; s < job_nstreams(j); s++)
 		if (feeds[s].rings && (ret = replay_feed_start(&feeds[s], err, errlen)))
 			return ret;
 	return 0;
@@ -345,11 +335,11 @@ int replay_feeds_finish(const struct job *j, struct replay_feed *feeds, struct t
 {
 	int ret = 0;
 
-	for (unsigned s = 0; s < feed_count(j); s++) {
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
 		if (!feeds[s].rings)
 			continue;
 		replay_feed_stop(&feeds[s]);
-		replay_feed_result(&feeds[s], feed_job(j, s), t);
+		replay_feed_result(&feeds[s], job_workload(j, s), t);
 		if (feeds[s].ret && !ret)
 			ret = errmsg_set(err, errlen, feeds[s].ret, "trace: %s", feeds[s].msg);
 	}
@@ -358,6 +348,6 @@ int replay_feeds_finish(const struct job *j, struct replay_feed *feeds, struct t
 
 void replay_feeds_release(const struct job *j, struct replay_feed *feeds)
 {
-	for (unsigned s = 0; s < feed_count(j); s++)
+	for (unsigned s = 0; s < job_nstreams(j); s++)
 		replay_feed_release(&feeds[s]);
 }

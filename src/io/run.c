@@ -926,24 +926,13 @@ static void setup_verify(struct worker *w, const struct run_opts *o, unsigned n)
 	}
 }
 
-/* The number of streams of a run of j (1 for a job of one workload) and the job of stream s. */
-static unsigned nstreams_of(const struct job *j)
-{
-	return j->streams ? j->streams->n : 1;
-}
-
-static const struct job *stream_job(const struct job *j, unsigned s)
-{
-	return j->streams ? &j->streams->s[s].job : j;
-}
-
 /* The region results.realized describes: the job's, or the smallest that holds every stream's. */
 static void rz_region(const struct job *j, uint64_t *base, uint64_t *len)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 
-	for (unsigned s = 0; s < nstreams_of(j); s++) {
-		const struct job *sj = stream_job(j, s);
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
+		const struct job *sj = job_workload(j, s);
 
 		lo = sj->r.offset < lo ? sj->r.offset : lo;
 		hi = sj->r.offset + sj->r.span > hi ? sj->r.offset + sj->r.span : hi;
@@ -963,8 +952,8 @@ static struct wmap *wmap_new(const struct job *j)
 	struct wmap *m;
 
 	rz_region(j, &base, &len);
-	for (unsigned s = 0; s < nstreams_of(j); s++) {
-		const struct job *sj = stream_job(j, s);
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
+		const struct job *sj = job_workload(j, s);
 		const struct bssplit *b = job_split(sj, OP_WRITE);
 
 		if (!job_writes(sj))
@@ -1023,8 +1012,8 @@ static int setup_workers(struct job *j, struct target *t, const struct engine_op
 
 	rz_region(j, &rz_base, &rz_len);
 
-	for (unsigned s = 0; s < nstreams_of(j); s++) {
-		const struct job *sj = stream_job(j, s);
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
+		const struct job *sj = job_workload(j, s);
 
 		if (sw)
 			sw[s] = (struct stream_workers){ k, sj->threads, sj };
@@ -1157,10 +1146,10 @@ static uint64_t run_budget(const struct job *j)
 {
 	uint64_t sum = 0;
 
-	for (unsigned s = 0; s < nstreams_of(j); s++) {
-		if (!stream_job(j, s)->r.io_limit)
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
+		if (!job_workload(j, s)->r.io_limit)
 			return 0;
-		sum += stream_job(j, s)->r.io_limit;
+		sum += job_workload(j, s)->r.io_limit;
 	}
 	return sum;
 }
@@ -1571,8 +1560,8 @@ static void verify_verdict(struct run_result *res)
 /* Whether a verified run writes what it verifies: the job, or a verifying stream of the case. */
 static bool verify_writes(const struct job *j)
 {
-	for (unsigned s = 0; s < nstreams_of(j); s++)
-		if (stream_job(j, s)->verify && job_writes(stream_job(j, s)))
+	for (unsigned s = 0; s < job_nstreams(j); s++)
+		if (job_workload(j, s)->verify && job_writes(job_workload(j, s)))
 			return true;
 	return false;
 }
@@ -1764,10 +1753,10 @@ static int run_result_setup(const struct job *j, struct run_result *res)
 	bool open = true;
 	int ret;
 
-	for (unsigned s = 0; s < nstreams_of(j); s++)
-		open &= job_open_loop(stream_job(j, s));
-	for (unsigned s = 0; s < nstreams_of(j); s++) {
-		const struct job *sj = stream_job(j, s);
+	for (unsigned s = 0; s < job_nstreams(j); s++)
+		open &= job_open_loop(job_workload(j, s));
+	for (unsigned s = 0; s < job_nstreams(j); s++) {
+		const struct job *sj = job_workload(j, s);
 
 		if ((ret = ops_init(res->op, sj, open)))
 			return ret;
@@ -1782,7 +1771,7 @@ static int run_result_setup(const struct job *j, struct run_result *res)
 		return -ENOMEM;
 	res->nstreams = j->streams->n;
 	for (unsigned s = 0; s < j->streams->n; s++) {
-		const struct job *sj = stream_job(j, s);
+		const struct job *sj = job_workload(j, s);
 
 		res->streams[s].ts.interval_ns = j->interval_ns;
 		if (job_open_loop(sj))

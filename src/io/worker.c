@@ -54,7 +54,7 @@ static uint64_t thp_bytes(void)
 
 /*
  * A worker's buffers are one pool. Where the run takes huge pages (huge > 0), a pool of a huge page or
- * more, or of requests of HUGE_SLOT or more, is a whole number of huge pages, aligned to one and
+ * more, or of requests of WORKER_HUGE_SLOT or more, is a whole number of huge pages, aligned to one and
  * advised into them (MADV_HUGEPAGE). Two costs go with 4 KiB pages, both per request and per page:
  * pinning the buffer where it is not registered (libaio, psync with O_DIRECT), and, for a target
  * that copies (zram, the page cache), TLB misses once the pool outgrows what the TLB holds. On zram,
@@ -65,7 +65,7 @@ uint64_t worker_pool_bytes(uint64_t slot, unsigned qd, uint64_t huge)
 {
 	uint64_t bytes = slot * qd;
 
-	if (!huge || (bytes < huge && slot < HUGE_SLOT))
+	if (!huge || (bytes < huge && slot < WORKER_HUGE_SLOT))
 		return bytes;
 	return (bytes + huge - 1) / huge * huge;
 }
@@ -94,8 +94,8 @@ uint64_t worker_buffers_huge(const struct job *j, uint64_t lbs)
 {
 	uint64_t huge = thp_bytes(), need = 0, avail;
 
-	for (unsigned s = 0; huge && s < (j->streams ? j->streams->n : 1); s++) {
-		const struct job *sj = j->streams ? &j->streams->s[s].job : j;
+	for (unsigned s = 0; huge && s < job_nstreams(j); s++) {
+		const struct job *sj = job_workload(j, s);
 
 		need += worker_pool_bytes(slot_bytes(job_max_bs(sj), lbs), job_engine_qd(sj->engine, sj->qd), huge) *
 			sj->threads;
@@ -710,6 +710,14 @@ static bool next_other(struct worker *w, struct ioreq *r, bool measuring)
 	return special_request(w, r, measuring);
 }
 
+/* results.realized: a request of len bytes at off is sequential if it starts where this thread's last ended. */
+static inline __attribute__((always_inline)) void count_sequential(struct worker *w, uint64_t off, uint64_t len)
+{
+	if (__builtin_expect(off == w->last_end, 0))
+		w->rz.seq++;
+	w->last_end = off + len;
+}
+
 /* The offset and operation of the next request into r. Returns false if there is none now. */
 static inline bool next_request(struct worker *w, struct ioreq *r, bool measuring)
 {
@@ -718,10 +726,7 @@ static inline bool next_request(struct worker *w, struct ioreq *r, bool measurin
 
 		r->offset = off;
 		r->op = (uint8_t)next_op(w);
-		/* The sequential test below, here from the offset in hand: the common path reloads it. */
-		if (__builtin_expect(off == w->last_end, 0))
-			w->rz.seq++;
-		w->last_end = off + r->len;
+		count_sequential(w, off, r->len);   /* here, from the offset in hand: the common tail reloads it */
 		return true;
 	} else if (w->special == WORKER_SKEWED) {
 		r->offset = w->og.base + dist_next(w->dist) * w->og.bs;
@@ -733,10 +738,7 @@ static inline bool next_request(struct worker *w, struct ioreq *r, bool measurin
 	} else if (r->op == OP_FLUSH) {
 		return true;   /* no offset: it neither continues nor breaks the sequence */
 	}
-	/* results.realized: sequential if it starts where this thread's last request ended. */
-	if (__builtin_expect(r->offset == w->last_end, 0))
-		w->rz.seq++;
-	w->last_end = r->offset + r->len;
+	count_sequential(w, r->offset, r->len);
 	return true;
 }
 
